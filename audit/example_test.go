@@ -1,0 +1,83 @@
+package audit_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/guardsh/guardsh/audit"
+)
+
+// A guardsh invocation opens the log before it runs anything, then appends
+// one record with the decision and the outcome.
+func Example() {
+	dir, err := os.MkdirTemp("", "guardsh-audit-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "state", "guardsh", "audit.jsonl")
+
+	log, err := audit.Open(path) // before the command runs: no log, no command
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	start := time.Date(2025, 7, 1, 12, 0, 0, 123456789, time.UTC)
+	r := audit.NewRecord(start)
+	r.PPID = 4242
+	r.Agent = "claude-code"
+	r.User = "dev"
+	r.Cwd = "/home/dev/project"
+	r.Argv = []string{"bash", "-c", "git status && ls"}
+	r.Command = "git status && ls"
+	r.Mode = "ask"
+	rule := "git status *"
+	r.Segments = []audit.Segment{
+		{Argv: []string{"git", "status"}, Kind: "exec", Class: "read-only", Decision: audit.Allow,
+			Rule: &rule, Source: "/home/dev/.config/guardsh/config.yaml:3", Reason: "matches allow rule"},
+		{Argv: []string{"ls"}, Kind: "exec", Class: "read-only", Decision: audit.Allow, Reason: "read-only command"},
+	}
+	r.Decision = audit.Allow
+	r.DecidedBy = "rule"
+	exit := 0
+	r.Exit = &exit
+	r.DurationMS = 3.25
+	if err := log.Append(r); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := log.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	data, _ := os.ReadFile(path)
+	fmt.Println("lines:", bytes.Count(data, []byte("\n")))
+	fmt.Println("id:", len(r.ID), "characters, time part", r.ID[:10])
+	fmt.Print(strings.Replace(string(data), r.ID, "<id>", 1))
+	// Output:
+	// lines: 1
+	// id: 26 characters, time part 01JZ2XQDKV
+	// {"v":1,"ts":"2025-07-01T12:00:00.123Z","id":"<id>","ppid":4242,"agent":"claude-code","user":"dev","cwd":"/home/dev/project","argv":["bash","-c","git status && ls"],"command":"git status && ls","mode":"ask","segments":[{"argv":["git","status"],"kind":"exec","class":"read-only","decision":"allow","rule":"git status *","source":"/home/dev/.config/guardsh/config.yaml:3","reason":"matches allow rule"},{"argv":["ls"],"kind":"exec","class":"read-only","decision":"allow","rule":null,"reason":"read-only command"}],"decision":"allow","decided_by":"rule","exit":0,"duration_ms":3.25}
+}
+
+func ExampleDetect() {
+	env := map[string]string{"CLAUDECODE": "1", "CI": "true"}
+	fmt.Println(audit.Detect(func(k string) string { return env[k] }, 0))
+	fmt.Println(audit.Detect(func(k string) string { return map[string]string{"GITHUB_ACTIONS": "true"}[k] }, 0))
+	// Output:
+	// claude-code
+	// github-actions
+}
+
+func ExampleNewID() {
+	t := time.UnixMilli(1469918176385)
+	a, b := audit.NewID(t), audit.NewID(t.Add(time.Millisecond))
+	fmt.Println(len(a), a[:10], a < b)
+	// Output: 26 01ARYZ6S41 true
+}

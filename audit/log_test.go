@@ -1,0 +1,452 @@
+package audit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/guardsh/guardsh/audit"
+)
+
+// fullRecord returns a record with every field set.
+func fullRecord(t time.Time, command string) *audit.Record {
+	exit := 3
+	rule := "git push *"
+	r := audit.NewRecord(t)
+	r.Session = "sess-1"
+	r.PPID = 4242
+	r.Agent = "claude-code"
+	r.User = "dev"
+	r.Cwd = "/home/dev/project"
+	r.Argv = []string{"bash", "-c", command}
+	r.Command = command
+	r.Mode = "ask"
+	r.Segments = []audit.Segment{
+		{Argv: []string{"git", "push", "origin"}, Kind: "exec", Class: "sensitive", Decision: audit.Ask, Rule: &rule, Source: "/home/dev/.config/guardsh/config.yaml:7", Reason: "matches ask rule", Via: []string{"bash -c"}},
+		{Argv: []string{"/tmp/out"}, Kind: "write", Class: "sensitive", Decision: audit.Ask, Reason: "writes outside the workspace"},
+	}
+	r.Decision = audit.Ask
+	r.DecidedBy = "human"
+	r.Exit = &exit
+	r.DurationMS = 12.5
+	r.Error = ""
+	return r
+}
+
+// minimalRecord returns a valid record with every optional field unset and
+// every slice nil.
+func minimalRecord(t time.Time) *audit.Record {
+	r := audit.NewRecord(t)
+	r.Decision = audit.Deny
+	r.DecidedBy = "headless"
+	r.Error = "not understood: unexpected EOF"
+	return r
+}
+
+func readRecords(t *testing.T, path string) []*audit.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*audit.Record
+	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(line) == 0 {
+			break
+		}
+		if line[len(line)-1] != '\n' {
+			t.Fatalf("line %d has no newline: %q", i+1, line)
+		}
+		var r audit.Record
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		out = append(out, &r)
+	}
+	return out
+}
+
+func openTemp(t *testing.T) (*audit.Log, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, path
+}
+
+func TestAppendRoundTrip(t *testing.T) {
+	l, path := openTemp(t)
+	t0 := time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC)
+	want := []*audit.Record{
+		fullRecord(t0, `git push origin > /tmp/out`),
+		fullRecord(t0.Add(time.Second), "printf '%s\\n' \"a\tb\" <x && echo ünïcode \x00hole"),
+		fullRecord(t0.Add(2*time.Second), strings.Repeat("x", 100<<10)),
+	}
+	for _, r := range want {
+		if err := l.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := readRecords(t, path)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back differs:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestAppendWritesTheDocumentedShape(t *testing.T) {
+	l, path := openTemp(t)
+	r := minimalRecord(time.Date(2025, 7, 1, 12, 0, 0, 987654321, time.UTC))
+	r.Command = "a && b > c <d"
+	if err := l.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := string(data)
+	for _, want := range []string{
+		`{"v":1,"ts":"2025-07-01T12:00:00.987Z","id":"` + r.ID + `",`,
+		`"argv":[]`,                 // nil slice written as an empty list
+		`"segments":[]`,             // likewise
+		`"exit":null`,               // nothing ran
+		`"command":"a && b > c <d"`, // no \u0026 / \u003e escapes
+		`"ppid":0`, `"user":""`,     // always present
+		`"duration_ms":0`, `"error":"`, // error present when set
+	} {
+		if !strings.Contains(line, want) {
+			t.Errorf("line does not contain %s:\n%s", want, line)
+		}
+	}
+	for _, absent := range []string{`"session"`, `"agent"`} {
+		if strings.Contains(line, absent) {
+			t.Errorf("line contains %s although it is unknown:\n%s", absent, line)
+		}
+	}
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+		t.Errorf("want exactly one line ending in a newline, got %q", line)
+	}
+}
+
+func TestAppendRejectsInvalidRecords(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name   string
+		change func(r *audit.Record)
+		want   string
+	}{
+		{"a record without the schema version", func(r *audit.Record) { r.V = 0 }, "v 0"},
+		{"a record without a timestamp", func(r *audit.Record) { r.TS = "" }, "no ts"},
+		{"a record without an id", func(r *audit.Record) { r.ID = "" }, "no id"},
+		{"a decision other than allow ask deny", func(r *audit.Record) { r.Decision = "maybe" }, `decision "maybe"`},
+		{"a segment decision other than allow ask deny", func(r *audit.Record) { r.Segments[1].Decision = "" }, `segment 1 has decision ""`},
+		{"a segment kind other than exec write read", func(r *audit.Record) { r.Segments[0].Kind = "run" }, `segment 0 has kind "run"`},
+		{"a negative duration", func(r *audit.Record) { r.DurationMS = -1 }, "duration_ms -1"},
+		{"a NaN duration", func(r *audit.Record) { r.DurationMS = math.NaN() }, "duration_ms NaN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, path := openTemp(t)
+			r := fullRecord(now, "true")
+			tt.change(r)
+			err := l.Append(r)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("Append error %v, want one naming %s and saying %q", err, path, tt.want)
+			}
+			if fi, _ := os.Stat(path); fi.Size() != 0 {
+				t.Errorf("log has %d bytes, want none", fi.Size())
+			}
+		})
+	}
+	t.Run("a nil record", func(t *testing.T) {
+		l, _ := openTemp(t)
+		if err := l.Append(nil); err == nil {
+			t.Error("Append(nil) succeeded")
+		}
+	})
+}
+
+func TestOpenCreatesPrivateDirectoriesAndFile(t *testing.T) {
+	base := t.TempDir()
+	path := filepath.Join(base, "state", "guardsh", "audit.jsonl")
+	l, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.Path() != path {
+		t.Errorf("Path() = %q, want %q", l.Path(), path)
+	}
+	for p, want := range map[string]fs.FileMode{
+		filepath.Join(base, "state"):            fs.ModeDir | 0o700,
+		filepath.Join(base, "state", "guardsh"): fs.ModeDir | 0o700,
+		path:                                    0o600,
+	} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != want {
+			t.Errorf("%s has mode %v, want %v", p, fi.Mode(), want)
+		}
+	}
+}
+
+func TestOpenAppendsToAnExistingLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	const earlier = `{"earlier":"line"}` + "\n"
+	if err := os.WriteFile(path, []byte(earlier), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Append(minimalRecord(time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), earlier) || strings.Count(string(data), "\n") != 2 {
+		t.Errorf("log is %q, want the earlier line and one more", data)
+	}
+	if fi, _ := os.Stat(path); fi.Mode() != 0o640 {
+		t.Errorf("existing log's mode changed to %v", fi.Mode())
+	}
+}
+
+func TestOpenFailsClearly(t *testing.T) {
+	type failure struct {
+		path string
+		is   error  // errors.Is(err, is)
+		what string // the step named in the message
+	}
+	check := func(t *testing.T, f failure) {
+		t.Helper()
+		l, err := audit.Open(f.path)
+		if err == nil {
+			l.Close()
+			t.Fatalf("Open(%q) succeeded", f.path)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, f.path) || !strings.Contains(msg, f.what) || !errors.Is(err, f.is) {
+			t.Errorf("Open(%q) error %q, want one naming the path, saying %q, wrapping %v", f.path, msg, f.what, f.is)
+		}
+	}
+
+	t.Run("a path under a regular file", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		check(t, failure{filepath.Join(file, "audit.jsonl"), syscall.ENOTDIR, "create directory"})
+		check(t, failure{filepath.Join(file, "sub", "audit.jsonl"), syscall.ENOTDIR, "create directory"})
+	})
+	t.Run("a path under /etc/passwd fails even for root", func(t *testing.T) {
+		if _, err := os.Stat("/etc/passwd"); err != nil {
+			t.Skip("no /etc/passwd")
+		}
+		check(t, failure{"/etc/passwd/x", syscall.ENOTDIR, "create directory"})
+	})
+	t.Run("a path that is a directory", func(t *testing.T) {
+		check(t, failure{t.TempDir(), syscall.EISDIR, "open for appending"})
+	})
+	t.Run("an empty path", func(t *testing.T) {
+		if _, err := audit.Open(""); err == nil || !strings.Contains(err.Error(), "empty path") {
+			t.Errorf("Open(\"\") error %v, want one saying empty path", err)
+		}
+	})
+	t.Run("a directory without write permission", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root ignores permission bits")
+		}
+		dir := filepath.Join(t.TempDir(), "ro")
+		if err := os.Mkdir(dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(dir, 0o700) })
+		check(t, failure{filepath.Join(dir, "audit.jsonl"), fs.ErrPermission, "open for appending"})
+		check(t, failure{filepath.Join(dir, "sub", "audit.jsonl"), fs.ErrPermission, "create directory"})
+	})
+	t.Run("a read-only log file", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root ignores permission bits")
+		}
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		if err := os.WriteFile(path, nil, 0o400); err != nil {
+			t.Fatal(err)
+		}
+		check(t, failure{path, fs.ErrPermission, "open for appending"})
+	})
+}
+
+func TestAppendReportsAFullDisk(t *testing.T) {
+	const path = "/dev/full" // every write(2) fails with ENOSPC
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no /dev/full")
+	}
+	l, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	err = l.Append(fullRecord(time.Now(), "true"))
+	if err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Append error %v, want ENOSPC naming %s", err, path)
+	}
+	if strings.Contains(err.Error(), "partial") {
+		t.Errorf("error %q speaks of a partial line, but nothing was written", err)
+	}
+}
+
+func TestAppendAndCloseAfterClose(t *testing.T) {
+	l, _ := openTemp(t)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(minimalRecord(time.Now())); err == nil || !strings.Contains(err.Error(), "after Close") {
+		t.Errorf("Append after Close: %v, want an error", err)
+	}
+	if err := l.Close(); err == nil {
+		t.Error("second Close succeeded")
+	}
+}
+
+func TestAppendFromGoroutinesAndSeveralLogsInOneProcess(t *testing.T) {
+	// Goroutines sharing one Log are kept apart by its mutex; Logs opened
+	// separately on one file are separate open file descriptions, kept
+	// apart by flock as processes are.
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	const logs, goroutines, each, size = 4, 8, 25, 20 << 10
+	var wg sync.WaitGroup
+	for i := range logs {
+		l, err := audit.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		for j := range goroutines {
+			proc := i*goroutines + j
+			wg.Go(func() {
+				for seq := range each {
+					if err := l.Append(helperRecord(proc, seq, size)); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	checkAppenders(t, path, logs*goroutines, each, size)
+}
+
+func TestDefaultPath(t *testing.T) {
+	tests := []struct {
+		name                    string
+		guardshAudit, xdg, home string
+		want                    string
+		wantErr                 string
+	}{
+		{"GUARDSH_AUDIT wins", "/var/log/guardsh/a.jsonl", "/x", "/home/u", "/var/log/guardsh/a.jsonl", ""},
+		{"a relative GUARDSH_AUDIT is an error", "audit.jsonl", "/x", "/home/u", "", "not an absolute path"},
+		{"XDG_STATE_HOME before HOME", "", "/x/state", "/home/u", "/x/state/guardsh/audit.jsonl", ""},
+		{"HOME when XDG_STATE_HOME is unset", "", "", "/home/u", "/home/u/.local/state/guardsh/audit.jsonl", ""},
+		{"a relative XDG_STATE_HOME is ignored", "", "state", "/home/u", "/home/u/.local/state/guardsh/audit.jsonl", ""},
+		{"neither HOME nor XDG_STATE_HOME is an error", "", "", "", "", "set GUARDSH_AUDIT, XDG_STATE_HOME or HOME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GUARDSH_AUDIT", tt.guardshAudit)
+			t.Setenv("XDG_STATE_HOME", tt.xdg)
+			t.Setenv("HOME", tt.home)
+			got, err := audit.DefaultPath()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("DefaultPath() = %q, %v; want error %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("DefaultPath() = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func BenchmarkAppend(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "audit.jsonl")
+	l, err := audit.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	r := fullRecord(time.Now(), "git status --short && go test ./...")
+	for b.Loop() {
+		if err := l.Append(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestAppendWaitsForTheLockOtherWritersHold(t *testing.T) {
+	// Another writer (a second open of the file, as another process or a
+	// log rotation would have) holds the flock: Append must wait for it,
+	// so the other writer's line comes first and whole.
+	l, path := openTemp(t)
+	other, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := unix.Flock(int(other.Fd()), unix.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- l.Append(minimalRecord(time.Now())) }()
+	select {
+	case err := <-done:
+		t.Fatalf("Append returned (%v) while another writer held the lock", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	const first = `{"other":"writer"}` + "\n"
+	if _, err := other.WriteString(first); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Flock(int(other.Fd()), unix.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	data := string(readFile(t, path))
+	if !strings.HasPrefix(data, first) || strings.Count(data, "\n") != 2 {
+		t.Errorf("log is %q, want the other writer's line, then the record", data)
+	}
+}

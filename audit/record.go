@@ -1,0 +1,192 @@
+// Package audit is guardsh's audit record: its schema, and a log file that
+// concurrent guardsh processes append to, one JSON line per invocation,
+// without interleaving or losing lines.
+//
+// A record is written for every invocation, whether the command ran or was
+// refused. The log is opened before the command runs, so a log that cannot be
+// written refuses the command (see Open). The record's shape is published as
+// a JSON Schema (draft 2020-12) in schema.json, returned by Schema; its "v"
+// is SchemaVersion.
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+)
+
+// SchemaVersion is the value of "v" in every record this package writes. It
+// changes when a field is removed or changes meaning; schema.json carries the
+// same number.
+const SchemaVersion = 1
+
+// TimeLayout is the layout of Record.TS: RFC 3339 in UTC with exactly three
+// fractional digits (milliseconds), for example "2025-07-01T12:00:00.123Z".
+// Fixed width, so timestamps sort as strings.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// Decisions, as written in Record.Decision and Segment.Decision.
+const (
+	Allow = "allow"
+	Ask   = "ask"
+	Deny  = "deny"
+)
+
+// Record is one audit record: one invocation of guardsh, what it was asked to
+// run, what was decided for each segment and overall, and the outcome. It is
+// written as one JSON object on one line; the JSON names are those in the
+// struct tags and in schema.json. Fields tagged omitempty are left out when
+// unknown; all others are always present.
+type Record struct {
+	// V is the schema version, SchemaVersion.
+	V int `json:"v"`
+	// TS is when guardsh was invoked, formatted with TimeLayout (UTC,
+	// milliseconds).
+	TS string `json:"ts"`
+	// ID identifies the record; see NewID. IDs of records made in later
+	// milliseconds sort after earlier ones.
+	ID string `json:"id"`
+	// Session groups records of one agent session, when the caller knows one.
+	Session string `json:"session,omitempty"`
+	// PPID is the process ID of guardsh's parent (the agent, CI runner, …).
+	PPID int `json:"ppid"`
+	// Agent names the caller as Detect found it ("claude-code", "codex",
+	// "github-actions", …); empty when unknown.
+	Agent string `json:"agent,omitempty"`
+	// User is the login name guardsh ran as.
+	User string `json:"user"`
+	// Cwd is the absolute working directory of the invocation.
+	Cwd string `json:"cwd"`
+	// Argv is guardsh's own argument vector, argv[0] included. Never null in
+	// JSON: nil is written as [].
+	Argv []string `json:"argv"`
+	// Command is the shell text that was analysed (and, if allowed, run):
+	// the -c string, or the script's contents.
+	Command string `json:"command"`
+	// Mode is the policy mode in force ("ask", "auto", …).
+	Mode string `json:"mode"`
+	// Segments are the per-segment decisions, in the order the segments
+	// appear in Command. Never null in JSON: nil is written as [], as it is
+	// when Command was not understood.
+	Segments []Segment `json:"segments"`
+	// Decision is the overall decision: Allow, Ask or Deny. A command that
+	// was asked about and then approved or refused by a human records the
+	// outcome in DecidedBy ("human") and here.
+	Decision string `json:"decision"`
+	// DecidedBy says what settled Decision: "rule", "mode", "class",
+	// "reviewer", "adversary", "human", "headless", ….
+	DecidedBy string `json:"decided_by"`
+	// Exit is the command's exit status; nil (JSON null) when nothing ran or
+	// the status is unknown.
+	Exit *int `json:"exit"`
+	// DurationMS is the wall time of the invocation in milliseconds, from
+	// start to the record being made (fractional; never negative).
+	DurationMS float64 `json:"duration_ms"`
+	// Error says what went wrong when guardsh itself failed, for example
+	// "not understood: …"; empty otherwise.
+	Error string `json:"error,omitempty"`
+}
+
+// Segment is the decision for one segment: one simple command that would
+// run, or one file a redirection would write or read.
+type Segment struct {
+	// Argv is the segment's words after quote removal (for "write" and
+	// "read": the single path). Never null in JSON: nil is written as [].
+	Argv []string `json:"argv"`
+	// Kind is "exec", "write" or "read".
+	Kind string `json:"kind"`
+	// Class is the policy's class of the segment: "read-only",
+	// "workspace" or "sensitive".
+	Class string `json:"class"`
+	// Decision is Allow, Ask or Deny.
+	Decision string `json:"decision"`
+	// Rule is the pattern that decided; nil (JSON null) when the mode or
+	// class did.
+	Rule *string `json:"rule"`
+	// Source is where Rule is written, as "file:line"; empty when Rule is
+	// nil.
+	Source string `json:"source,omitempty"`
+	// Reason is one sentence for people.
+	Reason string `json:"reason"`
+	// Via is the chain of constructs that led to nested code, outermost
+	// first (for example ["bash -c", "$(…)"]); empty at top level.
+	Via []string `json:"via,omitempty"`
+}
+
+// NewRecord returns a record stamped for an invocation that started at t:
+// V is SchemaVersion, TS is t in TimeLayout, ID is NewID(t). The caller fills
+// in the rest.
+func NewRecord(t time.Time) *Record {
+	return &Record{V: SchemaVersion, TS: Timestamp(t), ID: NewID(t)}
+}
+
+// Timestamp formats t for Record.TS: UTC, TimeLayout, truncated (not
+// rounded) to the millisecond.
+func Timestamp(t time.Time) string {
+	return t.UTC().Format(TimeLayout)
+}
+
+// MarshalJSON writes r as one JSON object with no newline, nil slices as []
+// and HTML characters (<, >, &) unescaped so commands read as typed.
+func (r Record) MarshalJSON() ([]byte, error) {
+	type plain Record // no methods: no recursion
+	p := plain(r)
+	if p.Argv == nil {
+		p.Argv = []string{}
+	}
+	if p.Segments == nil {
+		p.Segments = []Segment{}
+	}
+	return marshalPlain(p)
+}
+
+// MarshalJSON writes s as one JSON object, Argv nil as [] and HTML
+// characters unescaped.
+func (s Segment) MarshalJSON() ([]byte, error) {
+	type plain Segment
+	p := plain(s)
+	if p.Argv == nil {
+		p.Argv = []string{}
+	}
+	return marshalPlain(p)
+}
+
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// check reports the first way r would not validate against schema.json in
+// the fields a caller most easily gets wrong.
+func (r *Record) check() error {
+	switch {
+	case r.V != SchemaVersion:
+		return fmt.Errorf("record has v %d, want %d", r.V, SchemaVersion)
+	case r.TS == "":
+		return fmt.Errorf("record has no ts (use NewRecord)")
+	case r.ID == "":
+		return fmt.Errorf("record has no id (use NewRecord)")
+	case !isDecision(r.Decision):
+		return fmt.Errorf("record has decision %q, want allow, ask or deny", r.Decision)
+	case math.IsNaN(r.DurationMS) || math.IsInf(r.DurationMS, 0) || r.DurationMS < 0:
+		return fmt.Errorf("record has duration_ms %v, want a finite number >= 0", r.DurationMS)
+	}
+	for i, s := range r.Segments {
+		switch {
+		case !isDecision(s.Decision):
+			return fmt.Errorf("record segment %d has decision %q, want allow, ask or deny", i, s.Decision)
+		case s.Kind != "exec" && s.Kind != "write" && s.Kind != "read":
+			return fmt.Errorf("record segment %d has kind %q, want exec, write or read", i, s.Kind)
+		}
+	}
+	return nil
+}
+
+func isDecision(d string) bool { return d == Allow || d == Ask || d == Deny }

@@ -1,0 +1,97 @@
+// Package interp is guardsh's view of the shell language: it parses a command
+// with the bash dialect of mvdan.cc/sh/v3 and finds every simple command that
+// would run and every file a redirection would write or read. It knows nothing
+// of policy.
+package interp
+
+import "strings"
+
+// Hole stands, inside a word's Value, for a part only known at run time: a
+// parameter expansion, a command or process substitution, arithmetic, or a
+// whole word that globbing would replace. NUL cannot occur in analysed text
+// (such text is refused), so a Hole never collides with a literal byte.
+const Hole = "\x00"
+
+// Kind says what a segment does.
+type Kind string
+
+const (
+	// Exec is a simple command that runs a program, builtin or function.
+	Exec Kind = "exec"
+	// Write is an output redirection to a file (not /dev/null, not an fd
+	// duplication): Args holds one word, the target.
+	Write Kind = "write"
+	// Read is an input redirection from a file: Args holds one word, the source.
+	Read Kind = "read"
+)
+
+// Word is one argument after brace expansion and quote removal, exactly as
+// bash would pass it, except that run-time parts are Holes.
+type Word struct {
+	// Value is the word after quote removal; each run-time part is a Hole.
+	Value string `json:"value"`
+	// Source is the word as written in the command text.
+	Source string `json:"source"`
+}
+
+// Dynamic reports whether some part of w is only known at run time.
+func (w Word) Dynamic() bool { return strings.Contains(w.Value, Hole) }
+
+// Display is the word as a person should read it: Value when static, else
+// Source.
+func (w Word) Display() string {
+	if w.Dynamic() {
+		return w.Source
+	}
+	return w.Value
+}
+
+// Segment is one unit of decision: a simple command that would run, or a file
+// a redirection would write or read.
+type Segment struct {
+	Kind Kind
+	// Args is argv for Exec (Args[0] is the command name; assignments
+	// prefixing it are not included) and the single target for Write/Read.
+	Args []Word
+	// Assigns are the NAME=value words written before the command (or alone,
+	// for a statement that only assigns: then Args is empty), and for
+	// export/declare/local/readonly their NAME=value arguments too.
+	Assigns []Word
+	// Line is the 1-based line in the top-level command text where the
+	// segment starts (for nested code: where the enclosing word starts).
+	Line int
+	// Via is the chain of constructs that led to nested code, outermost first,
+	// for example ["eval"] or ["bash -c", "$(…)"]; empty at top level.
+	Via []string
+}
+
+// Argv returns the Values of s.Args.
+func (s Segment) Argv() []string {
+	out := make([]string, len(s.Args))
+	for i, w := range s.Args {
+		out[i] = w.Value
+	}
+	return out
+}
+
+// String renders the segment for people: words joined by single spaces, each
+// dynamic word shown as written; a Write is "> target", a Read "< source".
+func (s Segment) String() string {
+	parts := make([]string, 0, len(s.Assigns)+len(s.Args))
+	if s.Kind == Exec {
+		for _, w := range s.Assigns {
+			parts = append(parts, w.Display())
+		}
+	}
+	for _, w := range s.Args {
+		parts = append(parts, w.Display())
+	}
+	text := strings.Join(parts, " ")
+	switch s.Kind {
+	case Write:
+		return "> " + text
+	case Read:
+		return "< " + text
+	}
+	return text
+}

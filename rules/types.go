@@ -1,0 +1,90 @@
+// Package rules is guardsh's policy: configuration files, pattern matching,
+// modes, command classes and the decision for one segment, with the rule and
+// reason that produced it. It knows nothing of parsing.
+package rules
+
+// Hole marks, inside a Subject word, a part only known at run time. It has
+// the same value as interp.Hole.
+const Hole = "\x00"
+
+// Decision is a verdict's outcome, ordered from loosest to strictest so that
+// the combination of several is their maximum.
+type Decision int
+
+const (
+	Allow Decision = iota
+	Ask
+	Deny
+)
+
+// Mode is how much the user lets run unasked (see the mode table in the
+// README).
+type Mode string
+
+const (
+	Chat    Mode = "chat"
+	Plan    Mode = "plan"
+	Approve Mode = "approve"
+	AskMode Mode = "ask"
+	Auto    Mode = "auto"
+	Bypass  Mode = "bypass"
+)
+
+// Class is what a segment does, as far as the policy is concerned.
+type Class string
+
+const (
+	ReadOnly  Class = "read-only"
+	Workspace Class = "workspace"
+	Sensitive Class = "sensitive"
+)
+
+// Subject is one segment as the policy sees it.
+type Subject struct {
+	// Kind is "exec", "write" or "read".
+	Kind string
+	// Words is argv after quote removal for "exec"; the single path for
+	// "write" and "read" (relative paths are resolved against Context.Cwd).
+	// Run-time parts are Holes.
+	Words []string
+	// Assigns are NAME=value assignments that apply to the command (or that
+	// the statement makes), Holes marking run-time parts.
+	Assigns []string
+}
+
+// Rule is one pattern from a config file.
+type Rule struct {
+	// Section is "shell", "write" or "read".
+	Section  string
+	Decision Decision
+	Pattern  string
+	// File and Line locate the pattern; File is "<embedded default>" for the
+	// built-in policy.
+	File string
+	Line int
+}
+
+// Context is what a decision depends on besides the subject.
+type Context struct {
+	Mode Mode
+	// Cwd, Home and Workspace are absolute, cleaned paths.
+	Cwd, Home, Workspace string
+	// Protected are extra absolute paths (or "dir/*" patterns) that are only
+	// written with a human's yes: guardsh's config, audit log and binary.
+	Protected []string
+}
+
+// Verdict is the decision for one subject and why.
+type Verdict struct {
+	Decision Decision
+	Class    Class
+	// Rule is the pattern that decided, nil when the mode or class did.
+	Rule *Rule
+	// DecidedBy is "rule", "mode" or "class".
+	DecidedBy string
+	// Reason is one sentence for people.
+	Reason string
+	// Suggest, for an Ask, is an allow pattern that would let this subject
+	// run; empty when none could (a protected write, a could-match deny).
+	Suggest string
+}
