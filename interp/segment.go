@@ -1,7 +1,3 @@
-// Package interp is guardsh's view of the shell language: it parses a command
-// with the bash dialect of mvdan.cc/sh/v3 and finds every simple command that
-// would run and every file a redirection would write or read. It knows nothing
-// of policy.
 package interp
 
 import "strings"

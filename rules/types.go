@@ -17,8 +17,8 @@ const (
 	Deny
 )
 
-// Mode is how much the user lets run unasked (see the mode table in the
-// README).
+// Mode is how much the user lets run unasked (see Policy.Decide for the
+// mode table and the order of checks).
 type Mode string
 
 const (
@@ -72,6 +72,10 @@ type Context struct {
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string
+	// TempDirs are directories whose writes count as workspace writes;
+	// nil means os.TempDir() and /tmp. A directory of "/" or one that holds
+	// Home is ignored.
+	TempDirs []string
 }
 
 // Verdict is the decision for one subject and why.

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// Exit statuses of guardsh check: the decision, or a usage error (64, as
+// sysexits' EX_USAGE).
+const (
+	checkAllow = 0
+	checkAsk   = 1
+	checkDeny  = 2
+	checkUsage = 64
+)
+
+const checkUsageText = "usage: guardsh check [--config F] [--mode M] [--cwd D] [--json] [--] COMMAND"
+
+// checkMain prints the offline verdict for a command without running it.
+func checkMain(args []string, stdout, stderr io.Writer) int {
+	var configFile, modeName, cwd string
+	asJSON := false
+	usage := func(msg string) int {
+		fmt.Fprintf(stderr, "guardsh check: %s\n%s\n", msg, checkUsageText)
+		return checkUsage
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(a, "--") {
+			break
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		needValue := func() (string, bool) {
+			if hasValue {
+				return value, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
+		var ok bool
+		switch name {
+		case "--json":
+			asJSON, ok = true, !hasValue
+		case "--config":
+			configFile, ok = needValue()
+		case "--mode":
+			modeName, ok = needValue()
+		case "--cwd":
+			cwd, ok = needValue()
+		default:
+			return usage("unknown flag " + name)
+		}
+		if !ok {
+			return usage(name + " needs a value")
+		}
+	}
+	if len(args)-i != 1 {
+		return usage("want exactly one COMMAND operand")
+	}
+	command := args[i]
+
+	path, explicit := configPath()
+	if configFile != "" {
+		path, explicit = configFile, true
+	}
+	policy, policyFile, err := loadPolicy(path, explicit)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
+		return checkUsage
+	}
+	mode := policy.Mode
+	if modeName != "" {
+		if mode, err = rules.ParseMode(modeName); err != nil {
+			return usage(err.Error())
+		}
+	} else if mode, err = effectiveMode(mode); err != nil {
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		return checkUsage
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	g := newGuard(policy, policyFile, mode, cwd)
+	o := g.Evaluate(command)
+	if asJSON {
+		writeCheckJSON(stdout, o)
+	} else {
+		writeCheckText(stdout, o)
+	}
+	switch o.Decision {
+	case rules.Allow:
+		return checkAllow
+	case rules.Ask:
+		return checkAsk
+	}
+	return checkDeny
+}
+
+type checkJSON struct {
+	Decision string         `json:"decision"`
+	Error    string         `json:"error,omitempty"`
+	Segments []segmentCheck `json:"segments"`
+}
+
+type segmentCheck struct {
+	Argv     []string `json:"argv"`
+	Kind     string   `json:"kind"`
+	Decision string   `json:"decision"`
+	Rule     *string  `json:"rule"`
+	Source   string   `json:"source,omitempty"`
+	Class    string   `json:"class"`
+	Reason   string   `json:"reason"`
+}
+
+func writeCheckJSON(w io.Writer, o guard.Outcome) {
+	out := checkJSON{Decision: o.Decision.String(), Segments: []segmentCheck{}}
+	if o.Err != nil {
+		out.Error = "not understood: " + o.Err.Error()
+	}
+	for _, c := range o.Segments {
+		sc := segmentCheck{
+			Argv:     guard.DisplayArgv(c.Segment),
+			Kind:     string(c.Segment.Kind),
+			Decision: c.Verdict.Decision.String(),
+			Class:    string(c.Verdict.Class),
+			Reason:   c.Verdict.Reason,
+		}
+		if r := c.Verdict.Rule; r != nil {
+			p := r.Pattern
+			sc.Rule = &p
+			sc.Source = fmt.Sprintf("%s:%d", r.File, r.Line)
+		}
+		out.Segments = append(out.Segments, sc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
+
+func writeCheckText(w io.Writer, o guard.Outcome) {
+	fmt.Fprintln(w, o.Decision)
+	if o.Err != nil {
+		fmt.Fprintf(w, "  not understood: %v\n", o.Err)
+	}
+	for _, c := range o.Segments {
+		fmt.Fprintf(w, "  %-5s %s\n", c.Verdict.Decision, c.Segment)
+		fmt.Fprintf(w, "        class %s; %s", c.Verdict.Class, c.Verdict.Reason)
+		if r := c.Verdict.Rule; r != nil {
+			fmt.Fprintf(w, " [rule %q at %s:%d]", r.Pattern, r.File, r.Line)
+		}
+		fmt.Fprintln(w)
+	}
+}

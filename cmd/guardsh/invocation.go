@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// invocation is guardsh's command line read the way bash reads its own.
+type invocation struct {
+	// name is argv[0]'s base name without a login "-"; login is true when
+	// argv[0] started with "-".
+	name  string
+	login bool
+	// options are the bash options to hand to the real shell, with -c and
+	// -s taken out: long options first (bash accepts them only there), then
+	// short ones in order.
+	options []string
+	long    []string
+	// command is -c, stdin is -s, interactive is -i.
+	command, stdin, interactive bool
+	// initFile is the --rcfile/--init-file operand.
+	initFile string
+	// version and help ask bash's --version / --help.
+	version, help bool
+	// ci is guardsh's own --ci: headless, and bash's
+	// --noprofile --norc -e -o pipefail as GitHub Actions runs steps.
+	ci bool
+	// operands follow the options: the command string (with -c) or script
+	// file, then $0 (with -c) and the positional parameters.
+	operands []string
+}
+
+// usageError is a command-line error; bash exits 2 for these.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// takesArg lists the short options that consume the next argument.
+const takesArg = "oO"
+
+// parseInvocation reads argv (argv[0] included) as bash does: long options,
+// then short options that may be bundled (-lc, -eo pipefail) and may start
+// with + to unset, up to "--", "-" or the first operand. -c is a flag; the
+// command string is the first operand.
+func parseInvocation(argv []string) (*invocation, error) {
+	inv := &invocation{}
+	arg0 := "guardsh"
+	if len(argv) > 0 {
+		arg0 = argv[0]
+	}
+	if strings.HasPrefix(arg0, "-") {
+		inv.login = true
+		arg0 = arg0[1:]
+	}
+	inv.name = filepath.Base(arg0)
+	args := argv[min(1, len(argv)):]
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			switch a {
+			case "--version":
+				inv.version = true
+			case "--help":
+				inv.help = true
+			case "--ci":
+				inv.ci = true
+				inv.long = append(inv.long, "--noprofile", "--norc")
+				inv.options = append(inv.options, "-e", "-o", "pipefail")
+			case "--login":
+				inv.long = append(inv.long, a)
+			case "--rcfile", "--init-file":
+				if i+1 >= len(args) {
+					return nil, &usageError{a + ": option requires an argument"}
+				}
+				i++
+				inv.initFile = args[i]
+				inv.long = append(inv.long, a, args[i])
+			case "--noprofile", "--norc", "--posix", "--noediting", "--restricted", "--verbose",
+				"--debugger", "--dump-strings", "--dump-po-strings", "--pretty-print":
+				inv.long = append(inv.long, a)
+			default:
+				return nil, &usageError{a + ": invalid option"}
+			}
+			continue
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		kept := []byte{a[0]}
+		var optArgs []string
+		for _, c := range []byte(a[1:]) {
+			switch {
+			case c == 'c' && a[0] == '-':
+				inv.command = true
+				continue
+			case c == 's' && a[0] == '-':
+				inv.stdin = true
+				continue
+			case c == 'i' && a[0] == '-':
+				inv.interactive = true
+			case strings.IndexByte(takesArg, c) >= 0:
+				if i+1 < len(args) {
+					i++
+					optArgs = append(optArgs, args[i])
+				}
+			case !strings.ContainsRune("abefhkmnptuvxBCEHPTilr", rune(c)):
+				return nil, &usageError{fmt.Sprintf("%c%c: invalid option", a[0], c)}
+			}
+			kept = append(kept, c)
+		}
+		if len(kept) > 1 {
+			inv.options = append(inv.options, string(kept))
+		}
+		inv.options = append(inv.options, optArgs...)
+	}
+	inv.operands = args[i:]
+	if inv.login {
+		inv.options = append([]string{"-l"}, inv.options...)
+	}
+	inv.options = append(inv.long, inv.options...)
+	inv.long = nil
+	if inv.command && len(inv.operands) == 0 {
+		return nil, &usageError{"-c: option requires an argument"}
+	}
+	return inv, nil
+}

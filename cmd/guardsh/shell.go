@@ -1,0 +1,240 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/user"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// noChannel says why an ask cannot be answered: guardsh has no approval
+// channel yet, so every ask is refused (headless).
+const noChannel = "no approval channel"
+
+// shellRun is one invocation of guardsh as a shell.
+type shellRun struct {
+	inv    *invocation
+	argv   []string
+	start  time.Time
+	stderr io.Writer
+	guard  *guard.Guard
+	log    *audit.Log
+	runner interp.Run
+}
+
+// runShell loads the policy, finds the real shell, and serves inv: a -c
+// string, a script file, or a script read from stdin.
+func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
+	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr}
+	path, explicit := configPath()
+	policy, policyFile, err := loadPolicy(path, explicit)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: config: %v\nguardsh: refusing to run anything until the config is fixed\n", err)
+		return exitRefused
+	}
+	self, _ := os.Executable()
+	shell, err := interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
+	arg0 := "bash"
+	if len(argv) > 0 {
+		arg0 = argv[0]
+	}
+	s.runner = interp.Run{Shell: shell, Arg0: arg0, Options: inv.options,
+		Env: interp.ShellEnv(os.Environ()), Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	if inv.version || inv.help {
+		flag := "--version"
+		if inv.help {
+			flag = "--help"
+		}
+		status, err := s.runner.Plain(flag)
+		if err != nil {
+			fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		}
+		return status
+	}
+	mode, err := effectiveMode(policy.Mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
+	logPath, err := auditPath(policy)
+	if err == nil {
+		s.log, err = audit.Open(logPath)
+	}
+	if err != nil {
+		if policy.Audit.Required {
+			fmt.Fprintf(stderr, "guardsh: audit log: %v\nguardsh: refusing to run without an audit record (audit.required: false in the config relaxes this)\n", err)
+			return exitRefused
+		}
+		fmt.Fprintf(stderr, "guardsh: warning: audit log: %v; running without a record\n", err)
+	} else {
+		defer s.log.Close()
+	}
+	cwd, _ := os.Getwd()
+	s.guard = newGuard(policy, policyFile, mode, cwd, canonical(logPath))
+
+	if inv.initFile != "" {
+		// bash sources the init file before anything else: it is code too.
+		if data, err := os.ReadFile(inv.initFile); err == nil {
+			if o := s.guard.Evaluate(string(data)); o.Decision != rules.Allow {
+				return s.refuse(string(data), o)
+			}
+		}
+	}
+	switch {
+	case inv.command:
+		return s.serve(inv.operands[0], inv.operands[1:])
+	case inv.stdin || len(inv.operands) == 0:
+		return s.stream(stdin, inv.operands)
+	default:
+		file := inv.operands[0]
+		data, err := os.ReadFile(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %s\n", arg0, file, describe(err))
+			if errors.Is(err, fs.ErrNotExist) {
+				return 127
+			}
+			return exitRefused
+		}
+		return s.serve(string(data), inv.operands)
+	}
+}
+
+// describe words an error the way bash does for a script it cannot open.
+func describe(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	}
+	return err.Error()
+}
+
+// serve decides text and, when allowed, runs it with args as $0 $1 ….
+func (s *shellRun) serve(text string, args []string) int {
+	o := s.guard.Evaluate(text)
+	if o.Decision != rules.Allow {
+		return s.refuse(text, o)
+	}
+	rec := s.record(text, o)
+	status, err := s.runner.Command(text, args)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	s.finish(rec, &status)
+	return status
+}
+
+// stream serves a script read from r one complete command at a time, so a
+// caller that keeps the pipe open is answered command by command. A refused
+// command is replaced by `(exit 126)`, so $? and `set -e` behave as if it
+// had failed, and the script goes on as bash's would.
+func (s *shellRun) stream(r *os.File, args []string) int {
+	interactive := term.IsTerminal(int(r.Fd()))
+	w, wait, err := s.runner.Stream(args)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
+	reader := interp.NewCommandReader(r)
+	for {
+		if interactive {
+			fmt.Fprint(s.stderr, "guardsh$ ")
+		}
+		text, err := reader.Next()
+		if text != "" {
+			o := s.guard.Evaluate(text)
+			rec := s.record(text, o)
+			if o.Decision != rules.Allow {
+				s.printRefusal(o)
+				text = "(exit 126)\n"
+			}
+			s.finish(rec, nil)
+			if _, werr := io.WriteString(w, text); werr != nil {
+				break // bash is gone (exit or exec); its status tells.
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				fmt.Fprintf(s.stderr, "guardsh: reading script: %v\n", err)
+			}
+			break
+		}
+	}
+	w.Close()
+	status, err := wait()
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	return status
+}
+
+// refuse prints why text does not run, records it, and returns 126.
+func (s *shellRun) refuse(text string, o guard.Outcome) int {
+	rec := s.record(text, o)
+	s.printRefusal(o)
+	s.finish(rec, nil)
+	return exitRefused
+}
+
+func (s *shellRun) printRefusal(o guard.Outcome) {
+	for _, line := range o.Refusal(s.guard.PolicyFile, noChannel) {
+		fmt.Fprintln(s.stderr, line)
+	}
+}
+
+// record starts the audit record of one decision.
+func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
+	rec := audit.NewRecord(time.Now())
+	rec.Session = os.Getenv("GUARDSH_SESSION")
+	rec.PPID = os.Getppid()
+	rec.Agent = audit.Detect(os.Getenv, rec.PPID)
+	rec.User = userName()
+	rec.Cwd = s.guard.Context.Cwd
+	rec.Argv = s.argv
+	rec.Command = text
+	rec.Mode = string(s.guard.Context.Mode)
+	o.Record(rec)
+	if o.Decision == rules.Ask {
+		// Nothing can answer an ask here: the headless policy refuses it.
+		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
+	}
+	return rec
+}
+
+// finish completes rec with the exit status (nil: nothing ran, or not known
+// per command) and appends it.
+func (s *shellRun) finish(rec *audit.Record, status *int) {
+	rec.Exit = status
+	rec.DurationMS = float64(time.Since(s.start).Microseconds()) / 1000
+	if s.log == nil {
+		return
+	}
+	if err := s.log.Append(rec); err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: audit log: %v\n", err)
+	}
+}
+
+func userName() string {
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return fmt.Sprint(os.Getuid())
+}

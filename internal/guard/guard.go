@@ -1,0 +1,159 @@
+// Package guard joins analysis and policy: it turns one command text into
+// segments (package interp), decides each (package rules), combines the
+// verdicts, and words the refusal a caller prints.
+package guard
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// Guard decides command texts under one policy and context.
+type Guard struct {
+	Policy *rules.Policy
+	// PolicyFile names where Policy came from, for guidance in messages
+	// ("<embedded default>" when no file exists).
+	PolicyFile string
+	Context    rules.Context
+	Analysis   interp.Options
+}
+
+// Checked is one segment with its verdict.
+type Checked struct {
+	Segment interp.Segment
+	Verdict rules.Verdict
+}
+
+// Outcome is the decision for one command text.
+type Outcome struct {
+	// Decision is the strictest segment verdict; Ask when the text was not
+	// understood (guardsh never allows what it did not understand).
+	Decision rules.Decision
+	// DecidedBy is what settled Decision: "rule", "mode" or "class" (from
+	// the strictest segment), or "analysis" when the text was not understood.
+	DecidedBy string
+	Segments  []Checked
+	// Err is set when the text could not be analysed (*interp.NotUnderstood).
+	Err error
+}
+
+// Evaluate analyses text and decides every segment. It never returns Allow
+// for text it could not analyse.
+func (g *Guard) Evaluate(text string) Outcome {
+	segs, err := interp.Analyze(text, g.Analysis)
+	if err != nil {
+		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
+	}
+	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, len(segs))}
+	for i, seg := range segs {
+		v := g.Policy.Decide(Subject(seg), g.Context)
+		out.Segments[i] = Checked{Segment: seg, Verdict: v}
+		if i == 0 || v.Decision > out.Decision {
+			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
+		}
+	}
+	if len(segs) == 0 {
+		out.DecidedBy = "class"
+	}
+	return out
+}
+
+// Subject converts a segment into what the policy matches.
+func Subject(seg interp.Segment) rules.Subject {
+	assigns := make([]string, len(seg.Assigns))
+	for i, w := range seg.Assigns {
+		assigns[i] = w.Value
+	}
+	return rules.Subject{Kind: string(seg.Kind), Words: seg.Argv(), Assigns: assigns}
+}
+
+// Refusal returns the lines to print on stderr when o is not run: one per
+// denied segment, or when nothing is denied one per segment that needs
+// approval with the rule that would allow it. Lines start with "guardsh: ".
+// approval says why an Ask cannot be answered (for example "no approval
+// channel").
+func (o Outcome) Refusal(policyFile, approval string) []string {
+	var lines []string
+	if o.Err != nil {
+		var nu *interp.NotUnderstood
+		what := o.Err.Error()
+		if errors.As(o.Err, &nu) {
+			what = nu.Error()
+		}
+		lines = append(lines, "guardsh: not understood: "+what)
+		lines = append(lines, fmt.Sprintf("guardsh: refused (%s): guardsh runs only what it can analyse", approval))
+		return lines
+	}
+	if o.Decision == rules.Deny {
+		for _, c := range o.Segments {
+			if c.Verdict.Decision != rules.Deny {
+				continue
+			}
+			if r := c.Verdict.Rule; r != nil {
+				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (rule %q in %s:%d)", c.Segment, r.Pattern, r.File, r.Line))
+			} else {
+				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (%s)", c.Segment, c.Verdict.Reason))
+			}
+		}
+		return append(lines, "guardsh: nothing ran")
+	}
+	for _, c := range o.Segments {
+		if c.Verdict.Decision != rules.Ask {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("guardsh: needs approval: %s (%s)", c.Segment, c.Verdict.Reason))
+		if s := c.Verdict.Suggest; s != "" {
+			section := "shell"
+			if c.Segment.Kind != interp.Exec {
+				section = string(c.Segment.Kind)
+			}
+			lines = append(lines, fmt.Sprintf("guardsh:   to allow it, add %q to rules.%s.allow in %s", s, section, policyFile))
+		}
+	}
+	return append(lines, fmt.Sprintf("guardsh: refused (%s): nothing ran", approval))
+}
+
+// Record fills the decision fields of an audit record from o.
+func (o Outcome) Record(r *audit.Record) {
+	r.Decision = o.Decision.String()
+	r.DecidedBy = o.DecidedBy
+	if o.Err != nil {
+		r.Error = "not understood: " + o.Err.Error()
+	}
+	r.Segments = make([]audit.Segment, len(o.Segments))
+	for i, c := range o.Segments {
+		s := audit.Segment{
+			Argv:     DisplayArgv(c.Segment),
+			Kind:     string(c.Segment.Kind),
+			Class:    string(c.Verdict.Class),
+			Decision: c.Verdict.Decision.String(),
+			Reason:   c.Verdict.Reason,
+			Via:      c.Segment.Via,
+		}
+		if rule := c.Verdict.Rule; rule != nil {
+			p := rule.Pattern
+			s.Rule = &p
+			s.Source = fmt.Sprintf("%s:%d", rule.File, rule.Line)
+		}
+		r.Segments[i] = s
+	}
+}
+
+// DisplayArgv is a segment's words as people read them: prefix assignments,
+// then argv, each dynamic word as written.
+func DisplayArgv(seg interp.Segment) []string {
+	out := make([]string, 0, len(seg.Assigns)+len(seg.Args))
+	if seg.Kind == interp.Exec {
+		for _, w := range seg.Assigns {
+			out = append(out, w.Display())
+		}
+	}
+	for _, w := range seg.Args {
+		out = append(out, w.Display())
+	}
+	return out
+}

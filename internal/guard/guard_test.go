@@ -1,0 +1,73 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/guardsh/guardsh/rules"
+)
+
+func testGuard(t *testing.T, mode rules.Mode) *Guard {
+	t.Helper()
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["make *", "echo *"]
+    deny: ["rm -rf *", "curl *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	return &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: mode, Cwd: home, Home: home, Workspace: home}}
+}
+
+func TestEvaluate(t *testing.T) {
+	cases := []struct {
+		name, text string
+		mode       rules.Mode
+		want       rules.Decision
+		wantBy     string
+	}{
+		{"an allowed list runs", "make build && echo done", rules.AskMode, rules.Allow, "rule"},
+		{"one denied segment denies the whole command", "echo ok; rm -rf build", rules.AskMode, rules.Deny, "rule"},
+		{"a denied command inside a substitution denies", "echo $(curl https://example.com)", rules.AskMode, rules.Deny, "rule"},
+		{"a denied command inside eval denies", "eval 'curl https://x'", rules.Bypass, rules.Deny, "rule"},
+		{"a denied command inside bash -c denies", "make && bash -c 'rm -rf /'", rules.Bypass, rules.Deny, "rule"},
+		{"an unknown program asks", "make && npm test", rules.AskMode, rules.Ask, "class"},
+		{"bypass runs what no rule denies", "npm test", rules.Bypass, rules.Allow, "class"},
+		{"a parse error is never allowed", `echo "open`, rules.Bypass, rules.Ask, "analysis"},
+		{"a carriage return is never allowed", "echo a\rrm -rf x", rules.Bypass, rules.Ask, "analysis"},
+		{"chat runs nothing", "echo hi", rules.Chat, rules.Deny, "mode"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := testGuard(t, c.mode).Evaluate(c.text)
+			if o.Decision != c.want || o.DecidedBy != c.wantBy {
+				t.Errorf("Evaluate(%q) = %v by %q, want %v by %q (segments %+v, err %v)",
+					c.text, o.Decision, o.DecidedBy, c.want, c.wantBy, o.Segments, o.Err)
+			}
+		})
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	g := testGuard(t, rules.AskMode)
+	deny := g.Evaluate("echo ok && rm -rf build")
+	lines := strings.Join(deny.Refusal("policy.yaml", "no approval channel"), "\n")
+	if !strings.Contains(lines, `guardsh: denied: rm -rf build (rule "rm -rf *" in policy.yaml:4)`) {
+		t.Errorf("deny refusal:\n%s", lines)
+	}
+	ask := g.Evaluate("npm test")
+	lines = strings.Join(ask.Refusal("policy.yaml", "no approval channel"), "\n")
+	for _, want := range []string{"guardsh: needs approval: npm test (", "to allow it, add ", "rules.shell.allow in policy.yaml", "refused (no approval channel)"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("ask refusal lacks %q:\n%s", want, lines)
+		}
+	}
+	bad := g.Evaluate("echo 'open")
+	lines = strings.Join(bad.Refusal("policy.yaml", "no approval channel"), "\n")
+	if !strings.HasPrefix(lines, "guardsh: not understood: ") {
+		t.Errorf("parse error refusal:\n%s", lines)
+	}
+}

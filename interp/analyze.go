@@ -1,0 +1,795 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxTextSize is the largest command text Analyze accepts, in bytes (1 MiB);
+// the same bound applies to every nested payload (eval, sh -c).
+const MaxTextSize = 1 << 20
+
+// DefaultMaxDepth is the nesting bound for eval and sh -c payloads when
+// Options.MaxDepth is 0.
+const DefaultMaxDepth = 8
+
+const (
+	// maxBrackets bounds the bracket nesting of a text ("(", "{", "[" not
+	// yet closed, quotes ignored) and maxBangs a run of "!" (blanks
+	// between allowed). The parser recurses once per level and a deep
+	// enough text would overflow the goroutine stack, which is fatal, not
+	// an error; 1 MiB of "((((" needs well over 1 GB of stack.
+	maxBrackets = 1000
+	maxBangs    = 256
+	// maxWords bounds the Words of one analysis (brace expansion can
+	// multiply them), maxValueBytes their total size, maxParsedBytes the
+	// text parsed (top level plus every nested payload).
+	maxWords       = 1 << 18
+	maxBraceWords  = 1 << 14 // words made by brace expansion, the costly ones
+	maxValueBytes  = 32 << 20
+	maxParsedBytes = 16 << 20
+)
+
+// Options tune Analyze. The zero value is ready to use.
+type Options struct {
+	// Home is the value of "~" (and of a leading "~" in an assignment
+	// value or after its ":"). "" makes every tilde prefix a Hole.
+	// "~user", "~+" and "~-" are always Holes.
+	Home string
+	// MaxDepth bounds the nesting of re-parsed payloads (eval, sh -c,
+	// here-documents fed to a shell, trap actions); 0 means
+	// DefaultMaxDepth. Deeper text is *NotUnderstood. Command
+	// substitutions do not count: they are part of the text already parsed.
+	MaxDepth int
+	// DirChanged says the working directory may already differ from the
+	// one relative paths are resolved against, for instance because an
+	// earlier command of the same script (read with CommandReader) may
+	// have changed it (see Segment.MayChangeDir): every relative
+	// redirection target is then a Hole.
+	DirChanged bool
+}
+
+// NotUnderstood says why a text cannot be analysed: a parse error, a raw
+// carriage return or NUL byte, nesting deeper than Options.MaxDepth (or a
+// bracket nesting the parser cannot afford), text over MaxTextSize, an
+// expansion over the analysis budget, or a nested payload that fails in any
+// of these ways (and, should the analysis itself fail, "internal error").
+// Such text must not run unasked.
+type NotUnderstood struct {
+	// Line and Col are 1-based, in bytes, in the text given to Analyze.
+	// For a problem inside a nested payload they point at the word that
+	// holds the payload.
+	Line, Col int
+	Reason    string
+}
+
+func (e *NotUnderstood) Error() string {
+	return fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Reason)
+}
+
+// Analyze returns every segment of src: one Exec segment per simple command
+// that would run (at any depth: lists, pipelines, compound commands,
+// function bodies, command and process substitutions, arithmetic, [[ ]]
+// operands, parameter-expansion operands, redirection targets, assignment
+// values, unquoted here-document bodies, and re-parsed payloads of eval,
+// bash/sh/zsh/dash/ksh/guardsh -c, trap, alias and wrappers such as sudo
+// or xargs), one Write segment per output redirection to a file and one Read
+// segment per input redirection from a file. See the package documentation
+// for the exact shape and order of segments.
+//
+// Any text it cannot analyse with certainty yields a *NotUnderstood error and
+// no segments.
+func Analyze(src string, opt Options) (segs []Segment, err error) {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultMaxDepth
+	}
+	a := &analyzer{opt: opt, firstCd: -1}
+	a.res = newResolver(opt.Home, &a.budget)
+	top := &frame{src: src, lines: &lineIndex{}}
+	defer func() {
+		// Fail closed if expand panics or the walk meets a case it was
+		// never meant to see; FuzzAnalyze treats reaching this as a bug.
+		if r := recover(); r != nil {
+			segs, err = nil, &NotUnderstood{Line: 1, Col: 1, Reason: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
+	if nu := checkText(src, top); nu != nil {
+		return nil, nu
+	}
+	a.budget.parsed = len(src)
+	f, perr := a.parse(src)
+	if perr != nil {
+		line, col := parseErrPos(perr, top)
+		return nil, &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
+	}
+	a.stmts(f.Stmts, top)
+	if a.err != nil {
+		return nil, a.err
+	}
+	a.holeRelativeTargets()
+	return a.segs, nil
+}
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	opt    Options
+	res    *resolver
+	budget budget
+	parser *syntax.Parser
+
+	segs    []Segment
+	meta    []segMeta
+	loops   [][2]int // [start, end) of segments emitted inside each loop
+	firstCd int      // index of the first segment that may change the cwd
+	err     *NotUnderstood
+}
+
+type segMeta struct {
+	deferred bool // inside a function body or trap action: runs later
+	cwd      bool // may change the working directory (cd, pushd, popd, …)
+}
+
+// frame is the context of the text being walked.
+type frame struct {
+	src   string     // the text the positions refer to
+	lines *lineIndex // shared by the frames of one text
+	via   []string
+	depth int
+	// line and col, when line > 0, replace every position: the frame is a
+	// re-parsed payload and they locate its word in the top-level text.
+	line, col int
+	deferred  bool
+}
+
+// budget bounds the work of one analysis.
+type budget struct {
+	words, braceWords, valueBytes, parsed int
+}
+
+var errBudget = errors.New("expansion too large to analyse")
+
+func (b *budget) spend(words, bytes int) error {
+	b.words += words
+	b.valueBytes += bytes
+	if b.words > maxWords || b.valueBytes > maxValueBytes {
+		return errBudget
+	}
+	return nil
+}
+
+func (a *analyzer) parse(src string) (*syntax.File, error) {
+	if a.parser == nil {
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return a.parser.Parse(strings.NewReader(src), "")
+}
+
+// checkText refuses what must not reach the parser: text over the size
+// limit, raw carriage returns and NUL bytes (bash and the parser treat them
+// differently than a reader would), and nesting deep enough to exhaust the
+// stack.
+func checkText(src string, f *frame) *NotUnderstood {
+	if len(src) > MaxTextSize {
+		line, col := f.pos(0)
+		return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(src), MaxTextSize)}
+	}
+	if i := strings.IndexAny(src, "\r\x00"); i >= 0 {
+		what := "raw carriage return"
+		if src[i] == 0 {
+			what = "NUL byte"
+		}
+		line, col := f.pos(i)
+		return &NotUnderstood{Line: line, Col: col, Reason: what + " in command text"}
+	}
+	depth, bangs := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			depth++
+			if depth > maxBrackets {
+				line, col := f.pos(i)
+				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("brackets nested deeper than %d levels", maxBrackets)}
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+		switch src[i] {
+		case '!':
+			bangs++
+			if bangs > maxBangs {
+				line, col := f.pos(i)
+				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("more than %d \"!\" in a row", maxBangs)}
+			}
+		case ' ', '\t', '\n':
+		default:
+			bangs = 0
+		}
+	}
+	return nil
+}
+
+// lineIndex holds the offsets of the line starts of a text, built on first
+// use.
+type lineIndex struct{ starts []int }
+
+// pos converts a byte offset in f.src to a 1-based line and column, or
+// returns the payload position of a nested frame.
+func (f *frame) pos(offset int) (line, col int) {
+	if f.line > 0 {
+		return f.line, f.col
+	}
+	if f.lines == nil {
+		f.lines = &lineIndex{}
+	}
+	if f.lines.starts == nil {
+		starts := []int{0}
+		for i := 0; i < len(f.src); i++ {
+			if f.src[i] == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		f.lines.starts = starts
+	}
+	ls := f.lines.starts
+	offset = min(max(offset, 0), len(f.src))
+	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	return l, offset - ls[l-1] + 1
+}
+
+func (f *frame) lineOf(p syntax.Pos) int {
+	l, _ := f.pos(int(p.Offset()))
+	return l
+}
+
+// text returns the source of node n in f.src.
+func (f *frame) text(n syntax.Node) string {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(f.src) || s > e {
+		return ""
+	}
+	return f.src[s:e]
+}
+
+// child returns the frame for code nested in f through the construct via.
+func (f *frame) child(via string) *frame {
+	c := *f
+	c.via = append(slices.Clip(f.via), via)
+	return &c
+}
+
+func parseErrPos(err error, f *frame) (int, int) {
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return f.pos(int(pe.Pos.Offset()))
+	case errors.As(err, &le):
+		return f.pos(int(le.Pos.Offset()))
+	}
+	return f.pos(0)
+}
+
+func parseErrText(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		if pe.Incomplete {
+			return "incomplete command: " + pe.Text
+		}
+		return "parse error: " + pe.Text
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		msg := le.Error()
+		if i := strings.Index(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		return "parse error: " + msg
+	}
+	return "parse error: " + err.Error()
+}
+
+func (a *analyzer) fail(f *frame, p syntax.Pos, reason string) {
+	if a.err != nil {
+		return
+	}
+	line, col := f.pos(int(p.Offset()))
+	a.err = &NotUnderstood{Line: line, Col: col, Reason: reason}
+}
+
+func (a *analyzer) failErr(f *frame, p syntax.Pos, err error) {
+	if errors.Is(err, errBudget) {
+		a.fail(f, p, fmt.Sprintf("%v (over %d words, %d from brace expansion, or %d bytes)", err, maxWords, maxBraceWords, maxValueBytes))
+		return
+	}
+	a.fail(f, p, "cannot expand word: "+err.Error())
+}
+
+// emit appends a segment and what the cwd rule needs to know about it.
+func (a *analyzer) emit(s Segment, f *frame) {
+	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
+	if m.cwd && a.firstCd < 0 {
+		a.firstCd = len(a.segs)
+	}
+	a.segs = append(a.segs, s)
+	a.meta = append(a.meta, m)
+}
+
+// MayChangeDir reports whether s may change the working directory of the
+// commands after it: cd, pushd and popd (also inside builtin or command,
+// which Analyze unwraps into segments of their own), eval of text only known
+// at run time, and any command whose name is only known at run time.
+func (s Segment) MayChangeDir() bool {
+	if s.Kind != Exec || len(s.Args) == 0 {
+		return false
+	}
+	switch name := s.Args[0].Value; name {
+	case "cd", "pushd", "popd":
+		return true
+	case "eval":
+		// eval of text only known at run time may cd
+		for _, w := range s.Args[1:] {
+			if strings.Contains(w.Value, Hole) {
+				return true
+			}
+		}
+		return false
+	default:
+		return strings.Contains(name, Hole)
+	}
+}
+
+// holeRelativeTargets turns relative redirection targets into whole Holes
+// when the working directory they resolve against may have changed: after
+// the first segment that may change it, inside a loop that contains one (a
+// later iteration runs after it), in function bodies and trap actions (they
+// run whenever called) when the text has one anywhere, and everywhere with
+// Options.DirChanged.
+func (a *analyzer) holeRelativeTargets() {
+	if a.firstCd < 0 && !a.opt.DirChanged {
+		return
+	}
+	cdLoop := make([]bool, len(a.loops))
+	for i, l := range a.loops {
+		for j := l[0]; j < l[1]; j++ {
+			if a.meta[j].cwd {
+				cdLoop[i] = true
+				break
+			}
+		}
+	}
+	for i := range a.segs {
+		s := &a.segs[i]
+		if s.Kind == Exec || len(s.Args) != 1 {
+			continue
+		}
+		v := s.Args[0].Value
+		if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, Hole) {
+			continue
+		}
+		unknown := a.opt.DirChanged || (a.firstCd >= 0 && (i > a.firstCd || a.meta[i].deferred))
+		for li, l := range a.loops {
+			if cdLoop[li] && i >= l[0] && i < l[1] {
+				unknown = true
+			}
+		}
+		if unknown {
+			s.Args = []Word{{Value: Hole, Source: s.Args[0].Source}}
+		}
+	}
+}
+
+// stmts walks a statement list in order.
+func (a *analyzer) stmts(list []*syntax.Stmt, f *frame) {
+	for _, s := range list {
+		if a.err != nil {
+			return
+		}
+		a.stmt(s, f)
+	}
+}
+
+// stmt walks one statement. A binary command (&&, ||, |, |&) is walked
+// with an explicit stack: the parser builds long pipelines as deep trees.
+func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
+	stack := []*syntax.Stmt{s}
+	for len(stack) > 0 && a.err == nil {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 {
+			stack = append(stack, b.Y, b.X)
+			continue
+		}
+		a.oneStmt(s, f)
+	}
+}
+
+func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
+	switch c := s.Cmd.(type) {
+	case nil:
+		a.redirs(s.Redirs, f)
+	case *syntax.CallExpr:
+		a.call(c, s, f)
+	case *syntax.DeclClause:
+		a.decl(c, s, f)
+	case *syntax.TestClause:
+		a.nestedTest(c.X, f)
+		a.redirs(s.Redirs, f)
+		args := []Word{{Value: "[[", Source: "[["}}
+		args = a.testArgs(c.X, f, args)
+		args = append(args, Word{Value: "]]", Source: "]]"})
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+	case *syntax.ArithmCmd:
+		a.nestedArith(c.X, f)
+		a.redirs(s.Redirs, f)
+		x := a.arithWord(c.X, f)
+		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			a.nestedArith(x, f)
+		}
+		a.redirs(s.Redirs, f)
+		args := []Word{{Value: "let", Source: "let"}}
+		for _, x := range c.Exprs {
+			args = append(args, a.arithWord(x, f))
+		}
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+	default:
+		a.redirs(s.Redirs, f)
+		a.compound(s.Cmd, f)
+	}
+}
+
+// compound walks the commands inside a compound command.
+func (a *analyzer) compound(cmd syntax.Command, f *frame) {
+	switch c := cmd.(type) {
+	case *syntax.BinaryCmd:
+		a.stmt(c.X, f)
+		a.stmt(c.Y, f)
+	case *syntax.Block:
+		a.stmts(c.Stmts, f)
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, f)
+	case *syntax.IfClause:
+		for ic := c; ic != nil && a.err == nil; ic = ic.Else {
+			a.stmts(ic.Cond, f)
+			a.stmts(ic.Then, f)
+		}
+	case *syntax.WhileClause:
+		start := len(a.segs)
+		a.stmts(c.Cond, f)
+		a.stmts(c.Do, f)
+		a.loops = append(a.loops, [2]int{start, len(a.segs)})
+	case *syntax.ForClause:
+		start := len(a.segs)
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.nestedWord(w, f)
+			}
+		case *syntax.CStyleLoop:
+			a.nestedArith(l.Init, f)
+			a.nestedArith(l.Cond, f)
+			a.nestedArith(l.Post, f)
+		}
+		a.stmts(c.Do, f)
+		a.loops = append(a.loops, [2]int{start, len(a.segs)})
+	case *syntax.CaseClause:
+		a.nestedWord(c.Word, f)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.nestedWord(p, f)
+			}
+			a.stmts(it.Stmts, f)
+		}
+	case *syntax.FuncDecl:
+		body := *f
+		body.deferred = true
+		a.stmt(c.Body, &body)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			a.stmt(c.Stmt, f)
+		}
+	case *syntax.CoprocClause:
+		a.nestedWord(c.Name, f)
+		a.stmt(c.Stmt, f)
+	default:
+		a.fail(f, cmd.Pos(), fmt.Sprintf("unsupported construct %T", cmd))
+	}
+}
+
+// call handles a simple command: the commands nested in its assignments and
+// words run first (expansion), then its redirections, then the command
+// itself, then whatever it runs in turn (eval, sh -c, wrappers).
+func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
+	for _, as := range c.Assigns {
+		a.nestedAssign(as, f)
+	}
+	for _, w := range c.Args {
+		a.nestedWord(w, f)
+	}
+	a.redirs(s.Redirs, f)
+	if a.err != nil {
+		return
+	}
+	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via}
+	for _, as := range c.Assigns {
+		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
+	}
+	var offs []int
+	for _, w := range c.Args {
+		n := len(seg.Args)
+		seg.Args = a.fields(w, f, seg.Args)
+		for range seg.Args[n:] {
+			offs = append(offs, int(w.Pos().Offset()))
+		}
+	}
+	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
+		return // e.g. "{,}": brace expansion removed every word
+	}
+	a.emit(seg, f)
+	a.payloads(seg, offs, s, f, 0)
+}
+
+// decl handles export/declare/typeset/local/readonly/nameref: Args are the
+// name and the operands that are not assignments (flags, bare names, and
+// words only known at run time), Assigns the NAME=value operands, including
+// quoted ones like "A=$x" that bash turns into assignments at run time.
+func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
+	for _, as := range c.Args {
+		a.nestedAssign(as, f)
+	}
+	a.redirs(s.Redirs, f)
+	if a.err != nil {
+		return
+	}
+	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via}
+	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
+	for _, as := range c.Args {
+		switch {
+		case as.Naked && as.Name == nil && as.Value != nil:
+			var ws []Word
+			ws = a.fields(as.Value, f, ws)
+			for _, w := range ws {
+				if assignPrefixLen(w.Value) > 0 {
+					seg.Assigns = append(seg.Assigns, w)
+				} else {
+					seg.Args = append(seg.Args, w)
+				}
+			}
+		case as.Naked && as.Name != nil:
+			v := as.Name.Value
+			if as.Index != nil {
+				v += "[" + a.arithWord(as.Index, f).Value + "]"
+			}
+			seg.Args = append(seg.Args, Word{Value: v, Source: f.text(as)})
+		default:
+			seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
+		}
+	}
+	if a.err != nil {
+		return
+	}
+	a.emit(seg, f)
+}
+
+// redirs emits the Write and Read segments of a statement's redirections,
+// after the commands nested in each target.
+func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) {
+	for _, r := range rs {
+		if a.err != nil {
+			return
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			// The delimiter is never expanded; a quoted delimiter
+			// leaves the body a plain literal.
+			a.nestedWord(r.Hdoc, f)
+			continue
+		case syntax.WordHdoc:
+			a.nestedWord(r.Word, f)
+			continue
+		}
+		a.nestedWord(r.Word, f)
+		var write, read bool
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob,
+			syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+			write = true
+		case syntax.RdrIn:
+			read = true
+		case syntax.RdrInOut:
+			write, read = true, true
+		case syntax.DplOut:
+			// N>&M and >&- duplicate or close; >&word is &>word.
+			write = true
+		case syntax.DplIn:
+			continue // <&N, <&-: duplication; <&word is an error
+		default:
+			a.fail(f, r.OpPos, "unsupported redirection "+r.Op.String())
+			return
+		}
+		var targets []Word
+		targets = a.fields(r.Word, f, targets)
+		line := f.lineOf(r.OpPos)
+		for _, t := range targets {
+			if r.Op == syntax.DplOut && isFdTarget(t.Value) {
+				continue
+			}
+			if write && !devTarget(t.Value, true) {
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Via: f.via}, f)
+			}
+			if read && !devTarget(t.Value, false) {
+				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Via: f.via}, f)
+			}
+		}
+	}
+}
+
+// isFdTarget reports a >& target that duplicates or closes a file
+// descriptor: "N", "N-" or "-".
+func isFdTarget(v string) bool {
+	v = strings.TrimSuffix(v, "-")
+	for i := 0; i < len(v); i++ {
+		if !isDigit(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// devTarget reports a target that is not a file a policy cares about:
+// /dev/null, the standard streams, /dev/fd/N and the terminal.
+func devTarget(v string, write bool) bool {
+	switch v {
+	case "/dev/null", "/dev/tty", "/dev/stdin":
+		return true
+	case "/dev/stdout", "/dev/stderr":
+		return write
+	}
+	if n, ok := strings.CutPrefix(v, "/dev/fd/"); ok && n != "" {
+		for i := 0; i < len(n); i++ {
+			if !isDigit(n[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fields resolves a command word into Words (see resolver.fields).
+func (a *analyzer) fields(w *syntax.Word, f *frame, out []Word) []Word {
+	if a.err != nil || w == nil {
+		return out
+	}
+	out, err := a.res.fields(w, f.text(w), out)
+	if err != nil {
+		a.failErr(f, w.Pos(), err)
+	}
+	return out
+}
+
+func (a *analyzer) literal(w *syntax.Word, f *frame, assign bool) string {
+	if a.err != nil || w == nil {
+		return ""
+	}
+	v, err := a.res.literal(w, assign)
+	if err != nil {
+		a.failErr(f, w.Pos(), err)
+	}
+	return v
+}
+
+// assignWord renders an assignment as a Word: Value is NAME=value (or
+// NAME+=value, NAME[index]=value, NAME=(elem …)) after quote removal, with
+// Holes for run-time parts; an index is shown as written, run-time parts
+// as Holes.
+func (a *analyzer) assignWord(as *syntax.Assign, f *frame) Word {
+	var b strings.Builder
+	if as.Name != nil {
+		b.WriteString(as.Name.Value)
+	}
+	if as.Index != nil {
+		b.WriteString("[" + a.arithWord(as.Index, f).Value + "]")
+	}
+	if as.Append {
+		b.WriteString("+=")
+	} else if !as.Naked {
+		b.WriteString("=")
+	}
+	if as.Value != nil {
+		b.WriteString(a.literal(as.Value, f, true))
+	}
+	if as.Array != nil {
+		b.WriteString("(")
+		for i, el := range as.Array.Elems {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			if el.Index != nil {
+				b.WriteString("[" + a.arithWord(el.Index, f).Value + "]=")
+				b.WriteString(a.literal(el.Value, f, true))
+				continue
+			}
+			var ws []Word
+			ws = a.fields(el.Value, f, ws)
+			for j, w := range ws {
+				if j > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(w.Value)
+			}
+		}
+		b.WriteString(")")
+	}
+	return Word{Value: b.String(), Source: f.text(as)}
+}
+
+// arithWord renders an arithmetic expression as one Word: a lone word after
+// quote removal, anything else as written, with every run-time part
+// ($x, $(…), $((…))) a Hole.
+func (a *analyzer) arithWord(x syntax.ArithmExpr, f *frame) Word {
+	if x == nil {
+		return Word{}
+	}
+	src := f.text(x)
+	if w, ok := x.(*syntax.Word); ok {
+		return Word{Value: a.literal(w, f, false), Source: src}
+	}
+	base := int(x.Pos().Offset())
+	var b strings.Builder
+	last := 0
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+			s, e := int(n.Pos().Offset())-base, int(n.End().Offset())-base
+			if s >= last && e <= len(src) && s <= e {
+				b.WriteString(src[last:s])
+				b.WriteString(Hole)
+				last = e
+			}
+			return false
+		}
+		return true
+	})
+	b.WriteString(src[last:])
+	return Word{Value: b.String(), Source: src}
+}
+
+// testArgs flattens a [[ ]] expression into words: operands after quote
+// removal, operators and parentheses as literal words.
+func (a *analyzer) testArgs(x syntax.TestExpr, f *frame, out []Word) []Word {
+	if a.err != nil {
+		return out
+	}
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		out = a.testArgs(x.X, f, out)
+		op := x.Op.String()
+		out = append(out, Word{Value: op, Source: op})
+		return a.testArgs(x.Y, f, out)
+	case *syntax.UnaryTest:
+		op := x.Op.String()
+		out = append(out, Word{Value: op, Source: op})
+		return a.testArgs(x.X, f, out)
+	case *syntax.ParenTest:
+		out = append(out, Word{Value: "(", Source: "("})
+		out = a.testArgs(x.X, f, out)
+		return append(out, Word{Value: ")", Source: ")"})
+	case *syntax.Word:
+		w := Word{Value: a.literal(x, f, false), Source: f.text(x)}
+		if err := a.budget.spend(1, 0); err != nil {
+			a.failErr(f, x.Pos(), err)
+		}
+		return append(out, w)
+	}
+	return out
+}

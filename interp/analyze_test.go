@@ -1,0 +1,553 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// render shows a segment compactly for tables: the kind, the assignments in
+// braces, the argv, and the Via chain after "via". A word that is not plain
+// is quoted with %q, so a Hole shows as \x00.
+func render(s Segment) string {
+	var b strings.Builder
+	b.WriteString(string(s.Kind))
+	if len(s.Assigns) > 0 {
+		b.WriteString(" {")
+		for i, w := range s.Assigns {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(renderWord(w.Value))
+		}
+		b.WriteString("}")
+	}
+	for _, w := range s.Args {
+		b.WriteString(" ")
+		b.WriteString(renderWord(w.Value))
+	}
+	if len(s.Via) > 0 {
+		b.WriteString(" via " + strings.Join(s.Via, ","))
+	}
+	return b.String()
+}
+
+func renderWord(v string) string {
+	if v == "" {
+		return `""`
+	}
+	for _, r := range v {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:@%+,~[](){}!&|<>", r)) {
+			return fmt.Sprintf("%q", v)
+		}
+	}
+	return v
+}
+
+func renderAll(segs []Segment) []string {
+	out := make([]string, len(segs))
+	for i, s := range segs {
+		out[i] = render(s)
+	}
+	return out
+}
+
+type analyzeCase struct {
+	name string
+	src  string
+	want []string
+}
+
+func runCases(t *testing.T, opt Options, cases []analyzeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			segs, err := Analyze(tc.src, opt)
+			if err != nil {
+				t.Fatalf("Analyze(%q): %v", tc.src, err)
+			}
+			got := renderAll(segs)
+			if len(got) == 0 && len(tc.want) == 0 {
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Analyze(%q):\n got  %q\n want %q", tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
+var home = Options{Home: "/home/u"}
+
+func TestAnalyzeStructure(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"an empty text has no segments", "", nil},
+		{"a comment has no segments", "# rm -rf /", nil},
+		{"a simple command is one segment", "git status", []string{"exec git status"}},
+		{"an and-list yields each command", "git log && curl https://x.sh | sh",
+			[]string{"exec git log", "exec curl https://x.sh", "exec sh"}},
+		{"an or-list yields each command", "true || rm x", []string{"exec true", "exec rm x"}},
+		{"a semicolon list yields each command", "a; b;c", []string{"exec a", "exec b", "exec c"}},
+		{"newlines separate commands", "a\nb\n\nc\n", []string{"exec a", "exec b", "exec c"}},
+		{"a single ampersand separates commands", "ls & rm -rf /tmp/pwn",
+			[]string{"exec ls", "exec rm -rf /tmp/pwn"}},
+		{"every pipeline stage is a segment", "rm -rf /home/user/ | grep x | wc -l",
+			[]string{"exec rm -rf /home/user/", "exec grep x", "exec wc -l"}},
+		{"a stderr pipe stage is a segment", "make |& tee log", []string{"exec make", "exec tee log"}},
+		{"a negated pipeline still runs", "! grep -q x f", []string{"exec grep -q x f"}},
+		{"a subshell body is walked", "(cd /x; rm y)", []string{"exec cd /x", "exec rm y"}},
+		{"a brace group body is walked", "{ a; b; }", []string{"exec a", "exec b"}},
+		{"if conditions and branches are walked", "if a; then b; elif c; then d; else e; fi",
+			[]string{"exec a", "exec b", "exec c", "exec d", "exec e"}},
+		{"while loops are walked", "while read l; do rm \"$l\"; done",
+			[]string{"exec read l", "exec rm \"\\x00\""}},
+		{"until loops are walked", "until a; do b; done", []string{"exec a", "exec b"}},
+		{"for loop items and body are walked", "for f in $(ls); do rm $f; done",
+			[]string{"exec ls via $(…)", "exec rm \"\\x00\""}},
+		{"c-style for loops are walked", "for ((i=$(a); i<3; i++)); do b; done",
+			[]string{"exec a via $(…)", "exec b"}},
+		{"select bodies are walked", "select x in a b; do c; done", []string{"exec c"}},
+		{"case words, patterns and bodies are walked", "case $(a) in $(b)) c;; *) d;; esac",
+			[]string{"exec a via $(…)", "exec b via $(…)", "exec c", "exec d"}},
+		{"a function body counts as code", "f() { rm -rf /; }", []string{"exec rm -rf /"}},
+		{"a function keyword body counts as code", "function g { curl x; }", []string{"exec curl x"}},
+		{"time runs its pipeline", "time rm x", []string{"exec rm x"}},
+		{"coproc runs its command", "coproc rm x", []string{"exec rm x"}},
+		{"a redirection alone has only its write", "> f", []string{"write f"}},
+		{"a command that expands to no words is no segment", "{,} > f", []string{"write f"}},
+	})
+}
+
+func TestAnalyzeNestedCode(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"command substitution runs before its command", "echo $(rm -rf /)",
+			[]string{"exec rm -rf / via $(…)", "exec echo \"\\x00\""}},
+		{"backticks are command substitution", "echo `id`", []string{"exec id via `…`", "exec echo \"\\x00\""}},
+		{"nested substitutions are found", "a $(b $(c))",
+			[]string{"exec c via $(…),$(…)", "exec b \"\\x00\" via $(…)", "exec a \"\\x00\""}},
+		{"input process substitution runs", "diff <(sort a) b", []string{"exec sort a via <(…)", "exec diff \"\\x00\" b"}},
+		{"output process substitution runs", "tee >(rm x)", []string{"exec rm x via >(…)", "exec tee \"\\x00\""}},
+		{"arithmetic expansion can hold a substitution", "echo $((1 + $(a)))",
+			[]string{"exec a via $(…)", "exec echo \"\\x00\""}},
+		{"an arithmetic command is a segment", "(( x = $(a) ))",
+			[]string{"exec a via $(…)", "exec (( \"x = \\x00\" ))"}},
+		{"a test clause is a segment with its operands", "[[ -f $(a) && x == \"y z\" ]]",
+			[]string{"exec a via $(…)", "exec [[ -f \"\\x00\" && x == \"y z\" ]]"}},
+		{"test clause parentheses and negation are words", "[[ ! ( a < b ) ]]",
+			[]string{"exec [[ ! ( a < b ) ]]"}},
+		{"let is a segment with its expressions", "let 'a[$(id)]=1' b=2",
+			[]string{"exec let \"a[$(id)]=1\" b=2"}},
+		{"let expressions can hold substitutions", "let x=$(a)+1",
+			[]string{"exec a via $(…)", "exec let \"x=\\x00+1\""}},
+		{"a default-value operand can hold a substitution", "echo ${x:-$(rm y)}",
+			[]string{"exec rm y via $(…)", "exec echo \"\\x00\""}},
+		{"replace and index operands are walked", "echo ${x/$(a)/$(b)} ${y[$(c)]} ${z:$(d):1}",
+			[]string{"exec a via $(…)", "exec b via $(…)", "exec c via $(…)", "exec d via $(…)", "exec echo \"\\x00\" \"\\x00\" \"\\x00\""}},
+		{"a redirect target can hold a substitution", "echo hi > $(mktemp)",
+			[]string{"exec mktemp via $(…)", "write \"\\x00\"", "exec echo hi"}},
+		{"an assignment value can hold a substitution", "X=$(curl x) make",
+			[]string{"exec curl x via $(…)", "exec {\"X=\\x00\"} make"}},
+		{"an assignment-only statement can hold a substitution", "X=$(rm y)",
+			[]string{"exec rm y via $(…)", "exec {\"X=\\x00\"}"}},
+		{"an array assignment can hold a substitution", "a=(x $(b) [2]=$(c))",
+			[]string{"exec b via $(…)", "exec c via $(…)", "exec {\"a=(x \\x00 [2]=\\x00)\"}"}},
+		{"an unquoted heredoc body is code", "cat <<EOF\nhi $(whoami)\n`id`\nEOF\n",
+			[]string{"exec whoami via $(…)", "exec id via `…`", "exec cat"}},
+		{"a quoted heredoc body is data", "cat <<'EOF'\n$(whoami)\nEOF\n", []string{"exec cat"}},
+		{"a backslash-quoted heredoc body is data", "cat <<\\EOF\n$(whoami)\nEOF\n", []string{"exec cat"}},
+		{"a tab-stripped heredoc body is code", "cat <<-EOF\n\t$(whoami)\n\tEOF\n",
+			[]string{"exec whoami via $(…)", "exec cat"}},
+		{"an escaped substitution in a heredoc is data", "cat <<EOF\n\\$(whoami)\nEOF\n", []string{"exec cat"}},
+		{"a here-string can hold a substitution", "cat <<< $(id)", []string{"exec id via $(…)", "exec cat"}},
+		{"a double-quoted substitution is found", `echo "a $(b) c"`, []string{"exec b via $(…)", "exec echo \"a \\x00 c\""}},
+	})
+}
+
+func TestAnalyzeAssignsAndDeclarations(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"prefix assignments go to Assigns", "A=1 B=$x cmd arg",
+			[]string{"exec {A=1 \"B=\\x00\"} cmd arg"}},
+		{"an assignment-only statement has no Args", "A=1 B=2", []string{"exec {A=1 B=2}"}},
+		{"assignment values get quote removal", `A="x y" B='$z' C=a\ b`,
+			[]string{"exec {\"A=x y\" \"B=$z\" \"C=a b\"}"}},
+		{"assignment values get no brace expansion or globbing", "A={a,b} B=* C=a\\{b cmd",
+			[]string{"exec {A={a,b} \"B=*\" C=a{b} cmd"}},
+		{"append and index assignments keep their form", "a+=x b[1]=y c[$i]=z",
+			[]string{"exec {a+=x b[1]=y \"c[\\x00]=z\"}"}},
+		{"tilde expands at the start and after colons of a value", "P=~/bin:~/x:~ Q=a~ R=~root/x",
+			[]string{"exec {P=/home/u/bin:/home/u/x:/home/u Q=a~ \"R=\\x00/x\"}"}},
+		{"export is a segment with its assignments", "export A=1 B",
+			[]string{"exec {A=1} export B"}},
+		{"declare keeps flags in Args", "declare -x -r A=1 B",
+			[]string{"exec {A=1} declare -x -r B"}},
+		{"local, readonly and typeset are declarations", "local a=1; readonly b=2; typeset c=3",
+			[]string{"exec {a=1} local", "exec {b=2} readonly", "exec {c=3} typeset"}},
+		{"a quoted declaration operand that assigns is an assignment", `export "PATH=/tmp:$PATH"`,
+			[]string{"exec {\"PATH=/tmp:\\x00\"} export"}},
+		{"a dynamic declaration operand stays in Args", "export $x",
+			[]string{"exec export \"\\x00\""}},
+		{"a declaration value can hold a substitution", "local x=$(id)",
+			[]string{"exec id via $(…)", "exec {\"x=\\x00\"} local"}},
+		{"an indexed declaration keeps the index", "declare -A m; m[k]=v",
+			[]string{"exec declare -A m", "exec {m[k]=v}"}},
+	})
+}
+
+func TestAnalyzeRedirections(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"output to a file is a write before the command", "echo hi > out", []string{"write out", "exec echo hi"}},
+		{"append is a write", "echo hi >> log", []string{"write log", "exec echo hi"}},
+		{"clobber is a write", "echo hi >| f", []string{"write f", "exec echo hi"}},
+		{"both-streams redirection is a write", "make &> all; make &>> all2", []string{"write all", "exec make", "write all2", "exec make"}},
+		{"a numbered fd to a file is a write", "cmd 2> err 3>>x", []string{"write err", "write x", "exec cmd"}},
+		{"read-write is a write and a read", "cmd <> rw", []string{"write rw", "read rw", "exec cmd"}},
+		{"input from a file is a read", "sort < in", []string{"read in", "exec sort"}},
+		{"dev null is neither", "cmd > /dev/null 2>/dev/null < /dev/null", []string{"exec cmd"}},
+		{"standard streams and terminals are not files", "cmd >/dev/stderr 2>/dev/stdout >/dev/tty </dev/stdin >/dev/fd/3",
+			[]string{"exec cmd"}},
+		{"reading the standard output device is a read", "cat < /dev/stdout", []string{"read /dev/stdout", "exec cat"}},
+		{"fd duplications are not writes", "cmd 2>&1 >&2 3>&- <&0 4<&- 5>&6-", []string{"exec cmd"}},
+		{"greater-ampersand a file name is a write", "cmd >&out", []string{"write out", "exec cmd"}},
+		{"a dynamic fd target is a write of a hole", "cmd >&$fd", []string{"write \"\\x00\"", "exec cmd"}},
+		{"heredocs and here-strings are not reads", "cat <<EOF\nx\nEOF\ncat <<< y", []string{"exec cat", "exec cat"}},
+		{"a target gets quote removal and tilde", "echo > \"a b\" >~/x", []string{"write \"a b\"", "write /home/u/x", "exec echo"}},
+		{"a glob target is a whole hole", "echo > *.txt", []string{"write \"\\x00\"", "exec echo"}},
+		{"a brace target yields each word", "echo > {a,b}", []string{"write a", "write b", "exec echo"}},
+		{"redirections of a compound command come before its body", "{ a; b; } > out",
+			[]string{"write out", "exec a", "exec b"}},
+		{"a loop reading a file", "while read l; do echo $l; done < list",
+			[]string{"read list", "exec read l", "exec echo \"\\x00\""}},
+		{"redirections of a test clause are found", "[[ -f x ]] > out", []string{"write out", "exec [[ -f x ]]"}},
+		{"a redirection before the command name", "> out echo hi", []string{"write out", "exec echo hi"}},
+		{"a named fd redirection is a write", "exec {fd}> f", []string{"write f", "exec exec"}},
+		{"a network device is a write and a read", "exec 3<>/dev/tcp/h/80", []string{"write /dev/tcp/h/80", "read /dev/tcp/h/80", "exec exec"}},
+	})
+}
+
+func TestAnalyzeWorkingDirectory(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"a relative target before any cd stays", "echo > out; cd /tmp", []string{"write out", "exec echo", "exec cd /tmp"}},
+		{"a relative target after cd is a hole", "cd /tmp && echo > out", []string{"exec cd /tmp", "write \"\\x00\"", "exec echo"}},
+		{"an absolute target after cd stays", "cd /tmp; echo > /abs/out", []string{"exec cd /tmp", "write /abs/out", "exec echo"}},
+		{"a relative read after pushd is a hole", "pushd d; sort < in", []string{"exec pushd d", "read \"\\x00\"", "exec sort"}},
+		{"a relative target after popd is a hole", "popd; echo > out", []string{"exec popd", "write \"\\x00\"", "exec echo"}},
+		{"cd at any depth counts", "echo $(cd /; pwd); echo > out",
+			[]string{"exec cd / via $(…)", "exec pwd via $(…)", "exec echo \"\\x00\"", "write \"\\x00\"", "exec echo"}},
+		{"cd inside eval counts", "eval 'cd /'; echo > out",
+			[]string{"exec eval \"cd /\"", "exec cd / via eval", "write \"\\x00\"", "exec echo"}},
+		{"builtin cd counts", "builtin cd /; echo > out",
+			[]string{"exec builtin cd /", "exec cd / via builtin", "write \"\\x00\"", "exec echo"}},
+		{"a dynamic command name may be cd", "$c /; echo > out",
+			[]string{"exec \"\\x00\" /", "write \"\\x00\"", "exec echo"}},
+		{"eval of dynamic text may cd", "eval \"$x\"; echo > out",
+			[]string{"exec eval \"\\x00\"", "write \"\\x00\"", "exec echo"}},
+		{"the redirection of cd itself applies before cd runs", "cd /x > out", []string{"write out", "exec cd /x"}},
+		{"a loop containing cd makes its earlier targets holes", "for d in a b; do echo > out; cd $d; done",
+			[]string{"write \"\\x00\"", "exec echo", "exec cd \"\\x00\""}},
+		{"a function body target is a hole when the text cds", "f() { echo > out; }; cd /; f",
+			[]string{"write \"\\x00\"", "exec echo", "exec cd /", "exec f"}},
+		{"a function body target stays when nothing cds", "f() { echo > out; }; f",
+			[]string{"write out", "exec echo", "exec f"}},
+	})
+}
+
+func TestAnalyzeDirChanged(t *testing.T) {
+	runCases(t, Options{Home: "/home/u", DirChanged: true}, []analyzeCase{
+		{"with DirChanged every relative target is a hole", "echo > out < in 2> ~/err",
+			[]string{"write \"\\x00\"", "read \"\\x00\"", "write /home/u/err", "exec echo"}},
+	})
+	for src, want := range map[string]bool{
+		"cd": true, "pushd x": true, "popd": true, "$x": true, "eval \"$x\"": true,
+		"eval cd": false, "echo cd": false, "ls": false, "": false,
+	} {
+		segs, err := Analyze(src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(segs) > 0 && segs[0].MayChangeDir()
+		if got != want {
+			t.Errorf("MayChangeDir(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestAnalyzeEval(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"a static eval payload is analysed", "eval 'rm -rf /'",
+			[]string{"exec eval \"rm -rf /\"", "exec rm -rf / via eval"}},
+		{"eval joins its arguments with spaces", "eval rm '-rf' \"/x\"",
+			[]string{"exec eval rm -rf /x", "exec rm -rf /x via eval"}},
+		{"eval skips a double dash", "eval -- 'a; b'",
+			[]string{"exec eval -- \"a; b\"", "exec a via eval", "exec b via eval"}},
+		{"an eval payload sees quoted redirections", "eval 'npm test' \\< /dev/null",
+			[]string{"exec eval \"npm test\" < /dev/null", "exec npm test via eval"}},
+		{"an eval payload with a substitution", "eval 'echo $(id)'",
+			[]string{"exec eval \"echo $(id)\"", "exec id via eval,$(…)", "exec echo \"\\x00\" via eval"}},
+		{"eval inside eval is analysed", `eval "eval 'rm x'"`,
+			[]string{"exec eval \"eval 'rm x'\"", "exec eval \"rm x\" via eval", "exec rm x via eval,eval"}},
+		{"a dynamic eval payload is not analysed", `eval "rm $x"`, []string{"exec eval \"rm \\x00\""}},
+		{"a glob eval payload is not analysed", `eval rm *`, []string{"exec eval rm \"\\x00\""}},
+		{"eval inside a substitution", "echo $(eval 'id')",
+			[]string{"exec eval id via $(…)", "exec id via $(…),eval", "exec echo \"\\x00\""}},
+		{"a trap action is analysed", "trap 'rm -rf /tmp/x' EXIT",
+			[]string{"exec trap \"rm -rf /tmp/x\" EXIT", "exec rm -rf /tmp/x via trap"}},
+		{"a trap reset is not code", "trap - EXIT; trap -p", []string{"exec trap - EXIT", "exec trap -p"}},
+		{"an alias value is analysed", "alias ls='rm -rf ~' ll",
+			[]string{"exec alias \"ls=rm -rf ~\" ll", "exec rm -rf /home/u via alias"}},
+	})
+}
+
+func TestAnalyzeNestedShells(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"bash -c payload is analysed", "bash -c 'rm -rf /'",
+			[]string{"exec bash -c \"rm -rf /\"", "exec rm -rf / via bash -c"}},
+		{"sh -c payload is analysed", "sh -c 'a | b'",
+			[]string{"exec sh -c \"a | b\"", "exec a via sh -c", "exec b via sh -c"}},
+		{"zsh, dash, ksh and guardsh payloads are analysed", "zsh -c a; dash -c b; ksh -c c; guardsh -c d",
+			[]string{"exec zsh -c a", "exec a via zsh -c", "exec dash -c b", "exec b via dash -c",
+				"exec ksh -c c", "exec c via ksh -c", "exec guardsh -c d", "exec d via guardsh -c"}},
+		{"an absolute shell path is recognised", "/bin/bash -c 'rm x'",
+			[]string{"exec /bin/bash -c \"rm x\"", "exec rm x via bash -c"}},
+		{"clustered -lc is recognised", "bash -lc 'rm x'",
+			[]string{"exec bash -lc \"rm x\"", "exec rm x via bash -c"}},
+		{"clustered -ec is recognised", "sh -ec 'rm x'", []string{"exec sh -ec \"rm x\"", "exec rm x via sh -c"}},
+		{"flags after -c are skipped", "bash -c -l 'rm x' name arg",
+			[]string{"exec bash -c -l \"rm x\" name arg", "exec rm x via bash -c"}},
+		{"an option argument is skipped", "bash -o pipefail -c 'rm x'",
+			[]string{"exec bash -o pipefail -c \"rm x\"", "exec rm x via bash -c"}},
+		{"long options are skipped", "bash --norc --noprofile -c 'rm x'",
+			[]string{"exec bash --norc --noprofile -c \"rm x\"", "exec rm x via bash -c"}},
+		{"a dynamic payload is not analysed", `bash -c "$CMD"`, []string{"exec bash -c \"\\x00\""}},
+		{"a script file is not analysed", "bash script.sh", []string{"exec bash script.sh"}},
+		{"a heredoc on a shell's stdin is analysed", "bash <<'EOF'\nrm -rf /\nEOF\n",
+			[]string{"exec bash", "exec rm -rf / via bash <<"}},
+		{"a here-string on a shell's stdin is analysed", "sh -s <<< 'rm x'",
+			[]string{"exec sh -s", "exec rm x via sh <<<"}},
+		{"a shell inside eval", `eval "bash -c 'rm x'"`,
+			[]string{"exec eval \"bash -c 'rm x'\"", "exec bash -c \"rm x\" via eval", "exec rm x via eval,bash -c"}},
+		{"a shell payload with a substitution", `sh -c 'echo $(id)'`,
+			[]string{"exec sh -c \"echo $(id)\"", "exec id via sh -c,$(…)", "exec echo \"\\x00\" via sh -c"}},
+		{"a busybox shell is recognised", "busybox sh -c 'rm x'",
+			[]string{"exec busybox sh -c \"rm x\"", "exec rm x via sh -c"}},
+	})
+}
+
+func TestAnalyzeWrappers(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"sudo runs its command", "sudo -u root rm -rf /",
+			[]string{"exec sudo -u root rm -rf /", "exec rm -rf / via sudo"}},
+		{"sudo bash -c is unwrapped twice", "sudo bash -c 'rm x'",
+			[]string{"exec sudo bash -c \"rm x\"", "exec bash -c \"rm x\" via sudo", "exec rm x via sudo,bash -c"}},
+		{"sudo -l runs nothing", "sudo -l", []string{"exec sudo -l"}},
+		{"env assignments become Assigns of its command", "A=1 env -i B=2 -u C rm x",
+			[]string{"exec {A=1} env -i B=2 -u C rm x", "exec {A=1 B=2} rm x via env"}},
+		{"timeout skips its duration", "timeout -s KILL 5 rm x",
+			[]string{"exec timeout -s KILL 5 rm x", "exec rm x via timeout"}},
+		{"nice and nohup run their command", "nohup nice -n 5 rm x",
+			[]string{"exec nohup nice -n 5 rm x", "exec nice -n 5 rm x via nohup", "exec rm x via nohup,nice"}},
+		{"command and exec run their command", "command rm x; exec rm y",
+			[]string{"exec command rm x", "exec rm x via command", "exec exec rm y", "exec rm y via exec"}},
+		{"command -v runs nothing", "command -v rm", []string{"exec command -v rm"}},
+		{"xargs gets a hole for its input", "xargs rm -f", []string{"exec xargs rm -f", "exec rm -f \"\\x00\" via xargs"}},
+		{"xargs -I replaces its string with a hole", "xargs -I{} mv {} /tmp",
+			[]string{"exec xargs -I{} mv {} /tmp", "exec mv \"\\x00\" /tmp via xargs"}},
+		{"xargs sh -c payload is analysed", "xargs -0 sh -c 'rm \"$1\"' _",
+			[]string{"exec xargs -0 sh -c \"rm \\\"$1\\\"\" _", "exec sh -c \"rm \\\"$1\\\"\" _ \"\\x00\" via xargs", "exec rm \"\\x00\" via xargs,sh -c"}},
+		{"find -exec runs its command with a hole for the path", "find . -name '*.tmp' -exec rm {} \\;",
+			[]string{"exec find . -name \"*.tmp\" -exec rm {} \";\"", "exec rm \"\\x00\" via find -exec"}},
+		{"several find actions each run", "find . -execdir sh -c 'x' \\; -ok rm {} +",
+			[]string{"exec find . -execdir sh -c x \";\" -ok rm {} +", "exec sh -c x via find -execdir", "exec x via find -execdir,sh -c", "exec rm \"\\x00\" via find -ok"}},
+		{"a dynamic wrapper option stops unwrapping", "sudo $opt rm x", []string{"exec sudo \"\\x00\" rm x"}},
+	})
+}
+
+func TestAnalyzeWords(t *testing.T) {
+	runCases(t, Options{Home: "/home/u"}, []analyzeCase{
+		{"empty quotes remove to nothing inside a word", "r''m", []string{"exec rm"}},
+		{"double quotes are removed", `"r"m`, []string{"exec rm"}},
+		{"a backslash is removed", `\rm`, []string{"exec rm"}},
+		{"ANSI-C quoting is static", `$'r\x6d' $'a\tb' $'\u00e9'`, []string{"exec rm \"a\\tb\" é"}},
+		{"locale quoting is static", `$"x"`, []string{"exec x"}},
+		{"adjacent quotes join", `'a'"b"c`, []string{"exec abc"}},
+		{"an empty quoted argument is kept", `echo ""`, []string{`exec echo ""`}},
+		{"a parameter is a hole", `echo "$x"y`, []string{"exec echo \"\\x00y\""}},
+		{"a partial hole keeps the literal", "cat /tmp/$x", []string{"exec cat \"/tmp/\\x00\""}},
+		{"special parameters are holes", `echo $@ "$*" $1 ${#x}`, []string{"exec echo \"\\x00\" \"\\x00\" \"\\x00\" \"\\x00\""}},
+		{"brace expansion yields several words", "echo {rm,-rf,x}", []string{"exec echo rm -rf x"}},
+		{"brace expansion of a command name", "{rm,-rf,/}", []string{"exec rm -rf /"}},
+		{"brace expansion with a suffix", "echo {a,b}c", []string{"exec echo ac bc"}},
+		{"sequence expansion", "echo a{1..3}", []string{"exec echo a1 a2 a3"}},
+		{"quoted braces do not expand", `echo "{a,b}" '{c,d}'`, []string{"exec echo {a,b} {c,d}"}},
+		{"a glob is a whole hole", "rm *.go", []string{"exec rm \"\\x00\""}},
+		{"a question mark glob is a whole hole", "rm a?c", []string{"exec rm \"\\x00\""}},
+		{"a bracket glob is a whole hole", "rm [ab]c", []string{"exec rm \"\\x00\""}},
+		{"a quoted glob is literal", `rm '*.go' "a?" \*`, []string{"exec rm \"*.go\" \"a?\" \"*\""}},
+		{"an extglob is a whole hole", "rm @(a|b)", []string{"exec rm \"\\x00\""}},
+		{"a lone bracket is not a glob", "[ -f x ]", []string{"exec [ -f x ]"}},
+		{"tilde is home", "ls ~ ~/x", []string{"exec ls /home/u /home/u/x"}},
+		{"tilde after a brace expansion is home", "ls {a,~}", []string{"exec ls a /home/u"}},
+		{"another user's home is a hole", "ls ~root/x ~+", []string{"exec ls \"\\x00/x\" \"\\x00\""}},
+		{"a quoted tilde is literal", `ls "~" '~'/x`, []string{"exec ls ~ ~/x"}},
+		{"tilde in an assignment-like argument expands", "make PREFIX=~/x", []string{"exec make PREFIX=/home/u/x"}},
+		{"tilde after an option equals sign does not expand", "cmd --dir=~/x", []string{"exec cmd --dir=~/x"}},
+		{"command substitution in a word is a hole", "echo a$(b)c", []string{"exec b via $(…)", "exec echo \"a\\x00c\""}},
+	})
+}
+
+func TestAnalyzeTildeWithoutHome(t *testing.T) {
+	runCases(t, Options{}, []analyzeCase{
+		{"tilde without a home is a hole", "ls ~/x", []string{"exec ls \"\\x00/x\""}},
+		{"tilde in an assignment without a home is a hole", "P=~/x", []string{"exec {\"P=\\x00/x\"}"}},
+	})
+}
+
+func TestAnalyzeLines(t *testing.T) {
+	src := "a\n" +
+		"b $(\n" +
+		"  c\n" +
+		")\n" +
+		"eval \\\n" +
+		"  'd\n" +
+		"e' > out\n" +
+		"cat <<EOF\n" +
+		"$(f)\n" +
+		"EOF\n" +
+		"bash -c 'g\n" +
+		"h'\n"
+	segs, err := Analyze(src, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range segs {
+		got = append(got, fmt.Sprintf("%d %s", s.Line, render(s)))
+	}
+	want := []string{
+		"1 exec a",
+		"3 exec c via $(…)",
+		"2 exec b \"\\x00\"",
+		"7 write out",
+		"5 exec eval \"d\\ne\"",
+		"6 exec d via eval",
+		"6 exec e via eval",
+		"9 exec f via $(…)",
+		"8 exec cat",
+		"11 exec bash -c \"g\\nh\"",
+		"11 exec g via bash -c",
+		"11 exec h via bash -c",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lines:\n got  %q\n want %q", got, want)
+	}
+}
+
+func TestAnalyzeSources(t *testing.T) {
+	segs, err := Analyze(`A="x y" echo {a,b}'c d' "$x" > ~/out`, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Segment{
+		{Kind: Write, Args: []Word{{Value: "/home/u/out", Source: "~/out"}}, Line: 1},
+		{Kind: Exec, Line: 1,
+			Assigns: []Word{{Value: "A=x y", Source: `A="x y"`}},
+			Args: []Word{
+				{Value: "echo", Source: "echo"},
+				{Value: "ac d", Source: "{a,b}'c d'"},
+				{Value: "bc d", Source: "{a,b}'c d'"},
+				{Value: Hole, Source: `"$x"`},
+			}},
+	}
+	if !reflect.DeepEqual(segs, want) {
+		t.Errorf("got  %#v\nwant %#v", segs, want)
+	}
+	if got := segs[1].String(); got != `A=x y echo ac d bc d "$x"` {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestAnalyzeFailsClosed(t *testing.T) {
+	// eval joins its arguments, so each level peels one "eval" off:
+	// 20 levels in linear size.
+	deepEval := strings.Repeat("eval ", 20) + "rm x"
+	// The quoted form doubles its backslashes per level; 6 levels of it.
+	quotedEval := "rm x"
+	for range 6 {
+		quotedEval = "eval " + strconv.Quote(quotedEval)
+	}
+	cases := []struct {
+		name string
+		src  string
+		opt  Options
+		line int
+		col  int
+		want string
+	}{
+		{"a raw carriage return is refused", "A=x\recho ./payload.sh", home, 1, 4, "raw carriage return"},
+		{"a carriage return inside quotes is refused", "echo 'a\r'", home, 1, 8, "raw carriage return"},
+		{"a NUL byte is refused", "echo a\x00b", home, 1, 7, "NUL byte"},
+		{"an unterminated quote is refused", `echo "unterminated`, home, 1, 6, "incomplete command"},
+		{"an unfinished if is refused", "if true; then", home, 1, 10, "incomplete command"},
+		{"a syntax error is refused", "echo )", home, 1, 6, "parse error"},
+		{"an error on a later line is located", "a\nb\nfi", home, 3, 1, "parse error"},
+		{"a 2 MiB text is refused", "echo " + strings.Repeat("a", 2<<20), home, 1, 1, "over the 1048576-byte limit"},
+		{"an eval depth bomb is refused", deepEval, home, 1, 6, "nested deeper than 8 levels"},
+		{"a quoted eval depth bomb is refused", quotedEval, Options{MaxDepth: 4}, 1, 6, "nested deeper than 4 levels"},
+		{"a lower MaxDepth is honoured", "eval \"eval 'eval x'\"", Options{MaxDepth: 1}, 1, 6, "nested deeper than 1 levels"},
+		{"an eval payload that does not parse is refused", "eval 'echo )'", home, 1, 6, "eval payload: line 1 col 6: parse error"},
+		{"a shell payload that does not parse is refused", "ls\nbash -c 'if'", home, 2, 9, "bash -c payload"},
+		{"a carriage return made by ANSI-C quoting in eval is refused", `eval $'rm x\r'`, home, 1, 6, "raw carriage return"},
+		{"deep bracket nesting is refused", strings.Repeat("(", 5000) + strings.Repeat(")", 5000), home, 1, 1001, "brackets nested deeper"},
+		{"a long run of bangs is refused", "[[ " + strings.Repeat("! ", 1000) + "a ]]", home, 1, 516, "\"!\" in a row"},
+		{"a brace bomb is refused", "echo {1..100}{1..100}{1..100}", home, 1, 6, "cannot expand word"},
+		{"too many brace words are refused", strings.Repeat("echo {1..5000}\n", 4), home, 4, 6, "expansion too large"},
+		{"too many words are refused", strings.Repeat("echo "+strings.Repeat("a ", 50000)+"\n", 6), home, 6, 24282, "expansion too large"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			segs, err := Analyze(tc.src, tc.opt)
+			var nu *NotUnderstood
+			if !errors.As(err, &nu) {
+				t.Fatalf("Analyze: err = %v (%T), segs = %d; want *NotUnderstood", err, err, len(segs))
+			}
+			if segs != nil {
+				t.Errorf("segments returned with an error: %v", renderAll(segs))
+			}
+			if nu.Line != tc.line || nu.Col != tc.col || !strings.Contains(nu.Reason, tc.want) {
+				t.Errorf("got %q (line %d col %d), want line %d col %d containing %q", nu.Error(), nu.Line, nu.Col, tc.line, tc.col, tc.want)
+			}
+			if !strings.HasPrefix(nu.Error(), fmt.Sprintf("line %d col %d: ", nu.Line, nu.Col)) {
+				t.Errorf("Error() = %q", nu.Error())
+			}
+		})
+	}
+}
+
+func TestAnalyzeLargeTextsInBoundedTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	big := func(unit, tail string) string {
+		return strings.Repeat(unit, (MaxTextSize-len(tail)-8)/len(unit)) + tail
+	}
+	cases := []struct{ name, src string }{
+		{"a long pipeline", big("a|", "a")},
+		{"a long and-list", big("a&&", "a")},
+		{"many commands", big("echo a b c\n", "")},
+		{"a long test chain", "[[ " + big("a&&", "a ]]")},
+		{"a big heredoc", "cat <<'EOF' > f\n" + big("some text (with brackets) and $signs\n", "EOF\n")},
+		{"a long arithmetic chain", "echo $((" + big("1+", "1))")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Analyze(tc.src, home)
+			var nu *NotUnderstood
+			if err != nil && !errors.As(err, &nu) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchLine is a 20-command line of the kind agents send.
+const benchLine = `cd /srv/app && git status --short && git diff --stat | head -20; ` +
+	`ls -la src/ | grep -v node_modules | wc -l; cat README.md | grep -n TODO > /tmp/todo.txt; ` +
+	`npm test 2>&1 | tail -50; echo "done: $(date +%s)"; ` +
+	`find . -name '*.go' | xargs grep -l 'func main' | sort | uniq; ` +
+	`export A=1 && B=2 make -j4 build && rm -rf ./dist/tmp || true`
+
+func TestBenchLineHasTwentyCommands(t *testing.T) {
+	segs, err := Analyze(benchLine, Options{Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range segs {
+		if s.Kind == Exec && len(s.Via) == 0 {
+			n++
+		}
+	}
+	if n != 20 {
+		t.Fatalf("%d top-level commands, want 20: %q", n, renderAll(segs))
+	}
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	cases := []struct{ name, src string }{
+		{"one command", "git status"},
+		{"twenty commands", benchLine},
+		{"claude code wrapper", `source /home/u/.claude/shell-snapshots/snapshot-bash-1.sh 2>/dev/null || true && ` +
+			`shopt -u extglob 2>/dev/null || true && eval 'npm test' \< /dev/null && pwd -P >| /tmp/claude-4f2a-cwd`},
+		{"200 line script", strings.Repeat("if [ -f x ]; then cp x \"y/$z\" && echo ok >> log; fi\n", 200)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.src)))
+			for b.Loop() {
+				if _, err := Analyze(c.src, Options{Home: "/home/u"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCommandReader(b *testing.B) {
+	script := strings.Repeat("echo a | grep b\ncat <<EOF\nbody\nEOF\n", 100)
+	b.SetBytes(int64(len(script)))
+	for b.Loop() {
+		cr := NewCommandReader(strings.NewReader(script))
+		for {
+			if _, err := cr.Next(); err != nil {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package interp_test
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/guardsh/guardsh/interp"
+)
+
+func ExampleAnalyze() {
+	segs, err := interp.Analyze(`git log --oneline | head -5 && echo "$(date)" > ~/log.txt; eval 'r''m -rf build'`,
+		interp.Options{Home: "/home/user"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range segs {
+		fmt.Printf("%-5s %-28s dynamic=%-5v via=%v\n", s.Kind, s, s.Args[len(s.Args)-1].Dynamic(), s.Via)
+	}
+	// Output:
+	// exec  git log --oneline            dynamic=false via=[]
+	// exec  head -5                      dynamic=false via=[]
+	// exec  date                         dynamic=false via=[$(…)]
+	// write > /home/user/log.txt         dynamic=false via=[]
+	// exec  echo "$(date)"               dynamic=true  via=[]
+	// exec  eval rm -rf build            dynamic=false via=[]
+	// exec  rm -rf build                 dynamic=false via=[eval]
+}
+
+func ExampleAnalyze_notUnderstood() {
+	_, err := interp.Analyze("echo ok\nif true; then", interp.Options{})
+	fmt.Println(err)
+	// Output:
+	// line 2 col 10: incomplete command: `then` must be followed by a statement list
+}
+
+func ExampleCommandReader() {
+	script := "cd /srv\ncat <<EOF > motd\nhello\nEOF\nrm -rf cache &&\n  echo cleaned\n"
+	cr := interp.NewCommandReader(strings.NewReader(script))
+	for {
+		cmd, err := cr.Next()
+		if err == io.EOF {
+			break
+		}
+		segs, err := interp.Analyze(cmd, interp.Options{})
+		fmt.Printf("%q -> %d segments, err=%v\n", cmd, len(segs), err)
+	}
+	// Output:
+	// "cd /srv\n" -> 1 segments, err=<nil>
+	// "cat <<EOF > motd\nhello\nEOF\n" -> 2 segments, err=<nil>
+	// "rm -rf cache &&\n  echo cleaned\n" -> 2 segments, err=<nil>
+}

@@ -1,0 +1,553 @@
+package interp
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// nestedWord walks the code nested in a word: command and process
+// substitutions, and the operands of parameter expansions and arithmetic,
+// which can hold further substitutions.
+func (a *analyzer) nestedWord(w *syntax.Word, f *frame) {
+	if w == nil || a.err != nil {
+		return
+	}
+	a.nestedParts(w.Parts, f)
+}
+
+func (a *analyzer) nestedParts(parts []syntax.WordPart, f *frame) {
+	for _, p := range parts {
+		if a.err != nil {
+			return
+		}
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+		case *syntax.DblQuoted:
+			a.nestedParts(p.Parts, f)
+		case *syntax.CmdSubst:
+			via := "$(…)"
+			if p.Backquotes {
+				via = "`…`"
+			}
+			a.stmts(p.Stmts, f.child(via))
+		case *syntax.ProcSubst:
+			a.stmts(p.Stmts, f.child(p.Op.String()+"…)"))
+		case *syntax.ArithmExp:
+			a.nestedArith(p.X, f)
+		case *syntax.ParamExp:
+			if p.NestedParam != nil {
+				a.nestedParts([]syntax.WordPart{p.NestedParam}, f)
+			}
+			a.nestedArith(p.Index, f)
+			if p.Slice != nil {
+				a.nestedArith(p.Slice.Offset, f)
+				a.nestedArith(p.Slice.Length, f)
+			}
+			if p.Repl != nil {
+				a.nestedWord(p.Repl.Orig, f)
+				a.nestedWord(p.Repl.With, f)
+			}
+			if p.Exp != nil {
+				a.nestedWord(p.Exp.Word, f)
+			}
+		case *syntax.BraceExp:
+			for _, e := range p.Elems {
+				a.nestedWord(e, f)
+			}
+		default:
+			a.fail(f, p.Pos(), fmt.Sprintf("unsupported word part %T", p))
+		}
+	}
+}
+
+func (a *analyzer) nestedArith(x syntax.ArithmExpr, f *frame) {
+	if x == nil || a.err != nil {
+		return
+	}
+	switch x := x.(type) {
+	case *syntax.Word:
+		a.nestedWord(x, f)
+	case *syntax.BinaryArithm:
+		a.nestedArith(x.X, f)
+		a.nestedArith(x.Y, f)
+	case *syntax.UnaryArithm:
+		a.nestedArith(x.X, f)
+	case *syntax.ParenArithm:
+		a.nestedArith(x.X, f)
+	case *syntax.FlagsArithm:
+		a.nestedArith(x.X, f)
+	default:
+		a.fail(f, x.Pos(), fmt.Sprintf("unsupported arithmetic %T", x))
+	}
+}
+
+func (a *analyzer) nestedTest(x syntax.TestExpr, f *frame) {
+	if x == nil || a.err != nil {
+		return
+	}
+	switch x := x.(type) {
+	case *syntax.Word:
+		a.nestedWord(x, f)
+	case *syntax.BinaryTest:
+		a.nestedTest(x.X, f)
+		a.nestedTest(x.Y, f)
+	case *syntax.UnaryTest:
+		a.nestedTest(x.X, f)
+	case *syntax.ParenTest:
+		a.nestedTest(x.X, f)
+	default:
+		a.fail(f, x.Pos(), fmt.Sprintf("unsupported test %T", x))
+	}
+}
+
+func (a *analyzer) nestedAssign(as *syntax.Assign, f *frame) {
+	a.nestedArith(as.Index, f)
+	a.nestedWord(as.Value, f)
+	if as.Array != nil {
+		for _, el := range as.Array.Elems {
+			a.nestedArith(el.Index, f)
+			a.nestedWord(el.Value, f)
+		}
+	}
+}
+
+// shells are the programs whose -c operand (or standard input) is shell
+// code; the payload is parsed as bash.
+var shells = map[string]bool{
+	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
+	"mksh": true, "ash": true, "rbash": true, "guardsh": true,
+}
+
+// maxUnwrap bounds how many wrappers are peeled off one command.
+const maxUnwrap = 16
+
+// payloads analyses what a simple command runs in turn: the text of eval,
+// the -c string (or here-document) of a shell, a trap action, and the
+// command a wrapper (sudo, env, xargs, find -exec, …) runs. A payload only
+// known at run time is not analysed: the segment that carries it has a Hole.
+// offs holds the byte offset in f.src of the word each of seg.Args came from.
+func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, unwrapped int) {
+	if a.err != nil || len(seg.Args) == 0 {
+		return
+	}
+	args := seg.Args
+	name := args[0].Value
+	if strings.Contains(name, Hole) {
+		return
+	}
+	base := path.Base(name)
+	switch {
+	case name == "eval":
+		if rest, roffs := evalArgs(args, offs); len(rest) > 0 {
+			text := joinValues(rest)
+			if !strings.Contains(text, Hole) {
+				a.nested(text, "eval", roffs[0], f, false)
+			}
+		}
+		return
+	case name == "trap":
+		a.trap(args[1:], offs[1:], f)
+		return
+	case name == "alias":
+		// An alias value is code that runs where the alias is used
+		// (with expand_aliases, on by default in interactive shells).
+		for i, w := range args[1:] {
+			if n := strings.IndexByte(w.Value, '='); n > 0 && !strings.Contains(w.Value, Hole) {
+				a.nested(w.Value[n+1:], "alias", offs[i+1], f, true)
+			}
+		}
+		return
+	case shells[base]:
+		a.shell(base, args, offs, s, f)
+		return
+	case base == "busybox" && len(args) > 1 && shells[args[1].Value]:
+		a.shell(args[1].Value, args[1:], offs[1:], s, f)
+		return
+	}
+	if unwrapped >= maxUnwrap {
+		return
+	}
+	for _, inner := range unwrap(base, args) {
+		cf := f.child(inner.via)
+		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Via: cf.via}
+		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)
+		if len(in.Assigns) == 0 {
+			in.Assigns = nil
+		}
+		if err := a.budget.spend(len(in.Args)+len(in.Assigns), 0); err != nil {
+			a.failErr(f, s.Pos(), err)
+			return
+		}
+		ioffs := make([]int, len(inner.args))
+		for k, idx := range inner.from {
+			ioffs[k] = offs[min(idx, len(offs)-1)]
+		}
+		a.emit(in, cf)
+		a.payloads(in, ioffs, s, cf, unwrapped+1)
+	}
+}
+
+// evalArgs returns the operands of eval (after an optional "--") and their
+// offsets.
+func evalArgs(args []Word, offs []int) ([]Word, []int) {
+	args, offs = args[1:], offs[1:]
+	if len(args) > 0 && args[0].Value == "--" {
+		args, offs = args[1:], offs[1:]
+	}
+	return args, offs
+}
+
+// joinValues joins the Values of ws with single spaces, as eval does.
+func joinValues(ws []Word) string {
+	vals := make([]string, len(ws))
+	for i, w := range ws {
+		vals[i] = w.Value
+	}
+	return strings.Join(vals, " ")
+}
+
+// nested parses and analyses a payload: text is its static value, off the
+// byte offset in f.src of the word (or redirection) that holds it.
+func (a *analyzer) nested(text, via string, off int, f *frame, deferred bool) {
+	c := f.child(via)
+	c.depth = f.depth + 1
+	c.deferred = f.deferred || deferred
+	if c.line == 0 {
+		c.line, c.col = f.pos(off)
+	}
+	c.src, c.lines = text, &lineIndex{}
+	fail := func(reason string) {
+		if a.err == nil {
+			a.err = &NotUnderstood{Line: c.line, Col: c.col, Reason: via + " payload: " + reason}
+		}
+	}
+	if c.depth > a.opt.MaxDepth {
+		fail(fmt.Sprintf("nested deeper than %d levels", a.opt.MaxDepth))
+		return
+	}
+	inner := &frame{src: text}
+	if nu := checkText(text, inner); nu != nil {
+		fail(nu.Error())
+		return
+	}
+	a.budget.parsed += len(text)
+	if a.budget.parsed > maxParsedBytes {
+		fail(fmt.Sprintf("more than %d bytes of nested code", maxParsedBytes))
+		return
+	}
+	file, err := a.parse(text)
+	if err != nil {
+		l, col := parseErrPos(err, inner)
+		fail(fmt.Sprintf("line %d col %d: %s", l, col, parseErrText(err)))
+		return
+	}
+	a.stmts(file.Stmts, c)
+}
+
+// shell finds the code a shell runs: the operand after -c (flags may come
+// before and after it, clustered as in -lc or -ec, and -o/-O take an
+// argument, as do --rcfile and --init-file), or, with neither -c nor a
+// script operand (or with -s), a here-document or here-string on its
+// standard input.
+func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame) {
+	i, sawC, sawS := 1, false, false
+	for i < len(args) {
+		v := args[i].Value
+		if strings.Contains(v, Hole) {
+			return // an option only known at run time
+		}
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			i++
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if len(v) < 2 || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		i++
+		for _, ch := range v[1:] {
+			switch ch {
+			case 'c':
+				sawC = true
+			case 's':
+				sawS = true
+			case 'o', 'O':
+				i++
+			}
+		}
+	}
+	if sawC {
+		if i < len(args) && !strings.Contains(args[i].Value, Hole) {
+			a.nested(args[i].Value, base+" -c", offs[i], f, false)
+		}
+		return
+	}
+	if i < len(args) && !sawS {
+		return // a script file: its text is not ours to see
+	}
+	for _, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		var text string
+		var via string
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			text, via = a.hdocText(r, f), base+" <<"
+		case syntax.WordHdoc:
+			text, via = a.literal(r.Word, f, false)+"\n", base+" <<<"
+		default:
+			continue
+		}
+		if a.err != nil || strings.Contains(text, Hole) {
+			return
+		}
+		a.nested(text, via, int(r.OpPos.Offset()), f, false)
+	}
+}
+
+// hdocText returns a here-document body as the command reads it.
+func (a *analyzer) hdocText(r *syntax.Redirect, f *frame) string {
+	if r.Hdoc == nil {
+		return ""
+	}
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			if strings.Contains(p.(*syntax.Lit).Value, "\\") {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			}
+		}
+		return b.String()
+	}
+	v, err := a.res.document(r.Hdoc)
+	if err != nil {
+		a.failErr(f, r.Hdoc.Pos(), err)
+	}
+	return v
+}
+
+// trap analyses the action of "trap [--] ACTION SIGNAL…": it is code that
+// runs later, when the signal arrives or the shell exits.
+func (a *analyzer) trap(args []Word, offs []int, f *frame) {
+	if len(args) > 0 && args[0].Value == "--" {
+		args, offs = args[1:], offs[1:]
+	}
+	if len(args) < 2 || strings.HasPrefix(args[0].Value, "-") {
+		return // trap -p, trap -l, trap - SIG, trap SIG (reset)
+	}
+	action := args[0]
+	if action.Value == "" || strings.Contains(action.Value, Hole) {
+		return
+	}
+	a.nested(action.Value, "trap", offs[0], f, true)
+}
+
+// wrapped is a command a wrapper runs.
+type wrapped struct {
+	via     string
+	args    []Word
+	from    []int // index in the wrapper's argv of each of args
+	assigns []Word
+}
+
+// unwrap returns the commands the wrapper argv runs: for command, builtin,
+// exec, env, nohup, nice, timeout, stdbuf, setsid, sudo, doas, time and
+// xargs the argv after their own options (env's NAME=value become Assigns;
+// xargs gets a trailing Hole for the arguments it reads, or Holes for its
+// -I replacement string), and for find each -exec/-execdir/-ok/-okdir
+// command (with "{}" a Hole). Options only known at run time stop the
+// unwrapping.
+func unwrap(base string, args []Word) []wrapped {
+	if base == "find" {
+		return findExec(args)
+	}
+	spec, ok := wrappers[base]
+	if !ok {
+		return nil
+	}
+	var assigns []Word
+	i := 1
+	replace := ""
+	for i < len(args) {
+		v := args[i].Value
+		if strings.Contains(v, Hole) {
+			return nil
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		if base == "env" && assignPrefixLen(v) > 0 {
+			assigns = append(assigns, args[i])
+			i++
+			continue
+		}
+		if (spec.numeric && isNumberOpt(v)) || (base == "env" && v == "-") {
+			i++
+			continue
+		}
+		if len(v) < 2 || v[0] != '-' {
+			break
+		}
+		if spec.stop[v] {
+			return nil // lookup only (command -v), or a form we do not model
+		}
+		i++
+		if strings.HasPrefix(v, "--") {
+			name, _, hasVal := strings.Cut(v, "=")
+			if !hasVal && spec.long[name] {
+				i++
+			}
+			if base == "xargs" && (name == "--replace") {
+				replace = "{}"
+				if _, val, ok := strings.Cut(v, "="); ok {
+					replace = val
+				}
+			}
+			continue
+		}
+		// A short-option cluster: an option taking an argument takes the
+		// rest of the cluster, or the next word.
+		for j := 1; j < len(v); j++ {
+			ch := v[j]
+			if spec.stop[string([]byte{'-', ch})] {
+				return nil
+			}
+			if strings.IndexByte(spec.withArg, ch) >= 0 {
+				val := v[j+1:]
+				if val == "" && i < len(args) {
+					val = args[i].Value
+					i++
+				}
+				if base == "xargs" && ch == 'I' {
+					replace = val
+				}
+				break
+			}
+			if base == "xargs" && ch == 'i' {
+				replace = v[j+1:]
+				if replace == "" {
+					replace = "{}"
+				}
+				break
+			}
+		}
+	}
+	if spec.operands > 0 {
+		i += spec.operands // timeout's DURATION
+	}
+	if i >= len(args) {
+		return nil
+	}
+	inner := append([]Word(nil), args[i:]...)
+	from := make([]int, len(inner))
+	for k := range from {
+		from[k] = i + k
+	}
+	if base == "xargs" {
+		if replace != "" {
+			for k := range inner {
+				if strings.Contains(inner[k].Value, replace) {
+					inner[k].Value = strings.ReplaceAll(inner[k].Value, replace, Hole)
+				}
+			}
+		} else {
+			inner = append(inner, Word{Value: Hole, Source: "(xargs input)"})
+			from = append(from, 0)
+		}
+	}
+	return []wrapped{{via: base, args: inner, from: from, assigns: assigns}}
+}
+
+type wrapperSpec struct {
+	withArg  string          // short options that take an argument
+	long     map[string]bool // long options that take a separate argument
+	stop     map[string]bool // options after which no command runs (or that we do not model)
+	operands int             // operands before the command (timeout DURATION)
+	numeric  bool            // -N options (nice -10)
+}
+
+var wrappers = map[string]wrapperSpec{
+	"command": {stop: map[string]bool{"-v": true, "-V": true}},
+	"builtin": {},
+	"exec":    {withArg: "a"},
+	"env": {withArg: "uCS", long: map[string]bool{"--unset": true, "--chdir": true, "--split-string": true},
+		stop: map[string]bool{"-S": true, "--split-string": true}},
+	"nohup":   {},
+	"nice":    {withArg: "n", long: map[string]bool{"--adjustment": true}, numeric: true},
+	"timeout": {withArg: "sk", long: map[string]bool{"--signal": true, "--kill-after": true}, operands: 1},
+	"stdbuf":  {withArg: "ioe", long: map[string]bool{"--input": true, "--output": true, "--error": true}},
+	"setsid":  {},
+	"sudo": {withArg: "ughpCDrtTUR", long: map[string]bool{"--user": true, "--group": true, "--host": true,
+		"--prompt": true, "--close-from": true, "--chdir": true, "--role": true, "--type": true,
+		"--other-user": true, "--chroot": true, "--command-timeout": true},
+		stop: map[string]bool{"-e": true, "--edit": true, "-l": true, "--list": true, "-v": true, "--validate": true,
+			"-k": true, "-K": true, "--reset-timestamp": true, "--remove-timestamp": true, "-V": true, "--version": true}},
+	"doas": {withArg: "uC"},
+	"time": {withArg: "fo", long: map[string]bool{"--format": true, "--output": true}},
+	"xargs": {withArg: "adEILnPs", long: map[string]bool{"--arg-file": true, "--delimiter": true,
+		"--eof": true, "--max-lines": true, "--max-args": true, "--max-procs": true, "--max-chars": true,
+		"--process-slot-var": true}},
+}
+
+func isNumberOpt(v string) bool {
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if !isDigit(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// findExec returns the commands of find's -exec, -execdir, -ok and -okdir
+// actions, each ended by ";" or "+"; "{}" stands for a found path (a Hole).
+func findExec(args []Word) []wrapped {
+	var out []wrapped
+	for i := 1; i < len(args); i++ {
+		switch args[i].Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		via := "find " + args[i].Value
+		j := i + 1
+		for j < len(args) && args[j].Value != ";" && args[j].Value != "+" {
+			j++
+		}
+		if j > i+1 {
+			inner := append([]Word(nil), args[i+1:j]...)
+			from := make([]int, len(inner))
+			for k := range inner {
+				inner[k].Value = strings.ReplaceAll(inner[k].Value, "{}", Hole)
+				from[k] = i + 1 + k
+			}
+			out = append(out, wrapped{via: via, args: inner, from: from})
+		}
+		i = j
+	}
+	return out
+}

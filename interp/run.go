@@ -1,0 +1,218 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// FindShell returns the real bash guardsh hands commands to: configured when
+// non-empty (it must be an executable file), else the first "bash" on path
+// (a PATH-style list) that is not the same file as self. Comparing file
+// identity rather than names keeps guardsh installed as "bash" from calling
+// itself. Errors name what was searched.
+func FindShell(configured, path, self string) (string, error) {
+	selfInfo, selfErr := os.Stat(self)
+	isSelf := func(p string) bool {
+		if selfErr != nil {
+			return false
+		}
+		info, err := os.Stat(p)
+		return err == nil && os.SameFile(info, selfInfo)
+	}
+	if configured != "" {
+		info, err := os.Stat(configured)
+		switch {
+		case err != nil:
+			return "", fmt.Errorf("shell %s: %w", configured, err)
+		case info.IsDir() || info.Mode().Perm()&0o111 == 0:
+			return "", fmt.Errorf("shell %s: not an executable file", configured)
+		case isSelf(configured):
+			return "", fmt.Errorf("shell %s: is guardsh itself", configured)
+		}
+		return configured, nil
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, "bash")
+		info, err := os.Stat(p)
+		if err != nil || info.IsDir() || info.Mode().Perm()&0o111 == 0 || isSelf(p) {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			if p, err = filepath.Abs(p); err != nil {
+				continue
+			}
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("no bash on PATH other than guardsh itself (PATH=%s); set shell: in the config", path)
+}
+
+// ShellEnv returns env without the variables that would make bash run code
+// guardsh never analysed: BASH_ENV and ENV (a file sourced at start-up) and
+// BASH_FUNC_* (functions imported from the environment, which would change
+// what a command name runs).
+func ShellEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// maxArg is the longest single argument Linux passes to exec
+// (MAX_ARG_STRLEN, 32 pages of 4 KiB), minus a margin.
+const maxArg = 32*4096 - 64
+
+// Run is one execution of the real shell.
+type Run struct {
+	// Shell is the real bash; Options are the bash options to pass before
+	// the command (for example "-e", "-o", "pipefail", "--noprofile").
+	Shell string
+	// Arg0 is the argv[0] bash sees (and reports as $0 when no operand
+	// sets it); a leading "-" makes bash a login shell. Empty means Shell.
+	Arg0    string
+	Options []string
+	Env     []string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+}
+
+// Command runs text, exactly as analysed, as `bash OPTIONS -c TEXT ARGS…`,
+// where args[0] becomes $0 and the rest $1…; it returns bash's exit status
+// (128+n when bash died of signal n). Text longer than one exec argument may
+// hold is passed as a sealed memory file (/dev/fd/3) that no process can
+// change, so $0 is then that name. SIGINT, SIGTERM and SIGHUP received by
+// guardsh are forwarded to bash.
+func (r Run) Command(text string, args []string) (int, error) {
+	argv := append([]string{r.arg0()}, r.Options...)
+	var extra []*os.File
+	if len(text) <= maxArg {
+		argv = append(argv, "-c", text)
+		argv = append(argv, args...)
+	} else {
+		f, err := sealedFile(text)
+		if err != nil {
+			return 126, fmt.Errorf("script of %d bytes: %w", len(text), err)
+		}
+		defer f.Close()
+		extra = append(extra, f)
+		argv = append(argv, "/dev/fd/3")
+		if len(args) > 1 {
+			argv = append(argv, args[1:]...)
+		}
+	}
+	cmd := r.cmd(argv)
+	cmd.Stdin = r.Stdin
+	cmd.ExtraFiles = extra
+	return waitFor(cmd)
+}
+
+// Stream starts `bash OPTIONS -s ARGS…` reading its script from the
+// returned writer, which the caller feeds one analysed command at a time and
+// closes at the end; wait returns bash's exit status as Command does.
+func (r Run) Stream(args []string) (w io.WriteCloser, wait func() (int, error), err error) {
+	argv := append([]string{r.arg0()}, r.Options...)
+	argv = append(argv, "-s")
+	argv = append(argv, args...)
+	cmd := r.cmd(argv)
+	w, err = cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func() (int, error) { return waitFor(cmd) }, nil
+}
+
+// Plain runs `bash ARGS…` for what needs no decision (--version, --help).
+func (r Run) Plain(args ...string) (int, error) {
+	cmd := r.cmd(append([]string{r.arg0()}, args...))
+	cmd.Stdin = r.Stdin
+	return waitFor(cmd)
+}
+
+func (r Run) arg0() string {
+	if r.Arg0 != "" {
+		return r.Arg0
+	}
+	return r.Shell
+}
+
+func (r Run) cmd(argv []string) *exec.Cmd {
+	cmd := &exec.Cmd{Path: r.Shell, Args: argv, Env: r.Env, Stdout: r.Stdout, Stderr: r.Stderr}
+	return cmd
+}
+
+// waitFor starts cmd, forwards signals to it, and converts its end into an exit
+// status.
+func waitFor(cmd *exec.Cmd) (int, error) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return 126, fmt.Errorf("starting %s: %w", cmd.Path, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	if err == nil {
+		return 0, nil
+	}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return exitErr.ExitCode(), nil
+	}
+	return 126, err
+}
+
+// sealedFile returns a memory file holding text, sealed against every
+// change, positioned at its start.
+func sealedFile(text string) (*os.File, error) {
+	fd, err := unix.MemfdCreate("guardsh-script", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, fmt.Errorf("memfd_create: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "guardsh-script")
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("writing memory file: %w", err)
+	}
+	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, seals); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sealing memory file: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

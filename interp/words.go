@@ -1,0 +1,624 @@
+package interp
+
+import (
+	"io/fs"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// resolver turns syntax words into Words with mvdan.cc/sh/v3/expand, so
+// that brace expansion, tilde expansion and quote removal are exactly the
+// library's (which follows bash). Before expanding, every part only known at
+// run time (parameter expansion, command and process substitution,
+// arithmetic) is replaced by a single-quoted Hole: single quotes keep the
+// Hole from being split, globbed or cut (expand drops NUL from unquoted
+// literals and from command substitution output, never from single quotes).
+type resolver struct {
+	cfg     expand.Config
+	home    string // Options.Home
+	globbed bool   // set by cfg.ReadDir2: the field being expanded would glob
+	budget  *budget
+}
+
+func newResolver(home string, b *budget) *resolver {
+	r := &resolver{budget: b, home: home}
+	r.cfg.Env = tildeEnv{home: home}
+	// Globbing is only attempted for a field with an unquoted pattern
+	// character; instead of reading a directory we note that the field
+	// would be replaced by file names, and let expand fall back to the
+	// literal word (no matches), which fields then turns into a Hole.
+	r.cfg.ReadDir2 = func(string) ([]fs.DirEntry, error) {
+		r.globbed = true
+		return nil, nil
+	}
+	return r
+}
+
+// tildeEnv is the only environment expand sees: no variables at all (every
+// parameter expansion was replaced by a Hole before expanding), HOME for a
+// leading "~" and a Hole for every other tilde prefix ("~user", "~+", "~-"),
+// so that expand never consults the system's user database.
+type tildeEnv struct{ home string }
+
+func (e tildeEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "HOME":
+		v := e.home
+		if v == "" {
+			v = Hole
+		}
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	case strings.HasPrefix(name, "HOME "):
+		return expand.Variable{Set: true, Kind: expand.String, Str: Hole}
+	}
+	return expand.Variable{}
+}
+
+func (tildeEnv) Each(func(string, expand.Variable) bool) {}
+
+// holeLit is the replacement of a run-time part; it is shared, never mutated.
+var holeLit = &syntax.SglQuoted{Value: Hole}
+
+// prepParts returns parts with every run-time part replaced by holeLit,
+// copying only when something changes. whole reports a part that makes the
+// entire word unknowable (an extended glob, or a part this package does not
+// know). With literal set, unquoted "{" are single-quoted so that expand does
+// no brace expansion (assignment values, [[ operands, here-strings).
+func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, changed, whole bool) {
+	out = parts
+	set := func(i int, repl ...syntax.WordPart) {
+		if !changed {
+			changed = true
+			out = append(make([]syntax.WordPart, 0, len(parts)+len(repl)), parts[:i]...)
+		}
+		out = append(out, repl...)
+	}
+	for i, p := range parts {
+		var repl []syntax.WordPart
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if literal && strings.IndexByte(p.Value, '{') >= 0 {
+				repl = quoteBraces(p)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				repl = []syntax.WordPart{&syntax.SglQuoted{Value: ansiC(p.Value)}}
+			}
+		case *syntax.DblQuoted:
+			inner, ch, w := prepParts(p.Parts, false)
+			if w {
+				return nil, false, true
+			}
+			if ch {
+				repl = []syntax.WordPart{&syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: inner}}
+			}
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+			repl = []syntax.WordPart{holeLit}
+		case *syntax.ExtGlob:
+			if !literal {
+				return nil, false, true
+			}
+			repl = []syntax.WordPart{&syntax.SglQuoted{Value: p.Op.String() + p.Pattern.Value + ")"}}
+		default:
+			return nil, false, true
+		}
+		if repl != nil {
+			set(i, repl...)
+		} else if changed {
+			out = append(out, p)
+		}
+	}
+	return out, changed, false
+}
+
+// quoteBraces splits a literal at each unquoted "{", which becomes a
+// single-quoted "{" (an escaped "\{" loses its backslash, as quote removal
+// would), so that expand finds no brace expansion in it.
+func quoteBraces(l *syntax.Lit) []syntax.WordPart {
+	var out []syntax.WordPart
+	s, start := l.Value, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '{' {
+				if start < i {
+					out = append(out, &syntax.Lit{Value: s[start:i]})
+				}
+				out = append(out, &syntax.SglQuoted{Value: "{"})
+				start = i + 2
+			}
+			i++
+		case '{':
+			if start < i {
+				out = append(out, &syntax.Lit{Value: s[start:i]})
+			}
+			out = append(out, &syntax.SglQuoted{Value: "{"})
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		out = append(out, &syntax.Lit{Value: s[start:]})
+	}
+	return out
+}
+
+// assignTilde performs the tilde expansion bash does in assignment values:
+// at the start of the value and after every unquoted ":" (PATH=~/bin:~/x).
+// parts are the top-level parts of the word; the value starts at byte start
+// of parts[0], which must then be a literal (start 0 for an Assign's value
+// word). A tilde prefix is "~" followed by the characters up to the next
+// "/", ":" or the end of the word; when the literal ends before the prefix
+// does (more parts follow, as in ~"x"), bash leaves it alone and so do we.
+// "~" becomes home (a Hole when home is ""); "~name", "~+", "~-" a Hole.
+func assignTilde(parts []syntax.WordPart, start int, home string) []syntax.WordPart {
+	if home == "" {
+		home = Hole
+	}
+	var out []syntax.WordPart
+	changed := false
+	prevColon := false // the previous part ended in an unquoted ':'
+	for pi, p := range parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			prevColon = false
+			if changed {
+				out = append(out, p)
+			}
+			continue
+		}
+		s := lit.Value
+		i0 := 0
+		if pi == 0 {
+			i0 = start
+			prevColon = true // the value start counts as a tilde position
+		}
+		var pieces []syntax.WordPart
+		last := 0
+		for j := i0; j < len(s); j++ {
+			if s[j] == '\\' {
+				j++
+				continue
+			}
+			atPos := (j == i0 && prevColon) || (j > i0 && s[j-1] == ':' && (j < 2 || s[j-2] != '\\'))
+			if !atPos || s[j] != '~' {
+				continue
+			}
+			k := j + 1
+			for k < len(s) && s[k] != '/' && s[k] != ':' {
+				k++
+			}
+			if k == len(s) && pi < len(parts)-1 {
+				continue // prefix runs into a quoted or expanded part
+			}
+			name := s[j+1 : k]
+			if strings.ContainsAny(name, "\\\"'$`") {
+				continue
+			}
+			val := home
+			if name != "" {
+				val = Hole
+			}
+			if last < j {
+				pieces = append(pieces, &syntax.Lit{Value: s[last:j]})
+			}
+			pieces = append(pieces, &syntax.SglQuoted{Value: val})
+			last = k
+			j = k - 1
+		}
+		prevColon = len(s) > 0 && s[len(s)-1] == ':'
+		if pieces == nil {
+			if changed {
+				out = append(out, p)
+			}
+			continue
+		}
+		if last < len(s) {
+			pieces = append(pieces, &syntax.Lit{Value: s[last:]})
+		}
+		if !changed {
+			changed = true
+			out = append(out, parts[:pi]...)
+		}
+		out = append(out, pieces...)
+	}
+	if !changed {
+		return parts
+	}
+	return out
+}
+
+// assignPrefixLen returns the length of a leading "NAME=", "NAME+=" or
+// "NAME[sub]=" in s, or -1. bash treats an argument starting so (and an
+// assignment) as an assignment for tilde expansion.
+func assignPrefixLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == '_' || isAlpha(s[i]) || (i > 0 && isDigit(s[i]))) {
+		i++
+	}
+	if i == 0 {
+		return -1
+	}
+	if i < len(s) && s[i] == '[' {
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+	}
+	if i < len(s) && s[i] == '+' {
+		i++
+	}
+	if i < len(s) && s[i] == '=' {
+		return i + 1
+	}
+	return -1
+}
+
+func isAlpha(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// fields resolves w as bash resolves a command argument: brace expansion,
+// then tilde expansion (also after "=" and ":" of an assignment-like word,
+// as bash does), quote removal; run-time parts become Holes, and a field
+// that globbing would replace becomes a whole Hole. It appends one Word per
+// resulting field (several for a brace expansion, each with Source src) to
+// out. The only error is a brace expansion over expand's limit or over the
+// analysis budget.
+//
+// Brace expansion is done here rather than inside expand.Fields, which
+// leaves the pieces of an expanded word as separate literals and so misses
+// the tilde of {a,~} and {~,b}/x.
+func (r *resolver) fields(w *syntax.Word, src string, out []Word) ([]Word, error) {
+	if v, ok := simpleValue(w.Parts, false); ok {
+		return r.add(out, Word{Value: v, Source: src})
+	}
+	parts, _, whole := prepParts(w.Parts, false)
+	if whole {
+		return r.add(out, Word{Value: Hole, Source: src})
+	}
+	word := syntax.Word{Parts: parts}
+	if !syntax.SplitBraces(&word) {
+		return r.expandOne(parts, src, out)
+	}
+	var err error
+	for bw, berr := range expand.BracesSeq(&r.cfg, &word) {
+		if berr != nil {
+			return out, berr
+		}
+		if r.budget.braceWords++; r.budget.braceWords > maxBraceWords {
+			return out, errBudget
+		}
+		if out, err = r.expandOne(normalizeLits(bw.Parts), src, out); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// simpleValue is the fast path for the common word made of plain literals
+// and quotes only, where quote removal is concatenation: no backslash, no
+// tilde, no expansion, and (unless literal) no glob or brace character.
+// ok is false when the word needs expand.
+func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
+	plain := func(s string, quoted bool) bool {
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				return false
+			case '~', '*', '?', '[', '{':
+				if !quoted && (s[i] == '~' || !literal) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	if len(parts) == 1 {
+		switch p := parts[0].(type) {
+		case *syntax.Lit:
+			return p.Value, plain(p.Value, false)
+		case *syntax.SglQuoted:
+			return p.Value, !p.Dollar
+		}
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if !plain(p.Value, false) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || !plain(l.Value, true) {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// expandOne expands a word that has no brace expansion left.
+func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word) ([]Word, error) {
+	if len(parts) == 0 {
+		return out, nil // an empty unquoted word from {,x} is removed
+	}
+	if v, ok := simpleValue(parts, false); ok {
+		return r.add(out, Word{Value: v, Source: src})
+	}
+	if globs(parts) {
+		return r.add(out, Word{Value: Hole, Source: src})
+	}
+	if lit, ok := firstLit(parts); ok {
+		if n := assignPrefixLen(lit); n > 0 {
+			parts = assignTilde(parts, n, r.home)
+		}
+	}
+	word := syntax.Word{Parts: parts}
+	r.globbed = false
+	var err error
+	for s, ferr := range expand.FieldsSeq(&r.cfg, &word) {
+		if ferr != nil {
+			return out, ferr
+		}
+		if r.globbed {
+			s, r.globbed = Hole, false
+		}
+		if out, err = r.add(out, Word{Value: s, Source: src}); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// globs reports whether bash would glob the word: whether it has a
+// pattern character outside quotes (a backslash-escaped one is quoted),
+// with the same test expand uses (pattern.HasMeta on the word with its
+// quoted parts escaped). Checking here spares expand compiling a pattern
+// for a word that becomes a Hole anyway; the ReadDir2 hook stays as a
+// backstop.
+func globs(parts []syntax.WordPart) bool {
+	candidate := false
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[") {
+			candidate = true
+			break
+		}
+	}
+	if !candidate {
+		return false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(pattern.QuoteMeta(p.Value, 0))
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(pattern.QuoteMeta(l.Value, 0))
+				} else {
+					b.WriteString(Hole)
+				}
+			}
+		default:
+			b.WriteString(Hole)
+		}
+	}
+	return pattern.HasMeta(b.String(), 0)
+}
+
+// normalizeLits merges adjacent literals of a brace-expanded word (so that
+// a tilde prefix is whole again), drops empty ones, and quotes the "{" left
+// in them so that expand does not brace-expand a second time.
+func normalizeLits(parts []syntax.WordPart) []syntax.WordPart {
+	out := make([]syntax.WordPart, 0, len(parts))
+	var acc strings.Builder
+	inLit := false
+	flush := func() {
+		if inLit && acc.Len() > 0 {
+			l := &syntax.Lit{Value: acc.String()}
+			if strings.IndexByte(l.Value, '{') >= 0 {
+				out = append(out, quoteBraces(l)...)
+			} else {
+				out = append(out, l)
+			}
+		}
+		acc.Reset()
+		inLit = false
+	}
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			acc.WriteString(l.Value)
+			inLit = true
+			continue
+		}
+		flush()
+		out = append(out, p)
+	}
+	flush()
+	return out
+}
+
+// literal resolves w where bash does quote removal and tilde expansion but no
+// brace expansion, word splitting or globbing: assignment values, [[
+// operands, here-strings, case words. assign marks an assignment value
+// (tilde expansion after ":" too).
+func (r *resolver) literal(w *syntax.Word, assign bool) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	if v, ok := simpleValue(w.Parts, true); ok {
+		return v, r.budget.spend(0, len(v))
+	}
+	parts, _, whole := prepParts(w.Parts, true)
+	if whole {
+		return Hole, nil
+	}
+	if assign {
+		if _, ok := firstLit(parts); ok {
+			parts = assignTilde(parts, 0, r.home)
+		}
+	}
+	word := syntax.Word{Parts: parts}
+	var sb strings.Builder
+	for s, err := range expand.FieldsSeq(&r.cfg, &word) {
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString(s) // static parts never split; at most one field
+	}
+	r.globbed = false
+	v := sb.String()
+	if err := r.budget.spend(0, len(v)); err != nil {
+		return "", err
+	}
+	return v, nil
+}
+
+// document resolves an unquoted here-document body as bash does (only \$,
+// \`, \\ and \newline are escapes); run-time parts are Holes.
+func (r *resolver) document(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	parts, _, whole := prepParts(w.Parts, false)
+	if whole {
+		return Hole, nil
+	}
+	return expand.Document(&r.cfg, &syntax.Word{Parts: parts})
+}
+
+func (r *resolver) add(out []Word, w Word) ([]Word, error) {
+	if err := r.budget.spend(1, len(w.Value)); err != nil {
+		return out, err
+	}
+	return append(out, w), nil
+}
+
+func firstLit(parts []syntax.WordPart) (string, bool) {
+	if len(parts) == 0 {
+		return "", false
+	}
+	l, ok := parts[0].(*syntax.Lit)
+	if !ok {
+		return "", false
+	}
+	return l.Value, true
+}
+
+// ansiC decodes the body of a $'…' word as bash does. expand.Format misses
+// some escapes (\cX), so the decoding is done here. Like bash, the value
+// ends at the first NUL it produces.
+func ansiC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v, n := 0, 0
+			for n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7' {
+				v = v*8 + int(s[i+n]-'0')
+				n++
+			}
+			b.WriteByte(byte(v))
+			i += n - 1
+		case 'x', 'u', 'U':
+			maxDigits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			v, n := 0, 0
+			for n < maxDigits && i+1+n < len(s) && isHex(s[i+1+n]) {
+				v = v*16 + hexVal(s[i+1+n])
+				n++
+			}
+			if n == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			if e == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i += n
+		case 'c':
+			if i+1 >= len(s) {
+				b.WriteString("\\c")
+				continue
+			}
+			i++
+			nc := s[i]
+			switch {
+			case nc == '?':
+				b.WriteByte(0x7f)
+			case nc == '\\' && i+1 < len(s) && s[i+1] == '\\':
+				i++
+				b.WriteByte(0x1c)
+			default:
+				b.WriteByte(nc & 0x1f)
+			}
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	v := b.String()
+	if i := strings.IndexByte(v, 0); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+func isHex(b byte) bool { return isDigit(b) || (b|0x20 >= 'a' && b|0x20 <= 'f') }
+
+func hexVal(b byte) int {
+	if isDigit(b) {
+		return int(b - '0')
+	}
+	return int(b|0x20-'a') + 10
+}

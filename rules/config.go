@@ -1,0 +1,423 @@
+package rules
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Policy is one parsed config file: the mode, the real shell, the audit
+// settings and the rules. Build it with Parse, Load or Default; the zero
+// value is a policy with no rules and no mode (Decide treats that as ask).
+// A Policy is safe for concurrent use by Decide; do not copy it.
+type Policy struct {
+	// Mode is the file's mode, canonical (aliases resolved); empty when the
+	// file does not set one.
+	Mode Mode
+	// Shell is the absolute path of the real shell that runs commands;
+	// empty means: find bash on PATH.
+	Shell string
+	// Audit says where decisions are recorded.
+	Audit AuditConfig
+	// File is the name the policy was parsed under ("<embedded default>"
+	// for Default).
+	File string
+
+	rules []Rule        // every rule, in file order
+	shell *trie         // shell rules, compiled
+	paths [2][]pathRule // write and read rules, compiled per Context
+	cache atomic.Pointer[pathIndex]
+}
+
+// AuditConfig is the `audit:` section.
+type AuditConfig struct {
+	// Path is the JSONL audit log as written in the file (a leading "~/"
+	// is the caller's to expand against the home directory); empty means
+	// the default location.
+	Path string
+	// Required, true unless the file says `required: false`, means a
+	// command whose audit record cannot be written does not run.
+	Required bool
+}
+
+// ConfigError is a problem with a config file, located by file and line.
+// Every error returned by Parse is a *ConfigError; Load's are too.
+type ConfigError struct {
+	File string
+	// Line is 1-based; 0 when the problem concerns the whole file.
+	Line    int
+	Problem string
+	// Err is the underlying error, if any (for example fs.ErrNotExist).
+	Err error
+}
+
+// Error returns "FILE:LINE: PROBLEM", or "FILE: PROBLEM" when Line is 0.
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Problem
+	}
+	return e.File + ": " + e.Problem
+}
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// DefaultFile is the File of the embedded default policy and of its rules.
+const DefaultFile = "<embedded default>"
+
+//go:embed default.yaml
+var defaultYAML []byte
+
+// DefaultConfig returns the text of the embedded default policy: a commented
+// config file, suitable as a starter ~/.config/guardsh/config.yaml.
+func DefaultConfig() []byte { return bytes.Clone(defaultYAML) }
+
+// Default returns the embedded default policy (see default.yaml), whose
+// rules have File "<embedded default>". Each call returns a fresh Policy.
+func Default() *Policy {
+	p, err := Parse(defaultYAML, DefaultFile)
+	if err != nil {
+		// default.yaml is part of the binary and tested; this is a bug.
+		panic("rules: embedded default policy: " + err.Error())
+	}
+	return p
+}
+
+// Load reads and parses the config file at path. A missing or unreadable
+// file is a *ConfigError naming it (wrapping the fs error, so
+// errors.Is(err, fs.ErrNotExist) works); so is every parse problem.
+func Load(path string) (*Policy, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		problem := "cannot read config file"
+		if errors.Is(err, os.ErrNotExist) {
+			problem = "config file does not exist"
+		} else {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				problem += ": " + pe.Err.Error()
+			}
+		}
+		return nil, &ConfigError{File: path, Problem: problem, Err: err}
+	}
+	return Parse(data, path)
+}
+
+// Parse parses a config file's contents; file names it in errors and in
+// each Rule's File. The accepted shape, anything else being an error:
+//
+//	mode: ask                 # chat | plan | approve | ask | auto | bypass, or an alias
+//	shell: /usr/bin/bash      # absolute path of the real shell
+//	audit: {path: ~/x.jsonl, required: true}
+//	rules:
+//	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
+//	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
+//	  read:  {allow: [...], ask: [...], deny: [...]}   # file-read path patterns
+//
+// Every key is optional; an empty file is a policy with no rules and no
+// mode. The errors (all *ConfigError with the line of the offending node):
+// YAML syntax, more than one document, an unknown or duplicate key, a value
+// of the wrong type (a pattern must be a string: quote `yes`, `1`…), an
+// unknown mode, a relative shell path, an empty pattern, a pattern with a
+// NUL byte, a shell pattern with leading or trailing white space (it could
+// never match), and a path pattern starting "~user".
+func Parse(data []byte, file string) (*Policy, error) {
+	ps := &parser{file: file, p: &Policy{File: file, Audit: AuditConfig{Required: true}}}
+	if err := ps.parse(data); err != nil {
+		return nil, err
+	}
+	p := ps.p
+	slices.SortStableFunc(p.rules, func(a, b Rule) int { return a.Line - b.Line })
+	var shell []entry
+	for i := range p.rules {
+		r := &p.rules[i]
+		switch r.Section {
+		case "shell":
+			shell = append(shell, entry{g: compileGlob(r.Pattern, true), rule: r})
+		case "write":
+			p.paths[0] = append(p.paths[0], newPathRule(r))
+		case "read":
+			p.paths[1] = append(p.paths[1], newPathRule(r))
+		}
+	}
+	p.shell = newTrie(shell)
+	return p, nil
+}
+
+type parser struct {
+	file string
+	p    *Policy
+}
+
+func (ps *parser) errorf(n *yaml.Node, format string, args ...any) *ConfigError {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &ConfigError{File: ps.file, Line: line, Problem: fmt.Sprintf(format, args...)}
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (ps *parser) parse(data []byte) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		return ps.yamlError(err)
+	}
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		return ps.errorf(&extra, "a config file holds one YAML document; remove the second \"---\"")
+	case err != io.EOF:
+		return ps.yamlError(err)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return nil
+		}
+		root = root.Content[0]
+	}
+	fields, err := ps.mapping(root, "", "mode", "shell", "audit", "rules")
+	if err != nil || fields == nil {
+		return err
+	}
+	if n := fields["mode"]; n != nil {
+		s, err := ps.str(n, "mode")
+		if err != nil {
+			return err
+		}
+		m, err := ParseMode(s)
+		if err != nil {
+			return ps.errorf(n, "mode: %v", err)
+		}
+		ps.p.Mode = m
+	}
+	if n := fields["shell"]; n != nil {
+		s, err := ps.str(n, "shell")
+		if err != nil {
+			return err
+		}
+		if !filepath.IsAbs(s) || strings.ContainsRune(s, 0) {
+			return ps.errorf(n, "shell: must be an absolute path, got %q", s)
+		}
+		ps.p.Shell = filepath.Clean(s)
+	}
+	if n := fields["audit"]; n != nil {
+		af, err := ps.mapping(n, "audit", "path", "required")
+		if err != nil {
+			return err
+		}
+		if v := af["path"]; v != nil {
+			s, err := ps.str(v, "audit.path")
+			if err != nil {
+				return err
+			}
+			if strings.ContainsRune(s, 0) {
+				return ps.errorf(v, "audit.path: contains a NUL byte")
+			}
+			ps.p.Audit.Path = s
+		}
+		if v := af["required"]; v != nil {
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" {
+				return ps.errorf(v, "audit.required: expected true or false, got %s", kindName(v))
+			}
+			var b bool
+			if err := v.Decode(&b); err != nil {
+				return ps.errorf(v, "audit.required: %v", err)
+			}
+			ps.p.Audit.Required = b
+		}
+	}
+	if n := fields["rules"]; n != nil {
+		rf, err := ps.mapping(n, "rules", "shell", "write", "read")
+		if err != nil {
+			return err
+		}
+		for _, section := range []string{"shell", "write", "read"} {
+			sn := rf[section]
+			if sn == nil {
+				continue
+			}
+			where := "rules." + section
+			df, err := ps.mapping(sn, where, "allow", "ask", "deny")
+			if err != nil {
+				return err
+			}
+			for _, d := range []Decision{Allow, Ask, Deny} {
+				if ln := df[d.String()]; ln != nil {
+					if err := ps.patterns(ln, section, d, where+"."+d.String()); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (ps *parser) yamlError(err error) error {
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &ConfigError{File: ps.file, Line: line, Problem: "invalid YAML: " + m[2], Err: err}
+	}
+	return &ConfigError{File: ps.file, Problem: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "), Err: err}
+}
+
+// deref follows an alias (`*name`) to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// kindName describes a node's type for error messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!str":
+			return "a string"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!null":
+			return "nothing"
+		case "!!timestamp":
+			return "a timestamp"
+		}
+		return "a " + strings.TrimPrefix(n.ShortTag(), "!!")
+	}
+	return "an unexpected node"
+}
+
+// mapping returns the values of mapping n by key, checking that every key
+// is one of allowed and occurs once. A null n is an empty mapping (nil map).
+// where names n in messages ("" for the top level).
+func (ps *parser) mapping(n *yaml.Node, where string, allowed ...string) (map[string]*yaml.Node, error) {
+	n = deref(n)
+	if isNull(n) {
+		return nil, nil
+	}
+	prefix := ""
+	if where != "" {
+		prefix = where + ": "
+	}
+	if n.Kind != yaml.MappingNode {
+		if where == "" {
+			return nil, ps.errorf(n, "expected a mapping of mode, shell, audit and rules at the top level, got %s", kindName(n))
+		}
+		return nil, ps.errorf(n, "%sexpected a mapping, got %s", prefix, kindName(n))
+	}
+	out := make(map[string]*yaml.Node, len(n.Content)/2)
+	lines := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			return nil, ps.errorf(k, "%sexpected a key, got %s", prefix, kindName(k))
+		}
+		if !slices.Contains(allowed, k.Value) {
+			return nil, ps.errorf(k, "%sunknown key %q (expected %s)", prefix, k.Value, orList(allowed))
+		}
+		if first, dup := lines[k.Value]; dup {
+			return nil, ps.errorf(k, "%sduplicate key %q (first at line %d)", prefix, k.Value, first)
+		}
+		lines[k.Value] = k.Line
+		if isNull(v) {
+			continue
+		}
+		out[k.Value] = v
+	}
+	return out, nil
+}
+
+// orList renders ["a","b","c"] as "a, b or c".
+func orList(xs []string) string {
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// str returns the string value of scalar n.
+func (ps *parser) str(n *yaml.Node, where string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		hint := ""
+		if n.Kind == yaml.ScalarNode {
+			hint = "; quote it"
+		}
+		return "", ps.errorf(n, "%s: expected a string, got %s%s", where, kindName(n), hint)
+	}
+	return n.Value, nil
+}
+
+// patterns reads the list of patterns at n into rules of section with
+// decision d.
+func (ps *parser) patterns(n *yaml.Node, section string, d Decision, where string) error {
+	if n.Kind != yaml.SequenceNode {
+		return ps.errorf(n, "%s: expected a list of patterns, got %s", where, kindName(n))
+	}
+	for i, item := range n.Content {
+		item = deref(item)
+		at := fmt.Sprintf("%s[%d]", where, i)
+		if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" {
+			hint := ""
+			if item.Kind == yaml.ScalarNode && !isNull(item) {
+				hint = "; quote it"
+			}
+			return ps.errorf(item, "%s: expected a pattern string, got %s%s", at, kindName(item), hint)
+		}
+		pat := item.Value
+		if problem := checkPattern(section, pat); problem != "" {
+			return ps.errorf(item, "%s: %s", at, problem)
+		}
+		ps.p.rules = append(ps.p.rules, Rule{Section: section, Decision: d, Pattern: pat, File: ps.file, Line: item.Line})
+	}
+	return nil
+}
+
+// checkPattern returns why pat cannot be a pattern of section, or "".
+func checkPattern(section, pat string) string {
+	switch {
+	case pat == "":
+		return "empty pattern"
+	case strings.IndexByte(pat, 0) >= 0:
+		return "pattern contains a NUL byte"
+	}
+	if section == "shell" {
+		if strings.TrimSpace(pat) != pat {
+			return fmt.Sprintf("pattern %q has leading or trailing white space, so it could never match (words are joined by single spaces)", pat)
+		}
+		return ""
+	}
+	if strings.HasPrefix(pat, "~") && pat != "~" && !strings.HasPrefix(pat, "~/") {
+		return fmt.Sprintf("pattern %q: only \"~/\" is expanded (to the home directory), not \"~user\"", pat)
+	}
+	return ""
+}

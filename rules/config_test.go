@@ -1,0 +1,292 @@
+package rules
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseCanonicalShape(t *testing.T) {
+	src := `mode: approve
+shell: /usr/bin/bash
+audit: {path: ~/x.jsonl, required: false}
+rules:
+  shell: {allow: ["git status *"], ask: ["git push *"], deny: ["rm -rf *"]}
+  write: {deny: ["~/.ssh/*"]}
+  read:
+    deny:
+      - "~/.ssh/*"
+`
+	p, err := Parse([]byte(src), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != Approve || p.Shell != "/usr/bin/bash" || p.Audit.Path != "~/x.jsonl" || p.Audit.Required {
+		t.Errorf("got mode %q shell %q audit %+v", p.Mode, p.Shell, p.Audit)
+	}
+	got := p.Rules()
+	want := []Rule{
+		{Section: "shell", Decision: Allow, Pattern: "git status *", File: "c.yaml", Line: 5},
+		{Section: "shell", Decision: Ask, Pattern: "git push *", File: "c.yaml", Line: 5},
+		{Section: "shell", Decision: Deny, Pattern: "rm -rf *", File: "c.yaml", Line: 5},
+		{Section: "write", Decision: Deny, Pattern: "~/.ssh/*", File: "c.yaml", Line: 6},
+		{Section: "read", Decision: Deny, Pattern: "~/.ssh/*", File: "c.yaml", Line: 9},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Rules() = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("rule %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if s := got[4].Source(); s != "c.yaml:9" {
+		t.Errorf("Source() = %q", s)
+	}
+}
+
+func TestParseDefaultsAndEmpty(t *testing.T) {
+	for _, src := range []string{"", "# only a comment\n", "---\n", "rules:\n", "rules:\n  shell:\n    deny:\n"} {
+		p, err := Parse([]byte(src), "c.yaml")
+		if err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+			continue
+		}
+		if p.Mode != "" || !p.Audit.Required || len(p.Rules()) != 0 {
+			t.Errorf("Parse(%q) = mode %q audit %+v rules %v", src, p.Mode, p.Audit, p.Rules())
+		}
+	}
+}
+
+func TestParseModeAliases(t *testing.T) {
+	tests := map[string]Mode{
+		"chat": Chat, "plan": Plan, "approve": Approve, "ask": AskMode, "auto": Auto, "bypass": Bypass,
+		"smart_approve": AskMode, "default": AskMode, "auto-approval": Auto,
+		"bypass-approval": Bypass, "allow-all": Bypass, " ASK ": AskMode,
+	}
+	for in, want := range tests {
+		got, err := ParseMode(in)
+		if err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		p, err := Parse([]byte("mode: "+strings.TrimSpace(in)+"\n"), "c.yaml")
+		if err != nil || p.Mode != want {
+			t.Errorf("config mode %q: got %v, %v", in, p, err)
+		}
+	}
+	if _, err := ParseMode("yolo"); err == nil || err.Error() != `unknown mode "yolo" (expected chat, plan, approve, ask, auto or bypass)` {
+		t.Errorf("ParseMode(yolo) error = %v", err)
+	}
+}
+
+func TestModeStricter(t *testing.T) {
+	order := []Mode{Chat, Plan, Approve, AskMode, Auto, Bypass}
+	for i, a := range order {
+		for k, b := range order {
+			if got := a.Stricter(b); got != (i < k) {
+				t.Errorf("%s.Stricter(%s) = %v", a, b, got)
+			}
+		}
+	}
+	if !Mode("default").Stricter(Auto) || Mode("allow-all").Stricter(Auto) {
+		t.Error("aliases are not ranked as the mode they name")
+	}
+	if !Mode("nonsense").Stricter(Chat) {
+		t.Error("an unknown mode must rank stricter than chat")
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown top-level key", "mode: ask\nmoed: auto\n",
+			`c.yaml:2: unknown key "moed" (expected mode, shell, audit or rules)`},
+		{"duplicate key", "mode: ask\nmode: bypass\n",
+			`c.yaml:2: duplicate key "mode" (first at line 1)`},
+		{"duplicate nested key", "rules:\n  shell:\n    deny: [a]\n    deny: [b]\n",
+			`c.yaml:4: rules.shell: duplicate key "deny" (first at line 3)`},
+		{"mode of wrong type", "mode: [ask]\n",
+			`c.yaml:1: mode: expected a string, got a list`},
+		{"unknown mode", "mode: fast\n",
+			`c.yaml:1: mode: unknown mode "fast" (expected chat, plan, approve, ask, auto or bypass)`},
+		{"empty pattern", "rules:\n  shell:\n    deny:\n      - \"\"\n",
+			`c.yaml:4: rules.shell.deny[0]: empty pattern`},
+		{"pattern with NUL", "rules:\n  shell:\n    deny: [\"ok\", \"rm\\0x\"]\n",
+			`c.yaml:3: rules.shell.deny[1]: pattern contains a NUL byte`},
+		{"unknown decision key", "rules:\n  shell:\n    warn: [x]\n",
+			`c.yaml:3: rules.shell: unknown key "warn" (expected allow, ask or deny)`},
+		{"unknown section", "rules:\n  network:\n    deny: [x]\n",
+			`c.yaml:2: rules: unknown key "network" (expected shell, write or read)`},
+		{"patterns not a list", "rules:\n  shell:\n    deny: \"rm *\"\n",
+			`c.yaml:3: rules.shell.deny: expected a list of patterns, got a string`},
+		{"unquoted boolean pattern", "rules:\n  shell:\n    allow: [\"yes\", true]\n",
+			`c.yaml:3: rules.shell.allow[1]: expected a pattern string, got a boolean; quote it`},
+		{"number pattern", "rules:\n  read:\n    deny:\n      - 42\n",
+			`c.yaml:4: rules.read.deny[0]: expected a pattern string, got a number; quote it`},
+		{"rules not a mapping", "rules: [a]\n",
+			`c.yaml:1: rules: expected a mapping, got a list`},
+		{"top level not a mapping", "- mode\n",
+			`c.yaml:1: expected a mapping of mode, shell, audit and rules at the top level, got a list`},
+		{"audit.required not a boolean", "audit:\n  required: maybe\n",
+			`c.yaml:2: audit.required: expected true or false, got a string`},
+		{"unknown audit key", "audit: {file: x}\n",
+			`c.yaml:1: audit: unknown key "file" (expected path or required)`},
+		{"relative shell", "shell: bash\n",
+			`c.yaml:1: shell: must be an absolute path, got "bash"`},
+		{"shell pattern with trailing space", "rules:\n  shell:\n    deny: [\"rm -rf / \"]\n",
+			`c.yaml:3: rules.shell.deny[0]: pattern "rm -rf / " has leading or trailing white space, so it could never match (words are joined by single spaces)`},
+		{"tilde-user path", "rules:\n  write:\n    deny: [\"~root/.ssh/*\"]\n",
+			`c.yaml:3: rules.write.deny[0]: pattern "~root/.ssh/*": only "~/" is expanded (to the home directory), not "~user"`},
+		{"two documents", "mode: ask\n---\nmode: bypass\n",
+			`c.yaml:2: a config file holds one YAML document; remove the second "---"`},
+		{"YAML syntax", "mode: ask\nrules: [\n",
+			`c.yaml:2: invalid YAML: did not find expected node content`},
+		{"tab indentation", "rules:\n\tshell: {}\n",
+			`c.yaml:2: invalid YAML: found character that cannot start any token`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse([]byte(tc.src), "c.yaml")
+			if err == nil {
+				t.Fatalf("Parse succeeded: %+v", p)
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T is not a *ConfigError: %v", err, err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n got: %s\nwant: %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.yaml")
+	_, err := Load(missing)
+	if err == nil || err.Error() != missing+": config file does not exist" {
+		t.Errorf("Load(missing) = %v", err)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load(missing) does not wrap fs.ErrNotExist: %v", err)
+	}
+	good := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(good, []byte("mode: plan\nrules:\n  shell:\n    deny: [\"x *\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != Plan || p.File != good || p.Rules()[0].Source() != good+":4" {
+		t.Errorf("Load = mode %q file %q rules %v", p.Mode, p.File, p.Rules())
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("mode: ask\nmode: ask\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad); err == nil || !strings.HasPrefix(err.Error(), bad+":2: ") {
+		t.Errorf("Load(bad) = %v", err)
+	}
+}
+
+func TestDefaultPolicy(t *testing.T) {
+	p := Default()
+	if p.Mode != AskMode || p.File != DefaultFile || !p.Audit.Required {
+		t.Errorf("Default() mode %q file %q audit %+v", p.Mode, p.File, p.Audit)
+	}
+	for _, r := range p.Rules() {
+		if r.File != "<embedded default>" || r.Line == 0 {
+			t.Errorf("rule %v has no source", r)
+		}
+		if r.Section == "shell" && r.Decision == Allow {
+			t.Errorf("default policy allows %q; it should allow nothing by rule", r.Pattern)
+		}
+	}
+	if string(DefaultConfig()) != string(defaultYAML) {
+		t.Error("DefaultConfig differs from default.yaml")
+	}
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	ctx := Context{Mode: Bypass, Cwd: ws, Home: home, Workspace: ws}
+	deny := [][]string{
+		{"rm", "-rf", "/"}, {"rm", "-fr", "/"}, {"rm", "-r", "-f", "/"},
+		{"rm", "-rf", "~"}, {"rm", "-rf", "~/"}, {"rm", "--no-preserve-root", "-rf", "/"},
+		{"/bin/rm", "-rf", "/"}, {"rm", "-Rf", "/", "x"},
+		{"rm", "-rf", home}, {"rm", "-rf", home + "/"}, {"/usr/bin/rm", "-fr", home}, // ~ expanded by the shell
+		{Hole + "/bin/rm", "-rf", "/"}, // $dir/bin/rm: whatever $dir, the base name is rm
+		{"mkfs.ext4", "/dev/sda1"}, {"mkfs", "-t", "ext4", "/dev/sdb"},
+		{"dd", "if=/dev/zero", "of=/dev/sda"}, {"dd", "of=/dev/nvme0n1", "if=x"},
+		{"chmod", "-R", "777", "/"}, {"shutdown", "-h", "now"}, {"reboot"},
+	}
+	for _, w := range deny {
+		if v := p.Decide(Subject{Kind: KindExec, Words: w}, ctx); v.Decision != Deny {
+			t.Errorf("default policy, bypass: %q = %v (%s), want deny", w, v.Decision, v.Reason)
+		}
+	}
+	// Run-time words that could be "/" or home ask, even in bypass: $HOME,
+	// /*, ~/*, "${HOME%/}", "/ho$x", "/bin/$cmd".
+	for _, w := range [][]string{{"rm", "-rf", Hole}, {"rm", "-rf", Hole + "/"}, {"rm", Hole, "x"},
+		{"rm", "-rf", home[:3] + Hole}, {"rm", "-rf", home + Hole}, {"/bin/" + Hole, "-rf", "/"}} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: w}, ctx); v.Decision != Ask {
+			t.Errorf("default policy, bypass: %q = %v (%s), want ask", w, v.Decision, v.Reason)
+		}
+	}
+	// Force pushes ask in mode ask (and run in bypass, like every ask rule).
+	askCtx := ctx
+	askCtx.Mode = AskMode
+	for _, w := range [][]string{{"git", "push", "--force", "origin", "main"}, {"git", "push", "-f"}, {"git", "push", "origin", "+main"}, {"git", "push", "origin", "main", "--force"}} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: w}, askCtx); v.Decision != Ask || v.Rule == nil || v.Rule.Section != "shell" {
+			t.Errorf("default policy, ask: %q = %v (%s), want ask by rule", w, v.Decision, v.Reason)
+		}
+	}
+	ordinary := [][]string{
+		{"rm", "-rf", "node_modules"}, {"rm", "-rf", "/tmp/build"}, {"rm", "-rf", "./dist/"},
+		{"dd", "if=/dev/zero", "of=/dev/null", "bs=1M", "count=1"}, {"git", "push", "origin", "main"},
+		{"git", "push", "--force-with-lease"}, {"chmod", "-R", "755", "build"}, {"make", "-j8"},
+		{"npm", "test"}, {"go", "test", "./..."}, {"echo", Hole}, {"rm", "-rf", home + "/proj/build"},
+	}
+	for _, w := range ordinary {
+		if v := p.Decide(Subject{Kind: KindExec, Words: w}, ctx); v.Decision != Allow {
+			t.Errorf("default policy, bypass: %q = %v (%s), want allow", w, v.Decision, v.Reason)
+		}
+	}
+	if v := p.Decide(Subject{Kind: KindWrite, Words: []string{home + "/.ssh/authorized_keys"}}, ctx); v.Decision != Deny {
+		t.Errorf("write ~/.ssh/authorized_keys = %v", v.Decision)
+	}
+	if v := p.Decide(Subject{Kind: KindRead, Words: []string{"~/.ssh/id_ed25519"}}, Context{Mode: AskMode, Cwd: home, Home: home}); v.Decision != Allow {
+		// A literal "~" in a read target is a directory named "~" in cwd.
+		t.Errorf("read ./~/.ssh/id_ed25519 = %v (%s)", v.Decision, v.Reason)
+	}
+	if v := p.Decide(Subject{Kind: KindRead, Words: []string{home + "/.ssh/id_ed25519"}}, ctx); v.Decision != Deny {
+		t.Errorf("read ~/.ssh/id_ed25519 = %v", v.Decision)
+	}
+}
+
+func TestDecisionText(t *testing.T) {
+	for _, d := range []Decision{Allow, Ask, Deny} {
+		b, err := d.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Decision
+		if err := back.UnmarshalText(b); err != nil || back != d {
+			t.Errorf("round trip of %v: %v, %v", d, back, err)
+		}
+	}
+	if _, err := Decision(7).MarshalText(); err == nil {
+		t.Error("MarshalText(7) succeeded")
+	}
+	if Decision(7).String() != "Decision(7)" {
+		t.Error(Decision(7).String())
+	}
+	if Combine(nil) != Allow || Combine([]Verdict{{Decision: Ask}, {Decision: Deny}, {Decision: Allow}}) != Deny ||
+		Combine([]Verdict{{Decision: Allow}, {Decision: Ask}}) != Ask {
+		t.Error("Combine is not the maximum")
+	}
+}

@@ -1,0 +1,495 @@
+package rules
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Subject kinds, the values of Subject.Kind.
+const (
+	KindExec  = "exec"
+	KindWrite = "write"
+	KindRead  = "read"
+)
+
+// Values of Verdict.DecidedBy.
+const (
+	ByRule  = "rule"
+	ByMode  = "mode"
+	ByClass = "class"
+)
+
+// Decide returns the verdict for one segment. The mode is ctx.Mode, else
+// the policy's Mode, else ask; an unknown mode denies (fail closed).
+//
+// The order, first that applies wins:
+//
+//  1. a deny rule that matches whatever the run-time parts (Holes) of the
+//     subject turn out to be: Deny. A deny rule that could match for some
+//     value of them: Ask, never Allow (Suggest is empty). For a write or
+//     read path with a Hole every deny rule of its section could match,
+//     since the run-time part may hold "../".
+//
+//  2. mode chat: Deny.
+//
+//  3. a write to a protected path (Context.Protected, ~/.ssh, shell
+//     start-up files, .git/hooks and .git/config, guardsh's config): Ask,
+//     in every mode including bypass (plan: Deny).
+//
+//  4. an ask rule: Ask (bypass: Allow; plan: Deny).
+//
+//  5. an allow rule: Allow (plan: only for a read-only subject). Allow
+//     rules do not apply to an exec subject with a dangerous assignment
+//     (LD_PRELOAD=…, PATH=…) nor to a path with a Hole.
+//
+//  6. the class of the subject under the mode, as this table says:
+//
+// The mode table (rows: class; columns: mode):
+//
+//	class \ mode   chat  plan   approve  ask    auto   bypass
+//	read-only      deny  allow  ask      allow  allow  allow
+//	workspace      deny  deny   ask      ask    allow  allow
+//	sensitive      deny  deny   ask      ask    ask    allow
+//
+// Exec subjects are matched as Words joined by single spaces, and also with
+// each word under Context.Home written as "~/…" (the shell expanded the
+// "~" the user typed), and, for deny and ask rules, with a command named
+// by a path, /bin/rm, written as its base name, rm; write and read subjects as a canonical absolute path (see the
+// path rules in paths.go). Exec subjects are read-only when the built-in
+// read-only table says so (see readOnlyPrograms), else sensitive; a
+// dangerous assignment makes any of them sensitive. Writes are workspace
+// inside Context.Workspace or a temp directory (unless the file has other
+// hard links), else sensitive; writes to /dev/null and the like are
+// read-only; reads are read-only.
+//
+// Deciding is pure apart from the file system lookups (one lstat per path
+// component) that resolve symlinks in write and read paths; an exec segment
+// costs one to two microseconds against a thousand rules (see
+// BenchmarkDecide).
+func (p *Policy) Decide(s Subject, ctx Context) Verdict {
+	mode, err := p.effectiveMode(ctx)
+	if err != nil {
+		return Verdict{Decision: Deny, Class: Sensitive, DecidedBy: ByMode, Reason: err.Error() + "; nothing runs"}
+	}
+	switch s.Kind {
+	case KindExec:
+		return p.decideExec(s, ctx, mode)
+	case KindWrite, KindRead:
+		return p.decidePath(s, ctx, mode)
+	}
+	return Verdict{Decision: Deny, Class: Sensitive, DecidedBy: ByClass,
+		Reason: fmt.Sprintf("unknown kind of segment %q", s.Kind)}
+}
+
+func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
+	m := ctx.Mode
+	if m == "" {
+		m = p.Mode
+	}
+	if m == "" {
+		return AskMode, nil
+	}
+	return ParseMode(string(m))
+}
+
+// Rules returns every rule of the policy, in file order.
+func (p *Policy) Rules() []Rule {
+	out := make([]Rule, len(p.rules))
+	copy(out, p.rules)
+	return out
+}
+
+// judgement gathers what a verdict is assembled from.
+type judgement struct {
+	t         *trie
+	h         hits
+	class     Class
+	why       string // clause saying why the class
+	couldWhy  string // how a could-match deny comes about
+	noAllow   bool   // allow rules do not apply
+	protected string // the protected pattern written to, if any
+	target    string // the protected path, for messages
+	suggest   func() string
+}
+
+func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
+	class, why, badAssign := classifyExec(s.Words, s.Assigns)
+	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign,
+		couldWhy: "once its run-time parts are known"}
+	j.h = p.matchExec(s.Words)
+	for _, f := range execForms(s.Words, ctx.Home) {
+		h := p.matchExec(f.words)
+		if !f.definite {
+			// An over-approximation: whatever matches it only could match.
+			j.h.could = minHit(j.h.could, minHit(h.deny, h.could))
+			continue
+		}
+		j.h.deny = minHit(j.h.deny, h.deny)
+		j.h.could = minHit(j.h.could, h.could)
+		j.h.ask = minHit(j.h.ask, h.ask)
+		if f.allow {
+			j.h.allow = minHit(j.h.allow, h.allow)
+		}
+	}
+	j.suggest = func() string { return suggestExec(s.Words) }
+	return j.verdict(mode)
+}
+
+// form is another rendering of an exec subject's words that rules are
+// matched against besides the words themselves.
+type form struct {
+	words []string
+	// allow: allow rules may match it. definite: it stands for exactly the
+	// same strings as the words (else it stands for more, and a match only
+	// counts as a could-match of a deny rule).
+	allow, definite bool
+}
+
+// execForms returns the other forms of words:
+//
+//   - the "~" form: each word that is home or lies below it written with
+//     "~" instead, as the user typed it before the shell expanded it
+//     (`rm -rf ~` reaches guardsh as `rm -rf /home/me`; "rm * ~ *" must
+//     match). A word with a run-time part whose known prefix could still
+//     become home ("/ho…", "/home/me…") is replaced by a Hole in a
+//     could-only form.
+//   - the base-name form, for deny and ask rules only: a command named by
+//     a path, /bin/rm, as its base name, rm (a run-time part of the name
+//     may hold a "/": the base is then a Hole followed by the known tail).
+//     An allow rule for `ls *` must not allow `./ls`.
+func execForms(words []string, home string) []form {
+	var forms []form
+	base := []form{{words: words, allow: true, definite: true}}
+	if b := baseNameForm(words); b != nil {
+		f := form{words: b, definite: true}
+		forms = append(forms, f)
+		base = append(base, f)
+	}
+	for _, f := range base {
+		cur := f.words
+		if t := tildeForm(cur, home); t != nil {
+			forms = append(forms, form{words: t, allow: f.allow, definite: true})
+			cur = t
+		}
+		if c := tildeCouldForm(cur, home); c != nil {
+			forms = append(forms, form{words: c})
+		}
+	}
+	return forms
+}
+
+// baseNameForm returns words with words[0] replaced by its base name, or
+// nil when that changes nothing.
+func baseNameForm(words []string) []string {
+	if len(words) == 0 || words[0] == Hole {
+		return nil
+	}
+	w := words[0]
+	var base string
+	if k := strings.LastIndex(w, Hole); k >= 0 {
+		tail := w[k+1:]
+		if i := strings.LastIndexByte(tail, '/'); i >= 0 {
+			base = tail[i+1:]
+		} else {
+			base = Hole + tail
+		}
+	} else if strings.Contains(w, "/") {
+		base = w[strings.LastIndexByte(w, '/')+1:]
+	}
+	if base == "" || base == w {
+		return nil
+	}
+	return append([]string{base}, words[1:]...)
+}
+
+// tildeForm returns words with each word that is home, or starts with
+// home + "/", rewritten to start with "~" instead; nil when no word is.
+func tildeForm(words []string, home string) []string {
+	if home == "" || home == "/" {
+		return nil
+	}
+	var out []string
+	for i, w := range words {
+		var t string
+		switch {
+		case w == home:
+			t = "~"
+		case strings.HasPrefix(w, home+"/"):
+			t = "~" + w[len(home):]
+		default:
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), words...)
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// tildeCouldForm returns words with each word that has a run-time part
+// and could still turn out to be home or below it replaced by a Hole; nil
+// when there is none.
+func tildeCouldForm(words []string, home string) []string {
+	if home == "" || home == "/" {
+		return nil
+	}
+	var out []string
+	for i, w := range words {
+		h := strings.Index(w, Hole)
+		if h < 0 || w == Hole || !strings.HasPrefix(home+"/", w[:h]) {
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), words...)
+		}
+		out[i] = "~" + Hole
+	}
+	return out
+}
+
+// matchExec finds the shell rules deciding argv.
+func (p *Policy) matchExec(words []string) hits {
+	for _, w := range words {
+		if strings.Contains(w, Hole) {
+			units, _ := execUnits(words)
+			return p.shell.matchUnits(units, &holeMatcher{})
+		}
+	}
+	return p.shell.matchString(strings.Join(words, " "))
+}
+
+func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
+	write := s.Kind == KindWrite
+	if len(s.Words) != 1 {
+		return Verdict{Decision: Deny, Class: Sensitive, DecidedBy: ByClass,
+			Reason: fmt.Sprintf("a %s segment names exactly one path, this one has %d", s.Kind, len(s.Words))}
+	}
+	x := p.pathIndexFor(ctx)
+	sec := 0
+	verb := "writes"
+	if !write {
+		sec, verb = 1, "reads"
+	}
+	j := judgement{t: x.sections[sec], couldWhy: "since the path is only known at run time"}
+	ps := newPathSubject(s.Words[0], ctx)
+	if !ps.static {
+		j.h = j.t.matchUnits(ps.units, &holeMatcher{})
+		if j.h.deny < 0 {
+			j.h.could = j.t.firstDeny()
+		}
+		j.noAllow = true
+		j.class = Sensitive
+		if !write {
+			j.class = ReadOnly
+		}
+		j.why = fmt.Sprintf("%s %s, a path only known at run time", verb, ps.shown)
+		return j.verdict(mode)
+	}
+	hc, hr := j.t.matchString(ps.cleaned), j.t.matchString(ps.resolved)
+	j.h = hits{deny: minHit(hc.deny, hr.deny), could: -1, ask: minHit(hc.ask, hr.ask), allow: hr.allow}
+	target := ps.resolved
+	if ps.cleaned != ps.resolved {
+		target = fmt.Sprintf("%s (which resolves to %s)", ps.cleaned, ps.resolved)
+	}
+	switch {
+	case !write:
+		j.class, j.why = ReadOnly, "reads "+target
+	case containsStr(devSinks, ps.cleaned):
+		j.class, j.why = ReadOnly, fmt.Sprintf("writes %s, which writes no file", ps.cleaned)
+	case ps.links > 1:
+		// Another name of the file may lie anywhere, protected or not.
+		j.class, j.why = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links)
+	case withinAny(ps.resolved, x.wsDirs):
+		j.class, j.why = Workspace, fmt.Sprintf("writes %s inside the workspace", target)
+	case withinAny(ps.resolved, x.tmpDirs):
+		j.class, j.why = Workspace, fmt.Sprintf("writes %s in the temp directory", target)
+	default:
+		j.class, j.why = Sensitive, fmt.Sprintf("writes %s outside the workspace", target)
+	}
+	if write && j.class != ReadOnly {
+		j.protected = x.protectedBy(ps)
+		j.target = target
+	}
+	j.suggest = func() string { return suggestPath(ps.resolved, x.homeDirs, x.wsDirs) }
+	return j.verdict(mode)
+}
+
+func minHit(a, b int) int {
+	if a < 0 || (b >= 0 && b < a) {
+		return b
+	}
+	return a
+}
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *judgement) rule(i int) *Rule {
+	r := *j.t.entries[i].rule
+	return &r
+}
+
+func (j *judgement) verdict(mode Mode) Verdict {
+	v := Verdict{Class: j.class}
+	if j.h.deny >= 0 {
+		r := j.rule(j.h.deny)
+		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule
+		v.Reason = fmt.Sprintf("matches deny rule %q (%s)", r.Pattern, r.Source())
+		return v
+	}
+	if j.h.could >= 0 {
+		r := j.rule(j.h.could)
+		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
+		v.Reason = fmt.Sprintf("could match deny rule %q (%s) %s", r.Pattern, r.Source(), j.couldWhy)
+		return v
+	}
+	if mode == Chat {
+		v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, "mode chat runs nothing"
+		return v
+	}
+	if j.protected != "" {
+		v.DecidedBy = ByClass
+		if mode == Plan {
+			v.Decision = Deny
+			v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)
+			return v
+		}
+		v.Decision = Ask
+		v.Reason = fmt.Sprintf("writes protected path %s (protected: %s), which needs a human's yes in every mode", j.target, j.protected)
+		return v
+	}
+	if j.h.ask >= 0 {
+		r := j.rule(j.h.ask)
+		what := fmt.Sprintf("matches ask rule %q (%s)", r.Pattern, r.Source())
+		switch mode {
+		case Bypass:
+			v.Decision, v.DecidedBy, v.Reason = Allow, ByMode, what+"; mode bypass runs it"
+		case Plan:
+			v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, what+"; mode plan runs only read-only commands"
+		default:
+			v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, r, ByRule, what
+		}
+		return v
+	}
+	ignored := ""
+	if j.h.allow >= 0 {
+		r := j.rule(j.h.allow)
+		switch {
+		case j.noAllow:
+			ignored = fmt.Sprintf(" (allow rule %q does not lift this)", r.Pattern)
+		case mode == Plan && j.class != ReadOnly:
+			ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", r.Pattern)
+		default:
+			v.Decision, v.Rule, v.DecidedBy = Allow, r, ByRule
+			v.Reason = fmt.Sprintf("matches allow rule %q (%s)", r.Pattern, r.Source())
+			return v
+		}
+	}
+	v.Decision, v.DecidedBy = classDecision(mode, j.class), ByClass
+	switch {
+	case v.Decision == Allow && j.class == ReadOnly:
+		v.Reason = j.why
+	case v.Decision == Allow:
+		v.Reason = fmt.Sprintf("%s; mode %s runs it", j.why, mode)
+	case v.Decision == Deny:
+		v.Reason = fmt.Sprintf("%s; mode %s runs only read-only commands", j.why, mode)
+	case mode == Approve:
+		v.Reason = fmt.Sprintf("%s, but mode approve asks before anything no allow rule matches", j.why)
+	default:
+		v.Reason = j.why + " and no rule matches"
+	}
+	v.Reason += ignored
+	if v.Decision == Ask && !j.noAllow && j.suggest != nil {
+		v.Suggest = j.suggest()
+	}
+	return v
+}
+
+// suggestExec proposes an allow pattern for argv: "W0 *" for a single word
+// (`make` → "make *"); "W0 W1 *" when W1 looks like a subcommand (`npm test`
+// → "npm test *", `git push origin main` → "git push *"); the exact command
+// when it has no Hole (`./build.sh --fast`); else "W0 *". It returns ""
+// when no pattern could be suggested safely (a Hole or '*' in the name)
+// and checks that the suggestion matches argv for every run-time value.
+func suggestExec(words []string) string {
+	if len(words) == 0 || words[0] == "" || strings.ContainsAny(words[0], Hole+"* ") {
+		return ""
+	}
+	var pat string
+	switch {
+	case len(words) == 1:
+		pat = words[0] + " *"
+	case isSubcommand(words[1]):
+		pat = words[0] + " " + words[1] + " *"
+	default:
+		exact := strings.Join(words, " ")
+		if !strings.ContainsAny(exact, Hole+"*") && strings.TrimSpace(exact) == exact {
+			pat = exact
+		} else {
+			pat = words[0] + " *"
+		}
+	}
+	g := compileGlob(pat, true)
+	if units, dynamic := execUnits(words); dynamic {
+		if !(&holeMatcher{}).definite(g, units) {
+			return ""
+		}
+	} else if !g.match(strings.Join(words, " ")) {
+		return ""
+	}
+	return pat
+}
+
+// isSubcommand reports whether w looks like a subcommand name: a lower-case
+// letter followed by lower-case letters, digits, '-', '_' or ':'.
+func isSubcommand(w string) bool {
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// suggestPath proposes a path allow pattern for the resolved path p: the
+// file's directory + "/*", written relative to the workspace or as "~/…"
+// when it lies there; the exact path when the directory is the workspace,
+// the home directory, "/" or a top-level directory such as /etc.
+func suggestPath(p string, home, ws []string) string {
+	if strings.ContainsRune(p, '*') {
+		return ""
+	}
+	dir, base := filepath.Dir(p), filepath.Base(p)
+	for _, w := range ws {
+		if within(p, w) && p != w {
+			if dir == w {
+				return base
+			}
+			return strings.TrimPrefix(dir, w+"/") + "/*"
+		}
+	}
+	for _, h := range home {
+		if within(p, h) && p != h {
+			if dir == h {
+				return "~/" + base
+			}
+			return "~/" + strings.TrimPrefix(dir, h+"/") + "/*"
+		}
+	}
+	if strings.Count(dir, "/") < 2 {
+		return p
+	}
+	return dir + "/*"
+}

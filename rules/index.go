@@ -1,0 +1,208 @@
+package rules
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The index makes deciding cost what the subject is long, not what the
+// policy is long. Every pattern is filed in a byte trie under its literal
+// prefix (glob.key): a subject can only match patterns whose key is a prefix
+// of it, so deciding walks the subject down the trie once and tries only the
+// patterns met on the way. Patterns starting with '*' sit at the root and are
+// tried for every subject; real policies have few.
+//
+// A subject with a Hole stops the walk at the Hole: patterns filed deeper
+// might still match once the Hole is known, so for the could-match question
+// each node also lists every deny pattern filed in its subtree.
+
+// entry is one compiled pattern of a rule. A path rule may have two entries,
+// one for the pattern as written and one with its directory's symlinks
+// resolved; both point at the same rule.
+type entry struct {
+	g    *glob
+	rule *Rule
+}
+
+type tnode struct {
+	keys []byte   // child edge labels, parallel to kids
+	kids []*tnode // children
+	here []int32  // entries whose key ends at this node
+	deny []int32  // deny entries at or below this node, ascending
+}
+
+func (n *tnode) child(c byte) *tnode {
+	if i := bytes.IndexByte(n.keys, c); i >= 0 {
+		return n.kids[i]
+	}
+	return nil
+}
+
+// trie indexes the entries of one section. Entries are in file order, so a
+// lower entry index is an earlier rule.
+type trie struct {
+	root    *tnode
+	entries []entry
+	ndeny   int // number of deny entries
+}
+
+func newTrie(entries []entry) *trie {
+	t := &trie{root: &tnode{}, entries: entries}
+	for i, e := range entries {
+		n := t.root
+		for k := 0; k < len(e.g.key); k++ {
+			c := e.g.key[k]
+			next := n.child(c)
+			if next == nil {
+				next = &tnode{}
+				n.keys = append(n.keys, c)
+				n.kids = append(n.kids, next)
+			}
+			n = next
+		}
+		n.here = append(n.here, int32(i))
+		if e.rule.Decision == Deny {
+			t.ndeny++
+		}
+	}
+	t.fillDeny(t.root)
+	return t
+}
+
+func (t *trie) fillDeny(n *tnode) {
+	for _, i := range n.here {
+		if t.entries[i].rule.Decision == Deny {
+			n.deny = append(n.deny, i)
+		}
+	}
+	for _, k := range n.kids {
+		t.fillDeny(k)
+		n.deny = append(n.deny, k.deny...)
+	}
+	slices.Sort(n.deny)
+}
+
+// hits are the earliest entries (indexes into trie.entries, -1 for none)
+// that decide a subject: a deny that matches for every value of the Holes, a
+// deny that could match for some value, an ask and an allow that match for
+// every value.
+type hits struct {
+	deny, could, ask, allow int
+}
+
+var noHits = hits{-1, -1, -1, -1}
+
+func earliest(cur *int, i int32) {
+	if *cur < 0 || int(i) < *cur {
+		*cur = int(i)
+	}
+}
+
+// matchString finds the hits for a Hole-free subject; could is left -1
+// (for such a subject could-match and match are the same question).
+func (t *trie) matchString(s string) hits {
+	h := noHits
+	if t == nil {
+		return h
+	}
+	n := t.root
+	for i := 0; ; i++ {
+		for _, ei := range n.here {
+			e := t.entries[ei]
+			if !e.g.match(s) {
+				continue
+			}
+			switch e.rule.Decision {
+			case Deny:
+				earliest(&h.deny, ei)
+			case Ask:
+				earliest(&h.ask, ei)
+			default:
+				earliest(&h.allow, ei)
+			}
+		}
+		if i == len(s) {
+			break
+		}
+		if n = n.child(s[i]); n == nil {
+			break
+		}
+	}
+	return h
+}
+
+// matchUnits finds the hits for a subject with Holes. Definite matches are
+// looked for first; could-match only when no deny matches definitely, and
+// it stops at the first deny found (path nodes first, then the subtree where
+// the walk stopped), which is not necessarily the earliest in the file.
+func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
+	h := noHits
+	if t == nil {
+		return h
+	}
+	var maybe []int32 // deny entries on the path that did not match definitely
+	n := t.root
+	var stop *tnode // node where a Hole stopped the walk
+	for i := 0; ; i++ {
+		for _, ei := range n.here {
+			e := t.entries[ei]
+			if e.rule.Decision == Deny && h.deny >= 0 && int(ei) > h.deny {
+				continue
+			}
+			if !hm.definite(e.g, units) {
+				if e.rule.Decision == Deny {
+					maybe = append(maybe, ei)
+				}
+				continue
+			}
+			switch e.rule.Decision {
+			case Deny:
+				earliest(&h.deny, ei)
+			case Ask:
+				earliest(&h.ask, ei)
+			default:
+				earliest(&h.allow, ei)
+			}
+		}
+		if i == len(units) {
+			break
+		}
+		u := units[i]
+		if u == uHole || u == uOpt {
+			stop = n
+			break
+		}
+		if n = n.child(byte(u)); n == nil {
+			break
+		}
+	}
+	if h.deny >= 0 {
+		return h
+	}
+	for _, ei := range maybe {
+		if hm.could(t.entries[ei].g, units) {
+			h.could = int(ei)
+			return h
+		}
+	}
+	if stop != nil {
+		for _, ei := range stop.deny {
+			if slices.Contains(stop.here, ei) {
+				continue // on the path: already tried
+			}
+			if hm.could(t.entries[ei].g, units) {
+				h.could = int(ei)
+				return h
+			}
+		}
+	}
+	return h
+}
+
+// firstDeny returns the earliest deny entry of the section, or -1.
+func (t *trie) firstDeny() int {
+	if t == nil || len(t.root.deny) == 0 {
+		return -1
+	}
+	return int(t.root.deny[0])
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package rules
+
+import "os"
+
+// hardLinks returns 1: link counts are not available here.
+func hardLinks(os.FileInfo) uint64 { return 1 }

@@ -1,0 +1,345 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Path patterns (the write and read sections) match canonical absolute
+// paths. A pattern is anchored by its start:
+//
+//	/abs/…   absolute
+//	~ or ~/… the home directory (Context.Home)
+//	other    relative to the workspace (Context.Workspace; Context.Cwd when
+//	         the workspace is unknown), so "*.pem" is every .pem directly or
+//	         indirectly under the workspace and "/*.pem" is every .pem anywhere
+//
+// After expansion the pattern is cleaned (filepath.Clean, '*' being an
+// ordinary byte to it). Because the home directory and workspace come with
+// the Context, path patterns are compiled on first use for a given Context
+// and cached in the Policy (guardsh decides one command per process, so the
+// cache lives as long as one command). The bare " *" rule of shell patterns
+// does not apply to paths.
+//
+// Symlinks must not dodge a rule, so each pattern with a literal directory
+// part gets a second entry with that directory's symlinks resolved (a user
+// whose ~/.ssh is a link to /data/ssh is protected at both names), and each
+// subject is resolved too (see canonical). Deny and ask rules match if
+// either the cleaned or the resolved subject path matches; an allow rule
+// must match the resolved path.
+
+// pathRule is a write/read rule before its Context is known.
+type pathRule struct {
+	rule   *Rule
+	anchor byte   // '/' absolute, '~' home, '.' workspace
+	rest   string // the pattern after the anchor, without leading '/'
+}
+
+func newPathRule(r *Rule) pathRule {
+	p := r.Pattern
+	switch {
+	case strings.HasPrefix(p, "/"):
+		return pathRule{rule: r, anchor: '/', rest: strings.TrimLeft(p, "/")}
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		return pathRule{rule: r, anchor: '~', rest: strings.TrimLeft(strings.TrimPrefix(p, "~"), "/")}
+	}
+	return pathRule{rule: r, anchor: '.', rest: strings.TrimPrefix(p, "./")}
+}
+
+// expand returns the absolute pattern for ctx, or "" when the rule cannot
+// apply. A home- or workspace-relative pattern whose base is unknown becomes
+// "*/rest" for deny and ask rules (matching the rest under any directory,
+// the strict reading) and does not apply for allow rules.
+func (pr pathRule) expand(home, base string) string {
+	var dir string
+	switch pr.anchor {
+	case '/':
+		return filepath.Clean("/" + pr.rest)
+	case '~':
+		dir = home
+	default:
+		dir = base
+	}
+	if dir == "" {
+		if pr.rule.Decision == Allow || pr.rest == "" {
+			return ""
+		}
+		return "*/" + pr.rest
+	}
+	if pr.rest == "" {
+		return filepath.Clean(dir)
+	}
+	return filepath.Clean(dir + "/" + pr.rest)
+}
+
+// pathIndex is the compiled form of the path rules and of the protected
+// paths for one Context.
+type pathIndex struct {
+	home, ws, cwd string
+	protectedIn   []string
+	tmpIn         []string
+
+	sections  [2]*trie // write, read
+	protected []*glob
+	wsDirs    []string // the workspace, as given and resolved
+	homeDirs  []string // the home directory, as given and resolved
+	tmpDirs   []string // temp directories, as given and resolved
+}
+
+func (x *pathIndex) fits(ctx Context, tmp []string) bool {
+	return x.home == ctx.Home && x.ws == ctx.Workspace &&
+		(ctx.Workspace != "" || x.cwd == ctx.Cwd) &&
+		slices.Equal(x.tmpIn, tmp) && slices.Equal(x.protectedIn, ctx.Protected)
+}
+
+// builtinProtected are paths written to only with a human's yes, in every
+// mode, on top of Context.Protected. Sources: shell start-up files from
+// bash(1) INVOCATION and zsh(1) STARTUP/SHUTDOWN FILES (code there runs in
+// every later shell, guardsh's real shell included); ~/.ssh (keys,
+// authorized_keys, config with ProxyCommand); git hooks and config (run by
+// every later git command, see githooks(5) and core.fsmonitor,
+// core.pager in git-config(1)); guardsh's own configuration.
+var builtinProtected = []string{
+	"~/.ssh", "~/.ssh/*",
+	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
+	"~/.bash_aliases",
+	"~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.zlogout",
+	"~/.config/guardsh", "~/.config/guardsh/*",
+	"/etc/guardsh", "/etc/guardsh/*",
+	"*/.git/hooks", "*/.git/hooks/*", "*/.git/config",
+}
+
+// pathIndexFor returns the compiled path rules for ctx, building and caching
+// them on first use.
+func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
+	tmp := ctx.TempDirs
+	if tmp == nil {
+		tmp = []string{os.TempDir(), "/tmp"}
+	}
+	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
+		return x
+	}
+	x := &pathIndex{
+		home: ctx.Home, ws: ctx.Workspace, cwd: ctx.Cwd,
+		protectedIn: slices.Clone(ctx.Protected), tmpIn: slices.Clone(tmp),
+	}
+	base := ctx.Workspace
+	if base == "" {
+		base = ctx.Cwd
+	}
+	for s := range p.paths {
+		var entries []entry
+		for _, pr := range p.paths[s] {
+			pat := pr.expand(ctx.Home, base)
+			if pat == "" {
+				continue
+			}
+			for _, v := range patternVariants(pat) {
+				entries = append(entries, entry{g: compileGlob(v, false), rule: pr.rule})
+			}
+		}
+		x.sections[s] = newTrie(entries)
+	}
+	strict := &Rule{Decision: Deny}
+	for _, pat := range append(slices.Clone(builtinProtected), ctx.Protected...) {
+		if pat == "" {
+			continue
+		}
+		if strings.HasPrefix(pat, "~") {
+			pat = pathRule{rule: strict, anchor: '~', rest: strings.TrimLeft(pat[1:], "/")}.expand(ctx.Home, "")
+		} else if !strings.HasPrefix(pat, "*") {
+			pat = filepath.Clean(pat)
+		}
+		if pat == "" {
+			continue
+		}
+		for _, v := range patternVariants(pat) {
+			x.protected = append(x.protected, compileGlob(v, false))
+		}
+	}
+	x.wsDirs = dirVariants(ctx.Workspace)
+	x.homeDirs = dirVariants(ctx.Home)
+	for _, t := range tmp {
+		// A temp dir of "/" or one holding the home directory would make
+		// every write a workspace write; ignore such a setting.
+		if !filepath.IsAbs(t) || t == "/" || (ctx.Home != "" && within(ctx.Home, filepath.Clean(t))) {
+			continue
+		}
+		x.tmpDirs = append(x.tmpDirs, dirVariants(t)...)
+	}
+	p.cache.Store(x)
+	return x
+}
+
+// patternVariants returns pat and, if different, pat with the symlinks of
+// its literal directory part resolved: all of pat when it has no '*', else
+// the directories before the first '*'.
+func patternVariants(pat string) []string {
+	if !strings.HasPrefix(pat, "/") {
+		return []string{pat}
+	}
+	star := strings.IndexByte(pat, '*')
+	var resolved string
+	if star < 0 {
+		resolved = canonical(pat)
+	} else {
+		slash := strings.LastIndexByte(pat[:star], '/')
+		if slash <= 0 {
+			return []string{pat}
+		}
+		resolved = canonical(pat[:slash]) + pat[slash:]
+	}
+	if resolved == pat {
+		return []string{pat}
+	}
+	return []string{pat, resolved}
+}
+
+func dirVariants(d string) []string {
+	if d == "" || !filepath.IsAbs(d) {
+		return nil
+	}
+	d = filepath.Clean(d)
+	if c := canonical(d); c != d {
+		return []string{d, c}
+	}
+	return []string{d}
+}
+
+// within reports whether path p is dir or lies below it.
+func within(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || (strings.HasPrefix(p, dir+"/") && len(p) > len(dir)+1)
+}
+
+// maxLinks bounds symlink resolution, as the kernel's ELOOP limit does.
+const maxLinks = 40
+
+// canonical returns the absolute path abs names after resolving every
+// symlink in its existing part, the way the kernel would when opening it
+// for writing: ".." after a symlink goes to the parent of the link's target,
+// a dangling symlink resolves to where the file would be created, and the
+// part that does not exist yet is cleaned lexically. abs must be absolute;
+// it need not be clean. It costs one lstat per existing component (plus one
+// readlink per symlink) and one for the first missing component.
+func canonical(abs string) string {
+	p, _ := resolve(abs)
+	return p
+}
+
+// resolve is canonical that also returns the file's status when the whole
+// path exists (the target's, for a symlink), else nil.
+func resolve(abs string) (string, os.FileInfo) {
+	todo := strings.Split(abs, "/") // components still to resolve
+	resolved := ""                  // resolved prefix, "" meaning "/"
+	var info os.FileInfo            // status of resolved
+	links := 0
+	for i := 0; i < len(todo); i++ {
+		c := todo[i]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			// resolved has no symlinks, so its lexical parent is its real one.
+			resolved = resolved[:max(strings.LastIndexByte(resolved, '/'), 0)]
+			info = nil
+			continue
+		}
+		next := resolved + "/" + c
+		fi, err := os.Lstat(next)
+		if err != nil {
+			// The rest does not exist (or cannot be looked at): clean it.
+			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			resolved, info = next, fi
+			continue
+		}
+		target, err := os.Readlink(next)
+		if links++; err != nil || links > maxLinks {
+			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil
+		}
+		if strings.HasPrefix(target, "/") {
+			resolved = ""
+		}
+		todo = append(strings.Split(target, "/"), todo[i+1:]...)
+		i = -1
+	}
+	if resolved == "" {
+		return "/", info
+	}
+	return resolved, info
+}
+
+// pathSubject is a write or read target resolved against a Context.
+type pathSubject struct {
+	static bool
+	// For a static path: the absolute path cleaned lexically, and resolved.
+	cleaned, resolved string
+	// links is the number of hard links of an existing regular file.
+	links uint64
+	// For a dynamic path: units of the absolute path, the static part
+	// before the first Hole cleaned and its directory resolved.
+	units []uint16
+	shown string // the path for messages, Holes as "…"
+}
+
+func newPathSubject(w string, ctx Context) pathSubject {
+	shown := strings.ReplaceAll(w, Hole, "…")
+	abs := w
+	if !strings.HasPrefix(w, "/") {
+		if ctx.Cwd == "" || strings.HasPrefix(w, Hole) {
+			// Unknown base: the path could be anywhere.
+			return pathSubject{units: append([]uint16{uHole}, appendUnits(nil, strings.TrimPrefix(w, Hole))...), shown: shown}
+		}
+		abs = ctx.Cwd + "/" + w
+	}
+	h := strings.Index(abs, Hole)
+	if h < 0 {
+		resolved, info := resolve(abs)
+		ps := pathSubject{static: true, cleaned: filepath.Clean(abs), resolved: resolved, shown: shown}
+		if info != nil && info.Mode().IsRegular() {
+			ps.links = hardLinks(info)
+		}
+		return ps
+	}
+	static, dyn := abs[:h], abs[h:]
+	slash := strings.LastIndexByte(static, '/')
+	dir, tail := static[:slash], static[slash+1:]
+	if dir == "" {
+		dir = "/"
+	} else {
+		dir = canonical(dir)
+	}
+	prefix := dir + "/" + tail
+	if dir == "/" {
+		prefix = "/" + tail
+	}
+	return pathSubject{units: appendUnits(appendUnits(nil, prefix), dyn), shown: shown}
+}
+
+// devSinks are write targets that write no file.
+var devSinks = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"}
+
+// protectedBy returns the protected pattern s writes to, or "".
+func (x *pathIndex) protectedBy(s pathSubject) string {
+	for _, g := range x.protected {
+		if g.match(s.cleaned) || g.match(s.resolved) {
+			return g.pat
+		}
+	}
+	return ""
+}
+
+func withinAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
+}

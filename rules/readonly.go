@@ -1,0 +1,454 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// program is one entry of the built-in read-only table: a program (or shell
+// builtin) that, called as described, neither writes files, runs other
+// programs, nor changes what later commands run. A command whose name is not
+// in the table, or that uses the program outside its description, is
+// sensitive.
+type program struct {
+	Name string
+	// Source says where the entry, and each exclusion, comes from.
+	Source string
+	// HoleSafe: no argument, whatever its run-time value, makes the
+	// program write or execute (apart from the Exclude options, which a
+	// run-time word that could be an option is checked against). Without
+	// it, any argument holding a Hole makes the command sensitive.
+	HoleSafe bool
+	// OptionsFirst: options end at the first operand (bash builtins and
+	// printf); otherwise options may appear anywhere before "--" (GNU
+	// argument permutation).
+	OptionsFirst bool
+	// PlusOptions: "+x" is an option too (set, declare).
+	PlusOptions bool
+	// Exclude lists options that write or execute: "-o" is a short option,
+	// matched inside clusters ("-uo"); "--output" is a long option, matched
+	// also as "--output=…" and as any abbreviation ("--out"), since
+	// getopt_long and git's parse-options accept unambiguous prefixes.
+	Exclude []string
+	// ExcludeWords are arguments that make the command sensitive anywhere
+	// before the operands ("keyword" in `set -o keyword`); so does a
+	// run-time word there, which could be one.
+	ExcludeWords []string
+	// ArgShort are the short options taking a required argument (the rest
+	// of the cluster, or else the next word); OptArgShort those whose
+	// optional argument can only be attached. They matter for counting
+	// operands and for not reading an argument as an option.
+	ArgShort, OptArgShort string
+	// ArgLong are the long options whose argument may be the next word.
+	ArgLong []string
+	// MaxOperands, when positive, is the most operands the command may
+	// have: `uniq IN OUT` writes OUT.
+	MaxOperands int
+	// Require lists what the first argument must be (`command -v`).
+	Require []string
+	// Names: operands are variable names or NAME=value; a name that
+	// changes what runs (see dangerousName), or one only known at run
+	// time, makes the command sensitive.
+	Names bool
+	// Sub are the read-only subcommands; a program with Sub is read-only
+	// only when called with one of them (or with none).
+	Sub []program
+	// GlobalOptions are the options allowed before the subcommand;
+	// GlobalArg those of them that take the next word as argument.
+	GlobalOptions, GlobalArg []string
+}
+
+// readOnlyPrograms is the built-in read-only table. An entry's Source says
+// why it belongs; the man pages cited are those of GNU coreutils, GNU grep,
+// bash(1) SHELL BUILTIN COMMANDS, ripgrep and git as shipped by Debian 12.
+var readOnlyPrograms = []program{
+	// Shell builtins that only print, test, or move the shell around.
+	{Name: ":", Source: "bash builtin: does nothing", HoleSafe: true},
+	{Name: "true", Source: "bash builtin / coreutils: exits 0", HoleSafe: true},
+	{Name: "false", Source: "bash builtin / coreutils: exits 1", HoleSafe: true},
+	{Name: "echo", Source: "bash builtin: prints its arguments (-n -e -E only format)", HoleSafe: true, OptionsFirst: true},
+	{Name: "printf", Source: "bash builtin: prints; excluded: -v VAR assigns a variable", HoleSafe: true, OptionsFirst: true,
+		Exclude: []string{"-v"}, ArgShort: "v"},
+	{Name: "pwd", Source: "bash builtin: prints the working directory", HoleSafe: true},
+	{Name: "cd", Source: "bash builtin: changes the shell's directory", HoleSafe: true},
+	{Name: "pushd", Source: "bash builtin: changes the shell's directory", HoleSafe: true},
+	{Name: "popd", Source: "bash builtin: changes the shell's directory", HoleSafe: true},
+	{Name: "dirs", Source: "bash builtin: prints the directory stack", HoleSafe: true},
+	{Name: "test", Source: "bash builtin: evaluates an expression", HoleSafe: true},
+	{Name: "[", Source: "bash builtin: evaluates an expression", HoleSafe: true},
+	{Name: "type", Source: "bash builtin: says how a name would be interpreted, runs nothing", HoleSafe: true},
+	{Name: "command", Source: "bash builtin: only with -v/-V, which describe a name; otherwise it runs one",
+		HoleSafe: true, Require: []string{"-v", "-V"}},
+	{Name: "exit", Source: "bash builtin: ends the shell", HoleSafe: true},
+	{Name: "return", Source: "bash builtin: returns from a function", HoleSafe: true},
+	{Name: "break", Source: "bash builtin: leaves a loop", HoleSafe: true},
+	{Name: "continue", Source: "bash builtin: next loop iteration", HoleSafe: true},
+	{Name: "shift", Source: "bash builtin: shifts positional parameters", HoleSafe: true},
+	{Name: "wait", Source: "bash builtin: waits for jobs already started", HoleSafe: true},
+	{Name: "shopt", Source: "bash builtin: sets shell options, none of which runs code", HoleSafe: true},
+	{Name: "set", Source: "bash builtin: sets options and positional parameters; excluded: -k / -o keyword (later NAME=value arguments become environment, which analysis would not see)",
+		HoleSafe: true, OptionsFirst: true, PlusOptions: true,
+		Exclude: []string{"-k"}, ExcludeWords: []string{"keyword"}, ArgShort: "o"},
+
+	// Builtins that assign variables: read-only unless the name assigned is
+	// one that changes what runs.
+	{Name: "export", Source: "bash builtin: marks variables for export", OptionsFirst: true, Names: true},
+	{Name: "declare", Source: "bash builtin: declares variables; excluded: -n makes a name reference, so a later assignment can reach any variable",
+		OptionsFirst: true, PlusOptions: true, Names: true, Exclude: []string{"-n"}},
+	{Name: "typeset", Source: "bash builtin: same as declare", OptionsFirst: true, PlusOptions: true, Names: true, Exclude: []string{"-n"}},
+	{Name: "local", Source: "bash builtin: same as declare, in a function", OptionsFirst: true, PlusOptions: true, Names: true, Exclude: []string{"-n"}},
+	{Name: "readonly", Source: "bash builtin: marks variables read-only", OptionsFirst: true, Names: true},
+	{Name: "read", Source: "bash builtin: reads a line into variables", OptionsFirst: true, Names: true, ArgShort: "adinNptu"},
+	{Name: "getopts", Source: "bash builtin: parses options into a variable", OptionsFirst: true, Names: true},
+	{Name: "mapfile", Source: "bash builtin: reads lines into an array; excluded: -C runs a callback", OptionsFirst: true, Names: true,
+		Exclude: []string{"-C"}, ArgShort: "dnOsuCc"},
+	{Name: "readarray", Source: "bash builtin: same as mapfile", OptionsFirst: true, Names: true,
+		Exclude: []string{"-C"}, ArgShort: "dnOsuCc"},
+
+	// Programs that print something about their arguments or the system.
+	{Name: "which", Source: "debianutils which(1): looks names up on PATH", HoleSafe: true},
+	{Name: "basename", Source: "coreutils: string operation on its arguments", HoleSafe: true},
+	{Name: "dirname", Source: "coreutils: string operation on its arguments", HoleSafe: true},
+	{Name: "realpath", Source: "coreutils: resolves paths, prints them", HoleSafe: true},
+	{Name: "readlink", Source: "coreutils: prints symlink targets", HoleSafe: true},
+	{Name: "stat", Source: "coreutils: prints file status", HoleSafe: true},
+	{Name: "du", Source: "coreutils: prints disk usage", HoleSafe: true},
+	{Name: "df", Source: "coreutils: prints file system usage", HoleSafe: true},
+	{Name: "date", Source: "coreutils: prints the date; excluded: -s/--set sets the clock",
+		HoleSafe: true, Exclude: []string{"-s", "--set"}, ArgShort: "dfrs", OptArgShort: "I",
+		ArgLong: []string{"--date", "--file", "--reference", "--set"}},
+	{Name: "whoami", Source: "coreutils: prints the user name", HoleSafe: true},
+	{Name: "id", Source: "coreutils: prints user and group ids", HoleSafe: true},
+	{Name: "groups", Source: "coreutils: prints group names", HoleSafe: true},
+	{Name: "uname", Source: "coreutils: prints system information", HoleSafe: true},
+	{Name: "nproc", Source: "coreutils: prints the number of processors", HoleSafe: true},
+	{Name: "tty", Source: "coreutils: prints the terminal name", HoleSafe: true},
+	{Name: "printenv", Source: "coreutils: prints environment variables", HoleSafe: true},
+	{Name: "sleep", Source: "coreutils: waits", HoleSafe: true},
+	{Name: "seq", Source: "coreutils: prints numbers", HoleSafe: true},
+	{Name: "expr", Source: "coreutils: evaluates an expression, prints it", HoleSafe: true},
+	{Name: "file", Source: "file(1): prints file types; excluded: -C/--compile writes a magic.mgc file",
+		HoleSafe: true, Exclude: []string{"-C", "--compile"}, ArgShort: "efFmP"},
+
+	// Programs that read files (or stdin) and print: no option of these
+	// writes a file or runs a program.
+	{Name: "ls", Source: "coreutils: lists directories", HoleSafe: true},
+	{Name: "cat", Source: "coreutils: prints files", HoleSafe: true},
+	{Name: "head", Source: "coreutils: prints the start of files", HoleSafe: true},
+	{Name: "tail", Source: "coreutils: prints the end of files (-f only waits)", HoleSafe: true},
+	{Name: "wc", Source: "coreutils: counts", HoleSafe: true},
+	{Name: "nl", Source: "coreutils: numbers lines", HoleSafe: true},
+	{Name: "tac", Source: "coreutils: prints files reversed", HoleSafe: true},
+	{Name: "cut", Source: "coreutils: prints fields", HoleSafe: true},
+	{Name: "tr", Source: "coreutils: translates stdin to stdout", HoleSafe: true},
+	{Name: "od", Source: "coreutils: dumps files", HoleSafe: true},
+	{Name: "cmp", Source: "diffutils: compares files", HoleSafe: true},
+	{Name: "diff", Source: "diffutils: compares files (no option writes; sdiff's -o is another program)", HoleSafe: true},
+	{Name: "md5sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
+	{Name: "sha1sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
+	{Name: "sha256sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
+	{Name: "sha512sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
+	{Name: "cksum", Source: "coreutils: prints checksums", HoleSafe: true},
+	{Name: "grep", Source: "GNU grep: searches files (-f reads patterns; nothing writes or runs)", HoleSafe: true},
+	{Name: "jq", Source: "jq 1.6/1.7: filters JSON; the language has no file output or process execution", HoleSafe: true},
+	{Name: "sort", Source: "coreutils sort(1): excluded: -o/--output writes FILE, --compress-program runs PROG",
+		Exclude: []string{"-o", "--output", "--compress-program"}, ArgShort: "kStTo",
+		ArgLong: []string{"--key", "--buffer-size", "--field-separator", "--temporary-directory", "--output",
+			"--compress-program", "--files0-from", "--random-source", "--batch-size", "--parallel", "--sort"}},
+	{Name: "uniq", Source: "coreutils uniq(1): a second operand is an OUTPUT file it writes",
+		MaxOperands: 1, ArgShort: "fsw", ArgLong: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
+	{Name: "rg", Source: "ripgrep rg(1): excluded: --pre runs a preprocessor command, --hostname-bin runs a program",
+		Exclude: []string{"--pre", "--hostname-bin"}},
+	{Name: "tree", Source: "tree(1): excluded: -o writes its output to a file, -R re-runs tree writing 00Tree.html files",
+		Exclude: []string{"-o", "-R"}, ArgShort: "LPIHTo"},
+
+	// git: the subcommands that only read the repository. git runs
+	// programs named in the repository's config (core.fsmonitor,
+	// core.pager, diff.external, textconv drivers); writes to .git/config
+	// and .git/hooks are protected, which is what makes these read-only.
+	{Name: "git", Source: "git(1): global options that only select the repository or the pager; excluded: -c and --config-env set config (core.pager, core.fsmonitor run programs), --exec-path picks the programs git runs",
+		GlobalOptions: []string{"-C", "--git-dir", "--work-tree", "--namespace", "-p", "--paginate", "-P", "--no-pager",
+			"--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+			"--icase-pathspecs", "--no-optional-locks", "--version"},
+		GlobalArg: []string{"-C", "--git-dir", "--work-tree", "--namespace"},
+		Sub: []program{
+			{Name: "status", Source: "git-status(1): shows the working tree status"},
+			{Name: "log", Source: "git-log(1): excluded: --output writes a file, --ext-diff runs the external diff program",
+				Exclude: []string{"--output", "--ext-diff"}},
+			{Name: "diff", Source: "git-diff(1): excluded: --output writes a file, --ext-diff runs the external diff program",
+				Exclude: []string{"--output", "--ext-diff"}},
+			{Name: "show", Source: "git-show(1): excluded: --output writes a file, --ext-diff runs the external diff program",
+				Exclude: []string{"--output", "--ext-diff"}},
+			{Name: "rev-parse", Source: "git-rev-parse(1): prints object names and repository paths"},
+			{Name: "ls-files", Source: "git-ls-files(1): lists index entries"},
+			{Name: "blame", Source: "git-blame(1): shows who changed each line"},
+		}},
+}
+
+var readOnlyTable = func() map[string]*program {
+	t := make(map[string]*program, len(readOnlyPrograms))
+	for i := range readOnlyPrograms {
+		t[readOnlyPrograms[i].Name] = &readOnlyPrograms[i]
+	}
+	return t
+}()
+
+// dangerousNames are variables whose value changes what a later command
+// runs, with their sources: the dynamic loader (ld.so(8): LD_PRELOAD,
+// LD_LIBRARY_PATH, LD_AUDIT; all LD_* and macOS DYLD_* by prefix), bash(1)
+// (BASH_ENV, ENV, PROMPT_COMMAND, PS0-PS4 prompt expansion, PATH,
+// SHELLOPTS, BASHOPTS, IFS, BASH_FUNC_* exported functions), git(1)
+// (GIT_SSH_COMMAND, GIT_SSH, GIT_EXTERNAL_DIFF, GIT_PAGER, GIT_EDITOR,
+// GIT_SEQUENCE_EDITOR, GIT_ASKPASS, GIT_PROXY_COMMAND, GIT_EXEC_PATH, GIT_DIR
+// and GIT_CONFIG* which select a config that can name programs), programs
+// started by others (PAGER, MANPAGER, EDITOR, VISUAL, SSH_ASKPASS, SHELL,
+// LESSOPEN/LESSCLOSE run by less), config locations (HOME,
+// XDG_CONFIG_HOME, RIPGREP_CONFIG_PATH) and interpreter start-up hooks
+// (NODE_OPTIONS, PYTHONPATH, PYTHONSTARTUP, PERL5OPT, PERL5LIB, RUBYOPT,
+// RUBYLIB, JAVA_TOOL_OPTIONS).
+var dangerousNames = map[string]bool{
+	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
+	"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
+	"SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true,
+	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
+	"GIT_EXEC_PATH": true, "GIT_DIR": true,
+	"PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SHELL": true,
+	"LESSOPEN": true, "LESSCLOSE": true,
+	"HOME": true, "XDG_CONFIG_HOME": true, "RIPGREP_CONFIG_PATH": true,
+	"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "PERL5LIB": true,
+	"RUBYOPT": true, "RUBYLIB": true, "JAVA_TOOL_OPTIONS": true,
+}
+
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_CONFIG", "BASH_FUNC_"}
+
+func dangerousName(name string) bool {
+	if dangerousNames[name] {
+		return true
+	}
+	for _, p := range dangerousPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedName returns the variable NAME=value, NAME+=value or
+// NAME[i]=value assigns (the whole word when it has no '=').
+func assignedName(a string) string {
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		a = strings.TrimSuffix(a[:i], "+")
+	}
+	if i := strings.IndexByte(a, '['); i >= 0 {
+		a = a[:i]
+	}
+	return a
+}
+
+// checkName returns why assigning name makes a segment sensitive, or "".
+func checkName(word string) string {
+	name := assignedName(word)
+	if strings.Contains(name, Hole) {
+		return fmt.Sprintf("the variable name in %q is only known at run time", shown(word))
+	}
+	if dangerousName(name) {
+		return fmt.Sprintf("assigning %s changes what later commands run", name)
+	}
+	return ""
+}
+
+// shown renders a word for messages, each Hole as "…".
+func shown(w string) string { return strings.ReplaceAll(w, Hole, "…") }
+
+// classifyExec returns the class of an exec subject and a clause saying
+// why. badAssign reports that an assignment (a prefix, a bare assignment or
+// a declaration builtin's argument) changes what runs, or assigns a name
+// only known at run time: such a segment is sensitive and no allow rule
+// lifts it, since a pattern matches the words, not the assignments.
+func classifyExec(words, assigns []string) (c Class, why string, badAssign bool) {
+	for _, a := range assigns {
+		if why := checkName(a); why != "" {
+			return Sensitive, why, true
+		}
+	}
+	if len(words) == 0 {
+		return ReadOnly, "the statement only assigns variables", false
+	}
+	name := words[0]
+	if strings.Contains(name, Hole) {
+		return Sensitive, "the command name is only known at run time", false
+	}
+	prog := readOnlyTable[name]
+	if prog == nil {
+		return Sensitive, fmt.Sprintf("%s is not in the read-only table", name), false
+	}
+	return prog.check(name, words[1:])
+}
+
+// check classifies a call of prog (label is how to name it) with args;
+// badName reports that the reason is an assigned variable name.
+func (prog *program) check(label string, args []string) (c Class, why string, badName bool) {
+	if prog.Sub != nil {
+		c, why := prog.checkSub(label, args)
+		return c, why, false
+	}
+	if len(prog.Require) > 0 && (len(args) == 0 || !slices.Contains(prog.Require, args[0])) {
+		return Sensitive, fmt.Sprintf("%s runs a program unless its first argument is %s", label, orList(prog.Require)), false
+	}
+	hasExcl := len(prog.Exclude) > 0 || len(prog.ExcludeWords) > 0
+	operands := 0
+	optsDone := false
+	argNext := false // this word is the previous option's argument
+	for _, a := range args {
+		dyn := strings.Contains(a, Hole)
+		if dyn && !prog.HoleSafe && !prog.Names {
+			return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q)", label, shown(a)), false
+		}
+		if !optsDone && len(prog.ExcludeWords) > 0 && (dyn || slices.Contains(prog.ExcludeWords, a)) {
+			return Sensitive, fmt.Sprintf("%s argument %q can make it write or execute (%s)", label, shown(a), prog.Source), false
+		}
+		if argNext && a != Hole { // a whole-word Hole may be several words
+			argNext = false
+			if prog.Names {
+				if why := checkName(a); why != "" {
+					return Sensitive, why, true
+				}
+			}
+			continue
+		}
+		if dyn {
+			argNext = false
+			could := !optsDone && couldBeOption(a)
+			if could && hasExcl {
+				return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q) that could be an option that writes or executes", label, shown(a)), false
+			}
+			if could && prog.Names {
+				return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q) that could name any variable", label, shown(a)), true
+			}
+			if prog.Names {
+				if why := checkName(a); why != "" {
+					return Sensitive, why, true
+				}
+			}
+			if !could {
+				operands++
+				optsDone = optsDone || prog.OptionsFirst
+			}
+			continue
+		}
+		if !optsDone && a == "--" {
+			optsDone = true
+			continue
+		}
+		if !optsDone && isOption(a, prog.PlusOptions) {
+			if bad := prog.excluded(a); bad != "" {
+				return Sensitive, fmt.Sprintf("%s option %s can write or execute (%s)", label, bad, prog.Source), false
+			}
+			argNext = prog.takesNextArg(a)
+			continue
+		}
+		operands++
+		optsDone = optsDone || prog.OptionsFirst
+		if prog.Names {
+			if why := checkName(a); why != "" {
+				return Sensitive, why, true
+			}
+		}
+	}
+	if prog.MaxOperands > 0 && operands > prog.MaxOperands {
+		return Sensitive, fmt.Sprintf("%s with %d operands writes to the last one (%s)", label, operands, prog.Source), false
+	}
+	return ReadOnly, fmt.Sprintf("%s is in the read-only table", label), false
+}
+
+// checkSub handles a program with subcommands: global options, then a
+// subcommand from prog.Sub, then that subcommand's own arguments.
+func (prog *program) checkSub(label string, args []string) (Class, string) {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.Contains(a, Hole) {
+			return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q)", label, shown(a))
+		}
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, _, hasValue := strings.Cut(a, "=")
+		if !slices.Contains(prog.GlobalOptions, name) {
+			return Sensitive, fmt.Sprintf("%s option %s is not read-only (%s)", label, a, prog.Source)
+		}
+		if !hasValue && slices.Contains(prog.GlobalArg, name) {
+			i++
+			if i < len(args) && strings.Contains(args[i], Hole) {
+				return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q)", label, shown(args[i]))
+			}
+		}
+	}
+	if i >= len(args) {
+		return ReadOnly, fmt.Sprintf("%s without a subcommand only prints", label)
+	}
+	for k := range prog.Sub {
+		if prog.Sub[k].Name == args[i] {
+			c, why, _ := prog.Sub[k].check(label+" "+args[i], args[i+1:])
+			return c, why
+		}
+	}
+	return Sensitive, fmt.Sprintf("%s %s is not in the read-only table", label, args[i])
+}
+
+func isOption(a string, plus bool) bool {
+	return len(a) > 1 && (a[0] == '-' || (plus && a[0] == '+'))
+}
+
+// couldBeOption reports whether a word with a Hole could turn out to be an
+// option (or, for a whole-word Hole, several words including options).
+func couldBeOption(a string) bool {
+	return strings.HasPrefix(a, Hole) || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+")
+}
+
+// excluded returns the excluded option that option word a is or contains,
+// or "".
+func (prog *program) excluded(a string) string {
+	if strings.HasPrefix(a, "--") {
+		name, _, _ := strings.Cut(a, "=")
+		if len(name) <= 2 {
+			return ""
+		}
+		for _, ex := range prog.Exclude {
+			if strings.HasPrefix(ex, "--") && strings.HasPrefix(ex, name) {
+				return ex
+			}
+		}
+		return ""
+	}
+	sign := a[:1]
+	for _, c := range a[1:] {
+		opt := sign + string(c)
+		if slices.Contains(prog.Exclude, opt) {
+			return opt
+		}
+		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
+			break // the rest of the cluster is the option's argument
+		}
+	}
+	return ""
+}
+
+// takesNextArg reports whether option word a leaves its argument to the
+// next word.
+func (prog *program) takesNextArg(a string) bool {
+	if strings.HasPrefix(a, "--") {
+		return !strings.Contains(a, "=") && slices.Contains(prog.ArgLong, a)
+	}
+	for i, c := range a[1:] {
+		if strings.ContainsRune(prog.OptArgShort, c) {
+			return false
+		}
+		if strings.ContainsRune(prog.ArgShort, c) {
+			return i == len(a)-2
+		}
+	}
+	return false
+}
