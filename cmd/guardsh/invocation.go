@@ -39,6 +39,18 @@ func (e *usageError) Error() string { return e.msg }
 // takesArg lists the short options that consume the next argument.
 const takesArg = "oO"
 
+// refusedOptions are bash options that would make bash run something other
+// than what guardsh analysed: -k turns any NAME=value argument into an
+// environment assignment, and history expansion (-H) rewrites a command from
+// earlier lines after analysis. guardsh refuses them on its command line and
+// starts bash with +H.
+var refusedOptions = map[string]string{
+	"k":          "-k makes NAME=value arguments environment assignments",
+	"keyword":    "-o keyword makes NAME=value arguments environment assignments",
+	"H":          "-H turns on history expansion, which rewrites commands after analysis",
+	"histexpand": "-o histexpand turns on history expansion, which rewrites commands after analysis",
+}
+
 // parseInvocation reads argv (argv[0] included) as bash does: long options,
 // then short options that may be bundled (-lc, -eo pipefail) and may start
 // with + to unset, up to "--", "-" or the first operand. -c is a flag; the
@@ -107,8 +119,13 @@ func parseInvocation(argv []string) (*invocation, error) {
 			case strings.IndexByte(takesArg, c) >= 0:
 				if i+1 < len(args) {
 					i++
+					if why, bad := refusedOptions[args[i]]; bad && c == 'o' && a[0] == '-' {
+						return nil, &usageError{why + "; guardsh does not support it"}
+					}
 					optArgs = append(optArgs, args[i])
 				}
+			case (c == 'k' || c == 'H') && a[0] == '-':
+				return nil, &usageError{refusedOptions[string(c)] + "; guardsh does not support it"}
 			case !strings.ContainsRune("abefhkmnptuvxBCEHPTilr", rune(c)):
 				return nil, &usageError{fmt.Sprintf("%c%c: invalid option", a[0], c)}
 			}
@@ -123,7 +140,7 @@ func parseInvocation(argv []string) (*invocation, error) {
 	if inv.login {
 		inv.options = append([]string{"-l"}, inv.options...)
 	}
-	inv.options = append(inv.long, inv.options...)
+	inv.options = append(append(inv.long, inv.options...), "+H")
 	inv.long = nil
 	if inv.command && len(inv.operands) == 0 {
 		return nil, &usageError{"-c: option requires an argument"}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalsReachTheShell sends SIGINT, SIGTERM and SIGHUP to guardsh
+// (not to its process group, as an agent killing its shell does) and
+// requires the real shell to receive each one.
+func TestSignalsReachTheShell(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("mode: bypass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			name := sig.String()
+			script := `trap 'echo "got $1"; exit 9' ` + sigName(sig) + `; echo ready; while :; do sleep 0.05; done`
+			cmd := exec.Command(self)
+			cmd.Args = []string{"bash", "-c", script, "bash", name}
+			cmd.Env = append(os.Environ(), "GUARDSH_CONFIG="+config, "GUARDSH_AUDIT="+filepath.Join(dir, "audit.jsonl"), "GUARDSH_MODE=")
+			// Its own process group, so only guardsh gets the signal.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }()
+			lines := bufio.NewScanner(out)
+			if !lines.Scan() || lines.Text() != "ready" {
+				t.Fatalf("want ready, got %q", lines.Text())
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				var rest []string
+				for lines.Scan() {
+					rest = append(rest, lines.Text())
+				}
+				err := cmd.Wait()
+				if len(rest) != 1 || rest[0] != "got "+name {
+					err = fmt.Errorf("shell printed %q, want %q (wait: %v)", rest, "got "+name, err)
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				var exitErr *exec.ExitError
+				if !errors.As(err, &exitErr) || exitErr.ExitCode() != 9 {
+					t.Fatalf("want exit status 9 from the trap, got %v", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("the shell never received the signal")
+			}
+		})
+	}
+}
+
+func sigName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "INT"
+	case syscall.SIGTERM:
+		return "TERM"
+	}
+	return "HUP"
+}
