@@ -87,14 +87,18 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		if mode, err = rules.ParseMode(modeName); err != nil {
 			return usage(err.Error())
 		}
-	} else if mode, err = effectiveMode(mode); err != nil {
+	} else if mode, err = effectiveMode(mode, stderr); err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return checkUsage
 	}
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	g := newGuard(policy, policyFile, mode, cwd)
+	var protected []string
+	if logPath, err := auditPath(policy); err == nil {
+		protected = append(protected, canonical(logPath))
+	}
+	g := newGuard(policy, policyFile, mode, cwd, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
 		writeCheckJSON(stdout, o)
@@ -158,10 +162,6 @@ func writeCheckText(w io.Writer, o guard.Outcome) {
 	}
 	for _, c := range o.Segments {
 		fmt.Fprintf(w, "  %-5s %s\n", c.Verdict.Decision, c.Segment)
-		fmt.Fprintf(w, "        class %s; %s", c.Verdict.Class, c.Verdict.Reason)
-		if r := c.Verdict.Rule; r != nil {
-			fmt.Fprintf(w, " [rule %q at %s:%d]", r.Pattern, r.File, r.Line)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "        class %s; %s\n", c.Verdict.Class, c.Verdict.Reason)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,8 +51,9 @@ func loadPolicy(path string, explicit bool) (*rules.Policy, string, error) {
 }
 
 // effectiveMode applies GUARDSH_MODE, which may only make the configured
-// mode stricter: the environment is the agent's to set.
-func effectiveMode(configured rules.Mode) (rules.Mode, error) {
+// mode stricter: the environment is the agent's to set. A looser one is
+// ignored with a warning on stderr.
+func effectiveMode(configured rules.Mode, stderr io.Writer) (rules.Mode, error) {
 	s := os.Getenv("GUARDSH_MODE")
 	if s == "" {
 		return configured, nil
@@ -60,9 +62,10 @@ func effectiveMode(configured rules.Mode) (rules.Mode, error) {
 	if err != nil {
 		return "", fmt.Errorf("GUARDSH_MODE: %w", err)
 	}
-	if m.Stricter(configured) {
+	if m.Stricter(configured) || m == configured {
 		return m, nil
 	}
+	fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_MODE=%s is looser than the configured mode %s; ignored\n", m, configured)
 	return configured, nil
 }
 

@@ -45,7 +45,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	self, _ := os.Executable()
 	shell, err := interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
 	if err != nil {
-		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		where := ""
+		if policy.Shell != "" {
+			where = " (shell: in " + policyFile + ")"
+		}
+		fmt.Fprintf(stderr, "guardsh: %v%s\n", err, where)
 		return exitRefused
 	}
 	arg0 := "bash"
@@ -65,7 +69,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return status
 	}
-	mode, err := effectiveMode(policy.Mode)
+	mode, err := effectiveMode(policy.Mode, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return exitRefused

@@ -85,7 +85,7 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 			what = nu.Error()
 		}
 		lines = append(lines, "guardsh: not understood: "+what)
-		lines = append(lines, fmt.Sprintf("guardsh: refused (%s): guardsh runs only what it can analyse", approval))
+		lines = append(lines, "guardsh: refused: guardsh runs only what it can analyse; nothing ran")
 		return lines
 	}
 	if o.Decision == rules.Deny {
