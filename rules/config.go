@@ -38,6 +38,9 @@ type Policy struct {
 	shell *trie         // shell rules, compiled
 	paths [2][]pathRule // write and read rules, compiled per Context
 	cache atomic.Pointer[pathIndex]
+	// argRules: some write or read rule denies or asks, so the arguments
+	// of exec subjects are checked against them (see matchArgs).
+	argRules bool
 }
 
 // AuditConfig is the `audit:` section.
@@ -149,6 +152,9 @@ func Parse(data []byte, file string) (*Policy, error) {
 			p.paths[0] = append(p.paths[0], newPathRule(r))
 		case "read":
 			p.paths[1] = append(p.paths[1], newPathRule(r))
+		}
+		if r.Section != "shell" && r.Decision != Allow {
+			p.argRules = true
 		}
 	}
 	p.shell = newTrie(shell)

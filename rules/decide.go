@@ -30,6 +30,13 @@ const (
 //     value of them: Ask, never Allow (Suggest is empty). For a write or
 //     read path with a Hole every deny rule of its section could match,
 //     since the run-time part may hold "../".
+//     For an exec subject, then: a write or read deny rule matching one
+//     of its arguments (`cat ~/.ssh/id_rsa` under "~/.ssh/*"): Deny; one
+//     that could match below a directory the program walks (`grep -r x ~`
+//     under "~/.ssh/id_*"): Ask. Arguments with a Hole are not matched
+//     against write and read rules, a known limit (a could-match there
+//     would make every `echo $HOME` ask); see args.go for which words
+//     count as paths and how.
 //
 //  2. mode chat: Deny.
 //
@@ -37,7 +44,8 @@ const (
 //     start-up files, .git/hooks and .git/config, guardsh's config): Ask,
 //     in every mode including bypass (plan: Deny).
 //
-//  4. an ask rule: Ask (bypass: Allow; plan: Deny).
+//  4. an ask rule, or, for an exec subject, a write or read ask rule
+//     matching one of its arguments: Ask (bypass: Allow; plan: Deny).
 //
 //  5. an allow rule: Allow (plan: only for a read-only subject). Allow
 //     rules do not apply to an exec subject with a dangerous assignment
@@ -64,8 +72,9 @@ const (
 // read-only; reads are read-only.
 //
 // Deciding is pure apart from the file system lookups (one lstat per path
-// component) that resolve symlinks in write and read paths; an exec segment
-// costs one to two microseconds against a thousand rules (see
+// component) that resolve symlinks in write and read paths and in the
+// arguments of exec subjects (when write or read rules deny or ask); an
+// exec segment costs a few microseconds against a thousand rules (see
 // BenchmarkDecide).
 func (p *Policy) Decide(s Subject, ctx Context) Verdict {
 	mode, err := p.effectiveMode(ctx)
@@ -111,6 +120,8 @@ type judgement struct {
 	protected string // the protected pattern written to, if any
 	target    string // the protected path, for messages
 	suggest   func() string
+	// Write and read rules matched by an exec subject's arguments.
+	argDeny, argCould, argAsk *argHit
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
@@ -131,6 +142,9 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		if f.allow {
 			j.h.allow = minHit(j.h.allow, h.allow)
 		}
+	}
+	if j.h.deny < 0 {
+		j.argDeny, j.argCould, j.argAsk = p.matchArgs(s.Words, ctx)
 	}
 	j.suggest = func() string { return suggestExec(s.Words) }
 	return j.verdict(mode)
@@ -345,10 +359,20 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		v.Reason = fmt.Sprintf("matches deny rule %q (%s)", r.Pattern, r.Source())
 		return v
 	}
+	if a := j.argDeny; a != nil {
+		r := *a.rule
+		v.Decision, v.Rule, v.DecidedBy, v.Reason = Deny, &r, ByRule, a.clause()
+		return v
+	}
 	if j.h.could >= 0 {
 		r := j.rule(j.h.could)
 		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
 		v.Reason = fmt.Sprintf("could match deny rule %q (%s) %s", r.Pattern, r.Source(), j.couldWhy)
+		return v
+	}
+	if a := j.argCould; a != nil {
+		r := *a.rule
+		v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, &r, ByRule, a.clause()
 		return v
 	}
 	if mode == Chat {
@@ -366,9 +390,16 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		v.Reason = fmt.Sprintf("writes protected path %s (protected: %s), which needs a human's yes in every mode", j.target, j.protected)
 		return v
 	}
-	if j.h.ask >= 0 {
-		r := j.rule(j.h.ask)
-		what := fmt.Sprintf("matches ask rule %q (%s)", r.Pattern, r.Source())
+	if j.h.ask >= 0 || j.argAsk != nil {
+		var r *Rule
+		var what string
+		if j.h.ask >= 0 {
+			r = j.rule(j.h.ask)
+			what = fmt.Sprintf("matches ask rule %q (%s)", r.Pattern, r.Source())
+		} else {
+			c := *j.argAsk.rule
+			r, what = &c, j.argAsk.clause()
+		}
 		switch mode {
 		case Bypass:
 			v.Decision, v.DecidedBy, v.Reason = Allow, ByMode, what+"; mode bypass runs it"

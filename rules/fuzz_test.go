@@ -46,7 +46,8 @@ func instantiateWords(words []string, fill string) []string {
 }
 
 // FuzzDecide checks the promise of Decide end to end: a segment with
-// run-time parts is never allowed when some value of them would be denied.
+// run-time parts is never allowed when some value of them would be denied
+// by a shell rule.
 func FuzzDecide(f *testing.F) {
 	f.Add("rm\x1f-rf\x1f\x00", "/", uint8(0))
 	f.Add("rm\x1f\x00\x1f/", "-rf", uint8(1))
@@ -69,7 +70,11 @@ func FuzzDecide(f *testing.F) {
 		dyn := p.Decide(Subject{Kind: KindExec, Words: words}, ctx)
 		inst := instantiateWords(words, fill)
 		got := p.Decide(Subject{Kind: KindExec, Words: inst}, ctx)
-		if dyn.Decision == Allow && got.Decision == Deny {
+		// Arguments with a run-time part are not matched against write and
+		// read rules (a documented limit, see args.go): a deny by such a
+		// rule once the argument is known does not count.
+		byPathRule := got.Rule != nil && got.Rule.Section != "shell"
+		if dyn.Decision == Allow && got.Decision == Deny && !byPathRule {
 			t.Fatalf("%q allowed (%s), but with %q it is %q, denied (%s)", words, dyn.Reason, fill, inst, got.Reason)
 		}
 		if dyn.Decision == Ask && dyn.DecidedBy == ByRule && dyn.Rule != nil && dyn.Rule.Decision == Deny && dyn.Suggest != "" {

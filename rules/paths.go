@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Path patterns (the write and read sections) match canonical absolute
@@ -86,6 +87,24 @@ type pathIndex struct {
 	wsDirs    []string // the workspace, as given and resolved
 	homeDirs  []string // the home directory, as given and resolved
 	tmpDirs   []string // temp directories, as given and resolved
+
+	// cwdRes caches the last working directory resolved (see canonicalCwd).
+	cwdRes atomic.Pointer[[2]string]
+}
+
+// canonicalCwd returns canonical(cwd), remembering the last answer (the
+// working directory may vary while the index fits), or "" when cwd is not
+// absolute.
+func (x *pathIndex) canonicalCwd(cwd string) string {
+	if !filepath.IsAbs(cwd) {
+		return ""
+	}
+	if c := x.cwdRes.Load(); c != nil && c[0] == cwd {
+		return c[1]
+	}
+	out := canonical(cwd)
+	x.cwdRes.Store(&[2]string{cwd, out})
+	return out
 }
 
 func (x *pathIndex) fits(ctx Context, tmp []string) bool {
@@ -234,9 +253,22 @@ func canonical(abs string) string {
 // resolve is canonical that also returns the file's status when the whole
 // path exists (the target's, for a symlink), else nil.
 func resolve(abs string) (string, os.FileInfo) {
-	todo := strings.Split(abs, "/") // components still to resolve
-	resolved := ""                  // resolved prefix, "" meaning "/"
-	var info os.FileInfo            // status of resolved
+	p, info, _ := resolveIn("", abs)
+	return p, info
+}
+
+// resolveIn resolves path p, absolute or relative to dir, as canonical does.
+// dir must be "" or "/" (the root) or a canonical path (absolute, clean,
+// without symlinks), so that only the components of p cost lookups. exists
+// reports whether the whole path exists; info is the status of the last
+// component looked at, nil when the path exists but ends in "..", "." or
+// is dir itself.
+func resolveIn(dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
+	todo := strings.Split(p, "/") // components still to resolve
+	resolved := ""                // resolved prefix, "" meaning "/"
+	if !strings.HasPrefix(p, "/") && dir != "/" {
+		resolved = dir
+	}
 	links := 0
 	for i := 0; i < len(todo); i++ {
 		c := todo[i]
@@ -253,7 +285,7 @@ func resolve(abs string) (string, os.FileInfo) {
 		fi, err := os.Lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it.
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil
+			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			resolved, info = next, fi
@@ -261,7 +293,7 @@ func resolve(abs string) (string, os.FileInfo) {
 		}
 		target, err := os.Readlink(next)
 		if links++; err != nil || links > maxLinks {
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil
+			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
 		}
 		if strings.HasPrefix(target, "/") {
 			resolved = ""
@@ -270,9 +302,9 @@ func resolve(abs string) (string, os.FileInfo) {
 		i = -1
 	}
 	if resolved == "" {
-		return "/", info
+		return "/", info, true
 	}
-	return resolved, info
+	return resolved, info, true
 }
 
 // pathSubject is a write or read target resolved against a Context.

@@ -1,0 +1,396 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Arguments as paths. A program's arguments name the files it reads and
+// writes (`cat ~/.ssh/id_rsa`, `cp x ~/.ssh/authorized_keys`), so the read
+// and write rules that deny or ask apply to the arguments of exec subjects
+// too, not only to redirections. guardsh does not know whether a program
+// reads or writes a given argument, so both sections' deny and ask rules
+// apply to every argument; allow rules and protected paths do not (they
+// are about writes a redirection makes).
+//
+// Which arguments (matchArgs): the static words after the command name
+// (words holding a Hole are skipped, see below), and
+//
+//   - of a word with "=", also the value after the first "=" (--file=V,
+//     if=V, PREFIX=V); an option ("-…") with "=" only by its value;
+//   - of a short option with an attached value (-oVALUE, -I/usr/include),
+//     the value from its first '/', '~' or '.' on; any other option
+//     (-la, --force) is skipped, up to a "--", after which every word is
+//     an operand;
+//   - a leading '@' (curl's -d @file) is also tried without it; "file://"
+//     is dropped; other URLs ("https://…") are skipped;
+//   - the subcommand of a tool such as git, npm, go or make (`git status`,
+//     see subcommandTools) is not a path.
+//
+// A candidate is taken as a path when it contains '/', starts with '~' or
+// '.', or names an existing entry (a dangling symlink included) in the
+// working directory; plain words that name nothing (`status`, `TODO`) are
+// not paths. A path is resolved as redirection targets are (absolute
+// against Context.Cwd, cleaned, symlinks resolved) and rules are matched
+// against both its cleaned and its resolved form. A literal "~/…" (quoted,
+// or after "--opt=", which the shell does not expand but some programs
+// do) is tried as both a relative path and one under Context.Home.
+//
+// A directory argument of a program that walks directories (see walkers:
+// tar, cp -r, grep -r, rm -r, …) also stands for everything below it: a
+// deny rule that matches every path below it (`tar czf x.tgz ~/.ssh`
+// under "~/.ssh/*") denies, one that could match some path below it
+// (`grep -r key ~` under "~/.ssh/id_*") asks. Other programs' directory
+// arguments are matched as the directory only: `ls -la ~/.ssh` is not
+// matched by "~/.ssh/*" (which matches what is in ~/.ssh, not ~/.ssh), so
+// it is decided as any ls.
+//
+// Known limits, by choice:
+//
+//   - a word with a run-time part ($HOME/x, "$f") is not matched: a
+//     could-match over every argument would make `echo $HOME` ask;
+//     redirections with a run-time path still could-match;
+//   - programs that only handle their arguments as strings (stringOnly:
+//     echo, test, basename, …) are not checked: `[ -f ~/.ssh/id_rsa ]`
+//     reads nothing;
+//   - a plain word naming nothing yet (`cp x id_rsa` run inside ~/.ssh) is
+//     not a path, nor is a relative word when Context.Cwd is unknown;
+//   - a directory the program walks implicitly (`rg key` in the working
+//     directory) is not an argument; nor are files a program finds by
+//     itself (its config, `find -exec` targets) or reads from stdin.
+//
+// Cost: nothing unless the policy has a write or read rule that denies or
+// asks; then one lstat per component of each candidate (a plain word is
+// one component; the working directory is resolved once and remembered),
+// one more stat for a "." or ".." a walker walks, and one or two trie
+// walks per section.
+
+// stringOnly are programs and builtins whose arguments are strings, never
+// files they open.
+var stringOnly = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, ":": true, "true": true, "false": true,
+	"basename": true, "dirname": true, "type": true, "which": true,
+	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
+}
+
+// subcommandTools are programs whose first argument, when it looks like a
+// subcommand (isSubcommand: `git status`, `npm test`, `make build`), names
+// what to do, not a file; it is not looked up as a path (one lstat saved
+// per segment of the commonest commands).
+var subcommandTools = map[string]bool{
+	"git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true,
+	"go": true, "cargo": true, "rustup": true, "make": true, "docker": true, "podman": true,
+	"kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true, "pip3": true,
+	"uv": true, "poetry": true, "dotnet": true, "mvn": true, "gradle": true, "bundle": true,
+	"brew": true, "apt": true, "apt-get": true, "systemctl": true,
+}
+
+// walk says when a program reads or writes everything below a directory
+// argument: always (zero value), or when given one of the short option
+// letters (inside a cluster), long options (or an abbreviation of at least
+// five bytes) or words.
+type walk struct {
+	short string
+	long  []string
+	words []string
+}
+
+// walkers are the programs that walk directory arguments (the tar, cp,
+// grep, rm, chmod, zip, diff, find and rsync man pages of Debian 12).
+var walkers = map[string]walk{
+	"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
+	"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
+	"grep":    {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
+	"egrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
+	"fgrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
+	"ugrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
+	"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
+	"scp":     {short: "r"},
+	"rm":      {short: "rR", long: []string{"--recursive"}},
+	"chmod":   {short: "R", long: []string{"--recursive"}},
+	"chown":   {short: "R", long: []string{"--recursive"}},
+	"chgrp":   {short: "R", long: []string{"--recursive"}},
+	"setfacl": {short: "R", long: []string{"--recursive"}},
+	"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
+	"diff":    {short: "r", long: []string{"--recursive"}},
+	"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
+}
+
+// walker returns the name of the program words run when it walks its
+// directory arguments, else "".
+func walker(words []string) string {
+	name := words[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	w, ok := walkers[name]
+	if !ok {
+		return ""
+	}
+	if w.short == "" && w.long == nil && w.words == nil {
+		return name
+	}
+	for _, a := range words[1:] {
+		switch {
+		case a == "--":
+			return ""
+		case strings.HasPrefix(a, "--"):
+			for _, l := range w.long {
+				if a == l || (len(a) >= 5 && strings.HasPrefix(l, a)) {
+					return name
+				}
+			}
+		case len(a) > 1 && a[0] == '-' && w.short != "" && strings.ContainsAny(a[1:], w.short):
+			return name
+		}
+		for _, x := range w.words {
+			if a == x {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// argHit is a write or read rule that an argument of an exec subject
+// matches.
+type argHit struct {
+	rule *Rule
+	// arg is the argument for messages (home written "~"); via, when not
+	// empty, the path it resolves to.
+	arg, via string
+	// walker, for a directory argument, is the program that walks it;
+	// could: a deny rule could match something below it.
+	walker string
+	could  bool
+}
+
+// clause says what the argument matches, for a verdict's Reason.
+func (a *argHit) clause() string {
+	r := a.rule
+	rule := fmt.Sprintf("%s %s rule %q (%s)", r.Section, r.Decision, r.Pattern, r.Source())
+	arg := "argument " + a.arg
+	if a.via != "" {
+		arg += " (which resolves to " + a.via + ")"
+	}
+	switch {
+	case a.walker != "" && a.could:
+		return fmt.Sprintf("%s is a directory %s walks, and what is in it could match %s", arg, a.walker, rule)
+	case a.walker != "":
+		return fmt.Sprintf("%s is a directory %s walks, and everything in it matches %s", arg, a.walker, rule)
+	}
+	return arg + " matches " + rule
+}
+
+// argScan is the state of matchArgs.
+type argScan struct {
+	x        *pathIndex
+	cwd      string // Context.Cwd, "" when unknown
+	cwdCanon string // canonical(cwd)
+	home     string
+	walker   string
+	hm       holeMatcher
+
+	deny, could, ask *argHit
+}
+
+// matchArgs matches the arguments of an exec subject against the write
+// and read rules that deny or ask (see the comment at the top of this
+// file). It returns the first argument a deny rule matches (deny), else
+// the first directory a deny rule could match below (could), and the first
+// argument an ask rule matches (ask); nil for none.
+func (p *Policy) matchArgs(words []string, ctx Context) (deny, could, ask *argHit) {
+	if !p.argRules || len(words) < 2 || stringOnly[words[0]] {
+		return nil, nil, nil
+	}
+	x := p.pathIndexFor(ctx)
+	sc := argScan{x: x, home: ctx.Home, walker: walker(words)}
+	if c := x.canonicalCwd(ctx.Cwd); c != "" {
+		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
+	}
+	if sc.home == "/" {
+		sc.home = ""
+	}
+	args := words[1:]
+	if subcommandTools[words[0]] && isSubcommand(args[0]) {
+		args = args[1:]
+	}
+	operands := false
+	for _, w := range args {
+		if sc.deny != nil {
+			break
+		}
+		if w == "" || strings.Contains(w, Hole) {
+			continue
+		}
+		if !operands && w[0] == '-' {
+			if w == "--" {
+				operands = true
+			} else if i := strings.IndexByte(w, '='); i >= 0 {
+				sc.value(w, w[i+1:])
+			} else if len(w) > 2 && w[1] != '-' {
+				if k := strings.IndexAny(w[2:], "/~."); k >= 0 {
+					sc.value(w, w[2+k:])
+				}
+			}
+			continue
+		}
+		sc.value(w, w)
+		if i := strings.IndexByte(w, '='); i > 0 && sc.deny == nil {
+			sc.value(w, w[i+1:])
+		}
+	}
+	return sc.deny, sc.could, sc.ask
+}
+
+// value checks c, the whole or a part of the argument word.
+func (sc *argScan) value(word, c string) {
+	if rest, ok := strings.CutPrefix(c, "file://"); ok {
+		c = rest
+	} else if strings.Contains(c, "://") {
+		return
+	}
+	if rest, ok := strings.CutPrefix(c, "@"); ok {
+		sc.path(word, rest)
+	}
+	sc.path(word, c)
+}
+
+// path checks c as a path: relative to the working directory (unless it
+// is absolute) and, for a literal "~/…", under the home directory.
+func (sc *argScan) path(word, c string) {
+	if c == "" || sc.deny != nil {
+		return
+	}
+	pathLike := c[0] == '/' || c[0] == '~' || c[0] == '.' || strings.IndexByte(c, '/') >= 0
+	switch {
+	case c[0] == '/':
+		sc.check(word, "", "", c, pathLike)
+	case sc.cwd != "":
+		sc.check(word, sc.cwd, sc.cwdCanon, c, pathLike)
+	}
+	if sc.home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
+		sc.check(word, "", "", sc.home+c[1:], true)
+	}
+}
+
+// check resolves c (relative to dir, whose canonical form is canon, or
+// absolute when dir is "") and matches it.
+func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
+	if sc.deny != nil {
+		return
+	}
+	var cleaned, resolved string
+	var info os.FileInfo
+	var exists bool
+	if !pathLike {
+		// One component: a plain word is a path only if it names an entry.
+		resolved = canon + "/" + c
+		if canon == "/" {
+			resolved = "/" + c
+		}
+		fi, err := os.Lstat(resolved)
+		if err != nil {
+			return // names nothing: not a path
+		}
+		switch {
+		case dir == canon:
+			cleaned = resolved
+		case dir == "/":
+			cleaned = "/" + c
+		default:
+			cleaned = dir + "/" + c
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			info, exists = fi, true
+		} else {
+			resolved, info, exists = resolveIn(canon, c)
+		}
+	} else {
+		cleaned = c
+		if dir != "" {
+			cleaned = dir + "/" + c
+		}
+		cleaned = filepath.Clean(cleaned)
+		resolved, info, exists = resolveIn(canon, c)
+	}
+	hit := func(t *trie, i int, walker string, could bool) *argHit {
+		a := &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), walker: walker, could: could}
+		if resolved != cleaned {
+			a.via = tildeShown(resolved, sc.home)
+		}
+		return a
+	}
+	for _, sec := range [2]int{1, 0} { // read rules first: the likelier reading
+		t := sc.x.sections[sec]
+		h := t.matchString(cleaned)
+		if resolved != cleaned {
+			hr := t.matchString(resolved)
+			h.deny, h.ask = minHit(h.deny, hr.deny), minHit(h.ask, hr.ask)
+		}
+		if h.deny >= 0 {
+			sc.deny = hit(t, h.deny, "", false)
+			return
+		}
+		if h.ask >= 0 && sc.ask == nil {
+			sc.ask = hit(t, h.ask, "", false)
+		}
+	}
+	if sc.walker == "" || !exists {
+		return
+	}
+	if info == nil {
+		fi, err := os.Stat(resolved)
+		if err != nil {
+			return
+		}
+		info = fi
+	}
+	if !info.IsDir() {
+		return
+	}
+	// Everything below the directory: its path, a slash and a Hole.
+	below := func(d string) []uint16 {
+		if d != "/" {
+			d += "/"
+		}
+		return append(appendUnits(nil, d), uHole)
+	}
+	uc, ur := below(cleaned), below(resolved)
+	for _, sec := range [2]int{1, 0} {
+		t := sc.x.sections[sec]
+		h := t.matchUnits(uc, &sc.hm)
+		if resolved != cleaned {
+			hr := t.matchUnits(ur, &sc.hm)
+			h.deny, h.ask = minHit(h.deny, hr.deny), minHit(h.ask, hr.ask)
+			if h.could < 0 {
+				h.could = hr.could
+			}
+		}
+		switch {
+		case h.deny >= 0:
+			sc.deny = hit(t, h.deny, sc.walker, false)
+			return
+		case h.could >= 0 && sc.could == nil:
+			sc.could = hit(t, h.could, sc.walker, true)
+		}
+		if h.ask >= 0 && sc.ask == nil {
+			sc.ask = hit(t, h.ask, sc.walker, false)
+		}
+	}
+}
+
+// tildeShown writes a path under home with "~" instead, for messages.
+func tildeShown(p, home string) string {
+	switch {
+	case home == "":
+		return p
+	case p == home:
+		return "~"
+	case strings.HasPrefix(p, home+"/"):
+		return "~" + p[len(home):]
+	}
+	return p
+}
