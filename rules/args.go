@@ -70,10 +70,16 @@ import (
 // stringOnly are programs and builtins whose arguments are strings, never
 // files they open.
 var stringOnly = map[string]bool{
-	"echo": true, "printf": true, "test": true, "[": true, ":": true, "true": true, "false": true,
+	"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
 	"basename": true, "dirname": true, "type": true, "which": true,
 	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
 }
+
+// readsArgs are programs that are not read-only but only read the paths
+// they are given (bash's source/. run a file; ssh -i/-F and ssh-add read a
+// key or config): their arguments are not matched against the protected
+// paths, which are about writes.
+var readsArgs = map[string]bool{"source": true, ".": true, "ssh": true, "ssh-add": true}
 
 // subcommandTools are programs whose first argument, when it looks like a
 // subcommand (isSubcommand: `git status`, `npm test`, `make build`), names
@@ -194,6 +200,10 @@ type argScan struct {
 	hm       holeMatcher
 
 	deny, could, ask *argHit
+	// protect: match arguments against the protected paths too (the
+	// program may write them); protected is the first such argument.
+	protect   bool
+	protected *argHit
 }
 
 // matchArgs matches the arguments of an exec subject against the write
@@ -201,12 +211,16 @@ type argScan struct {
 // file). It returns the first argument a deny rule matches (deny), else
 // the first directory a deny rule could match below (could), and the first
 // argument an ask rule matches (ask); nil for none.
-func (p *Policy) matchArgs(words []string, ctx Context) (deny, could, ask *argHit) {
-	if !p.argRules || len(words) < 2 || stringOnly[words[0]] {
-		return nil, nil, nil
+//
+// With protect, it also returns the first argument that names a protected
+// path (a program that is not read-only may write any file it is given:
+// `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
+func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
+	if (!p.argRules && !protect) || len(words) < 2 || stringOnly[words[0]] {
+		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, home: ctx.Home, walker: walker(words)}
+	sc := argScan{x: x, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]]}
 	if c := x.canonicalCwd(ctx.Cwd); c != "" {
 		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
 	}
@@ -242,7 +256,7 @@ func (p *Policy) matchArgs(words []string, ctx Context) (deny, could, ask *argHi
 			sc.value(w, w[i+1:])
 		}
 	}
-	return sc.deny, sc.could, sc.ask
+	return sc.deny, sc.could, sc.ask, sc.protected
 }
 
 // value checks c, the whole or a part of the argument word.
@@ -315,6 +329,11 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 		cleaned = filepath.Clean(cleaned)
 		resolved, info, exists = resolveIn(canon, c)
+	}
+	if sc.protect && sc.protected == nil {
+		if pat := sc.x.protectedBy(pathSubject{cleaned: cleaned, resolved: resolved}); pat != "" {
+			sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat}
+		}
 	}
 	hit := func(t *trie, i int, walker string, could bool) *argHit {
 		a := &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), walker: walker, could: could}

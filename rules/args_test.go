@@ -245,3 +245,23 @@ func TestWalker(t *testing.T) {
 		}
 	}
 }
+
+// A program that is not read-only may write any file it is given, so an
+// argument naming a protected path asks in every mode, bypass included,
+// whether or not the policy has path rules.
+func TestProtectedPathArguments(t *testing.T) {
+	p := mustParse(t, "mode: bypass\n")
+	ctx := testContext(t, Bypass)
+	argFixture(t, ctx)
+	runArgCases(t, p, ctx, []argCase{
+		{name: "sed -i on a shell rc file asks", words: []string{"sed", "-i", "s/a/b/", "~/.bashrc"}, want: Ask, reason: "argument ~/.bashrc is a protected path"},
+		{name: "sed -i on an absolute rc path asks", words: []string{"sed", "-i", "s/a/b/", ctx.Home + "/.bashrc"}, want: Ask, reason: "protected"},
+		{name: "tee into ~/.ssh asks", words: []string{"tee", "-a", ctx.Home + "/.ssh/authorized_keys"}, want: Ask, reason: "protected"},
+		{name: "cp over a git hook asks", words: []string{"cp", "x", ctx.Workspace + "/.git/hooks/pre-commit"}, want: Ask, reason: "protected"},
+		{name: "a link to a protected file asks", words: []string{"truncate", "-s0", "./link"}, want: Ask, reason: "protected"},
+		{name: "reading an rc file is read-only", words: []string{"cat", ctx.Home + "/.bashrc"}, want: Allow},
+		{name: "sed -i on a workspace file runs", words: []string{"sed", "-i", "s/a/b/", "README.md"}, want: Allow},
+		{name: "sourcing an rc file only reads it", words: []string{"source", ctx.Home + "/.bashrc"}, want: Allow},
+		{name: "ssh -i only reads the key", words: []string{"ssh", "-i", ctx.Home + "/.ssh/id_rsa", "host"}, want: Allow},
+	})
+}

@@ -144,7 +144,11 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		}
 	}
 	if j.h.deny < 0 {
-		j.argDeny, j.argCould, j.argAsk = p.matchArgs(s.Words, ctx)
+		var prot *argHit
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(s.Words, ctx, class != ReadOnly)
+		if prot != nil {
+			j.protected, j.target = prot.via, "argument "+prot.arg
+		}
 	}
 	j.suggest = func() string { return suggestExec(s.Words) }
 	return j.verdict(mode)
@@ -387,6 +391,10 @@ func (j *judgement) verdict(mode Mode) Verdict {
 			return v
 		}
 		v.Decision = Ask
+		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
+			v.Reason = fmt.Sprintf("argument %s is a protected path (protected: %s) and the program may write it, which needs a human's yes in every mode", arg, j.protected)
+			return v
+		}
 		v.Reason = fmt.Sprintf("writes protected path %s (protected: %s), which needs a human's yes in every mode", j.target, j.protected)
 		return v
 	}

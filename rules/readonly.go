@@ -77,6 +77,7 @@ var readOnlyPrograms = []program{
 	{Name: "dirs", Source: "bash builtin: prints the directory stack", HoleSafe: true},
 	{Name: "test", Source: "bash builtin: evaluates an expression", HoleSafe: true},
 	{Name: "[", Source: "bash builtin: evaluates an expression", HoleSafe: true},
+	{Name: "[[", Source: "bash keyword: evaluates a conditional expression; not HoleSafe: the operands of -eq, -lt … are evaluated as arithmetic, where a variable's value such as a[$(cmd)] runs cmd"},
 	{Name: "type", Source: "bash builtin: says how a name would be interpreted, runs nothing", HoleSafe: true},
 	{Name: "command", Source: "bash builtin: only with -v/-V, which describe a name; otherwise it runs one",
 		HoleSafe: true, Require: []string{"-v", "-V"}},
