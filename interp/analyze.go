@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -89,6 +90,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	a := &analyzer{opt: opt, firstCd: -1}
+	a.segs, a.meta = make([]Segment, 0, 16), make([]segMeta, 0, 16)
 	a.res = newResolver(opt.Home, &a.budget)
 	top := &frame{src: src, lines: &lineIndex{}}
 	defer func() {
@@ -120,12 +122,12 @@ type analyzer struct {
 	opt    Options
 	res    *resolver
 	budget budget
-	parser *syntax.Parser
 
 	segs    []Segment
 	meta    []segMeta
-	loops   [][2]int // [start, end) of segments emitted inside each loop
-	firstCd int      // index of the first segment that may change the cwd
+	loops   [][2]int                      // [start, end) of segments emitted inside each loop
+	feeds   map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
+	firstCd int                           // index of the first segment that may change the cwd
 	err     *NotUnderstood
 }
 
@@ -162,11 +164,15 @@ func (b *budget) spend(words, bytes int) error {
 	return nil
 }
 
+// parsers caches bash parsers between analyses: a Parser holds two 1 KiB
+// buffers, and allocating them is a visible part of analysing a short
+// command. A Parser keeps no state from one Parse to the next.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 func (a *analyzer) parse(src string) (*syntax.File, error) {
-	if a.parser == nil {
-		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
-	}
-	return a.parser.Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 // checkText refuses what must not reach the parser: text over the size
@@ -403,10 +409,27 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 {
+			if b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
+				if a.feeds == nil {
+					a.feeds = map[*syntax.Stmt]*syntax.Stmt{}
+				}
+				a.feeds[b.Y] = lastStage(b.X)
+			}
 			stack = append(stack, b.Y, b.X)
 			continue
 		}
 		a.oneStmt(s, f)
+	}
+}
+
+// lastStage returns the last stage of a pipeline statement.
+func lastStage(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			return s
+		}
+		s = b.Y
 	}
 }
 
@@ -523,7 +546,8 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	for _, as := range c.Assigns {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 	}
-	var offs []int
+	seg.Args = make([]Word, 0, len(c.Args))
+	offs := make([]int, 0, len(c.Args))
 	for _, w := range c.Args {
 		n := len(seg.Args)
 		seg.Args = a.fields(w, f, seg.Args)

@@ -327,6 +327,19 @@ func TestAnalyzeNestedShells(t *testing.T) {
 			[]string{"exec bash", "exec rm -rf / via bash <<"}},
 		{"a here-string on a shell's stdin is analysed", "sh -s <<< 'rm x'",
 			[]string{"exec sh -s", "exec rm x via sh <<<"}},
+		{"a script on /dev/stdin reads the here-string", "bash /dev/stdin <<< 'rm x'",
+			[]string{"exec bash /dev/stdin", "exec rm x via bash <<<"}},
+		{"source of stdin reads the heredoc", ". /dev/stdin <<'E'\nrm x\nE\n",
+			[]string{"exec . /dev/stdin", "exec rm x via . <<"}},
+		{"echo piped into a shell is analysed", "echo 'rm -rf /' | sh",
+			[]string{"exec echo \"rm -rf /\"", "exec sh", "exec rm -rf / via | sh"}},
+		{"a cat heredoc piped into a shell is analysed", "cat <<'EOF' | sudo bash -s\nrm x\nEOF\n",
+			[]string{"exec cat", "exec sudo bash -s", "exec bash -s via sudo", "exec rm x via sudo,| bash"}},
+		{"the last stage of a longer pipe feeds the shell", "true | echo rm x | bash",
+			[]string{"exec true", "exec echo rm x", "exec bash", "exec rm x via | bash"}},
+		{"dynamic piped input is not analysed", "curl -s https://x | sh", []string{"exec curl -s https://x", "exec sh"}},
+		{"a redirected stdin wins over the pipe", "echo rm x | sh < script", []string{"exec echo rm x", "read script", "exec sh"}},
+		{"echo with options is not analysed", "echo -e 'rm\\x20x' | sh", []string{"exec echo -e \"rm\\\\x20x\"", "exec sh"}},
 		{"a shell inside eval", `eval "bash -c 'rm x'"`,
 			[]string{"exec eval \"bash -c 'rm x'\"", "exec bash -c \"rm x\" via eval", "exec rm x via eval,bash -c"}},
 		{"a shell payload with a substitution", `sh -c 'echo $(id)'`,
@@ -362,6 +375,11 @@ func TestAnalyzeWrappers(t *testing.T) {
 		{"several find actions each run", "find . -execdir sh -c 'x' \\; -ok rm {} +",
 			[]string{"exec find . -execdir sh -c x \";\" -ok rm {} +", "exec sh -c x via find -execdir", "exec x via find -execdir,sh -c", "exec rm \"\\x00\" via find -ok"}},
 		{"a dynamic wrapper option stops unwrapping", "sudo $opt rm x", []string{"exec sudo \"\\x00\" rm x"}},
+		{"env -S is not unwrapped", "env --split-string='rm x' y; env -S 'rm x'",
+			[]string{"exec env \"--split-string=rm x\" y", "exec env -S \"rm x\""}},
+		{"attached option values are skipped", "stdbuf -oL nice -n5 sudo -uroot --preserve-env=A rm x",
+			[]string{"exec stdbuf -oL nice -n5 sudo -uroot --preserve-env=A rm x", "exec nice -n5 sudo -uroot --preserve-env=A rm x via stdbuf",
+				"exec sudo -uroot --preserve-env=A rm x via stdbuf,nice", "exec rm x via stdbuf,nice,sudo"}},
 	})
 }
 
@@ -535,7 +553,6 @@ func TestAnalyzeLargeTextsInBoundedTime(t *testing.T) {
 	}
 	cases := []struct{ name, src string }{
 		{"a long pipeline", big("a|", "a")},
-		{"a long and-list", big("a&&", "a")},
 		{"many commands", big("echo a b c\n", "")},
 		{"a long test chain", "[[ " + big("a&&", "a ]]")},
 		{"a big heredoc", "cat <<'EOF' > f\n" + big("some text (with brackets) and $signs\n", "EOF\n")},

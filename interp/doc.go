@@ -17,8 +17,8 @@
 // Exec segment with no Args.
 //
 // Three compound commands are Exec segments too, so that a policy sees
-// them: [[ … ]] as ["[[", operands and operators…, "]]"] (operands after
-// quote removal), (( … )) as ["((", expression, "))"] and let as ["let",
+// them: [[ ]] as ["[[", operands and operators…, "]]"] (operands after
+// quote removal), (( )) as ["((", expression, "))"] and let as ["let",
 // expression…] (an expression as written, run-time parts as Holes; a lone
 // quoted word after quote removal). Their operands can run code at run
 // time through array subscripts (let 'a[$(cmd)]'), which no static reading
@@ -37,15 +37,17 @@
 // command itself stays a segment: eval (its arguments joined by single
 // spaces, after an optional "--"), the -c operand of bash, sh, zsh, dash, ksh,
 // mksh, ash, rbash and guardsh (by base name, with flags before and after -c,
-// clustered or not, and -o/-O arguments skipped; also busybox sh), a
-// here-document or here-string fed to such a shell with no -c and no script
-// operand, the action of trap and the value of alias NAME=VALUE. Wrappers run a command of their own:
+// clustered or not, and -o/-O arguments skipped; also busybox sh), what
+// such a shell reads as code from its standard input when it has no -c and
+// no script operand (or the script /dev/stdin, or for source /dev/stdin): a
+// here-document or here-string, or, as the last stage of a pipe, the output
+// of echo with static operands or of cat of a here-document, the action of trap and the value of alias NAME=VALUE. Wrappers run a command of their own:
 // command, builtin, exec, env (its NAME=value become Assigns), nohup, nice,
 // timeout, stdbuf, setsid, sudo, doas, time, xargs (with a trailing Hole for
 // the arguments it reads, or Holes for its -I string) and each -exec,
 // -execdir, -ok and -okdir of find ("{}" a Hole); the wrapped command is an
 // extra Exec segment with the wrapper's Assigns. Segments found this way have
-// Via set: "eval", "bash -c", "sh <<", "sh <<<", "trap", "alias", the wrapper's name or
+// Via set: "eval", "bash -c", "sh <<", "sh <<<", "| sh", "trap", "alias", the wrapper's name or
 // "find -exec", and "$(…)", "`…`", "<(…)", ">(…)" for substitutions. A
 // payload only known at run time is not analysed; the segment carrying it has
 // a Hole. A payload deeper than Options.MaxDepth, or one that fails to parse,
@@ -55,8 +57,10 @@
 //
 // Each Word is one argument as bash would pass it: brace expansion, tilde
 // expansion (Options.Home; after "=" and ":" too in assignments and
-// assignment-like arguments), and quote removal (including $'…' escapes)
-// are done exactly as bash does them, with mvdan.cc/sh/v3/expand. Every part
+// assignment-like arguments), and quote removal are done as bash does them,
+// with mvdan.cc/sh/v3/expand; where expand differs from bash ($'\cX'
+// escapes, a tilde after brace expansion as in {a,~}), this package does the
+// step itself, and a test compares the result with bash's. Every part
 // only known at run time (parameter expansion, command, process and
 // arithmetic substitution) is a Hole inside Value, so "/tmp/$x" is
 // "/tmp/\x00"; an unquoted part is not split into fields, so it stays one

@@ -138,6 +138,13 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if strings.Contains(name, Hole) {
 		return
 	}
+	// seg was emitted just before: mark it when its code is analysed.
+	idx := len(a.segs) - 1
+	markNested := func() {
+		if a.err == nil && idx >= 0 {
+			a.segs[idx].Nested = true
+		}
+	}
 	base := path.Base(name)
 	switch {
 	case name == "eval":
@@ -145,6 +152,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 			text := joinValues(rest)
 			if !strings.Contains(text, Hole) {
 				a.nested(text, "eval", roffs[0], f, false)
+				markNested()
 			}
 		}
 		return
@@ -161,10 +169,15 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case shells[base]:
-		a.shell(base, args, offs, s, f)
+		if a.shell(base, args, offs, s, f) {
+			markNested()
+		}
+		return
+	case (name == "source" || name == ".") && len(args) > 1 && isStdinPath(args[1].Value):
+		a.stdinCode(name, s, f)
 		return
 	case base == "busybox" && len(args) > 1 && shells[args[1].Value]:
-		a.shell(args[1].Value, args[1:], offs[1:], s, f)
+		_ = a.shell(args[1].Value, args[1:], offs[1:], s, f)
 		return
 	}
 	if unwrapped >= maxUnwrap {
@@ -251,13 +264,13 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred bool) {
 // before and after it, clustered as in -lc or -ec, and -o/-O take an
 // argument, as do --rcfile and --init-file), or, with neither -c nor a
 // script operand (or with -s), a here-document or here-string on its
-// standard input.
-func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame) {
+// standard input. It reports whether a static -c string was analysed.
+func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame) bool {
 	i, sawC, sawS := 1, false, false
 	for i < len(args) {
 		v := args[i].Value
 		if strings.Contains(v, Hole) {
-			return // an option only known at run time
+			return false // an option only known at run time
 		}
 		if v == "--" || v == "-" {
 			i++
@@ -288,31 +301,112 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 	if sawC {
 		if i < len(args) && !strings.Contains(args[i].Value, Hole) {
 			a.nested(args[i].Value, base+" -c", offs[i], f, false)
+			return true
 		}
-		return
+		return false
 	}
-	if i < len(args) && !sawS {
-		return // a script file: its text is not ours to see
+	if i < len(args) && !sawS && !isStdinPath(args[i].Value) {
+		return false // a script file: its text is not ours to see
 	}
+	a.stdinCode(base, s, f)
+	return false
+}
+
+// isStdinPath reports a path that names the standard input.
+func isStdinPath(v string) bool {
+	switch v {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// stdinCode analyses the code a shell (or source /dev/stdin) reads from its
+// standard input: a here-document or here-string, or else, when it is the
+// last stage of a pipe, the output of an echo or of a cat of a
+// here-document. Input only known at run time (curl … | sh) is not analysed.
+func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame) {
+	redirected := false
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue
 		}
-		var text string
-		var via string
+		var text, via string
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			text, via = a.hdocText(r, f), base+" <<"
 		case syntax.WordHdoc:
 			text, via = a.literal(r.Word, f, false)+"\n", base+" <<<"
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			redirected = true
+			continue
 		default:
 			continue
 		}
+		redirected = true
 		if a.err != nil || strings.Contains(text, Hole) {
-			return
+			continue
 		}
 		a.nested(text, via, int(r.OpPos.Offset()), f, false)
 	}
+	if redirected {
+		return
+	}
+	if feeder := a.feeds[s]; feeder != nil {
+		if text, ok := a.fedText(feeder, f); ok {
+			a.nested(text, "| "+base, int(feeder.Pos().Offset()), f, false)
+		}
+	}
+}
+
+// fedText returns what a pipe stage writes when that is known statically:
+// echo with static operands and no options, or cat (with no operand or "-")
+// of a here-document or here-string.
+func (a *analyzer) fedText(st *syntax.Stmt, f *frame) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	var args []Word
+	for _, w := range c.Args {
+		args = a.fields(w, f, args)
+	}
+	if a.err != nil || len(args) == 0 {
+		return "", false
+	}
+	var text string
+	switch args[0].Value {
+	case "echo":
+		if len(args) > 1 && strings.HasPrefix(args[1].Value, "-") {
+			return "", false
+		}
+		text = joinValues(args[1:]) + "\n"
+	case "cat":
+		if len(args) > 2 || (len(args) == 2 && args[1].Value != "-") {
+			return "", false
+		}
+		found := false
+		for _, r := range st.Redirs {
+			if r.N != nil && r.N.Value != "0" {
+				continue
+			}
+			switch r.Op {
+			case syntax.Hdoc, syntax.DashHdoc:
+				text, found = a.hdocText(r, f), true
+			case syntax.WordHdoc:
+				text, found = a.literal(r.Word, f, false)+"\n", true
+			}
+		}
+		if !found {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	if a.err != nil || strings.Contains(text, Hole) {
+		return "", false
+	}
+	return text, true
 }
 
 // hdocText returns a here-document body as the command reads it.
@@ -410,12 +504,12 @@ func unwrap(base string, args []Word) []wrapped {
 		if len(v) < 2 || v[0] != '-' {
 			break
 		}
-		if spec.stop[v] {
+		name, _, hasVal := strings.Cut(v, "=")
+		if spec.stop[v] || spec.stop[name] {
 			return nil // lookup only (command -v), or a form we do not model
 		}
 		i++
 		if strings.HasPrefix(v, "--") {
-			name, _, hasVal := strings.Cut(v, "=")
 			if !hasVal && spec.long[name] {
 				i++
 			}

@@ -56,6 +56,10 @@ type Segment struct {
 	// Line is the 1-based line in the top-level command text where the
 	// segment starts (for nested code: where the enclosing word starts).
 	Line int
+	// Nested is set on an eval or on a shell given -c when the code it runs
+	// (eval's text, the -c string) was static and was analysed into the
+	// segments that follow it.
+	Nested bool
 	// Via is the chain of constructs that led to nested code, outermost first,
 	// for example ["eval"] or ["bash -c", "$(…)"]; empty at top level.
 	Via []string

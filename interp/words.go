@@ -279,12 +279,18 @@ func (r *resolver) fields(w *syntax.Word, src string, out []Word) ([]Word, error
 	if whole {
 		return r.add(out, Word{Value: Hole, Source: src})
 	}
-	word := syntax.Word{Parts: parts}
-	if !syntax.SplitBraces(&word) {
+	word := &syntax.Word{Parts: parts}
+	if !syntax.SplitBraces(word) {
 		return r.expandOne(parts, src, out)
 	}
+	return r.braceFields(word, src, out)
+}
+
+// braceFields expands each word of a brace expansion. It is apart from
+// fields so that the common path allocates no closure.
+func (r *resolver) braceFields(word *syntax.Word, src string, out []Word) ([]Word, error) {
 	var err error
-	for bw, berr := range expand.BracesSeq(&r.cfg, &word) {
+	for bw, berr := range expand.BracesSeq(&r.cfg, word) {
 		if berr != nil {
 			return out, berr
 		}
@@ -371,10 +377,14 @@ func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word) ([
 			parts = assignTilde(parts, n, r.home)
 		}
 	}
-	word := syntax.Word{Parts: parts}
+	return r.expandFields(&syntax.Word{Parts: parts}, src, out)
+}
+
+// expandFields runs expand.FieldsSeq on a prepared word.
+func (r *resolver) expandFields(word *syntax.Word, src string, out []Word) ([]Word, error) {
 	r.globbed = false
 	var err error
-	for s, ferr := range expand.FieldsSeq(&r.cfg, &word) {
+	for s, ferr := range expand.FieldsSeq(&r.cfg, word) {
 		if ferr != nil {
 			return out, ferr
 		}

@@ -77,8 +77,8 @@ var stringOnly = map[string]bool{
 
 // readsArgs are programs that are not read-only but only read the paths
 // they are given (bash's source/. run a file; ssh -i/-F and ssh-add read a
-// key or config): their arguments are not matched against the protected
-// paths, which are about writes.
+// key or config): their arguments are matched against read rules only, not
+// against write rules and protected paths, which are about writes.
 var readsArgs = map[string]bool{"source": true, ".": true, "ssh": true, "ssh-add": true}
 
 // subcommandTools are programs whose first argument, when it looks like a
@@ -204,6 +204,9 @@ type argScan struct {
 	// program may write them); protected is the first such argument.
 	protect   bool
 	protected *argHit
+	// sections are the path sections whose rules apply, read first (the
+	// likelier reading): both, or only read for a program in readsArgs.
+	sections []int
 }
 
 // matchArgs matches the arguments of an exec subject against the write
@@ -220,7 +223,10 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]]}
+	sc := argScan{x: x, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
+	if readsArgs[words[0]] {
+		sc.sections = sc.sections[:1]
+	}
 	if c := x.canonicalCwd(ctx.Cwd); c != "" {
 		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
 	}
@@ -342,7 +348,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 		return a
 	}
-	for _, sec := range [2]int{1, 0} { // read rules first: the likelier reading
+	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
 		h := t.matchString(cleaned)
 		if resolved != cleaned {
@@ -378,7 +384,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		return append(appendUnits(nil, d), uHole)
 	}
 	uc, ur := below(cleaned), below(resolved)
-	for _, sec := range [2]int{1, 0} {
+	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
 		h := t.matchUnits(uc, &sc.hm)
 		if resolved != cleaned {

@@ -6,6 +6,8 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/interp"
@@ -51,6 +53,10 @@ func (g *Guard) Evaluate(text string) Outcome {
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, len(segs))}
 	for i, seg := range segs {
 		v := g.Policy.Decide(Subject(seg), g.Context)
+		if transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask {
+			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
+				Reason: "runs only the code analysed as the segments after it"}
+		}
 		out.Segments[i] = Checked{Segment: seg, Verdict: v}
 		if i == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
@@ -60,6 +66,40 @@ func (g *Guard) Evaluate(text string) Outcome {
 		out.DecidedBy = "class"
 	}
 	return out
+}
+
+// transparent reports a segment that runs nothing but code analysed as the
+// segments after it: an eval of static text, or a shell from a system
+// directory given a static -c string, with no prefix assignments (which
+// could be LD_PRELOAD) and no rc file option (which would source a file).
+// Its own class then does not make the command ask; rules that match it
+// still apply, and the segments of its code are decided on their own.
+func transparent(seg interp.Segment) bool {
+	if !seg.Nested || len(seg.Assigns) > 0 || len(seg.Args) == 0 {
+		return false
+	}
+	name := seg.Args[0].Value
+	if name == "eval" {
+		return true
+	}
+	if strings.Contains(name, "/") {
+		dir, base := path.Split(name)
+		if dir != "/bin/" && dir != "/usr/bin/" && dir != "/usr/local/bin/" {
+			return false
+		}
+		name = base
+	}
+	switch name {
+	case "bash", "sh", "dash", "zsh", "ksh", "guardsh":
+	default:
+		return false
+	}
+	for _, w := range seg.Args[1:] {
+		if w.Value == "--rcfile" || w.Value == "--init-file" {
+			return false
+		}
+	}
+	return true
 }
 
 // Subject converts a segment into what the policy matches.

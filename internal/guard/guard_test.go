@@ -39,6 +39,14 @@ func TestEvaluate(t *testing.T) {
 		{"a parse error is never allowed", `echo "open`, rules.Bypass, rules.Ask, "analysis"},
 		{"a carriage return is never allowed", "echo a\rrm -rf x", rules.Bypass, rules.Ask, "analysis"},
 		{"chat runs nothing", "echo hi", rules.Chat, rules.Deny, "mode"},
+		{"eval of analysed text adds nothing", "eval 'make test'", rules.AskMode, rules.Allow, "class"},
+		{"bash -c of analysed text adds nothing", "/bin/bash -lc 'echo hi && make'", rules.AskMode, rules.Allow, "class"},
+		{"bash -c still asks for what it runs", "bash -c 'npm test'", rules.AskMode, rules.Ask, "class"},
+		{"eval of run-time text asks", `eval "$cmd"`, rules.AskMode, rules.Ask, "class"},
+		{"a local program named bash is not a shell", "./bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
+		{"an assignment before bash -c asks", "LD_PRELOAD=/tmp/x.so bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
+		{"an rc file before bash -c asks", "bash --rcfile x.sh -i -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
+		{"approve mode decides eval by the code it runs", "eval 'echo hi'", rules.Approve, rules.Allow, "class"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
