@@ -60,14 +60,18 @@ func FindShell(configured, path, self string) (string, error) {
 }
 
 // ShellEnv returns env without the variables that would make bash run code
-// guardsh never analysed: BASH_ENV and ENV (a file sourced at start-up) and
+// guardsh never analysed: BASH_ENV and ENV (a file sourced at start-up),
 // BASH_FUNC_* (functions imported from the environment, which would change
-// what a command name runs).
+// what a command name runs), SHELLOPTS and BASHOPTS (options imported at
+// start-up: xtrace with a PS4 holding $(…) runs it, expand_aliases turns
+// words into code) and PS4 itself.
 func ShellEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") {
+		switch {
+		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
+			strings.HasPrefix(name, "BASH_FUNC_"):
 			continue
 		}
 		out = append(out, kv)
@@ -124,19 +128,42 @@ func (r Run) Command(text string, args []string) (int, error) {
 	return waitFor(cmd)
 }
 
-// Stream starts `bash OPTIONS -s ARGS…` reading its script from the
-// returned writer, which the caller feeds one analysed command at a time and
-// closes at the end; wait returns bash's exit status as Command does.
-func (r Run) Stream(args []string) (w io.WriteCloser, wait func() (int, error), err error) {
+// Stream starts bash reading a script from the returned writer, which the
+// caller feeds one analysed command at a time and closes at the end; wait
+// returns bash's exit status as Command does.
+//
+// With separate, the script reaches bash on its own channel, as
+// `bash OPTIONS /dev/fd/3 ARGS…` (so $0 is /dev/fd/3), and the commands get
+// r.Stdin: nothing a command reads can consume script text, so bash runs
+// exactly the commands guardsh analysed, in the same order. Without it,
+// `bash OPTIONS -s ARGS…` reads the script on its standard input, as an
+// interactive terminal session needs; a command that reads stdin then
+// consumes script text (bash's own behaviour).
+func (r Run) Stream(args []string, separate bool) (w io.WriteCloser, wait func() (int, error), err error) {
 	argv := append([]string{r.arg0()}, r.Options...)
-	argv = append(argv, "-s")
+	if !separate {
+		argv = append(argv, "-s")
+		argv = append(argv, args...)
+		cmd := r.cmd(argv)
+		if w, err = cmd.StdinPipe(); err != nil {
+			return nil, nil, err
+		}
+		return w, func() (int, error) { return waitFor(cmd) }, nil
+	}
+	argv = append(argv, "/dev/fd/3")
 	argv = append(argv, args...)
 	cmd := r.cmd(argv)
-	w, err = cmd.StdinPipe()
+	cmd.Stdin = r.Stdin
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	return w, func() (int, error) { return waitFor(cmd) }, nil
+	cmd.ExtraFiles = []*os.File{pr}
+	return pw, func() (int, error) {
+		status, err := waitFor(cmd)
+		pr.Close()
+		return status, err
+	}, nil
 }
 
 // Plain runs `bash ARGS…` for what needs no decision (--version, --help).

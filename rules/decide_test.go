@@ -478,6 +478,12 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"set", "-euo", "pipefail"}, ReadOnly},
 		{[]string{"set", "-k"}, Sensitive},
 		{[]string{"set", "-o", "keyword"}, Sensitive},
+		{[]string{"set", "-H"}, Sensitive},
+		{[]string{"set", "-o", "histexpand"}, Sensitive},
+		{[]string{"set", "+H"}, ReadOnly},
+		{[]string{"shopt", "-s", "expand_aliases"}, Sensitive},
+		{[]string{"shopt", "-s", "autocd"}, Sensitive},
+		{[]string{"shopt", "-u", "extglob"}, ReadOnly},
 		{[]string{"set", "--", H}, ReadOnly},
 		{[]string{"set", "--", "keyword"}, ReadOnly},
 		{[]string{"set", "-o", H}, Sensitive}, // could be keyword
@@ -511,7 +517,7 @@ func TestReadOnlyTable(t *testing.T) {
 }
 
 func TestDangerousAssignments(t *testing.T) {
-	for _, name := range []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+	for _, name := range []string{"LD_PRELOAD", "BASH_CMDS", "BASH_ALIASES", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
 		"PATH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "SHELLOPTS",
 		"BASHOPTS", "IFS", "PS4", "GIT_CONFIG_COUNT", "DYLD_INSERT_LIBRARIES"} {
 		for _, s := range []Subject{

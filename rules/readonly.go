@@ -87,10 +87,11 @@ var readOnlyPrograms = []program{
 	{Name: "continue", Source: "bash builtin: next loop iteration", HoleSafe: true},
 	{Name: "shift", Source: "bash builtin: shifts positional parameters", HoleSafe: true},
 	{Name: "wait", Source: "bash builtin: waits for jobs already started", HoleSafe: true},
-	{Name: "shopt", Source: "bash builtin: sets shell options, none of which runs code", HoleSafe: true},
-	{Name: "set", Source: "bash builtin: sets options and positional parameters; excluded: -k / -o keyword (later NAME=value arguments become environment, which analysis would not see)",
+	{Name: "shopt", Source: "bash builtin: sets shell options; excluded: expand_aliases (a later word runs an alias's code), autocd and cdable_vars (a later word changes directory), extdebug (DEBUG traps can skip commands)",
+		HoleSafe: true, ExcludeWords: []string{"expand_aliases", "autocd", "cdable_vars", "extdebug"}},
+	{Name: "set", Source: "bash builtin: sets options and positional parameters; excluded: -k / -o keyword (later NAME=value arguments become environment, which analysis would not see) and -H / -o histexpand / -o history (history expansion rewrites a command after analysis)",
 		HoleSafe: true, OptionsFirst: true, PlusOptions: true,
-		Exclude: []string{"-k"}, ExcludeWords: []string{"keyword"}, ArgShort: "o"},
+		Exclude: []string{"-k", "-H"}, ExcludeWords: []string{"keyword", "histexpand", "history"}, ArgShort: "o"},
 
 	// Builtins that assign variables: read-only unless the name assigned is
 	// one that changes what runs.
@@ -199,7 +200,8 @@ var readOnlyTable = func() map[string]*program {
 // runs, with their sources: the dynamic loader (ld.so(8): LD_PRELOAD,
 // LD_LIBRARY_PATH, LD_AUDIT; all LD_* and macOS DYLD_* by prefix), bash(1)
 // (BASH_ENV, ENV, PROMPT_COMMAND, PS0-PS4 prompt expansion, PATH,
-// SHELLOPTS, BASHOPTS, IFS, BASH_FUNC_* exported functions), git(1)
+// SHELLOPTS, BASHOPTS, IFS, BASH_FUNC_* exported functions, BASH_CMDS and
+// BASH_ALIASES which name what a command word runs), git(1)
 // (GIT_SSH_COMMAND, GIT_SSH, GIT_EXTERNAL_DIFF, GIT_PAGER, GIT_EDITOR,
 // GIT_SEQUENCE_EDITOR, GIT_ASKPASS, GIT_PROXY_COMMAND, GIT_EXEC_PATH, GIT_DIR
 // and GIT_CONFIG* which select a config that can name programs), programs
@@ -212,6 +214,7 @@ var dangerousNames = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
 	"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
 	"SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
+	"BASH_CMDS": true, "BASH_ALIASES": true, "BASH_XTRACEFD": true,
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true,
 	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
 	"GIT_EXEC_PATH": true, "GIT_DIR": true,

@@ -149,7 +149,19 @@ func (s *shellRun) serve(text string, args []string) int {
 // had failed, and the script goes on as bash's would.
 func (s *shellRun) stream(r *os.File, args []string) int {
 	interactive := term.IsTerminal(int(r.Fd()))
-	w, wait, err := s.runner.Stream(args)
+	runner := s.runner
+	if !interactive {
+		// The script has its own channel to bash; commands read nothing
+		// of it (see interp.Run.Stream).
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+			return exitRefused
+		}
+		defer devNull.Close()
+		runner.Stdin = devNull
+	}
+	w, wait, err := runner.Stream(args, !interactive)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		return exitRefused
@@ -162,6 +174,10 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		text, err := reader.Next()
 		if text != "" {
 			o := s.guard.Evaluate(text)
+			for _, c := range o.Segments {
+				// A cd here moves the commands of later chunks too.
+				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
+			}
 			rec := s.record(text, o)
 			if o.Decision != rules.Allow {
 				s.printRefusal(o)
