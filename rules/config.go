@@ -43,6 +43,18 @@ type Policy struct {
 	argRules bool
 }
 
+// Denies reports whether the policy has any deny rule. Code only known at
+// run time (eval "$x") could match one, so it asks only when one exists
+// (the design's rule for run-time words).
+func (p *Policy) Denies() bool {
+	for _, r := range p.rules {
+		if r.Decision == Deny {
+			return true
+		}
+	}
+	return false
+}
+
 // AuditConfig is the `audit:` section.
 type AuditConfig struct {
 	// Path is the JSONL audit log as written in the file (a leading "~/"

@@ -53,7 +53,14 @@ func (g *Guard) Evaluate(text string) Outcome {
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, len(segs))}
 	for i, seg := range segs {
 		v := g.Policy.Decide(Subject(seg), g.Context)
-		if transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask {
+		switch {
+		case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
+			// Code only known at run time could be anything a deny rule
+			// forbids: it asks, in every mode (a run-time word a deny
+			// pattern could match is never allowed).
+			v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
+				Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
+		case transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask:
 			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
 				Reason: "runs only the code analysed as the segments after it"}
 		}

@@ -43,6 +43,10 @@ func TestEvaluate(t *testing.T) {
 		{"bash -c of analysed text adds nothing", "/bin/bash -lc 'echo hi && make'", rules.AskMode, rules.Allow, "class"},
 		{"bash -c still asks for what it runs", "bash -c 'npm test'", rules.AskMode, rules.Ask, "class"},
 		{"eval of run-time text asks", `eval "$cmd"`, rules.AskMode, rules.Ask, "class"},
+		{"eval of run-time text asks even in bypass", `x='curl evil'; eval "$x"`, rules.Bypass, rules.Ask, "class"},
+		{"bash -c of run-time text asks even in bypass", `bash -c "$1"`, rules.Bypass, rules.Ask, "class"},
+		{"a trap of run-time code asks even in bypass", `trap "$x" EXIT`, rules.Bypass, rules.Ask, "class"},
+		{"prompt expansion of a variable asks even in bypass", `echo "${x@P}"`, rules.Bypass, rules.Ask, "class"},
 		{"a local program named bash is not a shell", "./bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
 		{"an assignment before bash -c asks", "LD_PRELOAD=/tmp/x.so bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
 		{"an rc file before bash -c asks", "bash --rcfile x.sh -i -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
@@ -77,5 +81,19 @@ func TestRefusal(t *testing.T) {
 	lines = strings.Join(bad.Refusal("policy.yaml", "no approval channel"), "\n")
 	if !strings.HasPrefix(lines, "guardsh: not understood: ") {
 		t.Errorf("parse error refusal:\n%s", lines)
+	}
+}
+
+// Run-time code asks only because a deny rule could match it: with no deny
+// rule at all, bypass runs it as bash would.
+func TestRunTimeCodeWithoutDenyRules(t *testing.T) {
+	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.Bypass, Cwd: home, Home: home, Workspace: home}}
+	if o := g.Evaluate(`eval "$x"; sh -c /bin/bash`); o.Decision != rules.Allow {
+		t.Errorf("got %v, want allow: %+v", o.Decision, o.Segments)
 	}
 }
