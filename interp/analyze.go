@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -92,7 +93,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	a := &analyzer{opt: opt, firstCd: -1}
 	a.segs, a.meta = make([]Segment, 0, 16), make([]segMeta, 0, 16)
 	a.res = newResolver(opt.Home, &a.budget)
-	top := &frame{src: src, lines: &lineIndex{}}
+	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
 		// Fail closed if expand panics or the walk meets a case it was
 		// never meant to see; FuzzAnalyze treats reaching this as a bug.
@@ -103,8 +104,14 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	if nu := checkText(src, top); nu != nil {
 		return nil, nu
 	}
+	if trailingBackslash(src) {
+		// bash drops a backslash that ends a script read from a file or
+		// a pipe (and keeps it in a -c string); the parser keeps it.
+		line, col := top.pos(len(src) - 1)
+		return nil, &NotUnderstood{Line: line, Col: col, Reason: "text ends in a backslash"}
+	}
 	a.budget.parsed = len(src)
-	f, perr := a.parse(src)
+	f, perr := a.parse(src, false)
 	if perr != nil {
 		line, col := parseErrPos(perr, top)
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
@@ -146,6 +153,23 @@ type frame struct {
 	// re-parsed payload and they locate its word in the top-level text.
 	line, col int
 	deferred  bool
+	// posix: the code is run by a POSIX shell (sh, dash, ash) and is
+	// parsed as POSIX sh, nested eval and trap payloads included.
+	posix bool
+	// mayRunCode: src has "@P" or `$"`, so a word of it may hold a prompt
+	// expansion or a locale translation (see runsCode).
+	mayRunCode bool
+}
+
+// runsCode reports whether n holds a prompt expansion or a locale
+// translation (see the function runsCode), at no cost for a text that has
+// neither.
+func (f *frame) runsCode(n syntax.Node) bool {
+	return f.mayRunCode && runsCode(n)
+}
+
+func textMayRunCode(src string) bool {
+	return strings.Contains(src, "@P") || strings.Contains(src, `$"`)
 }
 
 // budget bounds the work of one analysis.
@@ -166,13 +190,31 @@ func (b *budget) spend(words, bytes int) error {
 
 // parsers caches bash parsers between analyses: a Parser holds two 1 KiB
 // buffers, and allocating them is a visible part of analysing a short
-// command. A Parser keeps no state from one Parse to the next.
-var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+// command. A Parser keeps no state from one Parse to the next. posixParsers
+// are the same for the code of sh, dash and ash (dash is /bin/sh on the
+// systems guardsh targets).
+var (
+	parsers      = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+	posixParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangPOSIX)) }}
+)
 
-func (a *analyzer) parse(src string) (*syntax.File, error) {
-	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
-	return p.Parse(strings.NewReader(src), "")
+// parse parses src as bash (or, with posix, as POSIX sh) and refuses a
+// text the parser may read differently than the shell (see checkReading).
+func (a *analyzer) parse(src string, posix bool) (*syntax.File, error) {
+	pool := &parsers
+	if posix {
+		pool = &posixParsers
+	}
+	p := pool.Get().(*syntax.Parser)
+	defer pool.Put(p)
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, err
+	}
+	if rerr := checkReading(f, src); rerr != nil {
+		return nil, rerr
+	}
+	return f, nil
 }
 
 // checkText refuses what must not reach the parser: text over the size
@@ -273,7 +315,10 @@ func (f *frame) child(via string) *frame {
 func parseErrPos(err error, f *frame) (int, int) {
 	var pe syntax.ParseError
 	var le syntax.LangError
+	var re *readingError
 	switch {
+	case errors.As(err, &re):
+		return f.pos(re.Off)
 	case errors.As(err, &pe):
 		return f.pos(int(pe.Pos.Offset()))
 	case errors.As(err, &le):
@@ -283,6 +328,10 @@ func parseErrPos(err error, f *frame) (int, int) {
 }
 
 func parseErrText(err error) string {
+	var re *readingError
+	if errors.As(err, &re) {
+		return "read differently by bash: " + re.Reason
+	}
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
 		if pe.Incomplete {
@@ -436,37 +485,48 @@ func lastStage(s *syntax.Stmt) *syntax.Stmt {
 func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 	switch c := s.Cmd.(type) {
 	case nil:
-		a.redirs(s.Redirs, f)
+		a.noCarrier(a.redirs(s.Redirs, f), s, f)
 	case *syntax.CallExpr:
 		a.call(c, s, f)
 	case *syntax.DeclClause:
 		a.decl(c, s, f)
 	case *syntax.TestClause:
 		a.nestedTest(c.X, f)
-		a.redirs(s.Redirs, f)
+		runs := a.redirs(s.Redirs, f)
 		args := []Word{{Value: "[[", Source: "[["}}
 		args = a.testArgs(c.X, f, args)
 		args = append(args, Word{Value: "]]", Source: "]]"})
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
 	case *syntax.ArithmCmd:
 		a.nestedArith(c.X, f)
-		a.redirs(s.Redirs, f)
+		runs := a.redirs(s.Redirs, f)
 		x := a.arithWord(c.X, f)
 		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
 	case *syntax.LetClause:
 		for _, x := range c.Exprs {
 			a.nestedArith(x, f)
 		}
-		a.redirs(s.Redirs, f)
+		runs := a.redirs(s.Redirs, f)
 		args := []Word{{Value: "let", Source: "let"}}
 		for _, x := range c.Exprs {
 			args = append(args, a.arithWord(x, f))
+			runs = runs || f.runsCode(x)
 		}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via}, f)
+		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}, f)
 	default:
-		a.redirs(s.Redirs, f)
+		a.noCarrier(a.redirs(s.Redirs, f), s, f)
 		a.compound(s.Cmd, f)
+	}
+}
+
+// noCarrier refuses a prompt expansion ${x@P} or a locale translation $"…"
+// (see Segment.RunsCode) in a place no segment stands for: a case word or
+// pattern, an arithmetic for loop, a coproc name, or the here-document of a
+// compound command or of a statement with redirections only.
+func (a *analyzer) noCarrier(runs bool, n syntax.Node, f *frame) {
+	if runs {
+		a.fail(f, n.Pos(), `a prompt expansion ${…@P} or a locale translation $"…" that no command carries`)
 	}
 }
 
@@ -494,21 +554,32 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		start := len(a.segs)
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			// Each iteration assigns the loop variable: a segment
+			// of that assignment, its value only known at run time.
+			runs := false
 			for _, w := range l.Items {
 				a.nestedWord(w, f)
+				runs = runs || f.runsCode(w)
+			}
+			if a.err == nil {
+				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
+				a.emit(Segment{Kind: Exec, Assigns: []Word{as}, Line: f.lineOf(l.Name.Pos()), Via: f.via, RunsCode: runs}, f)
 			}
 		case *syntax.CStyleLoop:
 			a.nestedArith(l.Init, f)
 			a.nestedArith(l.Cond, f)
 			a.nestedArith(l.Post, f)
+			a.noCarrier(f.runsCode(l), l, f)
 		}
 		a.stmts(c.Do, f)
 		a.loops = append(a.loops, [2]int{start, len(a.segs)})
 	case *syntax.CaseClause:
 		a.nestedWord(c.Word, f)
+		a.noCarrier(f.runsCode(c.Word), c.Word, f)
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				a.nestedWord(p, f)
+				a.noCarrier(f.runsCode(p), p, f)
 			}
 			a.stmts(it.Stmts, f)
 		}
@@ -522,6 +593,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		}
 	case *syntax.CoprocClause:
 		a.nestedWord(c.Name, f)
+		if c.Name != nil {
+			a.noCarrier(f.runsCode(c.Name), c.Name, f)
+		}
 		a.stmt(c.Stmt, f)
 	default:
 		a.fail(f, cmd.Pos(), fmt.Sprintf("unsupported construct %T", cmd))
@@ -538,17 +612,19 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	for _, w := range c.Args {
 		a.nestedWord(w, f)
 	}
-	a.redirs(s.Redirs, f)
+	runs := a.redirs(s.Redirs, f)
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via}
+	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
 	for _, as := range c.Assigns {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
+		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 	}
 	seg.Args = make([]Word, 0, len(c.Args))
 	offs := make([]int, 0, len(c.Args))
 	for _, w := range c.Args {
+		seg.RunsCode = seg.RunsCode || f.runsCode(w)
 		n := len(seg.Args)
 		seg.Args = a.fields(w, f, seg.Args)
 		for range seg.Args[n:] {
@@ -570,13 +646,14 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	for _, as := range c.Args {
 		a.nestedAssign(as, f)
 	}
-	a.redirs(s.Redirs, f)
+	runs := a.redirs(s.Redirs, f)
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via}
+	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
 	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
 	for _, as := range c.Args {
+		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 		switch {
 		case as.Naked && as.Name == nil && as.Value != nil:
 			var ws []Word
@@ -605,24 +682,36 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 }
 
 // redirs emits the Write and Read segments of a statement's redirections,
-// after the commands nested in each target.
-func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) {
+// after the commands nested in each target. It reports whether a
+// here-document body or here-string may run code only known at run time
+// (see Segment.RunsCode): the statement's own segment carries that.
+//
+// A target that names a file of the shell's own process (see selfPath) is
+// a whole Hole: the analysis, run in another process, cannot resolve it.
+// An input redirection from a file onto fd 1 or 2 is a write of that file
+// too (/dev/stdout and /dev/stderr, exempt as targets, reopen whatever file
+// is on fd 1 and 2, for writing), and so a duplication onto fd 1 or 2 of
+// any other descriptor (which may be a file opened for reading, here or
+// by an earlier command) is a write of a Hole.
+func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 	for _, r := range rs {
 		if a.err != nil {
-			return
+			return runs
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			// The delimiter is never expanded; a quoted delimiter
 			// leaves the body a plain literal.
 			a.nestedWord(r.Hdoc, f)
+			runs = runs || (r.Hdoc != nil && !hdocQuoted(r) && f.runsCode(r.Hdoc))
 			continue
 		case syntax.WordHdoc:
 			a.nestedWord(r.Word, f)
+			runs = runs || f.runsCode(r.Word)
 			continue
 		}
 		a.nestedWord(r.Word, f)
-		var write, read bool
+		var write, read, dup bool
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob,
 			syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
@@ -633,28 +722,65 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) {
 			write, read = true, true
 		case syntax.DplOut:
 			// N>&M and >&- duplicate or close; >&word is &>word.
-			write = true
+			write, dup = true, true
 		case syntax.DplIn:
-			continue // <&N, <&-: duplication; <&word is an error
+			dup = true // <&N, <&-: duplication; <&word is an error
 		default:
 			a.fail(f, r.OpPos, "unsupported redirection "+r.Op.String())
-			return
+			return runs
 		}
 		var targets []Word
 		targets = a.fields(r.Word, f, targets)
 		line := f.lineOf(r.OpPos)
+		fd := redirFd(r)
+		targetRuns := f.runsCode(r.Word)
 		for _, t := range targets {
-			if r.Op == syntax.DplOut && isFdTarget(t.Value) {
+			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {
+				if m := strings.TrimSuffix(t.Value, "-"); (fd == 1 || fd == 2) && m != "" && m != "1" && m != "2" {
+					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+				}
 				continue
 			}
-			if write && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Via: f.via}, f)
+			if selfPath(t.Value) && !devTarget(t.Value, write) {
+				t.Value = Hole
+			}
+			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Via: f.via}, f)
+				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
 			}
 		}
 	}
+	return runs
+}
+
+// redirFd returns the file descriptor a redirection sets: its number, or
+// the default of its operator (0 for input, 1 for output); -1 for a
+// {varname} one (bash picks a descriptor of 10 or more) or a number out of
+// range.
+func redirFd(r *syntax.Redirect) int {
+	if r.N != nil {
+		n, err := strconv.Atoi(r.N.Value)
+		if err != nil || n < 0 {
+			return -1
+		}
+		return n
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return 0
+	}
+	return 1
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isFdTarget reports a >& target that duplicates or closes a file
@@ -670,21 +796,61 @@ func isFdTarget(v string) bool {
 }
 
 // devTarget reports a target that is not a file a policy cares about:
-// /dev/null, the standard streams, /dev/fd/N and the terminal.
+// /dev/null, the terminal, the standard streams as the shell has them
+// (/dev/stdin and /dev/fd/0 to read; /dev/stdout, /dev/stderr, /dev/fd/1
+// and /dev/fd/2 to write). Other /dev/fd/N name whatever file the shell
+// opened there, and are Holes (see selfPath); writing /dev/stdin would
+// reopen, for writing, a file the shell may have opened to read.
 func devTarget(v string, write bool) bool {
 	switch v {
-	case "/dev/null", "/dev/tty", "/dev/stdin":
+	case "/dev/null", "/dev/tty":
 		return true
-	case "/dev/stdout", "/dev/stderr":
+	case "/dev/stdin", "/dev/fd/0":
+		return !write
+	case "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2":
 		return write
 	}
-	if n, ok := strings.CutPrefix(v, "/dev/fd/"); ok && n != "" {
-		for i := 0; i < len(n); i++ {
-			if !isDigit(n[i]) {
-				return false
+	return false
+}
+
+// selfLinks are the paths that lead into the /proc directory of the
+// process resolving them.
+var selfLinks = map[string]bool{
+	"/dev/fd": true, "/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true,
+	"/proc/self": true, "/proc/thread-self": true, "/proc/net": true, "/proc/mounts": true,
+}
+
+// selfPath reports an absolute path that names a file of the process
+// resolving it: under /proc/self, /proc/thread-self, /proc/PID (or a PID
+// only known at run time), /dev/fd, /dev/stdin, /dev/stdout, /dev/stderr
+// (or /proc/net and /proc/mounts, links into /proc/self), also when a "."
+// or ".." leads there (/dev/fd/../cwd is /proc/self/cwd). Such a path means
+// one thing to bash and another to this process (/proc/self/cwd is bash's
+// working directory), so as a redirection target it is a Hole.
+func selfPath(v string) bool {
+	if !strings.HasPrefix(v, "/") {
+		return false
+	}
+	var stack []string
+	for c := range strings.SplitSeq(v, "/") {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		stack = append(stack, c)
+		if len(stack) == 2 {
+			if selfLinks["/"+stack[0]+"/"+c] {
+				return true
+			}
+			if stack[0] == "proc" && (strings.Contains(c, Hole) || allDigits(c)) {
+				return true
 			}
 		}
-		return true
 	}
 	return false
 }
@@ -694,7 +860,7 @@ func (a *analyzer) fields(w *syntax.Word, f *frame, out []Word) []Word {
 	if a.err != nil || w == nil {
 		return out
 	}
-	out, err := a.res.fields(w, f.text(w), out)
+	out, err := a.res.fields(w, f.text(w), out, f.posix)
 	if err != nil {
 		a.failErr(f, w.Pos(), err)
 	}
@@ -765,6 +931,9 @@ func (a *analyzer) arithWord(x syntax.ArithmExpr, f *frame) Word {
 		return Word{}
 	}
 	src := f.text(x)
+	if f.runsCode(x) {
+		return Word{Value: Hole, Source: src}
+	}
 	if w, ok := x.(*syntax.Word); ok {
 		return Word{Value: a.literal(w, f, false), Source: src}
 	}

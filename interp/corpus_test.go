@@ -56,6 +56,9 @@ func TestCorpusAnalyses(t *testing.T) {
 	refused := map[string]bool{
 		"rg -n \"```mermaid\" docs | head": true, // bash: unexpected EOF looking for `
 		"A=x\recho ./payload.sh":           true, // raw carriage return
+		// bash reads the single quotes in arithmetic as plain
+		// characters and runs the substitution.
+		"echo $[ x='a[$(touch /tmp/flag)]', x ]": true,
 	}
 	for _, file := range []string{"agent-commands.jsonl", "bypass-commands.jsonl", "invocations.jsonl"} {
 		n, failed := 0, 0

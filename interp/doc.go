@@ -14,7 +14,12 @@
 // one, <<'EOF', is data). Declarations (export, declare, typeset, local,
 // readonly) are Exec segments: Args holds the name, flags and other operands,
 // Assigns the NAME=value operands. A statement of assignments only is an
-// Exec segment with no Args.
+// Exec segment with no Args. So is the loop variable of for NAME in … and
+// select NAME in …: an Exec segment with no Args and Assigns
+// ["NAME=<Hole>"], after the commands nested in the loop's words and
+// before its body, since each iteration assigns NAME a value only known at
+// run time (for PATH in …, for PS4 in … are assignments a policy should
+// see).
 //
 // Three compound commands are Exec segments too, so that a policy sees
 // them: [[ ]] as ["[[", operands and operators…, "]]"] (operands after
@@ -26,10 +31,21 @@
 //
 // A Write segment is an output redirection (>, >>, >|, &>, &>>, <>, N>,
 // >&word where word is not a file descriptor) to a file; a Read segment an
-// input redirection (<, <>) from a file. /dev/null, /dev/stdout, /dev/stderr
-// (for writes), /dev/stdin, /dev/tty and /dev/fd/N are not files here, and fd
-// duplications (2>&1, >&2, <&0, >&-) are not redirections to files.
-// Here-documents and here-strings are not reads.
+// input redirection (<, <>) from a file. /dev/null, /dev/tty, /dev/stdout,
+// /dev/stderr, /dev/fd/1 and /dev/fd/2 (for writes), /dev/stdin and
+// /dev/fd/0 (for reads) are not files here, and fd duplications (2>&1,
+// >&2, <&0, >&-) are not redirections to files. Here-documents and
+// here-strings are not reads.
+//
+// A target that names a file of the shell's own process is a whole Hole:
+// a path under /proc/self, /proc/thread-self, /proc/PID, /dev/fd (other
+// than the exemptions above), /dev/stdin, /dev/stdout or /dev/stderr
+// (writing /dev/stdin, reading /dev/stdout, any /dev/fd/3…), also when "."
+// or ".." lead there (/dev/fd/../cwd/x is the shell's working directory).
+// Writing /dev/stdout or /dev/stderr reopens, for writing, whatever file is
+// on fd 1 or 2; so an input redirection from a file onto fd 1 or 2
+// (2<file) is a Write of that file too, and a duplication onto fd 1 or 2
+// of another descriptor (2>&5, 1<&0) a Write of a Hole.
 //
 // # Nested code
 //
@@ -37,7 +53,9 @@
 // command itself stays a segment: eval (its arguments joined by single
 // spaces, after an optional "--"), the -c operand of bash, sh, zsh, dash, ksh,
 // mksh, ash, rbash and guardsh (by base name, with flags before and after -c,
-// clustered or not, and -o/-O arguments skipped; also busybox sh), what
+// clustered or not, and -o/-O arguments skipped; also busybox sh; the code
+// of sh, dash and ash, and of busybox's shells, is parsed as POSIX sh, as
+// dash reads it, nested eval and trap text included), what
 // such a shell reads as code from its standard input when it has no -c and
 // no script operand (or the script /dev/stdin, or for source /dev/stdin): a
 // here-document or here-string, or, as the last stage of a pipe, the output
@@ -53,9 +71,22 @@
 // a Hole. A payload deeper than Options.MaxDepth, or one that fails to parse,
 // makes the whole text *NotUnderstood.
 //
+// Segment.RunsCode marks a segment that may run code only known at run time,
+// code no segment shows: eval of text with a Hole; a shell whose -c string
+// or options have a Hole, or whose standard input (a here-document or
+// here-string with a Hole, a pipe from a command whose output is not known,
+// or an inherited one) is not analysed; a trap with a Hole in its operands;
+// an alias with a Hole; source or . of a path with a Hole; and any segment
+// with a prompt expansion ${x@P} or a locale translation $"…" in a word
+// (bash expands the value, or the translation, and runs its command
+// substitutions). Such a word is a whole Hole; where no segment could
+// carry it (a case word or pattern, an arithmetic for loop, a coproc name,
+// the here-document of a compound command), the text is *NotUnderstood.
+//
 // # Words
 //
-// Each Word is one argument as bash would pass it: brace expansion, tilde
+// Each Word is one argument as bash would pass it (as dash would, in code
+// parsed as POSIX sh: no brace expansion): brace expansion, tilde
 // expansion (Options.Home; after "=" and ":" too in assignments and
 // assignment-like arguments), and quote removal are done as bash does them,
 // with mvdan.cc/sh/v3/expand; where expand differs from bash ($'\cX'
@@ -107,4 +138,25 @@
 // larger than MaxTextSize, nests brackets deeper than the parser can afford,
 // expands beyond the analysis budget, or holds a nested payload with any of
 // these problems or nested deeper than Options.MaxDepth.
+//
+// It also refuses text that parses but that the parser may read otherwise
+// than bash (or dash) does, so that the commands seen would not be the
+// commands run: a comment whose line ends in a backslash (the shell ends
+// the comment at the newline; the parser continues the line); "$" followed
+// by a line continuation ("$\" newline "(cmd)" is $(cmd) to bash), and any
+// line continuation with no blank on either side and, on one side at
+// least, a character other than a letter, digit, "_", ".", ",", "/", "-"
+// or non-ASCII byte (bash removes backslash-newline before it finds tokens:
+// "<\" newline "(" is "<("); an unquoted here-document whose
+// line continuations move where bash ends it; a single-quoted string where
+// bash reads single quotes as plain characters and expands what they hold
+// (an operand of ${…} inside double quotes or an unquoted here-document,
+// "${x:-'$(cmd)'}"; arithmetic, $(( '$(cmd)' )), array subscripts and
+// ${x:offset}), unless it holds only letters, digits, blanks and
+// "_.,:/+=@%-"; "<(" or ">(" in the operand of ${…} (bash runs the process
+// substitution, the parser reads text); a $'…' escape whose value depends
+// on the locale (\u or \U of a surrogate or beyond U+10FFFF); and a text
+// that ends in a backslash (bash drops it when it reads a script from a
+// file or a pipe). A line continuation after a blank ("cmd \" newline
+// "  --flag") is fine.
 package interp

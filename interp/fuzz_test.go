@@ -25,6 +25,10 @@ func FuzzAnalyze(f *testing.F) {
 		"echo \"unterminated", "if true; then", "a\rb", "a\x00b", "echo {1..100}{1..100}{1..100}",
 		"case $x in a) b;; *) c;; esac", "coproc x; time y; ! z", "select a in b; do c; done",
 		"cmd $'\\cA\\x41\\u00e9\\0z'", "exec 3<>/dev/tcp/h/1", "> f", "x=$(", "echo ${", "`",
+		"echo hi #\\\ntouch x", "echo \"$\\\n(x)\" ls \\\n -l", "echo \"${x:-'$(y)'}\" $(( 'z' ))",
+		"cat <<E\nhi\n\\\nE\ny\nE\n", "$'\\x{74}\\c\\\\\\uD800'", "sh -c '((x))'; dash <<E\n((y))\nE\n",
+		"echo > /proc/self/cwd/x < /dev/fd/3 2</etc/p 1>&5", "for PS4 in a; do :; done; select x; do :; done",
+		"echo ${x@P} $\"y\" ${z:-<(w)}; eval \"$v\"; trap \"$t\" EXIT; . \"$f\"",
 	} {
 		f.Add(s)
 	}

@@ -115,11 +115,16 @@ func (a *analyzer) nestedAssign(as *syntax.Assign, f *frame) {
 }
 
 // shells are the programs whose -c operand (or standard input) is shell
-// code; the payload is parsed as bash.
+// code. The code of sh, dash and ash (posixShells) is parsed as POSIX sh:
+// /bin/sh is dash on the systems guardsh targets, and dash reads, for
+// instance, "((cmd))" as two subshells where bash reads arithmetic. The
+// others are parsed as bash.
 var shells = map[string]bool{
 	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "rbash": true, "guardsh": true,
 }
+
+var posixShells = map[string]bool{"sh": true, "dash": true, "ash": true}
 
 // maxUnwrap bounds how many wrappers are peeled off one command.
 const maxUnwrap = 16
@@ -127,8 +132,9 @@ const maxUnwrap = 16
 // payloads analyses what a simple command runs in turn: the text of eval,
 // the -c string (or here-document) of a shell, a trap action, and the
 // command a wrapper (sudo, env, xargs, find -exec, …) runs. A payload only
-// known at run time is not analysed: the segment that carries it has a Hole.
-// offs holds the byte offset in f.src of the word each of seg.Args came from.
+// known at run time is not analysed: the segment that carries it has a Hole
+// and RunsCode set. offs holds the byte offset in f.src of the word each of
+// seg.Args came from.
 func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, unwrapped int) {
 	if a.err != nil || len(seg.Args) == 0 {
 		return
@@ -138,11 +144,17 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if strings.Contains(name, Hole) {
 		return
 	}
-	// seg was emitted just before: mark it when its code is analysed.
+	// seg was emitted just before: mark it when its code is analysed, or
+	// when it runs code only known at run time.
 	idx := len(a.segs) - 1
 	markNested := func() {
 		if a.err == nil && idx >= 0 {
 			a.segs[idx].Nested = true
+		}
+	}
+	markRunsCode := func(unknown bool) {
+		if unknown && a.err == nil && idx >= 0 {
+			a.segs[idx].RunsCode = true
 		}
 	}
 	base := path.Base(name)
@@ -150,34 +162,51 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	case name == "eval":
 		if rest, roffs := evalArgs(args, offs); len(rest) > 0 {
 			text := joinValues(rest)
-			if !strings.Contains(text, Hole) {
-				a.nested(text, "eval", roffs[0], f, false)
+			if strings.Contains(text, Hole) {
+				markRunsCode(true)
+			} else {
+				a.nested(text, "eval", roffs[0], f, false, f.posix)
 				markNested()
 			}
 		}
 		return
 	case name == "trap":
-		a.trap(args[1:], offs[1:], f)
+		markRunsCode(a.trap(args[1:], offs[1:], f))
 		return
 	case name == "alias":
 		// An alias value is code that runs where the alias is used
 		// (with expand_aliases, on by default in interactive shells).
 		for i, w := range args[1:] {
-			if n := strings.IndexByte(w.Value, '='); n > 0 && !strings.Contains(w.Value, Hole) {
-				a.nested(w.Value[n+1:], "alias", offs[i+1], f, true)
+			if strings.Contains(w.Value, Hole) {
+				markRunsCode(true)
+				continue
+			}
+			if n := strings.IndexByte(w.Value, '='); n > 0 {
+				a.nested(w.Value[n+1:], "alias", offs[i+1], f, true, f.posix)
 			}
 		}
 		return
 	case shells[base]:
-		if a.shell(base, args, offs, s, f) {
+		analysed, unknown := a.shell(base, args, offs, s, f, posixShells[base])
+		if analysed {
 			markNested()
 		}
+		markRunsCode(unknown)
 		return
-	case (name == "source" || name == ".") && len(args) > 1 && isStdinPath(args[1].Value):
-		a.stdinCode(name, s, f)
+	case name == "source" || name == ".":
+		if len(args) > 1 {
+			switch {
+			case strings.Contains(args[1].Value, Hole):
+				markRunsCode(true)
+			case isStdinPath(args[1].Value):
+				markRunsCode(a.stdinCode(name, s, f, f.posix))
+			}
+		}
 		return
 	case base == "busybox" && len(args) > 1 && shells[args[1].Value]:
-		_ = a.shell(args[1].Value, args[1:], offs[1:], s, f)
+		// busybox's shells are all its ash.
+		_, unknown := a.shell(args[1].Value, args[1:], offs[1:], s, f, true)
+		markRunsCode(unknown)
 		return
 	}
 	if unwrapped >= maxUnwrap {
@@ -223,15 +252,18 @@ func joinValues(ws []Word) string {
 }
 
 // nested parses and analyses a payload: text is its static value, off the
-// byte offset in f.src of the word (or redirection) that holds it.
-func (a *analyzer) nested(text, via string, off int, f *frame, deferred bool) {
+// byte offset in f.src of the word (or redirection) that holds it; posix
+// says a POSIX shell runs it.
+func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix bool) {
 	c := f.child(via)
 	c.depth = f.depth + 1
 	c.deferred = f.deferred || deferred
+	c.posix = posix
 	if c.line == 0 {
 		c.line, c.col = f.pos(off)
 	}
 	c.src, c.lines = text, &lineIndex{}
+	c.mayRunCode = textMayRunCode(text)
 	fail := func(reason string) {
 		if a.err == nil {
 			a.err = &NotUnderstood{Line: c.line, Col: c.col, Reason: via + " payload: " + reason}
@@ -251,7 +283,7 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred bool) {
 		fail(fmt.Sprintf("more than %d bytes of nested code", maxParsedBytes))
 		return
 	}
-	file, err := a.parse(text)
+	file, err := a.parse(text, posix)
 	if err != nil {
 		l, col := parseErrPos(err, inner)
 		fail(fmt.Sprintf("line %d col %d: %s", l, col, parseErrText(err)))
@@ -264,13 +296,16 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred bool) {
 // before and after it, clustered as in -lc or -ec, and -o/-O take an
 // argument, as do --rcfile and --init-file), or, with neither -c nor a
 // script operand (or with -s), a here-document or here-string on its
-// standard input. It reports whether a static -c string was analysed.
-func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame) bool {
+// standard input. It reports whether a static -c string was analysed, and
+// whether the shell may run code only known at run time: a -c string, an
+// option or an option argument with a Hole, or code read from a standard
+// input that is not analysed (see stdinCode).
+func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame, posix bool) (analysed, unknown bool) {
 	i, sawC, sawS := 1, false, false
 	for i < len(args) {
 		v := args[i].Value
 		if strings.Contains(v, Hole) {
-			return false // an option only known at run time
+			return false, true // an option only known at run time
 		}
 		if v == "--" || v == "-" {
 			i++
@@ -279,6 +314,9 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 		if strings.HasPrefix(v, "--") {
 			i++
 			if v == "--rcfile" || v == "--init-file" {
+				if i < len(args) && strings.Contains(args[i].Value, Hole) {
+					return false, true
+				}
 				i++
 			}
 			continue
@@ -294,22 +332,26 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 			case 's':
 				sawS = true
 			case 'o', 'O':
+				// An option argument only known at run time may be
+				// several words, or none, and move the -c string.
+				if i < len(args) && strings.Contains(args[i].Value, Hole) {
+					return false, true
+				}
 				i++
 			}
 		}
 	}
 	if sawC {
 		if i < len(args) && !strings.Contains(args[i].Value, Hole) {
-			a.nested(args[i].Value, base+" -c", offs[i], f, false)
-			return true
+			a.nested(args[i].Value, base+" -c", offs[i], f, false, posix)
+			return true, false
 		}
-		return false
+		return false, i < len(args)
 	}
 	if i < len(args) && !sawS && !isStdinPath(args[i].Value) {
-		return false // a script file: its text is not ours to see
+		return false, false // a script file: its text is not ours to see
 	}
-	a.stdinCode(base, s, f)
-	return false
+	return false, a.stdinCode(base, s, f, posix)
 }
 
 // isStdinPath reports a path that names the standard input.
@@ -324,8 +366,13 @@ func isStdinPath(v string) bool {
 // stdinCode analyses the code a shell (or source /dev/stdin) reads from its
 // standard input: a here-document or here-string, or else, when it is the
 // last stage of a pipe, the output of an echo or of a cat of a
-// here-document. Input only known at run time (curl … | sh) is not analysed.
-func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame) {
+// here-document. Input only known at run time (curl … | sh) is not
+// analysed; stdinCode then reports true. So it does for a here-document or
+// here-string with a run-time part, and for a standard input that is not
+// redirected at all (inherited, or from a compound command's
+// redirection); not for one redirected from a file (a Read segment shows
+// that file, as a script operand would).
+func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame, posix bool) (unknown bool) {
 	redirected := false
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
@@ -338,25 +385,28 @@ func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame) {
 		case syntax.WordHdoc:
 			text, via = a.literal(r.Word, f, false)+"\n", base+" <<<"
 		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
-			redirected = true
+			redirected, unknown = true, false
 			continue
 		default:
 			continue
 		}
 		redirected = true
-		if a.err != nil || strings.Contains(text, Hole) {
+		unknown = strings.Contains(text, Hole)
+		if a.err != nil || unknown {
 			continue
 		}
-		a.nested(text, via, int(r.OpPos.Offset()), f, false)
+		a.nested(text, via, int(r.OpPos.Offset()), f, false, posix)
 	}
 	if redirected {
-		return
+		return unknown
 	}
 	if feeder := a.feeds[s]; feeder != nil {
 		if text, ok := a.fedText(feeder, f); ok {
-			a.nested(text, "| "+base, int(feeder.Pos().Offset()), f, false)
+			a.nested(text, "| "+base, int(feeder.Pos().Offset()), f, false, posix)
+			return false
 		}
 	}
+	return true
 }
 
 // fedText returns what a pipe stage writes when that is known statically:
@@ -414,18 +464,7 @@ func (a *analyzer) hdocText(r *syntax.Redirect, f *frame) string {
 	if r.Hdoc == nil {
 		return ""
 	}
-	quoted := false
-	for _, p := range r.Word.Parts {
-		switch p.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			quoted = true
-		case *syntax.Lit:
-			if strings.Contains(p.(*syntax.Lit).Value, "\\") {
-				quoted = true
-			}
-		}
-	}
-	if quoted {
+	if hdocQuoted(r) {
 		var b strings.Builder
 		for _, p := range r.Hdoc.Parts {
 			if l, ok := p.(*syntax.Lit); ok {
@@ -442,19 +481,34 @@ func (a *analyzer) hdocText(r *syntax.Redirect, f *frame) string {
 }
 
 // trap analyses the action of "trap [--] ACTION SIGNAL…": it is code that
-// runs later, when the signal arrives or the shell exits.
-func (a *analyzer) trap(args []Word, offs []int, f *frame) {
+// runs later, when the signal arrives or the shell exits. It reports
+// whether trap may set an action only known at run time: when an operand
+// has a Hole (an unquoted one may be several words, or none, and so move
+// the action), unless trap only lists or resets (-l, -p, -P, "-").
+func (a *analyzer) trap(args []Word, offs []int, f *frame) (unknown bool) {
 	if len(args) > 0 && args[0].Value == "--" {
 		args, offs = args[1:], offs[1:]
 	}
+	if len(args) > 0 {
+		switch args[0].Value {
+		case "-", "-l", "-p", "-P", "-lp", "-pl":
+			return false
+		}
+	}
+	for _, w := range args {
+		if strings.Contains(w.Value, Hole) {
+			return true
+		}
+	}
 	if len(args) < 2 || strings.HasPrefix(args[0].Value, "-") {
-		return // trap -p, trap -l, trap - SIG, trap SIG (reset)
+		return false // trap -p, trap -l, trap - SIG, trap SIG (reset)
 	}
 	action := args[0]
-	if action.Value == "" || strings.Contains(action.Value, Hole) {
-		return
+	if action.Value == "" {
+		return false
 	}
-	a.nested(action.Value, "trap", offs[0], f, true)
+	a.nested(action.Value, "trap", offs[0], f, true, f.posix)
+	return false
 }
 
 // wrapped is a command a wrapper runs.

@@ -60,6 +60,16 @@ type Segment struct {
 	// (eval's text, the -c string) was static and was analysed into the
 	// segments that follow it.
 	Nested bool
+	// RunsCode says a word of the segment may run code only known at run
+	// time, code no segment shows: a prompt expansion ${x@P} (it runs the
+	// command substitutions in x's value) or a locale translation $"…"
+	// (whose translation bash expands) in one of its words; an eval whose
+	// text has a Hole; a shell whose -c string, options or standard input
+	// (here-document, here-string, a pipe from an unknown command, or an
+	// inherited one) has a run-time part; a trap whose operands have a
+	// Hole; an alias with a Hole; source or . of a path with a Hole (or of
+	// a standard input not analysed).
+	RunsCode bool
 	// Via is the chain of constructs that led to nested code, outermost first,
 	// for example ["eval"] or ["bash -c", "$(…)"]; empty at top level.
 	Via []string

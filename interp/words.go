@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -62,12 +63,17 @@ func (tildeEnv) Each(func(string, expand.Variable) bool) {}
 // holeLit is the replacement of a run-time part; it is shared, never mutated.
 var holeLit = &syntax.SglQuoted{Value: Hole}
 
+// errAnsiC refuses a $'…' escape whose value depends on the locale.
+var errAnsiC = errors.New(`a $'…' escape whose value depends on the locale (\u or \U of a surrogate or above U+10FFFF)`)
+
 // prepParts returns parts with every run-time part replaced by holeLit,
 // copying only when something changes. whole reports a part that makes the
-// entire word unknowable (an extended glob, or a part this package does not
-// know). With literal set, unquoted "{" are single-quoted so that expand does
-// no brace expansion (assignment values, [[ operands, here-strings).
-func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, changed, whole bool) {
+// entire word unknowable (an extended glob, a prompt expansion ${x@P}, a
+// locale translation $"…", or a part this package does not know). With
+// literal set, unquoted "{" are single-quoted so that expand does no brace
+// expansion (assignment values, [[ operands, here-strings). The only error
+// is errAnsiC.
+func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, changed, whole bool, err error) {
 	out = parts
 	set := func(i int, repl ...syntax.WordPart) {
 		if !changed {
@@ -85,25 +91,37 @@ func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, ch
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				repl = []syntax.WordPart{&syntax.SglQuoted{Value: ansiC(p.Value)}}
+				v, ok := ansiC(p.Value)
+				if !ok {
+					return nil, false, false, errAnsiC
+				}
+				repl = []syntax.WordPart{&syntax.SglQuoted{Value: v}}
 			}
 		case *syntax.DblQuoted:
-			inner, ch, w := prepParts(p.Parts, false)
-			if w {
-				return nil, false, true
+			if p.Dollar {
+				return nil, false, true, nil // $"…": translated at run time
+			}
+			inner, ch, w, err := prepParts(p.Parts, false)
+			if err != nil || w {
+				return nil, false, w, err
 			}
 			if ch {
 				repl = []syntax.WordPart{&syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: inner}}
 			}
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+		case *syntax.ParamExp:
+			if promptExp(p) {
+				return nil, false, true, nil
+			}
+			repl = []syntax.WordPart{holeLit}
+		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			repl = []syntax.WordPart{holeLit}
 		case *syntax.ExtGlob:
 			if !literal {
-				return nil, false, true
+				return nil, false, true, nil
 			}
 			repl = []syntax.WordPart{&syntax.SglQuoted{Value: p.Op.String() + p.Pattern.Value + ")"}}
 		default:
-			return nil, false, true
+			return nil, false, true, nil
 		}
 		if repl != nil {
 			set(i, repl...)
@@ -111,7 +129,48 @@ func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, ch
 			out = append(out, p)
 		}
 	}
-	return out, changed, false
+	return out, changed, false, nil
+}
+
+// promptExp reports a prompt expansion, ${x@P}: bash expands x's value as
+// a prompt, command substitutions included.
+func promptExp(p *syntax.ParamExp) bool {
+	if p.Exp == nil || p.Exp.Op != syntax.OtherParamOps || p.Exp.Word == nil {
+		return false
+	}
+	// The operator is one letter; a word that is not a plain literal
+	// is an error to bash, and taken as P here to be safe.
+	op := p.Exp.Word.Lit()
+	return op == "P" || op == ""
+}
+
+// runsCode reports whether node n (a word, an arithmetic or test
+// expression) has a prompt expansion ${x@P} or a locale translation $"…",
+// outside command and process substitutions (whose commands are segments
+// of their own).
+func runsCode(n syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case nil:
+			return false
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.DblQuoted:
+			if n.Dollar {
+				found = true
+			}
+		case *syntax.ParamExp:
+			if promptExp(n) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // quoteBraces splits a literal at each unquoted "{", which becomes a
@@ -262,7 +321,8 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // fields resolves w as bash resolves a command argument: brace expansion,
 // then tilde expansion (also after "=" and ":" of an assignment-like word,
-// as bash does), quote removal; run-time parts become Holes, and a field
+// as bash does), quote removal (with posix, as dash does: no brace
+// expansion, tilde expansion at the start only); run-time parts become Holes, and a field
 // that globbing would replace becomes a whole Hole. It appends one Word per
 // resulting field (several for a brace expansion, each with Source src) to
 // out. The only error is a brace expansion over expand's limit or over the
@@ -271,17 +331,26 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // Brace expansion is done here rather than inside expand.Fields, which
 // leaves the pieces of an expanded word as separate literals and so misses
 // the tilde of {a,~} and {~,b}/x.
-func (r *resolver) fields(w *syntax.Word, src string, out []Word) ([]Word, error) {
+func (r *resolver) fields(w *syntax.Word, src string, out []Word, posix bool) ([]Word, error) {
 	if v, ok := simpleValue(w.Parts, false); ok {
 		return r.add(out, Word{Value: v, Source: src})
 	}
-	parts, _, whole := prepParts(w.Parts, false)
+	// For a POSIX shell, "{" is quoted: expand would brace-expand.
+	parts, _, whole, err := prepParts(w.Parts, posix)
+	if err != nil {
+		return out, err
+	}
 	if whole {
 		return r.add(out, Word{Value: Hole, Source: src})
 	}
 	word := &syntax.Word{Parts: parts}
+	if posix {
+		// A POSIX shell (dash) has no brace expansion, and no tilde
+		// expansion in assignment-like arguments.
+		return r.expandOne(parts, src, out, false)
+	}
 	if !syntax.SplitBraces(word) {
-		return r.expandOne(parts, src, out)
+		return r.expandOne(parts, src, out, true)
 	}
 	return r.braceFields(word, src, out)
 }
@@ -297,7 +366,7 @@ func (r *resolver) braceFields(word *syntax.Word, src string, out []Word) ([]Wor
 		if r.budget.braceWords++; r.budget.braceWords > maxBraceWords {
 			return out, errBudget
 		}
-		if out, err = r.expandOne(normalizeLits(bw.Parts), src, out); err != nil {
+		if out, err = r.expandOne(normalizeLits(bw.Parts), src, out, true); err != nil {
 			return out, err
 		}
 	}
@@ -347,6 +416,9 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
 			for _, q := range p.Parts {
 				l, ok := q.(*syntax.Lit)
 				if !ok || !plain(l.Value, true) {
@@ -361,8 +433,9 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 	return b.String(), true
 }
 
-// expandOne expands a word that has no brace expansion left.
-func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word) ([]Word, error) {
+// expandOne expands a word that has no brace expansion left; assignLike
+// does bash's tilde expansion after "=" and ":" of an assignment-like word.
+func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word, assignLike bool) ([]Word, error) {
 	if len(parts) == 0 {
 		return out, nil // an empty unquoted word from {,x} is removed
 	}
@@ -372,7 +445,7 @@ func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word) ([
 	if globs(parts) {
 		return r.add(out, Word{Value: Hole, Source: src})
 	}
-	if lit, ok := firstLit(parts); ok {
+	if lit, ok := firstLit(parts); ok && assignLike {
 		if n := assignPrefixLen(lit); n > 0 {
 			parts = assignTilde(parts, n, r.home)
 		}
@@ -480,7 +553,10 @@ func (r *resolver) literal(w *syntax.Word, assign bool) (string, error) {
 	if v, ok := simpleValue(w.Parts, true); ok {
 		return v, r.budget.spend(0, len(v))
 	}
-	parts, _, whole := prepParts(w.Parts, true)
+	parts, _, whole, err := prepParts(w.Parts, true)
+	if err != nil {
+		return "", err
+	}
 	if whole {
 		return Hole, nil
 	}
@@ -511,7 +587,10 @@ func (r *resolver) document(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	parts, _, whole := prepParts(w.Parts, false)
+	parts, _, whole, err := prepParts(w.Parts, false)
+	if err != nil {
+		return "", err
+	}
 	if whole {
 		return Hole, nil
 	}
@@ -536,12 +615,23 @@ func firstLit(parts []syntax.WordPart) (string, bool) {
 	return l.Value, true
 }
 
-// ansiC decodes the body of a $'…' word as bash does. expand.Format misses
-// some escapes (\cX), so the decoding is done here. Like bash, the value
-// ends at the first NUL it produces.
-func ansiC(s string) string {
+// ansiC decodes the body of a $'…' word as bash 5.2 does (lib/sh/strtrans.c,
+// ansicstr): \a \b \e \E \f \n \r \t \v \\ \' \" \?, \nnn (one to
+// three octal digits, the value taken modulo 256), \xHH (one or two hex
+// digits; \x{H…} takes any number of them up to an optional "}", modulo
+// 256), \uHHHH and \UHHHHHHHH (one to four or eight hex digits), \cX (the
+// control character of X: X&0x1f, "?" gives DEL, and "\c\\" consumes both
+// backslashes); any other backslash stays with the character after it. Like
+// bash, the value ends at the first NUL it produces. expand.Format misses
+// some of these (\cX, \x{…}), so the decoding is done here.
+//
+// ok is false for what is not the same in every locale: a \u or \U
+// escape above U+007F is UTF-8 in a UTF-8 locale (as here) but the escape
+// itself in the C locale; for a surrogate or a value above U+10FFFF even
+// the UTF-8 locales differ from UTF-8, so those are refused.
+func ansiC(s string) (v string, ok bool) {
 	if strings.IndexByte(s, '\\') < 0 {
-		return s
+		return s, true
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -578,24 +668,51 @@ func ansiC(s string) string {
 			}
 			b.WriteByte(byte(v))
 			i += n - 1
-		case 'x', 'u', 'U':
-			maxDigits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+		case 'x':
+			j := i + 1
+			brace := j < len(s) && s[j] == '{'
+			if brace {
+				j++
+			}
+			var v uint
+			n := 0
+			for j < len(s) && isHex(s[j]) && (brace || n < 2) {
+				v = v*16 + uint(hexVal(s[j]))
+				j++
+				n++
+			}
+			if brace {
+				if j < len(s) && s[j] == '}' {
+					j++
+				}
+			} else if n == 0 {
+				b.WriteString("\\x")
+				continue
+			}
+			b.WriteByte(byte(v))
+			i = j - 1
+		case 'u', 'U':
+			maxDigits := 4
+			if e == 'U' {
+				maxDigits = 8
+			}
 			v, n := 0, 0
 			for n < maxDigits && i+1+n < len(s) && isHex(s[i+1+n]) {
 				v = v*16 + hexVal(s[i+1+n])
 				n++
 			}
-			if n == 0 {
+			i += n
+			switch {
+			case n == 0:
 				b.WriteByte('\\')
 				b.WriteByte(e)
-				continue
-			}
-			if e == 'x' {
+			case v <= 0x7f:
 				b.WriteByte(byte(v))
-			} else {
+			case v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff):
+				return "", false
+			default:
 				b.WriteRune(rune(v))
 			}
-			i += n
 		case 'c':
 			if i+1 >= len(s) {
 				b.WriteString("\\c")
@@ -617,11 +734,11 @@ func ansiC(s string) string {
 			b.WriteByte(e)
 		}
 	}
-	v := b.String()
+	v = b.String()
 	if i := strings.IndexByte(v, 0); i >= 0 {
 		v = v[:i]
 	}
-	return v
+	return v, true
 }
 
 func isHex(b byte) bool { return isDigit(b) || (b|0x20 >= 'a' && b|0x20 <= 'f') }

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"errors"
+	"math/rand/v2"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -10,7 +12,7 @@ import (
 // staticWords are words with no run-time part; bash's own expansion of them
 // is the reference for quote removal, brace and tilde expansion.
 var staticWords = []string{
-	`r''m`, `"r"m`, `\rm`, `$'r\x6d'`, `$"x"`, `'a'"b"c`,
+	`r''m`, `"r"m`, `\rm`, `$'r\x6d'`, `'a'"b"c`,
 	`{a,b}c`, `a{1..3}`, `a{1..10..3}`, `{a..e}`, `{01..3}`, `{3..1}`, `{z..w}`,
 	`{a,b}{1,2}`, `a{b,{c,d}}e`, `{a,'b c'}`, `{a}`, `{,x}`, `x{,}`, `'{a,b}'`, `a\{b,c\}`,
 	`"a b"`, `a\ b`, `'a\b'`, `"a\"b"`, `"a\\b"`, `"a\$b"`, "\"a\\`b\"", `"a\qb"`,
@@ -121,7 +123,8 @@ func TestWordHelpers(t *testing.T) {
 			write bool
 			want  bool
 		}{
-			{"/dev/null", true, true}, {"/dev/null", false, true}, {"/dev/fd/3", true, true},
+			{"/dev/null", true, true}, {"/dev/null", false, true}, {"/dev/fd/3", true, false},
+			{"/dev/fd/2", true, true}, {"/dev/fd/0", false, true}, {"/dev/fd/0", true, false}, {"/dev/stdin", true, false},
 			{"/dev/fd/", true, false}, {"/dev/fd/x", true, false}, {"/dev/stdout", false, false},
 			{"/dev/sda", true, false}, {"/dev/tty", true, true}, {"null", true, false},
 		} {
@@ -130,4 +133,72 @@ func TestWordHelpers(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAnsiCMatchesBash compares the decoding of $'…' with bash's on fixed
+// escapes and on random bodies made of escape fragments (every escape bash
+// 5.2 knows, near misses and their neighbours). A body whose value depends
+// on the locale is refused, not compared.
+func TestAnsiCMatchesBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed")
+	}
+	bodies := []string{
+		`\x{74}ouch`, `\x{}a`, `\x{zz}`, `\x{0074}`, `\x{174}`, `\x{74`, `\x{7}4`, `\x{123456789}z`,
+		`\x{41}}`, `\xg`, `\x`, `\x4`, `\x414`, `\u0041`, `\u00e9`, `\U0001F600`, `\u`, `\uZ`, `\U7f`,
+		`\c`, `\cA`, `\ca`, `\c?`, `\c[`, `\c{`, `\c~`, "\\c`x", `\c@x`, `\c x`, `\c1`, `\c\\x`, `\c\a`, `\cé`,
+		`\0101`, `\400`, `\777`, `\8`, `\9`, `\a\b\e\E\f\n\r\t\v`, `\\\'\"\?`, `\q\z\ `, `a\0b`, `\x00z`,
+		"a\\\nb", `\é`,
+	}
+	frags := []string{`\x`, `\x{`, `}`, `{`, `\u`, `\U`, `\c`, `\\`, `\'`, `\"`, `\?`, `\0`, `\1`, `\7`, `\8`,
+		`\a`, `\e`, `\E`, `\n`, `\q`, `\ `, `0`, `1`, `7`, `9`, `a`, `f`, `F`, `g`, `z`, `Z`, `@`, "`", `?`, ` `, `"`, `é`, `$`}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		for n := rng.IntN(6) + 1; n > 0; n-- {
+			b.WriteString(frags[rng.IntN(len(frags))])
+		}
+		b.WriteString("Z") // no backslash right before the closing quote
+		bodies = append(bodies, b.String())
+	}
+	var script strings.Builder
+	for _, body := range bodies {
+		script.WriteString("printf '%s\\0' $'" + body + "'\n")
+	}
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script.String())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(got) != len(bodies) {
+		t.Fatalf("bash printed %d values for %d bodies", len(got), len(bodies))
+	}
+	refused := 0
+	for i, body := range bodies {
+		segs, err := Analyze("printf '%s\\0' $'"+body+"'", Options{})
+		if err != nil {
+			var nu *NotUnderstood
+			if !errors.As(err, &nu) || !strings.Contains(nu.Reason, "locale") {
+				t.Errorf("$'%s': %v", body, err)
+			}
+			refused++
+			continue
+		}
+		if v := segs[0].Args[2].Value; v != got[i] {
+			t.Errorf("$'%s': got %q, bash gives %q", body, v, got[i])
+		}
+	}
+	t.Logf("%d bodies, %d refused as locale-dependent", len(bodies), refused)
+	// bash gives CESU-8 or longer-than-UTF-8 bytes for these in a UTF-8
+	// locale and the escape itself in the C locale.
+	for _, body := range []string{`\uD800`, `\udfff`, `\U110000`, `\U7FFFFFFF`, `\UFFFFFFFF`} {
+		_, err := Analyze("echo $'"+body+"'", Options{})
+		var nu *NotUnderstood
+		if !errors.As(err, &nu) {
+			t.Errorf("$'%s': err = %v, want *NotUnderstood", body, err)
+		}
+	}
 }

@@ -1,0 +1,416 @@
+package interp
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// readingError is a text that parses but where the parser's reading may
+// differ from the shell's: the analysis would then see other commands than
+// the ones that run. Off is a byte offset in the text parsed.
+type readingError struct {
+	Off    int
+	Reason string
+}
+
+func (e *readingError) Error() string { return e.Reason }
+
+// checkReading refuses parsed text where mvdan.cc/sh and bash (or dash) are
+// known to read differently:
+//
+//   - a comment whose line ends in a backslash: the shell ends the comment
+//     at the newline, the parser continues the line after it;
+//   - a line continuation (backslash-newline) that the shell removes before
+//     it looks for tokens, joining characters the parser keeps apart: "$\"
+//     newline "(" is "$(" to bash, and the same holds for "<(", "&&", "<<",
+//     "((" and the like. A continuation is accepted when a blank, a newline
+//     or the text's start comes before it or a blank or newline after it (the
+//     usual "cmd \" newline "  --flag"), or when it joins two word characters
+//     (letters, digits, "_", ".", ",", "/", "-" and non-ASCII bytes); never
+//     after "$". In single quotes and quoted here-document bodies it is
+//     plain text;
+//   - an unquoted here-document body with a line continuation that makes
+//     the shell end the body elsewhere than the parser does;
+//   - a single-quoted string where the shell does not treat single quotes
+//     as quotes: inside the operand of a ${…} expansion in double quotes or
+//     in an unquoted here-document body, and in arithmetic (ArithmExp,
+//     ((…)), array subscripts, ${x:offset:length}, for ((…))). There bash
+//     expands what the parser takes as quoted text ("${x:-'$(cmd)'}" and
+//     $(( '$(cmd)' )) run cmd). A single-quoted string that holds only
+//     letters, digits, blanks and "_.,:/+=@%-" reads the same either way
+//     (an associative array key m['k']) and is accepted; so is everything
+//     inside a command or process substitution, which starts afresh;
+//   - "<(" or ">(" in the operand of a ${…} expansion: bash runs a process
+//     substitution there (${x:-<(cmd)}), the parser reads it as text.
+func checkReading(file *syntax.File, src string) *readingError {
+	// Single quotes are literal only inside "${…}", a here-document,
+	// arithmetic ("((", "$[", subscripts "[…]"); process substitution
+	// matters only in "${…}".
+	if strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
+		(strings.Contains(src, "<<") || strings.Contains(src, "((") || strings.IndexByte(src, '[') >= 0)) {
+		qc := quoteChecker{}
+		qc.walk(file, false)
+		switch {
+		case qc.procSubst:
+			return &readingError{Off: int(qc.bad.Pos().Offset()),
+				Reason: "a process substitution in a ${…} operand (bash runs it, the parser reads text)"}
+		case qc.bad != nil:
+			return &readingError{Off: int(qc.bad.Pos().Offset()),
+				Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
+		}
+	}
+	if strings.Contains(src, "\\\n") {
+		return checkContinuations(file, src)
+	}
+	return nil
+}
+
+// trailingBackslash reports text that ends in an unescaped backslash.
+func trailingBackslash(src string) bool {
+	n := 0
+	for n < len(src) && src[len(src)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// quoteChecker finds a single-quoted string in a context where bash reads
+// single quotes as plain characters (see checkReading).
+type quoteChecker struct {
+	bad       syntax.Node
+	procSubst bool // bad is a literal "<(" or ">(" in a ${…} operand
+}
+
+// walk visits n; lit says single quotes are literal characters there.
+func (c *quoteChecker) walk(n syntax.Node, lit bool) {
+	if n == nil || c.bad != nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if n == nil || c.bad != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.SglQuoted:
+			if lit && (n.Dollar || !plainQuoted(n.Value)) {
+				c.bad = n
+			}
+			return false
+		case *syntax.DblQuoted:
+			for _, p := range n.Parts {
+				c.walk(p, true)
+			}
+			return false
+		case *syntax.CmdSubst:
+			for _, s := range n.Stmts {
+				c.walk(s, false)
+			}
+			return false
+		case *syntax.ProcSubst:
+			for _, s := range n.Stmts {
+				c.walk(s, false)
+			}
+			return false
+		case *syntax.ArithmExp:
+			c.arith(n.X)
+			return false
+		case *syntax.ArithmCmd:
+			c.arith(n.X)
+			return false
+		case *syntax.CStyleLoop:
+			c.arith(n.Init)
+			c.arith(n.Cond)
+			c.arith(n.Post)
+			return false
+		case *syntax.ParamExp:
+			if n.NestedParam != nil {
+				c.walk(n.NestedParam, lit)
+			}
+			c.arith(n.Index)
+			if n.Slice != nil {
+				c.arith(n.Slice.Offset)
+				c.arith(n.Slice.Length)
+			}
+			if n.Repl != nil {
+				c.operand(n.Repl.Orig, lit)
+				c.operand(n.Repl.With, lit)
+			}
+			if n.Exp != nil {
+				c.operand(n.Exp.Word, lit)
+			}
+			return false
+		case *syntax.Assign:
+			c.arith(n.Index)
+			c.walkWord(n.Value, lit)
+			if n.Array != nil {
+				for _, el := range n.Array.Elems {
+					c.arith(el.Index)
+					c.walkWord(el.Value, lit)
+				}
+			}
+			return false
+		case *syntax.Redirect:
+			c.walkWord(n.Word, lit)
+			if n.Hdoc != nil {
+				// An unquoted body reads like double-quoted text; a
+				// quoted one holds only literals.
+				c.walkWord(n.Hdoc, lit || !hdocQuoted(n))
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// operand walks the operand word of a ${…} expansion. Unquoted, bash runs
+// a process substitution in it (${x:-<(cmd)}), which the parser reads as
+// literal text.
+func (c *quoteChecker) operand(w *syntax.Word, lit bool) {
+	if w == nil || c.bad != nil {
+		return
+	}
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && (strings.Contains(l.Value, "<(") || strings.Contains(l.Value, ">(")) {
+			c.bad, c.procSubst = l, true
+			return
+		}
+	}
+	c.walk(w, lit)
+}
+
+func (c *quoteChecker) walkWord(w *syntax.Word, lit bool) {
+	if w != nil {
+		c.walk(w, lit)
+	}
+}
+
+func (c *quoteChecker) arith(x syntax.ArithmExpr) {
+	if x != nil {
+		c.walk(x, true)
+	}
+}
+
+// plainQuoted reports single-quoted text that reads the same whether the
+// quotes are quotes or plain characters: nothing that expands, escapes,
+// quotes or closes a bracket.
+func plainQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if isAlpha(b) || isDigit(b) || strings.IndexByte(" \t_.,:/+=@%-", b) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// hdocQuoted reports a here-document whose delimiter is quoted (in part):
+// its body is then plain text.
+func hdocQuoted(r *syntax.Redirect) bool {
+	if r.Word == nil {
+		return false
+	}
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// span is a [start, end) byte range of the text.
+type span struct{ start, end int }
+
+type spans []span
+
+func (ss spans) contains(off int) bool {
+	for _, s := range ss {
+		if off >= s.start && off < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeSpan(n syntax.Node) span {
+	return span{int(n.Pos().Offset()), int(n.End().Offset())}
+}
+
+// checkContinuations checks comments, line continuations and here-document
+// bodies of a text that has a backslash-newline (see checkReading).
+func checkContinuations(file *syntax.File, src string) *readingError {
+	// plain: where a backslash-newline is text (single quotes, quoted
+	// here-document bodies). quoted: where "#" is text (plus literals
+	// directly inside double quotes or a here-document body).
+	var plain, quoted spans
+	var hdocs []*syntax.Redirect
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted:
+			plain = append(plain, nodeSpan(n))
+			quoted = append(quoted, nodeSpan(n))
+		case *syntax.DblQuoted:
+			for _, p := range n.Parts {
+				if l, ok := p.(*syntax.Lit); ok {
+					quoted = append(quoted, nodeSpan(l))
+				}
+			}
+		case *syntax.Redirect:
+			if n.Hdoc == nil {
+				break
+			}
+			if hdocQuoted(n) {
+				plain = append(plain, nodeSpan(n.Hdoc))
+				quoted = append(quoted, nodeSpan(n.Hdoc))
+				break
+			}
+			for _, p := range n.Hdoc.Parts {
+				if l, ok := p.(*syntax.Lit); ok {
+					quoted = append(quoted, nodeSpan(l))
+				}
+			}
+			hdocs = append(hdocs, n)
+		}
+		return true
+	})
+
+	// Comments whose line ends in a backslash.
+	for i := 0; i < len(src); i++ {
+		if src[i] != '#' {
+			continue
+		}
+		if i > 0 && strings.IndexByte(" \t\n;&|()<>`", src[i-1]) < 0 {
+			continue // not at the start of a word: no comment
+		}
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			break
+		}
+		end += i
+		if src[end-1] == '\\' && !quoted.contains(i) {
+			return &readingError{Off: i, Reason: "a comment ending in a backslash (bash ends the comment at the newline)"}
+		}
+	}
+
+	// Line continuations that join characters into other tokens.
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		run := i
+		for i+1 < len(src) && src[i+1] == '\\' {
+			i++
+		}
+		// src[run:i+1] is a run of backslashes; the last one starts a
+		// continuation when the run is odd and a newline follows.
+		if (i-run)%2 == 1 || i+1 >= len(src) || src[i+1] != '\n' || plain.contains(i) {
+			continue
+		}
+		start := i // the continuation(s) span src[start:next]
+		next := i + 2
+		for next+1 < len(src) && src[next] == '\\' && src[next+1] == '\n' {
+			next += 2
+		}
+		if start > 0 && src[start-1] == '$' {
+			return &readingError{Off: start - 1, Reason: "\"$\" followed by a line continuation (bash joins them into an expansion)"}
+		}
+		if start > 0 && next < len(src) && !joinsSafely(src[start-1], src[next]) {
+			return &readingError{Off: start, Reason: "a line continuation between two characters that bash joins into one token"}
+		}
+		i = next - 1
+	}
+
+	// Here-document bodies where a continuation moves the end.
+	for _, r := range hdocs {
+		if off, ok := hdocEndsAlike(r, src); !ok {
+			return &readingError{Off: off, Reason: "a line continuation in a here-document body that moves where bash ends it"}
+		}
+	}
+	return nil
+}
+
+// joinsSafely reports whether a line continuation between the characters
+// before and after it reads the same to the parser as to the shell.
+func joinsSafely(before, after byte) bool {
+	blank := func(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
+	if blank(before) || blank(after) {
+		return true
+	}
+	word := func(b byte) bool {
+		return isAlpha(b) || isDigit(b) || b >= 0x80 || strings.IndexByte("_.,/-", b) >= 0
+	}
+	return word(before) && word(after)
+}
+
+// hdocEndsAlike checks an unquoted here-document body: the shell removes
+// line continuations from it before it compares a line with the
+// delimiter, the parser compares each line as written. It reports false
+// (and the offset of the offending line) when a joined line equals the
+// delimiter or the body's last line continues into the parser's delimiter
+// line.
+func hdocEndsAlike(r *syntax.Redirect, src string) (int, bool) {
+	s, e := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+	if s < 0 || e > len(src) || s >= e {
+		return s, false
+	}
+	text := src[s:e]
+	if !strings.Contains(text, "\\\n") {
+		return 0, true
+	}
+	delim := src[int(r.Word.Pos().Offset()):int(r.Word.End().Offset())]
+	dash := r.Op == syntax.DashHdoc
+	// The parser's range ends with the delimiter line (without its
+	// newline) when there is one; the body is what comes before.
+	body := text
+	if nl := strings.LastIndexByte(text, '\n'); nl >= 0 {
+		last := text[nl+1:]
+		if dash {
+			last = strings.TrimLeft(last, "\t")
+		}
+		if last == delim {
+			body = text[:nl+1]
+		}
+	}
+	var logical strings.Builder
+	lineStart := 0
+	for off := 0; off < len(body); {
+		nl := strings.IndexByte(body[off:], '\n')
+		if nl < 0 {
+			nl = len(body)
+		} else {
+			nl += off
+		}
+		line := body[off:nl]
+		n := 0
+		for n < len(line) && line[len(line)-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 1 {
+			if nl >= len(body) || nl == len(body)-1 {
+				// The body's last line continues into the line after it.
+				return s + lineStart, false
+			}
+			logical.WriteString(line[:len(line)-1])
+			off = nl + 1
+			continue
+		}
+		logical.WriteString(line)
+		l := logical.String()
+		if dash {
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l == delim {
+			return s + lineStart, false
+		}
+		logical.Reset()
+		off = nl + 1
+		lineStart = off
+	}
+	return 0, true
+}

@@ -1,0 +1,307 @@
+package interp
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Each refused text below was checked against bash 5.2 (dash 0.5.12 for sh):
+// with a canary in place of the command, bash runs a command the parser
+// does not see, or would not see it where the parser sees it.
+func TestAnalyzeRefusesDifferentReadings(t *testing.T) {
+	const nl = "\\\n" // a line continuation
+	cases := []struct{ name, src, want string }{
+		// 1. A comment ends at the newline, backslash or not.
+		{"a comment ending in a backslash", "echo hi #" + nl + "touch PWNED", "comment ending in a backslash"},
+		{"a comment with text ending in a backslash", "ls # list " + nl + "touch PWNED", "comment ending in a backslash"},
+		{"a comment after a semicolon", "ls;#x" + nl + "touch PWNED", "comment ending in a backslash"},
+		{"a comment in a substitution", "echo $(true #" + nl + "touch PWNED\n)", "comment ending in a backslash"},
+		{"a comment in a substitution in double quotes", "echo \"$(true #" + nl + "touch PWNED\n)\"", "comment ending in a backslash"},
+		{"a comment in an eval payload", "eval $'ls #\\\\\\ntouch PWNED'", "comment ending in a backslash"},
+
+		// 2. "$" then backslash-newline: bash joins them.
+		{"dollar continuation in double quotes", "echo \"$" + nl + "(touch PWNED)\"", `"$" followed by a line continuation`},
+		{"dollar continuation in an assignment", "x=\"$" + nl + "(touch PWNED)\"", `"$" followed by a line continuation`},
+		{"dollar continuation makes $@", "$" + nl + "@touch PWNED", `"$" followed by a line continuation`},
+		{"dollar continuation makes $'", "$" + nl + "'\\x74ouch' PWNED", `"$" followed by a line continuation`},
+		{"dollar continuation makes ${", "echo \"$" + nl + "{x:-$(touch PWNED)}\"", `"$" followed by a line continuation`},
+		{"dollar continuation in a heredoc body", "cat <<E\n$" + nl + "(touch PWNED)\nE\n", `"$" followed by a line continuation`},
+		{"dollar continuations in a row", "echo \"$" + nl + nl + "(touch PWNED)\"", `"$" followed by a line continuation`},
+		// … and so do other tokens: "((" is arithmetic, where bash
+		// expands inside single quotes.
+		{"a continuation inside ((", "(" + nl + "(echo '$(touch PWNED)'))", "joins into one token"},
+		{"a continuation inside $((", "echo $(" + nl + "(echo '$(touch PWNED)'))", "joins into one token"},
+		{"a continuation inside ${x:-", "echo \"${x:" + nl + "-'$(touch PWNED)'}\"", "read differently by bash"},
+		{"a continuation inside 2>", "echo a 2" + nl + ">PWNED", "joins into one token"},
+
+		// 3. Single quotes that bash reads as plain characters.
+		{"default operand in double quotes", `echo "${x:-'$(touch PWNED)'}"`, "single quotes"},
+		{"unset-default operand", `echo "${x-'$(touch PWNED)'}"`, "single quotes"},
+		{"alternate operand", `x=1; echo "${x:+'$(touch PWNED)'}"`, "single quotes"},
+		{"set-alternate operand", `x=1; echo "${x+'$(touch PWNED)'}"`, "single quotes"},
+		{"assign-default operand", `echo "${x:='$(touch PWNED)'}"`, "single quotes"},
+		{"unset-assign operand", `echo "${x='$(touch PWNED)'}"`, "single quotes"},
+		{"error operand", `echo "${x:?'$(touch PWNED)'}"`, "single quotes"},
+		{"unset-error operand", `echo "${x?'$(touch PWNED)'}"`, "single quotes"},
+		{"a quote hiding the closing brace", `echo "${x:-'}" $(touch PWNED) "'}"`, "single quotes"},
+		{"nested operand", `echo "${x:-${y:-'$(touch PWNED)'}}"`, "single quotes"},
+		{"operand in a heredoc body", "cat <<E\n${x:-'$(touch PWNED)'}\nE\n", "single quotes"},
+		{"ANSI-C quotes in a double-quoted operand", `echo "${x:-$'\x24(touch PWNED)'}"`, "single quotes"},
+		{"arithmetic expansion", `echo $(( '$(touch PWNED)' ))`, "single quotes"},
+		{"arithmetic command", `(( x = '$(touch PWNED)' ))`, "single quotes"},
+		{"old arithmetic", `echo $[ x='a[$(touch PWNED)]', x ]`, "single quotes"},
+		{"a subscript", `echo ${a['$(touch PWNED)']}`, "single quotes"},
+		{"an assignment subscript", `a['$(touch PWNED)']=1`, "single quotes"},
+		{"a declaration subscript", `declare a['$(touch PWNED)']=1`, "single quotes"},
+		{"an array element subscript", `a=(['$(touch PWNED)']=1)`, "single quotes"},
+		{"a substring offset", `echo "${x:'$(touch PWNED)'}"`, "single quotes"},
+		{"an arithmetic for loop", `for ((i='$(touch PWNED)';;)); do break; done`, "single quotes"},
+		{"dash's shorter operand", `sh -c "echo \"\${x:-'}\" \$(touch PWNED) \"'}\""`, "single quotes"},
+
+		// Process substitution in a ${…} operand runs; the parser sees text.
+		{"process substitution in a default operand", "echo ${x:=<(touch PWNED)}", "process substitution"},
+		{"process substitution in a replacement", "x=a; echo ${x/a/>(touch PWNED)}", "process substitution"},
+		{"process substitution after text in an operand", "echo ${x:-a<(touch PWNED)}", "process substitution"},
+
+		// A script that ends in a backslash: bash drops it.
+		{"a trailing backslash", `rm -rf /important\`, "ends in a backslash"},
+
+		// 4. A heredoc delimiter reached through a continuation.
+		{"delimiter after a lone backslash line", "cat <<E\nhi\n" + nl + "E\ntouch PWNED\nE\n", "here-document"},
+		{"tab-stripped delimiter after a continuation", "cat <<-E\n\t" + nl + "E\ntouch PWNED\nE\n", "here-document"},
+		{"delimiter joined from a line and an empty one", "cat <<E\nE" + nl + "\ntouch PWNED\nE\n", "here-document"},
+		{"body whose last line continues into the delimiter", "cat <<E\nfoo" + nl + "E", "here-document"},
+		{"a heredoc fed to a shell", "bash <<E\necho hi\n" + nl + "E\ntouch PWNED\nE\n", "here-document"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			segs, err := Analyze(tc.src, home)
+			var nu *NotUnderstood
+			if !errors.As(err, &nu) {
+				t.Fatalf("Analyze(%q) = %q, %v; want *NotUnderstood", tc.src, renderAll(segs), err)
+			}
+			if !strings.Contains(nu.Reason, tc.want) {
+				t.Errorf("Analyze(%q): %v; want a reason with %q", tc.src, err, tc.want)
+			}
+		})
+	}
+}
+
+// Texts that read the same to the parser and to bash stay analysed, the
+// usual line continuations in particular.
+func TestAnalyzeKeepsSameReadings(t *testing.T) {
+	const nl = "\\\n"
+	runCases(t, home, []analyzeCase{
+		{"a continuation after a blank", "ls " + nl + "  --all " + nl + "  -h", []string{"exec ls --all -h"}},
+		{"a continuation after an operator and a blank", "make &&" + nl + "  make install | " + nl + " tee log",
+			[]string{"exec make", "exec make install", "exec tee log"}},
+		{"a continuation after a pipe", "cat f |" + nl + "  grep x", []string{"exec cat f", "exec grep x"}},
+		{"a continuation inside a word", "ec" + nl + "ho a" + nl + "b", []string{"exec echo ab"}},
+		{"a continuation at the start", nl + "ls", []string{"exec ls"}},
+		{"a continuation in double quotes", "echo \"a " + nl + "b\"", []string{"exec echo \"a b\""}},
+		{"an escaped backslash before a newline", "echo a\\\\\nls", []string{"exec echo \"a\\\\\"", "exec ls"}},
+		{"dollar continuation in single quotes", "echo 'a$" + nl + "(b)'", []string{"exec echo \"a$\\\\\\n(b)\""}},
+		{"dollar continuation in a quoted heredoc", "cat <<'E'\n$" + nl + "(x)\nE\n", []string{"exec cat"}},
+		{"a comment without a trailing backslash", "ls # a \\ b\nrm x", []string{"exec ls", "exec rm x"}},
+		{"a hash in double quotes before a continuation", "echo \"a #b " + nl + "c\"", []string{"exec echo \"a #b c\""}},
+		{"a hash inside a word before a continuation", "echo a#b " + nl + "c", []string{"exec echo \"a#b\" c"}},
+		{"a continued heredoc line that is not the delimiter", "cat <<E\nfoo" + nl + "E\nbar\nE\nls\n", []string{"exec cat", "exec ls"}},
+		{"a continued heredoc body", "cat > Dockerfile <<EOF\nRUN apt-get update && " + nl + "    apt-get install -y x\nEOF\n",
+			[]string{"write Dockerfile", "exec cat"}},
+		{"a backslash line in a quoted heredoc", "cat <<'E'\nhi\\\nE\ntouch x\n", []string{"exec cat", "exec touch x"}},
+		{"unquoted operand quotes are quotes", "echo ${x:-'$(touch x)'}", []string{"exec echo \"\\x00\""}},
+		{"plain quoted keys and operands", `echo "${m['k']}" "${x:-'a b'}" $(( 'x' )); m['a b']=1`,
+			[]string{"exec echo \"\\x00\" \"\\x00\" \"\\x00\"", "exec {\"m[a b]=1\"}"}},
+		{"quotes in a substitution inside double quotes", `echo "${x:-$(echo '$(y)')}"`,
+			[]string{"exec echo \"$(y)\" via $(…)", "exec echo \"\\x00\""}},
+		{"let operands are words", "let 'x=1'", []string{"exec let x=1"}},
+	})
+}
+
+func TestAnalyzeAnsiCEscapes(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"braced hex", `$'\x{74}ouch' PWNED`, []string{"exec touch PWNED"}},
+		{"braced hex takes every digit, modulo 256", `$'\x{174}\x{0000006f}'`, []string{"exec to"}},
+		{"empty braced hex ends the value", `echo $'a\x{}b'`, []string{"exec echo a"}},
+		{"control escapes", `echo $'\c[\c{'`, []string{"exec echo \"\\x1b\\x1b\""}},
+		{"unicode below 0x80 is the byte", `$'\u0074ouch' $'\U00000074'`, []string{"exec touch t"}},
+	})
+}
+
+// sh, dash and ash are dash here: their code is parsed as POSIX sh.
+func TestAnalyzePOSIXShells(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"double parentheses are subshells to dash", `sh -c "((curl - x))"`,
+			[]string{"exec sh -c \"((curl - x))\"", "exec curl - x via sh -c"}},
+		{"dash -c", `dash -c "((curl x))"`, []string{"exec dash -c \"((curl x))\"", "exec curl x via dash -c"}},
+		{"ash -c", `ash -c "((curl x))"`, []string{"exec ash -c \"((curl x))\"", "exec curl x via ash -c"}},
+		{"/bin/sh -c", `/bin/sh -ec "((curl x))"`, []string{"exec /bin/sh -ec \"((curl x))\"", "exec curl x via sh -c"}},
+		{"busybox sh", `busybox sh -c "((curl x))"`, []string{"exec busybox sh -c \"((curl x))\"", "exec curl x via sh -c"}},
+		{"a heredoc fed to sh", "sh <<'EOF'\n((curl x))\nEOF\n", []string{"exec sh", "exec curl x via sh <<"}},
+		{"echo piped into sh", `echo "((curl x))" | sh`, []string{"exec echo \"((curl x))\"", "exec sh", "exec curl x via | sh"}},
+		{"eval inside sh -c", `sh -c 'eval "((curl x))"'`,
+			[]string{"exec sh -c \"eval \\\"((curl x))\\\"\"", "exec eval \"((curl x))\" via sh -c", "exec curl x via sh -c,eval"}},
+		{"trap inside sh -c", `sh -c 'trap "((curl x))" EXIT'`,
+			[]string{"exec sh -c \"trap \\\"((curl x))\\\" EXIT\"", "exec trap \"((curl x))\" EXIT via sh -c", "exec curl x via sh -c,trap"}},
+		{"dash has no brace expansion", `sh -c 'rm {a,b} x=~/y'`,
+			[]string{"exec sh -c \"rm {a,b} x=~/y\"", "exec rm {a,b} x=~/y via sh -c"}},
+		{"[[ is a command to dash", `sh -c '[[ a < b ]]'`,
+			[]string{"exec sh -c \"[[ a < b ]]\"", "read b via sh -c", "exec [[ a ]] via sh -c"}},
+		{"bash -c stays bash", `bash -c "((x))"`, []string{"exec bash -c ((x))", "exec (( x )) via bash -c"}},
+	})
+	for _, src := range []string{`sh -c 'a=(1 2)'`, `sh -c 'cat <(ls)'`, "sh <<'E'\necho ${x/a/b}\nE\n", `dash -c 'cat <<< x'`} {
+		_, err := Analyze(src, home)
+		var nu *NotUnderstood
+		if !errors.As(err, &nu) {
+			t.Errorf("Analyze(%q): err = %v, want *NotUnderstood (not POSIX sh)", src, err)
+		}
+	}
+}
+
+// A path of the shell's own process means something else to the analysis.
+func TestAnalyzeSelfPaths(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"the shell's working directory", "cd /secret; echo hi > /proc/self/cwd/x",
+			[]string{"exec cd /secret", "write \"\\x00\"", "exec echo hi"}},
+		{"other proc paths of the shell", "echo > /proc/thread-self/cwd/x > /proc/123/root/x < /proc/$pid/environ > /proc/net/x",
+			[]string{"write \"\\x00\"", "write \"\\x00\"", "read \"\\x00\"", "write \"\\x00\"", "exec echo"}},
+		{"dots and slashes lead there too", "echo > /proc/./self/cwd/x > //proc/self/x > /tmp/../proc/self/cwd/y > /dev/fd/../cwd/z",
+			[]string{"write \"\\x00\"", "write \"\\x00\"", "write \"\\x00\"", "write \"\\x00\"", "exec echo"}},
+		{"descriptors other than the standard ones", "cat < /dev/fd/5 > /dev/fd/3 2> /dev/fd/2",
+			[]string{"read \"\\x00\"", "write \"\\x00\"", "exec cat"}},
+		{"writing standard input", "echo PWN < victim > /dev/stdin",
+			[]string{"read victim", "write \"\\x00\"", "exec echo PWN"}},
+		{"other proc files stay", "cat < /proc/cpuinfo", []string{"read /proc/cpuinfo", "exec cat"}},
+		{"a file opened on standard error may be written", "exec 2</etc/passwd",
+			[]string{"write /etc/passwd", "read /etc/passwd", "exec exec"}},
+		{"duplicating another descriptor onto stdout or stderr", "echo x 2>&5 1<&0 >&2 2>&1 3>&4",
+			[]string{"write \"\\x00\"", "write \"\\x00\"", "exec echo x"}},
+	})
+}
+
+func TestAnalyzeLoopVariables(t *testing.T) {
+	runCases(t, home, []analyzeCase{
+		{"for assigns its variable", "for PS4 in '$(id)'; do set -x; done",
+			[]string{"exec {\"PS4=\\x00\"}", "exec set -x"}},
+		{"for without in assigns its variable", "for PATH; do ls; done", []string{"exec {\"PATH=\\x00\"}", "exec ls"}},
+		{"select assigns its variable", "select HOME in a b; do cd; done", []string{"exec {\"HOME=\\x00\"}", "exec cd"}},
+		{"the assignment follows the words' commands", "for f in $(ls); do :; done",
+			[]string{"exec ls via $(…)", "exec {\"f=\\x00\"}", "exec :"}},
+	})
+}
+
+// renderRuns is render with a "!" after segments with RunsCode.
+func renderRuns(segs []Segment) []string {
+	out := renderAll(segs)
+	for i, s := range segs {
+		if s.RunsCode {
+			out[i] += " !"
+		}
+	}
+	return out
+}
+
+func TestAnalyzeRunsCode(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"prompt expansion", `echo "${x@P}"`, []string{"exec echo \"\\x00\" !"}},
+		{"prompt expansion is a whole hole", `cat /tmp/${x@P}`, []string{"exec cat \"\\x00\" !"}},
+		{"other transformations run nothing", `echo ${x@Q} ${x@E}`, []string{"exec echo \"\\x00\" \"\\x00\""}},
+		{"locale translation", `echo $"hello"`, []string{"exec echo \"\\x00\" !"}},
+		{"in an assignment", `X=${y@P}`, []string{"exec {\"X=\\x00\"} !"}},
+		{"in a redirection target", `echo > ${y@P}`, []string{"write \"\\x00\" !", "exec echo"}},
+		{"in a heredoc body", "cat <<E\n${y@P}\nE\n", []string{"exec cat !"}},
+		{"not in a quoted heredoc body", "cat <<'E'\n${y@P}\nE\n", []string{"exec cat"}},
+		{"in a test", `[[ ${y@P} ]]`, []string{"exec [[ \"\\x00\" ]] !"}},
+		{"in arithmetic", `(( ${y@P} ))`, []string{"exec (( \"\\x00\" )) !"}},
+		{"in a for list", `for i in ${y@P}; do :; done`, []string{"exec {\"i=\\x00\"} !", "exec :"}},
+		{"in a nested payload", `eval 'echo ${y@P}'`, []string{"exec eval \"echo ${y@P}\"", "exec echo \"\\x00\" via eval !"}},
+		{"eval of a hole", `eval "$cmd"`, []string{"exec eval \"\\x00\" !"}},
+		{"static eval", `eval ls`, []string{"exec eval ls", "exec ls via eval"}},
+		{"shell -c of a hole", `bash -c "$cmd"`, []string{"exec bash -c \"\\x00\" !"}},
+		{"shell with dynamic options", `bash $opts 'rm x'`, []string{"exec bash \"\\x00\" \"rm x\" !"}},
+		{"shell with a dynamic option argument", `bash -o $o -c ls`, []string{"exec bash -o \"\\x00\" -c ls !"}},
+		{"find -exec sh -c with the path", `find . -exec sh -c 'rm {}' \;`,
+			[]string{"exec find . -exec sh -c \"rm {}\" \";\"", "exec sh -c \"rm \\x00\" via find -exec !"}},
+		{"a shell reading a dynamic heredoc", "sh <<E\n$x\nE\n", []string{"exec sh !"}},
+		{"a shell reading an unknown pipe", "curl x | sh", []string{"exec curl x", "exec sh !"}},
+		{"a shell reading its inherited input", "{ bash; } <<'E'\nrm x\nE\n", []string{"exec bash !"}},
+		{"a shell reading a file", "bash < script", []string{"read script", "exec bash"}},
+		{"a script operand", "bash script.sh", []string{"exec bash script.sh"}},
+		{"trap of a hole", `trap "rm -f $tmp" EXIT`, []string{"exec trap \"rm -f \\x00\" EXIT !"}},
+		{"trap with a dynamic signal list", `trap 'ls' $sigs`, []string{"exec trap ls \"\\x00\" !"}},
+		{"trap reset with a dynamic signal", `trap - "$sig"`, []string{"exec trap - \"\\x00\""}},
+		{"alias of a hole", `alias ll="ls $opts"`, []string{"exec alias \"ll=ls \\x00\" !"}},
+		{"source of a hole", `source "$HOME/.env"; . $f`, []string{"exec source \"\\x00/.env\" !", "exec . \"\\x00\" !"}},
+		{"source of a static path", `source ./env.sh`, []string{"exec source ./env.sh"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			segs, err := Analyze(tc.src, home)
+			if err != nil {
+				t.Fatalf("Analyze(%q): %v", tc.src, err)
+			}
+			if got := renderRuns(segs); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Analyze(%q):\n got  %q\n want %q", tc.src, got, tc.want)
+			}
+		})
+	}
+	for _, src := range []string{
+		`case ${x@P} in a) ;; esac`, `case a in $"b") ;; esac`, `for ((i=${x@P};;)); do :; done`,
+		"{ cat; } <<E\n${x@P}\nE\n", "<<E\n${x@P}\nE\n",
+	} {
+		_, err := Analyze(src, home)
+		var nu *NotUnderstood
+		if !errors.As(err, &nu) {
+			t.Errorf("Analyze(%q): err = %v, want *NotUnderstood (nothing carries RunsCode)", src, err)
+		}
+	}
+}
+
+// TestContinuationsReadAlike inserts a line continuation at every position
+// of commands with no quotes, comments, here-documents or backslashes of
+// their own (where bash simply removes it): each variant is either refused
+// or analysed exactly like the command without it.
+func TestContinuationsReadAlike(t *testing.T) {
+	bases := []string{
+		"echo $(id) && ls || x; y | z |& w", "cat <(ls) >(wc) <<<x", "cat < <(ls) > >(wc)",
+		"a=(1 2) b=$((1+2)) c=${x:-y} d=${#z} e=${y/a/b}", "(( x++ )) ; [[ a == b && -f c ]]",
+		"echo \"$x ${y} $(z) `w`\"", "f() { :; }; case a in b) c;; (d) e;; esac",
+		"echo a 2>&1 >f &>g >>h <i 3<>j >|k", "x=$[1+2] y=$((a[1]))", "echo @(a|b) !(c) *(d) +(e) ?(f)",
+		"for ((i=0;i<3;i++)); do :; done", "for x in a b; do echo $x; done",
+		"echo ${a[1]} ${a[@]:1:2} ${!x} ${x@Q} $$ $? $# $@ $*", "echo ~ ~/x a=~ {a,b}c",
+		"if true; then :; elif false; then :; else :; fi &", "coproc x { a; }; time b; ! c",
+		"echo $((1<<2)) $((3>>1)) $((a&&b)) $((a||b))", "declare -A m=([k]=v) ; local x=1",
+		"eval \"rm x\"; bash -c \"ls\"; sh -c \"((x))\"",
+	}
+	for _, src := range corpus(t, "agent-commands.jsonl") {
+		if !strings.ContainsAny(src, "'#\\\r") && !strings.Contains(src, "<<") && len(src) < 300 {
+			bases = append(bases, src)
+		}
+	}
+	accepted := 0
+	for _, base := range bases {
+		want, err := Analyze(base, home)
+		if err != nil {
+			continue
+		}
+		for i := 1; i < len(base); i++ {
+			v := base[:i] + "\\\n" + base[i:]
+			got, err := Analyze(v, home)
+			if err != nil {
+				continue
+			}
+			accepted++
+			if !reflect.DeepEqual(renderAll(got), renderAll(want)) {
+				t.Errorf("Analyze(%q):\n got  %q\n want %q (as without the continuation)", v, renderAll(got), renderAll(want))
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Error("every variant refused")
+	}
+}
