@@ -171,6 +171,8 @@ type argHit struct {
 	// could: a deny rule could match something below it.
 	walker string
 	could  bool
+	// cwdUnknown: arg is relative to a directory only known at run time.
+	cwdUnknown bool
 }
 
 // clause says what the argument matches, for a verdict's Reason.
@@ -182,6 +184,8 @@ func (a *argHit) clause() string {
 		arg += " (which resolves to " + a.via + ")"
 	}
 	switch {
+	case a.cwdUnknown:
+		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.walker != "" && a.could:
 		return fmt.Sprintf("%s is a directory %s walks, and what is in it could match %s", arg, a.walker, rule)
 	case a.walker != "":
@@ -198,6 +202,9 @@ type argScan struct {
 	home     string
 	walker   string
 	hm       holeMatcher
+	// cwdUnknown: relative words name paths below a directory only known
+	// at run time (Context.CwdUnknown).
+	cwdUnknown bool
 
 	deny, could, ask *argHit
 	// protect: match arguments against the protected paths too (the
@@ -227,7 +234,9 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 	if readsArgs[words[0]] {
 		sc.sections = sc.sections[:1]
 	}
-	if c := x.canonicalCwd(ctx.Cwd); c != "" {
+	if ctx.CwdUnknown {
+		sc.cwdUnknown = true
+	} else if c := x.canonicalCwd(ctx.Cwd); c != "" {
 		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
 	}
 	if sc.home == "/" {
@@ -288,11 +297,30 @@ func (sc *argScan) path(word, c string) {
 	switch {
 	case c[0] == '/':
 		sc.check(word, "", "", c, pathLike)
+	case sc.cwdUnknown && c[0] != '~':
+		sc.unknownDir(word, c)
 	case sc.cwd != "":
 		sc.check(word, sc.cwd, sc.cwdCanon, c, pathLike)
 	}
 	if sc.home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
 		sc.check(word, "", "", sc.home+c[1:], true)
+	}
+}
+
+// unknownDir matches c, relative to a working directory only known at run
+// time, as "<any path>/c": a deny rule that could match it asks.
+func (sc *argScan) unknownDir(word, c string) {
+	if sc.could != nil {
+		return
+	}
+	u := append([]uint16{uHole}, appendUnits(nil, "/"+c)...)
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		h := t.matchUnits(u, &sc.hm)
+		if i := minHit(h.deny, h.could); i >= 0 {
+			sc.could = &argHit{rule: t.entries[i].rule, arg: word, could: true, cwdUnknown: true}
+			return
+		}
 	}
 }
 

@@ -41,19 +41,14 @@ type Policy struct {
 	// argRules: some write or read rule denies or asks, so the arguments
 	// of exec subjects are checked against them (see matchArgs).
 	argRules bool
+	// denies: some rule denies (see Denies).
+	denies bool
 }
 
 // Denies reports whether the policy has any deny rule. Code only known at
 // run time (eval "$x") could match one, so it asks only when one exists
 // (the design's rule for run-time words).
-func (p *Policy) Denies() bool {
-	for _, r := range p.rules {
-		if r.Decision == Deny {
-			return true
-		}
-	}
-	return false
-}
+func (p *Policy) Denies() bool { return p.denies }
 
 // AuditConfig is the `audit:` section.
 type AuditConfig struct {
@@ -157,6 +152,7 @@ func Parse(data []byte, file string) (*Policy, error) {
 	var shell []entry
 	for i := range p.rules {
 		r := &p.rules[i]
+		p.denies = p.denies || r.Decision == Deny
 		switch r.Section {
 		case "shell":
 			shell = append(shell, entry{g: compileGlob(r.Pattern, true), rule: r})

@@ -111,12 +111,16 @@ func (p *Policy) Rules() []Rule {
 
 // judgement gathers what a verdict is assembled from.
 type judgement struct {
-	t         *trie
-	h         hits
-	class     Class
-	why       string // clause saying why the class
-	couldWhy  string // how a could-match deny comes about
-	noAllow   bool   // allow rules do not apply
+	t        *trie
+	h        hits
+	class    Class
+	why      string // clause saying why the class
+	couldWhy string // how a could-match deny comes about
+	noAllow  bool   // allow rules do not apply
+	// runsAny: an assignment makes the command run code no rule sees
+	// (LD_PRELOAD, BASH_ENV, PS4, BASH_CMDS…), which could be anything a
+	// deny rule forbids: it asks even in modes that run sensitive commands.
+	runsAny   bool
 	protected string // the protected pattern written to, if any
 	target    string // the protected path, for messages
 	suggest   func() string
@@ -126,7 +130,7 @@ type judgement struct {
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	class, why, badAssign := classifyExec(s.Words, s.Assigns)
-	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign,
+	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign, runsAny: badAssign && p.denies,
 		couldWhy: "once its run-time parts are known"}
 	j.h = p.matchExec(s.Words)
 	for _, f := range execForms(s.Words, ctx.Home) {
@@ -433,6 +437,11 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		}
 	}
 	v.Decision, v.DecidedBy = classDecision(mode, j.class), ByClass
+	if v.Decision == Allow && j.runsAny {
+		v.Decision = Ask
+		v.Reason = j.why + "; code it makes run could be anything a deny rule forbids, so it asks in every mode"
+		return v
+	}
 	switch {
 	case v.Decision == Allow && j.class == ReadOnly:
 		v.Reason = j.why

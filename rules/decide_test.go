@@ -484,6 +484,9 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"shopt", "-s", "expand_aliases"}, Sensitive},
 		{[]string{"shopt", "-s", "autocd"}, Sensitive},
 		{[]string{"shopt", "-u", "extglob"}, ReadOnly},
+		{[]string{"[[", "-f", "x", "]]"}, ReadOnly},
+		{[]string{"[[", "x", "-eq", "0", "]]"}, Sensitive},
+		{[]string{"[[", "a", "-lt", "b", "]]"}, Sensitive},
 		{[]string{"set", "--", H}, ReadOnly},
 		{[]string{"set", "--", "keyword"}, ReadOnly},
 		{[]string{"set", "-o", H}, Sensitive}, // could be keyword
@@ -643,5 +646,23 @@ func TestHardLinkedFileIsNotAWorkspaceWrite(t *testing.T) {
 	}
 	if v := p.Decide(write(ctx.Workspace+"/plain.txt"), ctx); v.Decision != Allow || v.Class != Workspace {
 		t.Errorf("write to a plain workspace file in auto: %v %s (%s)", v.Decision, v.Class, v.Reason)
+	}
+}
+
+// An assignment that makes a command run code no rule sees asks even in
+// bypass, as soon as the policy denies anything; with no deny rule bypass
+// runs it.
+func TestDangerousAssignmentInBypass(t *testing.T) {
+	ctx := testContext(t, Bypass)
+	s := Subject{Kind: KindExec, Words: []string{"bash", "-c", ":"}, Assigns: []string{"BASH_ENV=./e.sh"}}
+	if v := mustParse(t, "rules: {shell: {deny: [\"curl *\"]}}\n").Decide(s, ctx); v.Decision != Ask {
+		t.Errorf("with a deny rule: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	if v := mustParse(t, "mode: bypass\n").Decide(s, ctx); v.Decision != Allow {
+		t.Errorf("without deny rules: %v (%s), want allow", v.Decision, v.Reason)
+	}
+	plain := Subject{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{"FOO=1"}}
+	if v := mustParse(t, "rules: {shell: {deny: [\"curl *\"]}}\n").Decide(plain, ctx); v.Decision != Allow {
+		t.Errorf("harmless assignment: %v (%s), want allow", v.Decision, v.Reason)
 	}
 }

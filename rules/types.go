@@ -69,6 +69,11 @@ type Context struct {
 	Mode Mode
 	// Cwd, Home and Workspace are absolute, cleaned paths.
 	Cwd, Home, Workspace string
+	// CwdUnknown says a cd earlier in the command (or in an earlier command
+	// of the same script) may have moved the working directory: a relative
+	// path argument then names a path only known at run time, which asks
+	// when a write or read deny rule could match it.
+	CwdUnknown bool
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
@@ -51,8 +52,12 @@ func (g *Guard) Evaluate(text string) Outcome {
 		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
 	}
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, len(segs))}
+	ctx := g.Context
+	// A cd anywhere in the text (loops and functions reorder what runs)
+	// leaves relative paths only known at run time.
+	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, interp.Segment.MayChangeDir)
 	for i, seg := range segs {
-		v := g.Policy.Decide(Subject(seg), g.Context)
+		v := g.Policy.Decide(Subject(seg), ctx)
 		switch {
 		case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
 			// Code only known at run time could be anything a deny rule

@@ -97,3 +97,26 @@ func TestRunTimeCodeWithoutDenyRules(t *testing.T) {
 		t.Errorf("got %v, want allow: %+v", o.Decision, o.Segments)
 	}
 }
+
+// After a cd, relative arguments name paths only known at run time: one a
+// read deny rule could match asks, in ask mode, where cat would run.
+func TestRelativeArgumentsAfterCd(t *testing.T) {
+	p, err := rules.Parse([]byte("rules: {read: {deny: [\"~/.ssh/id_*\"]}}\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	for _, text := range []string{"cd ~/.ssh; cat id_rsa", "(cd ~/.ssh && cat id_rsa)", "cat id_rsa; cd ~/.ssh"} {
+		if o := g.Evaluate(text); o.Decision != rules.Ask {
+			t.Errorf("%q: %v, want ask", text, o.Decision)
+		}
+	}
+	if o := g.Evaluate("cat README.md"); o.Decision != rules.Allow {
+		t.Errorf("without cd: %v, want allow", o.Decision)
+	}
+	g.Analysis.DirChanged = true // a cd in an earlier command of a script
+	if o := g.Evaluate("cat id_rsa"); o.Decision != rules.Ask {
+		t.Errorf("after an earlier cd: %v, want ask", o.Decision)
+	}
+}
