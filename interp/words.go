@@ -443,7 +443,11 @@ func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word, as
 		return r.add(out, Word{Value: v, Source: src})
 	}
 	if globs(parts) {
-		return r.add(out, Word{Value: Hole, Source: src})
+		// Globbing replaces the word with file names that all begin with
+		// its literal text before the first pattern character: keep that
+		// prefix, so that `cat ~/.ssh/*` is seen to name something under
+		// ~/.ssh.
+		return r.globWord(parts, src, out)
 	}
 	if lit, ok := firstLit(parts); ok && assignLike {
 		if n := assignPrefixLen(lit); n > 0 {
@@ -451,6 +455,32 @@ func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word, as
 		}
 	}
 	return r.expandFields(&syntax.Word{Parts: parts}, src, out)
+}
+
+// globWord resolves a word bash would glob: its literal prefix (after
+// quote removal, up to the first '*', '?' or '[') followed by a Hole. A
+// brace expansion or a prefix that does not resolve to one field gives a
+// whole Hole.
+func (r *resolver) globWord(parts []syntax.WordPart, src string, out []Word) ([]Word, error) {
+	var fields []string
+	r.globbed = false
+	for f, err := range expand.FieldsSeq(&r.cfg, &syntax.Word{Parts: parts}) {
+		if err != nil {
+			return r.add(out, Word{Value: Hole, Source: src})
+		}
+		fields = append(fields, f)
+	}
+	r.globbed = false
+	if len(fields) != 1 {
+		return r.add(out, Word{Value: Hole, Source: src})
+	}
+	prefix := fields[0]
+	if i := strings.IndexAny(prefix, "*?["+Hole); i >= 0 {
+		prefix = prefix[:i]
+	} else {
+		prefix = ""
+	}
+	return r.add(out, Word{Value: prefix + Hole, Source: src})
 }
 
 // expandFields runs expand.FieldsSeq on a prepared word.

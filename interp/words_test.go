@@ -78,7 +78,7 @@ func TestDynamicWords(t *testing.T) {
 		{"two holes stay two holes", `$a$b`, []string{Hole + Hole}},
 		{"a parameter does not split the brace expansion", `{a,b}$x`, []string{"a" + Hole, "b" + Hole}},
 		{"a glob with a parameter is a whole hole", `$x*`, []string{Hole}},
-		{"a glob across a brace expansion is a whole hole per word", `{a,b}*`, []string{Hole, Hole}},
+		{"a glob across a brace expansion keeps each word's prefix", `{a,b}*`, []string{"a" + Hole, "b" + Hole}},
 		{"an escaped glob next to a hole is not a glob", `\*$x`, []string{"*" + Hole}},
 		{"a quoted glob next to a hole is not a glob", `"*"$x`, []string{"*" + Hole}},
 		{"a hole in single quotes is literal", `'$x'`, []string{"$x"}},

@@ -49,8 +49,11 @@ import (
 //
 // Known limits, by choice:
 //
-//   - a word with a run-time part ($HOME/x, "$f") is not matched: a
-//     could-match over every argument would make `echo $HOME` ask;
+//   - a word whose run-time part comes first ($HOME/x, "$f", *.md) is not
+//     matched: a could-match over every argument would make `echo $HOME`
+//     ask; one with a literal prefix (~/.ssh/*, /srv/$x) is matched as the
+//     prefix followed by any text (holed), and asks when a deny rule could
+//     match it;
 //     redirections with a run-time path still could-match;
 //   - programs that only handle their arguments as strings (stringOnly:
 //     echo, test, basename, …) are not checked: `[ -f ~/.ssh/id_rsa ]`
@@ -171,8 +174,9 @@ type argHit struct {
 	// could: a deny rule could match something below it.
 	walker string
 	could  bool
-	// cwdUnknown: arg is relative to a directory only known at run time.
-	cwdUnknown bool
+	// cwdUnknown: arg is relative to a directory only known at run time;
+	// runtime: arg has a part (a glob, a variable) only known at run time.
+	cwdUnknown, runtime bool
 }
 
 // clause says what the argument matches, for a verdict's Reason.
@@ -184,6 +188,8 @@ func (a *argHit) clause() string {
 		arg += " (which resolves to " + a.via + ")"
 	}
 	switch {
+	case a.runtime:
+		return fmt.Sprintf("%s has a part only known at run time (a glob or a variable), and could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.cwdUnknown:
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.walker != "" && a.could:
@@ -251,7 +257,13 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		if sc.deny != nil {
 			break
 		}
-		if w == "" || strings.Contains(w, Hole) {
+		if w == "" {
+			continue
+		}
+		if i := strings.Index(w, Hole); i >= 0 {
+			if i > 0 && w[0] != '-' {
+				sc.holed(w, w[:i])
+			}
 			continue
 		}
 		if !operands && w[0] == '-' {
@@ -304,6 +316,45 @@ func (sc *argScan) path(word, c string) {
 	}
 	if sc.home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
 		sc.check(word, "", "", sc.home+c[1:], true)
+	}
+}
+
+// holed matches an argument with a run-time part after a literal prefix
+// (a glob `~/.ssh/id_*`, or `/srv/$x`) as the prefix followed by any
+// string: a deny rule that could match asks. The prefix's directory is
+// cleaned and, when relative, joined to the working directory; the
+// run-time part itself is matched as text (its "../" is not resolved).
+func (sc *argScan) holed(word, prefix string) {
+	if sc.could != nil {
+		return
+	}
+	if sc.home != "" && (prefix == "~" || strings.HasPrefix(prefix, "~/")) {
+		prefix = sc.home + prefix[1:]
+	}
+	var u []uint16
+	if prefix[0] != '/' {
+		if sc.cwdUnknown || sc.cwdCanon == "" {
+			u = append(u, uHole)
+			prefix = "/" + prefix
+		} else {
+			prefix = sc.cwdCanon + "/" + prefix
+		}
+	}
+	if i := strings.LastIndexByte(prefix, '/'); i > 0 {
+		dir := filepath.Clean(prefix[:i])
+		if dir == "/" {
+			dir = ""
+		}
+		prefix = dir + prefix[i:]
+	}
+	u = append(appendUnits(u, prefix), uHole)
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		h := t.matchUnits(u, &sc.hm)
+		if i := minHit(h.deny, h.could); i >= 0 {
+			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+			return
+		}
 	}
 }
 

@@ -265,3 +265,19 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "ssh -i only reads the key", words: []string{"ssh", "-i", ctx.Home + "/.ssh/id_rsa", "host"}, want: Allow},
 	})
 }
+
+// An argument with a run-time part after a literal prefix (a glob such as
+// ~/.ssh/*, or /srv/$x) asks when a deny rule could match what it becomes;
+// one that starts with its run-time part is not matched.
+func TestRunTimeArguments(t *testing.T) {
+	p := Default()
+	ctx := testContext(t, AskMode)
+	argFixture(t, ctx)
+	runArgCases(t, p, ctx, []argCase{
+		{name: "a glob in ~/.ssh asks", words: []string{"cat", ctx.Home + "/.ssh/" + Hole}, want: Ask, pattern: "~/.ssh/id_*", reason: "only known at run time"},
+		{name: "a glob in a directory name asks", words: []string{"cat", ctx.Home + "/.ss" + Hole}, want: Ask, pattern: "~/.ssh/id_*", reason: "could match"},
+		{name: "a relative glob inside ~/.ssh asks", words: []string{"cat", "../.ssh/id_" + Hole}, want: Ask, pattern: "~/.ssh/id_*", reason: "could match"},
+		{name: "a glob in the workspace runs", words: []string{"cat", "src/" + Hole}, want: Allow},
+		{name: "a word that starts at run time is not matched", words: []string{"cat", Hole}, want: Allow},
+	})
+}
