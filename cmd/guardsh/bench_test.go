@@ -10,8 +10,10 @@ import (
 )
 
 // BenchmarkStartVersusBash runs `guardsh -c true` (a static build, default
-// policy, audit record written) and `bash -c true` alternately, b.N times
-// each, and reports both medians and their ratio (target ≤ 2.5).
+// policy, audit record written), `bash -c true` and an empty static Go
+// program alternately, b.N times each, and reports the medians, the ratio
+// guardsh/bash (target ≤ 2.5) and the floor ratio (empty Go program + bash)
+// / bash that any Go front end to bash pays on this machine.
 func BenchmarkStartVersusBash(b *testing.B) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -24,10 +26,19 @@ func BenchmarkStartVersusBash(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(filepath.Join(dir, "empty.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	build = exec.Command("go", "build", "-o", empty, filepath.Join(dir, "empty.go"))
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GO111MODULE=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build empty: %v\n%s", err, out)
+	}
 	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "GUARDSH_CONFIG=", "GUARDSH_AUDIT=", "GUARDSH_MODE=")
 	timeRun := func(path string) time.Duration {
-		cmd := exec.Command(path, "-c", "true")
+		cmd := exec.Command(path, "-c", "true") // the empty program ignores its arguments
 		cmd.Env = env
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
@@ -36,17 +47,20 @@ func BenchmarkStartVersusBash(b *testing.B) {
 		return time.Since(start)
 	}
 	timeRun(bin) // first run creates the audit log
-	var guard, plain []time.Duration
+	var guard, plain, goStart []time.Duration
 	b.ResetTimer()
 	for range b.N {
 		guard = append(guard, timeRun(bin))
 		plain = append(plain, timeRun(bash))
+		goStart = append(goStart, timeRun(empty))
 	}
 	b.StopTimer()
-	g, p := median(guard), median(plain)
+	g, p, e := median(guard), median(plain), median(goStart)
 	b.ReportMetric(float64(g.Microseconds()), "guardsh-µs")
 	b.ReportMetric(float64(p.Microseconds()), "bash-µs")
+	b.ReportMetric(float64(e.Microseconds()), "empty-go-µs")
 	b.ReportMetric(float64(g)/float64(p), "ratio")
+	b.ReportMetric(float64(e+p)/float64(p), "floor-ratio")
 }
 
 func median(ds []time.Duration) time.Duration {
