@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -114,44 +115,21 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	return checkDeny
 }
 
+// checkJSON is the --json output: the decision and, per segment, the fields
+// an audit record gives it.
 type checkJSON struct {
-	Decision string         `json:"decision"`
-	Error    string         `json:"error,omitempty"`
-	Segments []segmentCheck `json:"segments"`
-}
-
-type segmentCheck struct {
-	Argv     []string `json:"argv"`
-	Kind     string   `json:"kind"`
-	Decision string   `json:"decision"`
-	Rule     *string  `json:"rule"`
-	Source   string   `json:"source,omitempty"`
-	Class    string   `json:"class"`
-	Reason   string   `json:"reason"`
+	Decision string          `json:"decision"`
+	Error    string          `json:"error,omitempty"`
+	Segments []audit.Segment `json:"segments"`
 }
 
 func writeCheckJSON(w io.Writer, o guard.Outcome) {
-	out := checkJSON{Decision: o.Decision.String(), Segments: []segmentCheck{}}
-	if o.Err != nil {
-		out.Error = "not understood: " + o.Err.Error()
-	}
-	for _, c := range o.Segments {
-		sc := segmentCheck{
-			Argv:     guard.DisplayArgv(c.Segment),
-			Kind:     string(c.Segment.Kind),
-			Decision: c.Verdict.Decision.String(),
-			Class:    string(c.Verdict.Class),
-			Reason:   c.Verdict.Reason,
-		}
-		if r := c.Verdict.Rule; r != nil {
-			p := r.Pattern
-			sc.Rule = &p
-			sc.Source = fmt.Sprintf("%s:%d", r.File, r.Line)
-		}
-		out.Segments = append(out.Segments, sc)
-	}
+	var rec audit.Record
+	o.Record(&rec)
+	out := checkJSON{Decision: o.Decision.String(), Error: rec.Error, Segments: rec.Segments}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
 }
 
