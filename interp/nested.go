@@ -212,7 +212,11 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if unwrapped >= maxUnwrap {
 		return
 	}
-	for _, inner := range unwrap(base, args) {
+	inners := unwrap(base, args)
+	if len(inners) > 0 {
+		markNested()
+	}
+	for _, inner := range inners {
 		cf := f.child(inner.via)
 		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Via: cf.via}
 		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)

@@ -3,7 +3,8 @@ package interp
 import "testing"
 
 // Nested marks exactly the eval and shell -c segments whose code was static
-// and analysed: only then may a caller treat them as running nothing else.
+// and analysed, and the wrappers whose command was emitted after them: only
+// then may a caller treat them as running nothing else.
 func TestNestedMarksAnalysedPayloads(t *testing.T) {
 	cases := []struct {
 		src  string
@@ -15,7 +16,10 @@ func TestNestedMarksAnalysedPayloads(t *testing.T) {
 		{`eval "$cmd"`, false},
 		{`bash -c "$1"`, false},
 		{`bash script.sh`, false},
-		{`sudo ls`, false},
+		{`sudo ls`, true},
+		{`exec /bin/bash -c 'ls'`, true},
+		{`exec $x`, false},
+		{`command -v ls`, false},
 		{`echo eval`, false},
 	}
 	for _, c := range cases {
@@ -27,10 +31,8 @@ func TestNestedMarksAnalysedPayloads(t *testing.T) {
 			if got := segs[0].Nested; got != c.want {
 				t.Errorf("Nested = %v, want %v (segments %+v)", got, c.want, segs)
 			}
-			for _, s := range segs[1:] {
-				if s.Nested {
-					t.Errorf("inner segment %v marked Nested", s)
-				}
+			if last := segs[len(segs)-1]; len(segs) > 1 && last.Nested {
+				t.Errorf("innermost segment %v marked Nested", last)
 			}
 		})
 	}

@@ -58,7 +58,8 @@ type Segment struct {
 	Line int
 	// Nested is set on an eval or on a shell given -c when the code it runs
 	// (eval's text, the -c string) was static and was analysed into the
-	// segments that follow it.
+	// segments that follow it, and on a wrapper (exec, command, env, sudo,
+	// xargs, …) whose wrapped command was emitted as the segment after it.
 	Nested bool
 	// RunsCode says a word of the segment may run code only known at run
 	// time, code no segment shows: a prompt expansion ${x@P} (it runs the

@@ -206,7 +206,7 @@ func TestDefaultPolicy(t *testing.T) {
 		}
 		// The only allow rules are agent plumbing (Claude Code's snapshot
 		// and cwd file); everything else runs by class or not at all.
-		if r.Decision == Allow && !strings.Contains(r.Pattern, "claude") {
+		if r.Decision == Allow && !strings.Contains(r.Pattern, "claude") && !strings.Contains(r.Pattern, "codex") {
 			t.Errorf("default policy allows %q; it should allow only agent plumbing by rule", r.Pattern)
 		}
 	}

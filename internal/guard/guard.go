@@ -81,7 +81,8 @@ func (g *Guard) Evaluate(text string) Outcome {
 }
 
 // transparent reports a segment that runs nothing but code analysed as the
-// segments after it: an eval of static text, or a shell from a system
+// segments after it: an eval of static text, exec/command/builtin of a
+// command analysed on its own, or a shell from a system
 // directory given a static -c string, with no prefix assignments (which
 // could be LD_PRELOAD) and no rc file option (which would source a file).
 // Its own class then does not make the command ask; rules that match it
@@ -91,7 +92,9 @@ func transparent(seg interp.Segment) bool {
 		return false
 	}
 	name := seg.Args[0].Value
-	if name == "eval" {
+	switch name {
+	case "eval", "exec", "command", "builtin":
+		// bash builtins: they run the next segment and nothing else.
 		return true
 	}
 	if strings.Contains(name, "/") {
