@@ -30,6 +30,8 @@ type shellRun struct {
 	guard  *guard.Guard
 	log    *audit.Log
 	runner interp.Run
+	// agent and user go into every record; found once per invocation.
+	agent, user string
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
@@ -222,8 +224,10 @@ func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
-	rec.Agent = audit.Detect(os.Getenv, rec.PPID)
-	rec.User = userName()
+	if s.user == "" {
+		s.agent, s.user = audit.Detect(os.Getenv, rec.PPID), userName()
+	}
+	rec.Agent, rec.User = s.agent, s.user
 	rec.Cwd = s.guard.Context.Cwd
 	rec.Argv = s.argv
 	rec.Command = text
