@@ -89,8 +89,12 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	} else {
 		defer s.log.Close()
 	}
+	var protected []string
+	if logPath != "" {
+		protected = append(protected, canonical(logPath))
+	}
 	cwd, _ := os.Getwd()
-	s.guard = newGuard(policy, policyFile, mode, cwd, canonical(logPath))
+	s.guard = newGuard(policy, policyFile, mode, cwd, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
