@@ -83,8 +83,9 @@ func (g *Guard) Evaluate(text string) Outcome {
 // transparent reports a segment that runs nothing but code analysed as the
 // segments after it: an eval of static text, exec/command/builtin of a
 // command analysed on its own, or a shell from a system
-// directory given a static -c string, with no prefix assignments (which
-// could be LD_PRELOAD) and no rc file option (which would source a file).
+// directory given a static -c string and no operands after it, with no
+// prefix assignments (which could be LD_PRELOAD) and no rc file option
+// (which would source a file).
 // Its own class then does not make the command ask; rules that match it
 // still apply, and the segments of its code are decided on their own.
 func transparent(seg interp.Segment) bool {
@@ -109,12 +110,24 @@ func transparent(seg interp.Segment) bool {
 	default:
 		return false
 	}
-	for _, w := range seg.Args[1:] {
-		if w.Value == "--rcfile" || w.Value == "--init-file" {
+	// Options, then the -c string, and nothing after it: operands would
+	// become $0 $1 … of the analysed code, whose paths (a protected file as
+	// $0) are only known there at run time.
+	args := seg.Args[1:]
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--rcfile" || v == "--init-file":
 			return false
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+') && v[1] != '-' && strings.ContainsAny(v, "oO"):
+			i++ // -o OPT, +O OPT, -eo OPT: the option's argument
+			continue
+		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
+			continue
 		}
+		return i == len(args)-1
 	}
-	return true
+	return false
 }
 
 // Subject converts a segment into what the policy matches.

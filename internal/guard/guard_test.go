@@ -53,6 +53,7 @@ func TestEvaluate(t *testing.T) {
 		{"a local program named bash is not a shell", "./bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
 		{"an assignment before bash -c asks", "LD_PRELOAD=/tmp/x.so bash -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
 		{"an rc file before bash -c asks", "bash --rcfile x.sh -i -c 'echo hi'", rules.AskMode, rules.Ask, "class"},
+		{"bash -o pipefail -c is a shell with options", "bash -o pipefail -c 'make'", rules.AskMode, rules.Allow, "class"},
 		{"approve mode decides eval by the code it runs", "eval 'echo hi'", rules.Approve, rules.Allow, "class"},
 	}
 	for _, c := range cases {
@@ -121,5 +122,15 @@ func TestRelativeArgumentsAfterCd(t *testing.T) {
 	g.Analysis.DirChanged = true // a cd in an earlier command of a script
 	if o := g.Evaluate("cat id_rsa"); o.Decision != rules.Ask {
 		t.Errorf("after an earlier cd: %v, want ask", o.Decision)
+	}
+}
+
+// A shell given operands after its -c string is not transparent: they are
+// the analysed code's $0 $1 …, so a protected path among them still asks.
+func TestShellOperandsAreNotTransparent(t *testing.T) {
+	g := testGuard(t, rules.Bypass)
+	text := "bash -c 'echo hi > \"$0\"' " + g.Context.Home + "/.bashrc"
+	if o := g.Evaluate(text); o.Decision != rules.Ask {
+		t.Errorf("%q: %v, want ask (%+v)", text, o.Decision, o.Segments)
 	}
 }
