@@ -92,6 +92,19 @@ type hits struct {
 
 var noHits = hits{-1, -1, -1, -1}
 
+// add records entry i, a rule with decision d, keeping the earliest per
+// decision.
+func (h *hits) add(d Decision, i int32) {
+	switch d {
+	case Deny:
+		earliest(&h.deny, i)
+	case Ask:
+		earliest(&h.ask, i)
+	default:
+		earliest(&h.allow, i)
+	}
+}
+
 func earliest(cur *int, i int32) {
 	if *cur < 0 || int(i) < *cur {
 		*cur = int(i)
@@ -112,14 +125,7 @@ func (t *trie) matchString(s string) hits {
 			if !e.g.match(s) {
 				continue
 			}
-			switch e.rule.Decision {
-			case Deny:
-				earliest(&h.deny, ei)
-			case Ask:
-				earliest(&h.ask, ei)
-			default:
-				earliest(&h.allow, ei)
-			}
+			h.add(e.rule.Decision, ei)
 		}
 		if i == len(s) {
 			break
@@ -155,14 +161,7 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 				}
 				continue
 			}
-			switch e.rule.Decision {
-			case Deny:
-				earliest(&h.deny, ei)
-			case Ask:
-				earliest(&h.ask, ei)
-			default:
-				earliest(&h.allow, ei)
-			}
+			h.add(e.rule.Decision, ei)
 		}
 		if i == len(units) {
 			break
