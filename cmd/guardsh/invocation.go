@@ -147,3 +147,49 @@ func parseInvocation(argv []string) (*invocation, error) {
 	}
 	return inv, nil
 }
+
+// quietOptions are the bash options that cannot change what a no-op builtin
+// (true, :, false) does or prints: errexit, nounset, pipefail and the
+// like. -n (noexec), -x and -v (tracing), -i, -l and --login (start-up
+// files) and anything else are not here.
+var quietOptions = map[string]bool{
+	"--noprofile": true, "--norc": true, "--noediting": true, "+H": true,
+	"errexit": true, "nounset": true, "pipefail": true, "noclobber": true, "errtrace": true,
+	"functrace": true, "hashall": true, "braceexpand": true, "allexport": true, "physical": true,
+}
+
+// quietShortOptions are the single-letter forms of quietOptions, which may
+// be bundled (-eu, +e).
+const quietShortOptions = "aefhuBCEPT"
+
+// quiet reports whether bash, started with this invocation's options, would
+// do nothing but run the command: no start-up file, no tracing, no noexec.
+// Then a no-op builtin gives the same status whether bash runs it or not
+// (see interp.NoOpStatus).
+func (inv *invocation) quiet() bool {
+	if inv.login || inv.interactive || inv.initFile != "" {
+		return false
+	}
+	for i := 0; i < len(inv.options); i++ {
+		o := inv.options[i]
+		switch {
+		case quietOptions[o]:
+		case len(o) >= 2 && (o[0] == '-' || o[0] == '+') && o[1] != '-':
+			for _, c := range o[1:] {
+				switch {
+				case c == 'o':
+					// Each o in a cluster takes the next word: -eo pipefail.
+					if i+1 >= len(inv.options) || !quietOptions[inv.options[i+1]] {
+						return false
+					}
+					i++
+				case !strings.ContainsRune(quietShortOptions, c):
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

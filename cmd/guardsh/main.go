@@ -11,6 +11,9 @@
 //	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--] COMMAND
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
+
 package main
 
 import (

@@ -141,6 +141,12 @@ func (s *shellRun) serve(text string, args []string) int {
 		return s.refuse(text, o)
 	}
 	rec := s.record(text, o)
+	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
+		// `true`, `:` or `false` under options that change nothing: bash
+		// would only return this status, so guardsh does without starting it.
+		s.finish(rec, &status)
+		return status
+	}
 	status, err := s.runner.Command(text, args)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)

@@ -1,0 +1,41 @@
+package interp
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// NoOpStatus reports whether text is exactly one of bash's no-op builtins
+// `true`, `:` or `false` — one unquoted word, with no arguments,
+// assignments, redirections, negation, background or other operators
+// (comments and blank lines aside) — and returns the exit status bash gives
+// it: 0, 0 or 1. Such a command has no effect but its status, so a caller
+// may answer it without starting bash, provided bash's options could not
+// change that (no -n, -x, -v, login profile or interactive start-up; see
+// cmd/guardsh). Any other text, including text that does not parse, gives
+// ok false.
+func NoOpStatus(text string) (status int, ok bool) {
+	if len(text) > 256 || strings.ContainsAny(text, "\\'\"$`") {
+		return 0, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return 0, false
+	}
+	s := f.Stmts[0]
+	if s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 {
+		return 0, false
+	}
+	call, isCall := s.Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Assigns) > 0 || len(call.Args) != 1 {
+		return 0, false
+	}
+	switch call.Args[0].Lit() {
+	case "true", ":":
+		return 0, true
+	case "false":
+		return 1, true
+	}
+	return 0, false
+}
