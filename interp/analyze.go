@@ -93,6 +93,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	a := &analyzer{opt: opt, firstCd: -1}
 	a.segs, a.meta = make([]Segment, 0, 16), make([]segMeta, 0, 16)
 	a.res = newResolver(opt.Home, &a.budget)
+	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
 		// Fail closed if expand panics or the walk meets a case it was
@@ -136,6 +137,12 @@ type analyzer struct {
 	feeds   map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
 	firstCd int                           // index of the first segment that may change the cwd
 	err     *NotUnderstood
+	// assume holds the variables' assumed values; ares resolves words
+	// with them (made on first use); assuming, while not "", is the
+	// Segment.Assumed of every segment emitted.
+	assume   *assumptions
+	ares     *resolver
+	assuming string
 }
 
 type segMeta struct {
@@ -368,6 +375,9 @@ func (a *analyzer) failErr(f *frame, p syntax.Pos, err error) {
 
 // emit appends a segment and what the cwd rule needs to know about it.
 func (a *analyzer) emit(s Segment, f *frame) {
+	if a.assuming != "" {
+		s.Assumed = a.assuming
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
@@ -561,6 +571,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				a.nestedWord(w, f)
 				runs = runs || f.runsCode(w)
 			}
+			delete(a.assume.vars, l.Name.Value)
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				a.emit(Segment{Kind: Exec, Assigns: []Word{as}, Line: f.lineOf(l.Name.Pos()), Via: f.via, RunsCode: runs}, f)
@@ -636,6 +647,99 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)
+	a.track(c, seg)
+	if a.err == nil && a.assuming == "" {
+		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && !sameValues(alt, seg.Args) {
+			// The same command with the variables' assumed values (see
+			// assumptions): emitted, with what it runs, for deny rules.
+			seg.Args = alt
+			a.assuming = what
+			a.emit(seg, f)
+			a.payloads(seg, altOffs, s, f, 0)
+			a.assuming = ""
+		}
+	}
+}
+
+// track updates the assumed values after simple command c (resolved as
+// seg): a statement of plain assignments assigns them; unset, read,
+// mapfile/readarray and getopts forget the variables they name.
+func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
+	if len(c.Args) == 0 {
+		for i, as := range c.Assigns {
+			if as.Name == nil || as.Index != nil || as.Array != nil || as.Naked || i >= len(seg.Assigns) {
+				continue
+			}
+			name := as.Name.Value
+			_, value, _ := strings.Cut(seg.Assigns[i].Value, "=")
+			if as.Append {
+				old, ok := a.assume.vars[name]
+				if !ok {
+					old = Hole
+				}
+				value = old + value
+			}
+			a.assume.assign(name, value)
+		}
+		return
+	}
+	if len(seg.Args) == 0 {
+		return
+	}
+	switch seg.Args[0].Value {
+	case "unset", "read", "mapfile", "readarray", "getopts", "printf":
+		for _, w := range seg.Args[1:] {
+			delete(a.assume.vars, w.Value)
+		}
+	}
+}
+
+// assumedArgs resolves c's words with the assumed values. what describes
+// the assumptions made, "" when no word used one (or one failed to
+// resolve).
+func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs []int, what string) {
+	dollar := false
+	for _, w := range c.Args {
+		if strings.Contains(f.text(w), "$") {
+			dollar = true
+			break
+		}
+	}
+	if !dollar {
+		return nil, nil, ""
+	}
+	if a.ares == nil {
+		a.ares = newResolver(a.opt.Home, &a.budget)
+		a.ares.cfg.Env = a.assume
+		a.ares.keep = a.assume.keep
+	}
+	a.assume.used = map[string]string{}
+	for _, w := range c.Args {
+		n := len(args)
+		var err error
+		if args, err = a.ares.fields(w, f.text(w), args, f.posix); err != nil {
+			return nil, nil, ""
+		}
+		for range args[n:] {
+			offs = append(offs, int(w.Pos().Offset()))
+		}
+	}
+	if len(a.assume.used) == 0 {
+		return nil, nil, ""
+	}
+	return args, offs, a.assume.describe()
+}
+
+func sameValues(x, y []Word) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Value != y[i].Value {
+			return false
+		}
+	}
+	return true
 }
 
 // decl handles export/declare/typeset/local/readonly/nameref: Args are the
@@ -679,6 +783,16 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 		return
 	}
 	a.emit(seg, f)
+	for _, as := range seg.Assigns {
+		// export/declare/local NAME=value: assumed from here on, unless
+		// options (-i, -a, -n …) give the value another meaning.
+		name, value, _ := strings.Cut(as.Value, "=")
+		if len(seg.Args) == 1 && isName(name) {
+			a.assume.assign(name, value)
+		} else {
+			delete(a.assume.vars, strings.TrimSuffix(name, "+"))
+		}
+	}
 }
 
 // redirs emits the Write and Read segments of a statement's redirections,

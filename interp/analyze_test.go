@@ -33,6 +33,9 @@ func render(s Segment) string {
 	if len(s.Via) > 0 {
 		b.WriteString(" via " + strings.Join(s.Via, ","))
 	}
+	if s.Assumed != "" {
+		b.WriteString(" assuming " + s.Assumed)
+	}
 	return b.String()
 }
 

@@ -197,7 +197,10 @@ func renderRuns(segs []Segment) []string {
 	out := renderAll(segs)
 	for i, s := range segs {
 		if s.RunsCode {
-			out[i] += " !"
+			out[i] = strings.Replace(out[i], " assuming ", " ! assuming ", 1)
+			if !strings.Contains(out[i], " ! assuming ") {
+				out[i] += " !"
+			}
 		}
 	}
 	return out
@@ -236,7 +239,8 @@ func TestAnalyzeRunsCode(t *testing.T) {
 		{"trap with a dynamic signal list", `trap 'ls' $sigs`, []string{"exec trap ls \"\\x00\" !"}},
 		{"trap reset with a dynamic signal", `trap - "$sig"`, []string{"exec trap - \"\\x00\""}},
 		{"alias of a hole", `alias ll="ls $opts"`, []string{"exec alias \"ll=ls \\x00\" !"}},
-		{"source of a hole", `source "$HOME/.env"; . $f`, []string{"exec source \"\\x00/.env\" !", "exec . \"\\x00\" !"}},
+		{"source of a hole", `source "$HOME/.env"; . $f`, []string{"exec source \"\\x00/.env\" !",
+			"exec source /home/u/.env assuming HOME=/home/u", "exec . \"\\x00\" !"}},
 		{"source of a static path", `source ./env.sh`, []string{"exec source ./env.sh"}},
 	}
 	for _, tc := range cases {

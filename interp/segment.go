@@ -71,6 +71,14 @@ type Segment struct {
 	// Hole; an alias with a Hole; source or . of a path with a Hole (or of
 	// a standard input not analysed).
 	RunsCode bool
+	// Assumed, when not "", says the segment is a second reading of the
+	// segment before it (or of a command that one runs) with the values
+	// the text assigned its variables earlier, bash's start-up IFS and
+	// HOME, and "unset" for a variable used with a default: for example
+	// "CMD=curl" or "VAR unset". Those values may not hold when it runs,
+	// so such a segment may make a command stricter (a deny rule that
+	// matches it), never looser.
+	Assumed string
 	// Via is the chain of constructs that led to nested code, outermost first,
 	// for example ["eval"] or ["bash -c", "$(…)"]; empty at top level.
 	Via []string

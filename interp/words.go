@@ -22,6 +22,9 @@ type resolver struct {
 	home    string // Options.Home
 	globbed bool   // set by cfg.ReadDir2: the field being expanded would glob
 	budget  *budget
+	// keep, when set, says which parameter expansions stay for expand to
+	// expand from cfg.Env instead of becoming Holes (see assumptions).
+	keep func(*syntax.ParamExp) bool
 }
 
 func newResolver(home string, b *budget) *resolver {
@@ -73,7 +76,10 @@ var errAnsiC = errors.New(`a $'…' escape whose value depends on the locale (\u
 // literal set, unquoted "{" are single-quoted so that expand does no brace
 // expansion (assignment values, [[ operands, here-strings). The only error
 // is errAnsiC.
-func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, changed, whole bool, err error) {
+//
+// keep, when not nil, picks the parameter expansions that stay as they are
+// for expand to expand (see assumptions); the others become Holes.
+func prepParts(parts []syntax.WordPart, literal bool, keep func(*syntax.ParamExp) bool) (out []syntax.WordPart, changed, whole bool, err error) {
 	out = parts
 	set := func(i int, repl ...syntax.WordPart) {
 		if !changed {
@@ -101,7 +107,7 @@ func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, ch
 			if p.Dollar {
 				return nil, false, true, nil // $"…": translated at run time
 			}
-			inner, ch, w, err := prepParts(p.Parts, false)
+			inner, ch, w, err := prepParts(p.Parts, false, keep)
 			if err != nil || w {
 				return nil, false, w, err
 			}
@@ -111,6 +117,9 @@ func prepParts(parts []syntax.WordPart, literal bool) (out []syntax.WordPart, ch
 		case *syntax.ParamExp:
 			if promptExp(p) {
 				return nil, false, true, nil
+			}
+			if keep != nil && keep(p) {
+				break
 			}
 			repl = []syntax.WordPart{holeLit}
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
@@ -336,7 +345,7 @@ func (r *resolver) fields(w *syntax.Word, src string, out []Word, posix bool) ([
 		return r.add(out, Word{Value: v, Source: src})
 	}
 	// For a POSIX shell, "{" is quoted: expand would brace-expand.
-	parts, _, whole, err := prepParts(w.Parts, posix)
+	parts, _, whole, err := prepParts(w.Parts, posix, r.keep)
 	if err != nil {
 		return out, err
 	}
@@ -583,7 +592,7 @@ func (r *resolver) literal(w *syntax.Word, assign bool) (string, error) {
 	if v, ok := simpleValue(w.Parts, true); ok {
 		return v, r.budget.spend(0, len(v))
 	}
-	parts, _, whole, err := prepParts(w.Parts, true)
+	parts, _, whole, err := prepParts(w.Parts, true, r.keep)
 	if err != nil {
 		return "", err
 	}
@@ -617,7 +626,7 @@ func (r *resolver) document(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	parts, _, whole, err := prepParts(w.Parts, false)
+	parts, _, whole, err := prepParts(w.Parts, false, nil)
 	if err != nil {
 		return "", err
 	}

@@ -51,13 +51,22 @@ func (g *Guard) Evaluate(text string) Outcome {
 	if err != nil {
 		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
 	}
-	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, len(segs))}
+	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, 0, len(segs))}
 	ctx := g.Context
 	// A cd anywhere in the text (loops and functions reorder what runs)
 	// leaves relative paths only known at run time.
 	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, interp.Segment.MayChangeDir)
-	for i, seg := range segs {
+	for _, seg := range segs {
 		v := g.Policy.Decide(Subject(seg), ctx)
+		if seg.Assumed != "" {
+			// A reading under assumed variable values (see
+			// interp.Segment.Assumed) only ever tightens: it counts
+			// when a rule denies it, and is left out otherwise.
+			if v.Decision != rules.Deny {
+				continue
+			}
+			v.Reason += " (assuming " + seg.Assumed + ")"
+		}
 		switch {
 		case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
 			// Code only known at run time could be anything a deny rule
@@ -69,12 +78,12 @@ func (g *Guard) Evaluate(text string) Outcome {
 			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
 				Reason: "runs only the code analysed as the segments after it"}
 		}
-		out.Segments[i] = Checked{Segment: seg, Verdict: v}
-		if i == 0 || v.Decision > out.Decision {
+		if len(out.Segments) == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
 		}
+		out.Segments = append(out.Segments, Checked{Segment: seg, Verdict: v})
 	}
-	if len(segs) == 0 {
+	if len(out.Segments) == 0 {
 		out.DecidedBy = "class"
 	}
 	return out

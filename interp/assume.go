@@ -1,0 +1,145 @@
+package interp
+
+import (
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// assumptions are the values a command text gives its variables before it
+// uses them (`CMD=curl; $CMD …`, `P=~/.ssh; cat $P/id_rsa`), with bash's
+// own start-up values for IFS (bash never takes IFS from the environment)
+// and HOME (Options.Home), and "unset" for a variable the text never
+// assigns when it is used with a default (`${VAR:-rm}`).
+//
+// They may be wrong: an assignment in a branch not taken, a function that
+// changes the variable, a variable set in the environment. So the analysis
+// never relies on them to allow anything: a word using a variable is a
+// Hole in Segment.Args as always, and a segment whose words change under
+// the assumptions is emitted a second time, with the assumed values and
+// Segment.Assumed saying what was assumed. A caller lets such a segment
+// make the command stricter (a deny rule matches what would run if the
+// assumptions hold), never looser.
+type assumptions struct {
+	vars map[string]string // static values assigned earlier in the text
+	home string
+	used map[string]string // what the expansion in progress assumed: name → value or "unset"
+}
+
+// Get implements expand.Environ for the assumed values.
+func (as *assumptions) Get(name string) expand.Variable {
+	if v, ok := as.vars[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
+	switch {
+	case name == "IFS":
+		return expand.Variable{Set: true, Kind: expand.String, Str: " \t\n"}
+	case name == "HOME":
+		return tildeEnv{home: as.home}.Get(name)
+	case strings.HasPrefix(name, "HOME "):
+		return expand.Variable{Set: true, Kind: expand.String, Str: Hole}
+	}
+	return expand.Variable{}
+}
+
+// Each implements expand.Environ; expand only calls it for ${!prefix*},
+// which is never kept.
+func (as *assumptions) Each(func(string, expand.Variable) bool) {}
+
+// keep says whether parameter expansion p can take an assumed value: $NAME
+// or ${NAME} of a variable assigned earlier (or IFS, or HOME), or
+// ${NAME-word} / ${NAME:-word} with a static word. It records what it
+// assumed in as.used.
+func (as *assumptions) keep(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
+		return false
+	}
+	name := p.Param.Value
+	if !isName(name) {
+		return false // $1, $@, $?, $$ …: only known at run time
+	}
+	v, known := as.vars[name]
+	if p.Exp != nil {
+		switch p.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		default:
+			return false
+		}
+		if p.Exp.Word != nil {
+			// Only a plain word: quotes in it differ between bash and
+			// expand inside double quotes.
+			if len(p.Exp.Word.Parts) != 1 {
+				return false
+			}
+			l, ok := p.Exp.Word.Parts[0].(*syntax.Lit)
+			if !ok {
+				return false
+			}
+			if _, static := simpleValue([]syntax.WordPart{l}, false); !static {
+				return false
+			}
+		}
+	}
+	switch {
+	case known:
+		as.used[name] = v
+	case name == "IFS":
+		as.used[name] = "its default"
+	case name == "HOME" && as.home != "":
+		as.used[name] = as.home
+	case p.Exp != nil:
+		as.used[name] = "unset"
+	default:
+		return false
+	}
+	return true
+}
+
+// describe renders as.used for Segment.Assumed: "CMD=curl, VAR unset".
+func (as *assumptions) describe() string {
+	names := make([]string, 0, len(as.used))
+	for n := range as.used {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		switch v := as.used[n]; v {
+		case "unset":
+			parts[i] = n + " unset"
+		case "its default":
+			parts[i] = n + " at its default"
+		default:
+			parts[i] = n + "=" + v
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// assign records NAME=value of a plain assignment run before later words:
+// a static value is assumed from here on, any other value forgets it.
+func (as *assumptions) assign(name, value string) {
+	if strings.Contains(value, Hole) {
+		delete(as.vars, name)
+		return
+	}
+	if as.vars == nil {
+		as.vars = map[string]string{}
+	}
+	as.vars[name] = value
+}
+
+func isName(s string) bool {
+	if s == "" || isDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '_' && !isAlpha(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,39 @@
+package interp
+
+import "testing"
+
+func TestAnalyzeAssumed(t *testing.T) {
+	runCases(t, Options{Home: "/home/u"}, []analyzeCase{
+		{"an assigned program name is read a second time", "CMD=curl; $CMD -s https://x",
+			[]string{"exec {CMD=curl}", "exec \"\\x00\" -s https://x", "exec curl -s https://x assuming CMD=curl"}},
+		{"an assembled path", "P1=~/.ssh; P2=id_rsa; cat $P1/$P2",
+			[]string{"exec {P1=/home/u/.ssh}", "exec {P2=id_rsa}", "exec cat \"\\x00/\\x00\"",
+				"exec cat /home/u/.ssh/id_rsa assuming P1=/home/u/.ssh, P2=id_rsa"}},
+		{"IFS splits as at bash's start", "rm${IFS}-rf${IFS}/x",
+			[]string{"exec \"rm\\x00-rf\\x00/x\"", "exec rm -rf /x assuming IFS at its default"}},
+		{"a default value of an unassigned variable, through a wrapper", `command "${VAR:-rm}" -rf /`,
+			[]string{"exec command \"\\x00\" -rf /",
+				"exec command rm -rf / assuming VAR unset", "exec rm -rf / via command assuming VAR unset"}},
+		{"an assigned variable overrides its default", `VAR=ls; "${VAR:-rm}" x`,
+			[]string{"exec {VAR=ls}", "exec \"\\x00\" x", "exec ls x assuming VAR=ls"}},
+		{"export assigns too", "export CMD=curl; $CMD x",
+			[]string{"exec {CMD=curl} export", "exec \"\\x00\" x", "exec curl x assuming CMD=curl"}},
+		{"HOME is the user's", `cat "$HOME/.netrc"`,
+			[]string{"exec cat \"\\x00/.netrc\"", "exec cat /home/u/.netrc assuming HOME=/home/u"}},
+		{"a run-time value is not assumed", "X=$(date); $X",
+			[]string{"exec date via $(…)", "exec {\"X=\\x00\"}", "exec \"\\x00\""}},
+		{"unset forgets", "CMD=curl; unset CMD; $CMD",
+			[]string{"exec {CMD=curl}", "exec unset CMD", "exec \"\\x00\""}},
+		{"a loop variable forgets", "CMD=curl; for CMD in a; do $CMD; done",
+			[]string{"exec {CMD=curl}", "exec {\"CMD=\\x00\"}", "exec \"\\x00\""}},
+		{"declare with options forgets", "CMD=curl; declare -i CMD=1; $CMD",
+			[]string{"exec {CMD=curl}", "exec {CMD=1} declare -i", "exec \"\\x00\""}},
+		{"positional parameters are never assumed", `"$1" -rf /`,
+			[]string{"exec \"\\x00\" -rf /"}},
+		{"a quoted default is not assumed", `"${X:-'rm'}" -rf /`,
+			[]string{"exec \"\\x00\" -rf /"}},
+		{"an assumed shell payload is analysed", `C='rm -rf /'; bash -c "$C"`,
+			[]string{"exec {\"C=rm -rf /\"}", "exec bash -c \"\\x00\"", "exec bash -c \"rm -rf /\" assuming C=rm -rf /",
+				"exec rm -rf / via bash -c assuming C=rm -rf /"}},
+	})
+}
