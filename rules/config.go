@@ -43,6 +43,9 @@ type Policy struct {
 	argRules bool
 	// denies: some rule denies (see Denies).
 	denies bool
+	// optionRules are the deny and ask shell rules that name options of a
+	// program with an option table (see optionTables).
+	optionRules []optionRule
 }
 
 // Denies reports whether the policy has any deny rule. Code only known at
@@ -166,6 +169,14 @@ func Parse(data []byte, file string) (*Policy, error) {
 		}
 	}
 	p.shell = newTrie(shell)
+	for i, e := range p.shell.entries {
+		if e.rule.Decision == Allow {
+			continue
+		}
+		if r, ok := newOptionRule(i, e.rule.Pattern); ok {
+			p.optionRules = append(p.optionRules, r)
+		}
+	}
 	return p, nil
 }
 

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -147,6 +148,28 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			j.h.allow = minHit(j.h.allow, h.allow)
 		}
 	}
+	if cleaned := cleanForm(s.Words); cleaned != nil {
+		// scripts/../bin/x is bin/x: deny and ask rules match either
+		// spelling, an allow rule must match both.
+		h := p.matchExec(cleaned)
+		j.h.deny = minHit(j.h.deny, h.deny)
+		j.h.could = minHit(j.h.could, h.could)
+		j.h.ask = minHit(j.h.ask, h.ask)
+		if h.allow < 0 {
+			j.h.allow = -1
+		}
+		if len(p.optionRules) > 0 {
+			p.matchOptions(cleaned, &j.h)
+		}
+	}
+	if len(p.optionRules) > 0 {
+		p.matchOptions(s.Words, &j.h)
+		for _, f := range execForms(s.Words, ctx.Home) {
+			if f.definite {
+				p.matchOptions(f.words, &j.h)
+			}
+		}
+	}
 	if j.h.deny < 0 {
 		var prot *argHit
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(s.Words, ctx, class != ReadOnly)
@@ -199,6 +222,32 @@ func execForms(words []string, home string) []form {
 		}
 	}
 	return forms
+}
+
+// cleanForm returns words with each argument that has a "." or ".."
+// component or a doubled slash cleaned lexically (path.Clean: "a/../b" is
+// "b", "./x" is "x", "a//b" is "a/b"), or nil when that changes nothing.
+// The command name is left alone: "./ls" is not "ls".
+func cleanForm(words []string) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if !strings.Contains(w, "/") || strings.Contains(w, Hole) || strings.Contains(w, "://") {
+			continue
+		}
+		if !strings.Contains(w, "/.") && !strings.Contains(w, "//") && !strings.HasPrefix(w, "./") {
+			continue
+		}
+		c := path.Clean(w)
+		if c == w {
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), words...)
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // baseNameForm returns words with words[0] replaced by its base name, or
