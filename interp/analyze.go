@@ -111,11 +111,12 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: "text ends in a backslash"}
 	}
 	a.budget.parsed = len(src)
-	f, perr := a.parse(src, false)
+	f, text, blanks, perr := a.parse(src, false)
 	if perr != nil {
 		line, col := parseErrPos(perr, top)
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
+	top.src, top.blanks, top.written = text, blanks, src
 	a.stmts(f.Stmts, top)
 	if a.err != nil {
 		return nil, a.err
@@ -159,6 +160,11 @@ type frame struct {
 	// mayRunCode: src has "@P" or `$"`, so a word of it may hold a prompt
 	// expansion or a locale translation (see runsCode).
 	mayRunCode bool
+	// blanks are the offsets in src of blanks the analysis inserted to
+	// read "((" as bash does (see splitParens), and written is then the
+	// text as written: pos and text map the blanks away.
+	blanks  []int
+	written string
 }
 
 // runsCode reports whether n holds a prompt expansion or a locale
@@ -200,21 +206,33 @@ var (
 
 // parse parses src as bash (or, with posix, as POSIX sh) and refuses a
 // text the parser may read differently than the shell (see checkReading).
-func (a *analyzer) parse(src string, posix bool) (*syntax.File, error) {
+// A bash text the parser rejects only because of a "((" that bash reads as
+// two parentheses is parsed as bash reads it (see splitParens): text is
+// then src with blanks inserted at the offsets blanks, and the tree's
+// positions refer to text. An error's positions refer to src.
+func (a *analyzer) parse(src string, posix bool) (f *syntax.File, text string, blanks []int, err error) {
 	pool := &parsers
 	if posix {
 		pool = &posixParsers
 	}
 	p := pool.Get().(*syntax.Parser)
 	defer pool.Put(p)
-	f, err := p.Parse(strings.NewReader(src), "")
+	f, err = p.Parse(strings.NewReader(src), "")
+	text = src
 	if err != nil {
-		return nil, err
+		if posix || !strings.Contains(src, "((") {
+			return nil, "", nil, err
+		}
+		var ok bool
+		if f, text, blanks, ok = a.splitParens(p, src, err); !ok {
+			return nil, "", nil, err
+		}
 	}
-	if rerr := checkReading(f, src); rerr != nil {
-		return nil, rerr
+	if rerr := checkReading(f, text); rerr != nil {
+		rerr.Off = unshift(rerr.Off, blanks)
+		return nil, "", nil, rerr
 	}
-	return f, nil
+	return f, text, blanks, nil
 }
 
 // checkText refuses what must not reach the parser: text over the size
@@ -288,6 +306,9 @@ func (f *frame) pos(offset int) (line, col int) {
 	ls := f.lines.starts
 	offset = min(max(offset, 0), len(f.src))
 	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	if f.blanks != nil {
+		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
+	}
 	return l, offset - ls[l-1] + 1
 }
 
@@ -301,6 +322,9 @@ func (f *frame) text(n syntax.Node) string {
 	s, e := int(n.Pos().Offset()), int(n.End().Offset())
 	if s < 0 || e > len(f.src) || s > e {
 		return ""
+	}
+	if f.blanks != nil {
+		return f.written[unshift(s, f.blanks):unshift(e, f.blanks)]
 	}
 	return f.src[s:e]
 }

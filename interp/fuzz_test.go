@@ -29,6 +29,7 @@ func FuzzAnalyze(f *testing.F) {
 		"cat <<E\nhi\n\\\nE\ny\nE\n", "$'\\x{74}\\c\\\\\\uD800'", "sh -c '((x))'; dash <<E\n((y))\nE\n",
 		"echo > /proc/self/cwd/x < /dev/fd/3 2</etc/p 1>&5", "for PS4 in a; do :; done; select x; do :; done",
 		"echo ${x@P} $\"y\" ${z:-<(w)}; eval \"$v\"; trap \"$t\" EXIT; . \"$f\"",
+		"TAGS=\"$((echo HEAD && git tag) | xargs)\"; ((a) | b); $((x)|(y)) $((1)+(2)) `$((c) )`",
 	} {
 		f.Add(s)
 	}

@@ -287,12 +287,13 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 		fail(fmt.Sprintf("more than %d bytes of nested code", maxParsedBytes))
 		return
 	}
-	file, err := a.parse(text, posix)
+	file, parsed, blanks, err := a.parse(text, posix)
 	if err != nil {
 		l, col := parseErrPos(err, inner)
 		fail(fmt.Sprintf("line %d col %d: %s", l, col, parseErrText(err)))
 		return
 	}
+	c.src, c.blanks, c.written = parsed, blanks, text
 	a.stmts(file.Stmts, c)
 }
 
