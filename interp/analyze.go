@@ -312,9 +312,15 @@ func (f *frame) pos(offset int) (line, col int) {
 	return l, offset - ls[l-1] + 1
 }
 
-func (f *frame) lineOf(p syntax.Pos) int {
-	l, _ := f.pos(int(p.Offset()))
-	return l
+// at returns the 1-based line and column of p (see pos).
+func (f *frame) at(p syntax.Pos) (line, col int) {
+	return f.pos(int(p.Offset()))
+}
+
+// place returns s located at p.
+func (f *frame) place(p syntax.Pos, s Segment) Segment {
+	s.Line, s.Col = f.at(p)
+	return s
 }
 
 // text returns the source of node n in f.src.
@@ -520,13 +526,13 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		args := []Word{{Value: "[[", Source: "[["}}
 		args = a.testArgs(c.X, f, args)
 		args = append(args, Word{Value: "]]", Source: "]]"})
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.ArithmCmd:
 		a.nestedArith(c.X, f)
 		runs := a.redirs(s.Redirs, f)
 		x := a.arithWord(c.X, f)
 		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.LetClause:
 		for _, x := range c.Exprs {
 			a.nestedArith(x, f)
@@ -537,7 +543,7 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 			args = append(args, a.arithWord(x, f))
 			runs = runs || f.runsCode(x)
 		}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs}), f)
 	default:
 		a.noCarrier(a.redirs(s.Redirs, f), s, f)
 		a.compound(s.Cmd, f)
@@ -587,7 +593,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			}
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
-				a.emit(Segment{Kind: Exec, Assigns: []Word{as}, Line: f.lineOf(l.Name.Pos()), Via: f.via, RunsCode: runs}, f)
+				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
 		case *syntax.CStyleLoop:
 			a.nestedArith(l.Init, f)
@@ -640,7 +646,8 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs}
+	seg.Line, seg.Col = f.at(c.Pos())
 	for _, as := range c.Assigns {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
@@ -674,7 +681,8 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs}
+	seg.Line, seg.Col = f.at(c.Pos())
 	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
 	for _, as := range c.Args {
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
@@ -755,13 +763,13 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		}
 		var targets []Word
 		targets = a.fields(r.Word, f, targets)
-		line := f.lineOf(r.OpPos)
+		line, col := f.at(r.OpPos)
 		fd := redirFd(r)
 		targetRuns := f.runsCode(r.Word)
 		for _, t := range targets {
 			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {
 				if m := strings.TrimSuffix(t.Value, "-"); (fd == 1 || fd == 2) && m != "" && m != "1" && m != "2" {
-					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 				}
 				continue
 			}
@@ -769,10 +777,10 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				t.Value = Hole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 		}
 	}

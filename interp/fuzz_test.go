@@ -66,8 +66,8 @@ func FuzzAnalyze(f *testing.F) {
 			default:
 				t.Fatalf("unknown kind %q", s.Kind)
 			}
-			if s.Line < 1 || s.Line > lines {
-				t.Fatalf("line %d outside 1..%d: %v", s.Line, lines, s)
+			if s.Line < 1 || s.Line > lines || s.Col < 1 {
+				t.Fatalf("line %d col %d outside 1..%d: %v", s.Line, s.Col, lines, s)
 			}
 			if s.Kind == Exec && len(s.Args) == 0 && len(s.Assigns) == 0 {
 				t.Fatalf("empty exec segment")

@@ -218,7 +218,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	}
 	for _, inner := range inners {
 		cf := f.child(inner.via)
-		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Via: cf.via}
+		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Col: seg.Col, Via: cf.via}
 		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)
 		if len(in.Assigns) == 0 {
 			in.Assigns = nil

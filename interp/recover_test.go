@@ -57,7 +57,11 @@ func TestAnalyzeDoubleParenKeepsTheText(t *testing.T) {
 			}
 		}
 	}
-	// An error after a split points into the text as written.
+	// Positions after a split point into the text as written.
+	segs, err = Analyze("x=$((echo a) | cat); rm y", home)
+	if err != nil || len(segs) != 4 || segs[3].Line != 1 || segs[3].Col != 22 {
+		t.Errorf("rm y: %v, %+v; want line 1 col 21", err, segs)
+	}
 	_, err = Analyze("x=$((echo a) | cat); echo {1..100}{1..100}{1..100}", home)
 	var nu *NotUnderstood
 	if !errors.As(err, &nu) || nu.Line != 1 || nu.Col != 27 {

@@ -53,9 +53,12 @@ type Segment struct {
 	// for a statement that only assigns: then Args is empty), and for
 	// export/declare/local/readonly their NAME=value arguments too.
 	Assigns []Word
-	// Line is the 1-based line in the top-level command text where the
-	// segment starts (for nested code: where the enclosing word starts).
-	Line int
+	// Line and Col are the 1-based line and column (in bytes) in the
+	// top-level command text where the segment starts: its command, its
+	// redirection operator, or for a re-parsed payload (eval, sh -c, …)
+	// the word that holds the payload; a wrapped command has the place of
+	// its wrapper.
+	Line, Col int
 	// Nested is set on an eval or on a shell given -c when the code it runs
 	// (eval's text, the -c string) was static and was analysed into the
 	// segments that follow it, and on a wrapper (exec, command, env, sudo,
