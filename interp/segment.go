@@ -1,6 +1,9 @@
 package interp
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Hole stands, inside a word's Value, for a part only known at run time: a
 // parameter expansion, a command or process substitution, arithmetic, or a
@@ -108,4 +111,22 @@ func (s Segment) String() string {
 		return "< " + text
 	}
 	return text
+}
+
+// Chain says how the segment was found: Via, outermost first, then what the
+// segment itself is: its command name as written, "> target" or
+// "< source", or its first assignment for a statement that only assigns.
+// For example ["sudo", "env", "rm"] for the rm of "sudo env rm -rf /", or
+// ["bash -c", "$(…)", "eval", "rm"].
+func (s Segment) Chain() []string {
+	var self string
+	switch {
+	case s.Kind != Exec:
+		self = s.String()
+	case len(s.Args) > 0:
+		self = s.Args[0].Display()
+	case len(s.Assigns) > 0:
+		self = s.Assigns[0].Display()
+	}
+	return append(slices.Clip(s.Via), self)
 }
