@@ -112,11 +112,12 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: "text ends in a backslash"}
 	}
 	a.budget.parsed = len(src)
-	f, perr := a.parse(src, false)
+	f, text, blanks, perr := a.parse(src, false)
 	if perr != nil {
 		line, col := parseErrPos(perr, top)
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
+	top.src, top.blanks, top.written = text, blanks, src
 	a.stmts(f.Stmts, top)
 	if a.err != nil {
 		return nil, a.err
@@ -166,6 +167,11 @@ type frame struct {
 	// mayRunCode: src has "@P" or `$"`, so a word of it may hold a prompt
 	// expansion or a locale translation (see runsCode).
 	mayRunCode bool
+	// blanks are the offsets in src of blanks the analysis inserted to
+	// read "((" as bash does (see splitParens), and written is then the
+	// text as written: pos and text map the blanks away.
+	blanks  []int
+	written string
 }
 
 // runsCode reports whether n holds a prompt expansion or a locale
@@ -207,21 +213,33 @@ var (
 
 // parse parses src as bash (or, with posix, as POSIX sh) and refuses a
 // text the parser may read differently than the shell (see checkReading).
-func (a *analyzer) parse(src string, posix bool) (*syntax.File, error) {
+// A bash text the parser rejects only because of a "((" that bash reads as
+// two parentheses is parsed as bash reads it (see splitParens): text is
+// then src with blanks inserted at the offsets blanks, and the tree's
+// positions refer to text. An error's positions refer to src.
+func (a *analyzer) parse(src string, posix bool) (f *syntax.File, text string, blanks []int, err error) {
 	pool := &parsers
 	if posix {
 		pool = &posixParsers
 	}
 	p := pool.Get().(*syntax.Parser)
 	defer pool.Put(p)
-	f, err := p.Parse(strings.NewReader(src), "")
+	f, err = p.Parse(strings.NewReader(src), "")
+	text = src
 	if err != nil {
-		return nil, err
+		if posix || !strings.Contains(src, "((") {
+			return nil, "", nil, err
+		}
+		var ok bool
+		if f, text, blanks, ok = a.splitParens(p, src, err); !ok {
+			return nil, "", nil, err
+		}
 	}
-	if rerr := checkReading(f, src); rerr != nil {
-		return nil, rerr
+	if rerr := checkReading(f, text); rerr != nil {
+		rerr.Off = unshift(rerr.Off, blanks)
+		return nil, "", nil, rerr
 	}
-	return f, nil
+	return f, text, blanks, nil
 }
 
 // checkText refuses what must not reach the parser: text over the size
@@ -295,12 +313,21 @@ func (f *frame) pos(offset int) (line, col int) {
 	ls := f.lines.starts
 	offset = min(max(offset, 0), len(f.src))
 	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	if f.blanks != nil {
+		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
+	}
 	return l, offset - ls[l-1] + 1
 }
 
-func (f *frame) lineOf(p syntax.Pos) int {
-	l, _ := f.pos(int(p.Offset()))
-	return l
+// at returns the 1-based line and column of p (see pos).
+func (f *frame) at(p syntax.Pos) (line, col int) {
+	return f.pos(int(p.Offset()))
+}
+
+// place returns s located at p.
+func (f *frame) place(p syntax.Pos, s Segment) Segment {
+	s.Line, s.Col = f.at(p)
+	return s
 }
 
 // text returns the source of node n in f.src.
@@ -308,6 +335,9 @@ func (f *frame) text(n syntax.Node) string {
 	s, e := int(n.Pos().Offset()), int(n.End().Offset())
 	if s < 0 || e > len(f.src) || s > e {
 		return ""
+	}
+	if f.blanks != nil {
+		return f.written[unshift(s, f.blanks):unshift(e, f.blanks)]
 	}
 	return f.src[s:e]
 }
@@ -506,13 +536,13 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		args := []Word{{Value: "[[", Source: "[["}}
 		args = a.testArgs(c.X, f, args)
 		args = append(args, Word{Value: "]]", Source: "]]"})
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.ArithmCmd:
 		a.nestedArith(c.X, f)
 		runs := a.redirs(s.Redirs, f)
 		x := a.arithWord(c.X, f)
 		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs || f.runsCode(c.X)}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.LetClause:
 		for _, x := range c.Exprs {
 			a.nestedArith(x, f)
@@ -523,7 +553,7 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 			args = append(args, a.arithWord(x, f))
 			runs = runs || f.runsCode(x)
 		}
-		a.emit(Segment{Kind: Exec, Args: args, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}, f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs}), f)
 	default:
 		a.noCarrier(a.redirs(s.Redirs, f), s, f)
 		a.compound(s.Cmd, f)
@@ -574,7 +604,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			delete(a.assume.vars, l.Name.Value)
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
-				a.emit(Segment{Kind: Exec, Assigns: []Word{as}, Line: f.lineOf(l.Name.Pos()), Via: f.via, RunsCode: runs}, f)
+				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
 		case *syntax.CStyleLoop:
 			a.nestedArith(l.Init, f)
@@ -627,7 +657,8 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs}
+	seg.Line, seg.Col = f.at(c.Pos())
 	for _, as := range c.Assigns {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
@@ -754,7 +785,8 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Line: f.lineOf(c.Pos()), Via: f.via, RunsCode: runs}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs}
+	seg.Line, seg.Col = f.at(c.Pos())
 	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
 	for _, as := range c.Args {
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
@@ -845,13 +877,13 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		}
 		var targets []Word
 		targets = a.fields(r.Word, f, targets)
-		line := f.lineOf(r.OpPos)
+		line, col := f.at(r.OpPos)
 		fd := redirFd(r)
 		targetRuns := f.runsCode(r.Word)
 		for _, t := range targets {
 			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {
 				if m := strings.TrimSuffix(t.Value, "-"); (fd == 1 || fd == 2) && m != "" && m != "1" && m != "2" {
-					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 				}
 				continue
 			}
@@ -859,10 +891,10 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				t.Value = Hole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 		}
 	}

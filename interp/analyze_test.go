@@ -428,7 +428,7 @@ func TestAnalyzeTildeWithoutHome(t *testing.T) {
 	})
 }
 
-func TestAnalyzeLines(t *testing.T) {
+func TestAnalyzeLinesAndColumns(t *testing.T) {
 	src := "a\n" +
 		"b $(\n" +
 		"  c\n" +
@@ -447,21 +447,21 @@ func TestAnalyzeLines(t *testing.T) {
 	}
 	var got []string
 	for _, s := range segs {
-		got = append(got, fmt.Sprintf("%d %s", s.Line, render(s)))
+		got = append(got, fmt.Sprintf("%d:%d %s", s.Line, s.Col, render(s)))
 	}
 	want := []string{
-		"1 exec a",
-		"3 exec c via $(…)",
-		"2 exec b \"\\x00\"",
-		"7 write out",
-		"5 exec eval \"d\\ne\"",
-		"6 exec d via eval",
-		"6 exec e via eval",
-		"9 exec f via $(…)",
-		"8 exec cat",
-		"11 exec bash -c \"g\\nh\"",
-		"11 exec g via bash -c",
-		"11 exec h via bash -c",
+		"1:1 exec a",
+		"3:3 exec c via $(…)",
+		"2:1 exec b \"\\x00\"",
+		"7:4 write out",
+		"5:1 exec eval \"d\\ne\"",
+		"6:3 exec d via eval",
+		"6:3 exec e via eval",
+		"9:3 exec f via $(…)",
+		"8:1 exec cat",
+		"11:1 exec bash -c \"g\\nh\"",
+		"11:9 exec g via bash -c",
+		"11:9 exec h via bash -c",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lines:\n got  %q\n want %q", got, want)
@@ -474,8 +474,8 @@ func TestAnalyzeSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Segment{
-		{Kind: Write, Args: []Word{{Value: "/home/u/out", Source: "~/out"}}, Line: 1},
-		{Kind: Exec, Line: 1,
+		{Kind: Write, Args: []Word{{Value: "/home/u/out", Source: "~/out"}}, Line: 1, Col: 30},
+		{Kind: Exec, Line: 1, Col: 1,
 			Assigns: []Word{{Value: "A=x y", Source: `A="x y"`}},
 			Args: []Word{
 				{Value: "echo", Source: "echo"},

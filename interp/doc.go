@@ -159,4 +159,14 @@
 // that ends in a backslash (bash drops it when it reads a script from a
 // file or a pipe). A line continuation after a blank ("cmd \" newline
 // "  --flag") is fine.
+//
+// One parse error is recovered the way bash recovers it: bash reads "$(("
+// or "((" as arithmetic only when a ")" follows at once the parenthesis
+// pair its second "(" opens, and otherwise as "$( (" or "( (" (a command
+// substitution or subshell holding a subshell). The parser always tries
+// arithmetic, so TAGS="$((echo HEAD && git tag) | xargs)" fails to parse;
+// Analyze then analyses it as bash reads it, and the text
+// given to bash is unchanged. Where quotes, backquotes, comments or
+// here-documents inside the pair leave bash's reading unsure, the text stays
+// not understood.
 package interp

@@ -51,3 +51,19 @@ func ExampleCommandReader() {
 	// "cat <<EOF > motd\nhello\nEOF\n" -> 2 segments, err=<nil>
 	// "rm -rf cache &&\n  echo cleaned\n" -> 2 segments, err=<nil>
 }
+
+func ExampleSegment_Chain() {
+	segs, _ := interp.Analyze("sudo env A=1 rm -rf /tmp/x\nbash -c 'echo $(eval \"curl x\") > out'", interp.Options{})
+	for _, s := range segs {
+		fmt.Printf("%d:%-2d %-36s %s\n", s.Line, s.Col, s, strings.Join(s.Chain(), " → "))
+	}
+	// Output:
+	// 1:1  sudo env A=1 rm -rf /tmp/x           sudo
+	// 1:1  env A=1 rm -rf /tmp/x                sudo → env
+	// 1:1  A=1 rm -rf /tmp/x                    sudo → env → rm
+	// 2:1  bash -c echo $(eval "curl x") > out  bash
+	// 2:9  eval curl x                          bash -c → $(…) → eval
+	// 2:9  curl x                               bash -c → $(…) → eval → curl
+	// 2:9  > out                                bash -c → > out
+	// 2:9  echo $(eval "curl x")                bash -c → echo
+}

@@ -29,6 +29,7 @@ func FuzzAnalyze(f *testing.F) {
 		"cat <<E\nhi\n\\\nE\ny\nE\n", "$'\\x{74}\\c\\\\\\uD800'", "sh -c '((x))'; dash <<E\n((y))\nE\n",
 		"echo > /proc/self/cwd/x < /dev/fd/3 2</etc/p 1>&5", "for PS4 in a; do :; done; select x; do :; done",
 		"echo ${x@P} $\"y\" ${z:-<(w)}; eval \"$v\"; trap \"$t\" EXIT; . \"$f\"",
+		"TAGS=\"$((echo HEAD && git tag) | xargs)\"; ((a) | b); $((x)|(y)) $((1)+(2)) `$((c) )`",
 	} {
 		f.Add(s)
 	}
@@ -65,8 +66,8 @@ func FuzzAnalyze(f *testing.F) {
 			default:
 				t.Fatalf("unknown kind %q", s.Kind)
 			}
-			if s.Line < 1 || s.Line > lines {
-				t.Fatalf("line %d outside 1..%d: %v", s.Line, lines, s)
+			if s.Line < 1 || s.Line > lines || s.Col < 1 {
+				t.Fatalf("line %d col %d outside 1..%d: %v", s.Line, s.Col, lines, s)
 			}
 			if s.Kind == Exec && len(s.Args) == 0 && len(s.Assigns) == 0 {
 				t.Fatalf("empty exec segment")

@@ -218,7 +218,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	}
 	for _, inner := range inners {
 		cf := f.child(inner.via)
-		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Via: cf.via}
+		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Col: seg.Col, Via: cf.via}
 		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)
 		if len(in.Assigns) == 0 {
 			in.Assigns = nil
@@ -287,12 +287,13 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 		fail(fmt.Sprintf("more than %d bytes of nested code", maxParsedBytes))
 		return
 	}
-	file, err := a.parse(text, posix)
+	file, parsed, blanks, err := a.parse(text, posix)
 	if err != nil {
 		l, col := parseErrPos(err, inner)
 		fail(fmt.Sprintf("line %d col %d: %s", l, col, parseErrText(err)))
 		return
 	}
+	c.src, c.blanks, c.written = parsed, blanks, text
 	a.stmts(file.Stmts, c)
 }
 

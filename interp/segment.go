@@ -1,6 +1,9 @@
 package interp
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Hole stands, inside a word's Value, for a part only known at run time: a
 // parameter expansion, a command or process substitution, arithmetic, or a
@@ -53,9 +56,12 @@ type Segment struct {
 	// for a statement that only assigns: then Args is empty), and for
 	// export/declare/local/readonly their NAME=value arguments too.
 	Assigns []Word
-	// Line is the 1-based line in the top-level command text where the
-	// segment starts (for nested code: where the enclosing word starts).
-	Line int
+	// Line and Col are the 1-based line and column (in bytes) in the
+	// top-level command text where the segment starts: its command, its
+	// redirection operator, or for a re-parsed payload (eval, sh -c, …)
+	// the word that holds the payload; a wrapped command has the place of
+	// its wrapper.
+	Line, Col int
 	// Nested is set on an eval or on a shell given -c when the code it runs
 	// (eval's text, the -c string) was static and was analysed into the
 	// segments that follow it, and on a wrapper (exec, command, env, sudo,
@@ -113,4 +119,22 @@ func (s Segment) String() string {
 		return "< " + text
 	}
 	return text
+}
+
+// Chain says how the segment was found: Via, outermost first, then what the
+// segment itself is: its command name as written, "> target" or
+// "< source", or its first assignment for a statement that only assigns.
+// For example ["sudo", "env", "rm"] for the rm of "sudo env rm -rf /", or
+// ["bash -c", "$(…)", "eval", "rm"].
+func (s Segment) Chain() []string {
+	var self string
+	switch {
+	case s.Kind != Exec:
+		self = s.String()
+	case len(s.Args) > 0:
+		self = s.Args[0].Display()
+	case len(s.Assigns) > 0:
+		self = s.Assigns[0].Display()
+	}
+	return append(slices.Clip(s.Via), self)
 }

@@ -21,12 +21,12 @@ const (
 	checkUsage = 64
 )
 
-const checkUsageText = "usage: guardsh check [--config F] [--mode M] [--cwd D] [--json] [--] COMMAND"
+const checkUsageText = "usage: guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND"
 
 // checkMain prints the offline verdict for a command without running it.
 func checkMain(args []string, stdout, stderr io.Writer) int {
 	var configFile, modeName, cwd string
-	asJSON := false
+	asJSON, explain := false, false
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "guardsh check: %s\n%s\n", msg, checkUsageText)
 		return checkUsage
@@ -56,6 +56,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		switch name {
 		case "--json":
 			asJSON, ok = true, !hasValue
+		case "--explain":
+			explain, ok = true, !hasValue
 		case "--config":
 			configFile, ok = needValue()
 		case "--mode":
@@ -102,9 +104,9 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	g := newGuard(policy, policyFile, mode, cwd, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
-		writeCheckJSON(stdout, o)
+		writeCheckJSON(stdout, o, explain)
 	} else {
-		writeCheckText(stdout, o)
+		writeCheckText(stdout, o, explain)
 	}
 	switch o.Decision {
 	case rules.Allow:
@@ -116,24 +118,48 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // checkJSON is the --json output: the decision and, per segment, the fields
-// an audit record gives it.
+// an audit record gives it, and with --explain how it was found
+// (explainedSegment).
 type checkJSON struct {
-	Decision string          `json:"decision"`
-	Error    string          `json:"error,omitempty"`
-	Segments []audit.Segment `json:"segments"`
+	Decision string `json:"decision"`
+	Error    string `json:"error,omitempty"`
+	Segments any    `json:"segments"`
 }
 
-func writeCheckJSON(w io.Writer, o guard.Outcome) {
+// auditSegment is audit.Segment without its MarshalJSON, so that
+// explainedSegment's JSON holds its fields and the added ones.
+type auditSegment audit.Segment
+
+// explainedSegment is a segment of --json --explain: the audit fields, the
+// place in the command text where it starts, its chain (interp.Segment.Chain)
+// and what decided it ("rule", "mode" or "class").
+type explainedSegment struct {
+	auditSegment
+	Line      int      `json:"line"`
+	Col       int      `json:"col"`
+	Chain     []string `json:"chain"`
+	DecidedBy string   `json:"decided_by"`
+}
+
+func writeCheckJSON(w io.Writer, o guard.Outcome, explain bool) {
 	var rec audit.Record
 	o.Record(&rec)
 	out := checkJSON{Decision: o.Decision.String(), Error: rec.Error, Segments: rec.Segments}
+	if explain {
+		segs := make([]explainedSegment, len(rec.Segments))
+		for i, c := range o.Segments {
+			segs[i] = explainedSegment{auditSegment: auditSegment(rec.Segments[i]), Line: c.Segment.Line, Col: c.Segment.Col,
+				Chain: c.Segment.Chain(), DecidedBy: c.Verdict.DecidedBy}
+		}
+		out.Segments = segs
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(out)
 }
 
-func writeCheckText(w io.Writer, o guard.Outcome) {
+func writeCheckText(w io.Writer, o guard.Outcome, explain bool) {
 	fmt.Fprintln(w, o.Decision)
 	if o.Err != nil {
 		fmt.Fprintf(w, "  not understood: %v\n", o.Err)
@@ -141,5 +167,14 @@ func writeCheckText(w io.Writer, o guard.Outcome) {
 	for _, c := range o.Segments {
 		fmt.Fprintf(w, "  %-5s %s\n", c.Verdict.Decision, c.Segment)
 		fmt.Fprintf(w, "        class %s; %s\n", c.Verdict.Class, c.Verdict.Reason)
+		if !explain {
+			continue
+		}
+		fmt.Fprintf(w, "        found line %d col %d: %s\n", c.Segment.Line, c.Segment.Col, strings.Join(c.Segment.Chain(), " → "))
+		if r := c.Verdict.Rule; r != nil {
+			fmt.Fprintf(w, "        rule  %s\n", r)
+		} else {
+			fmt.Fprintf(w, "        rule  none (decided by %s)\n", c.Verdict.DecidedBy)
+		}
 	}
 }

@@ -8,7 +8,7 @@
 // Usage is bash's (guardsh -c 'CMD' [$0 [ARGS…]], guardsh FILE [ARGS…], a
 // script on stdin), plus:
 //
-//	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--] COMMAND
+//	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //go:debug containermaxprocs=0

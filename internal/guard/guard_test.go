@@ -36,6 +36,7 @@ func TestEvaluate(t *testing.T) {
 		{"a denied command inside bash -c denies", "make && bash -c 'rm -rf /'", rules.Bypass, rules.Deny, "rule"},
 		{"an unknown program asks", "make && npm test", rules.AskMode, rules.Ask, "class"},
 		{"bypass runs what no rule denies", "npm test", rules.Bypass, rules.Allow, "class"},
+		{"a denied command in a $(( that bash reads as $( ( denies", `x="$((echo a; rm -rf /) | cat)"`, rules.Bypass, rules.Deny, "rule"},
 		{"a parse error is never allowed", `echo "open`, rules.Bypass, rules.Ask, "analysis"},
 		{"a carriage return is never allowed", "echo a\rrm -rf x", rules.Bypass, rules.Ask, "analysis"},
 		{"chat runs nothing", "echo hi", rules.Chat, rules.Deny, "mode"},
