@@ -171,7 +171,11 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 				continue
 			}
 			if r := c.Verdict.Rule; r != nil {
-				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (rule %q in %s:%d)", c.Segment, r.Pattern, r.File, r.Line))
+				assuming := ""
+				if c.Segment.Assumed != "" {
+					assuming = ", assuming " + c.Segment.Assumed
+				}
+				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (rule %q in %s:%d%s)", c.Segment, r.Pattern, r.File, r.Line, assuming))
 			} else {
 				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (%s)", c.Segment, c.Verdict.Reason))
 			}
