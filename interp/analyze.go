@@ -54,6 +54,9 @@ type Options struct {
 	// have changed it (see Segment.MayChangeDir): every relative
 	// redirection target is then a Hole.
 	DirChanged bool
+	// Sources, when not nil, keeps the analyses of files read by source
+	// and . between runs (see SourceCache); nil analyses them every time.
+	Sources SourceCache
 }
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
@@ -144,6 +147,12 @@ type analyzer struct {
 	assume   *assumptions
 	ares     *resolver
 	assuming string
+	// sourcing is the file whose code is being walked (see source.go);
+	// funcs are the functions sourced files define, called those whose
+	// bodies were analysed.
+	sourcing string
+	funcs    map[string]funcDef
+	called   map[string]bool
 }
 
 type segMeta struct {
@@ -408,6 +417,9 @@ func (a *analyzer) emit(s Segment, f *frame) {
 	if a.assuming != "" {
 		s.Assumed = a.assuming
 	}
+	if a.sourcing != "" && s.Sourced == "" {
+		s.Sourced = a.sourcing
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
@@ -625,6 +637,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmts(it.Stmts, f)
 		}
 	case *syntax.FuncDecl:
+		if a.sourcing != "" {
+			a.defineFunc(c, f)
+			break
+		}
 		body := *f
 		body.deferred = true
 		a.stmt(c.Body, &body)
@@ -676,8 +692,14 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
 		return // e.g. "{,}": brace expansion removed every word
 	}
+	if len(seg.Args) > 0 && a.funcs != nil {
+		_, seg.Function = a.funcs[seg.Args[0].Value]
+	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)
+	if seg.Function {
+		a.callFunc(seg.Args[0].Value, f)
+	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {
 		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && !sameValues(alt, seg.Args) {

@@ -200,6 +200,10 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 				markRunsCode(true)
 			case isStdinPath(args[1].Value):
 				markRunsCode(a.stdinCode(name, s, f, f.posix))
+			default:
+				if a.source(args[1].Value, offs[1], f) {
+					markNested()
+				}
 			}
 		}
 		return

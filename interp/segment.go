@@ -85,6 +85,14 @@ type Segment struct {
 	// so such a segment may make a command stricter (a deny rule that
 	// matches it), never looser.
 	Assumed string
+	// Function says the command names a function a sourced file defined
+	// earlier (see source.go): bash runs that function, whose body was
+	// analysed into segments at its first call.
+	Function bool
+	// Sourced is the file the segment's code comes from when it was read
+	// by source or . (see source.go): a command of that file, or of a
+	// function it defines, called later.
+	Sourced string
 	// Via is the chain of constructs that led to nested code, outermost first,
 	// for example ["eval"] or ["bash -c", "$(…)"]; empty at top level.
 	Via []string

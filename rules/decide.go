@@ -437,7 +437,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		return v
 	}
 	if j.protected != "" {
-		v.DecidedBy = ByClass
+		v.DecidedBy, v.Protected = ByClass, j.protected
 		if mode == Plan {
 			v.Decision = Deny
 			v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)

@@ -93,6 +93,9 @@ type Verdict struct {
 	DecidedBy string
 	// Reason is one sentence for people.
 	Reason string
+	// Protected is the protected path pattern a write (or an argument of
+	// a program that may write it) reaches, when that made the decision.
+	Protected string
 	// Suggest, for an Ask, is an allow pattern that would let this subject
 	// run; empty when none could (a protected write, a could-match deny).
 	Suggest string

@@ -124,6 +124,13 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, p
 	if exe, err := os.Executable(); err == nil {
 		protected = append(protected, canonical(exe))
 	}
+	var sources interp.SourceCache
+	if dir := sourceCacheDir(home); dir != "" {
+		// What the cache says a sourced file runs is believed: it is
+		// guarded like the config file.
+		sources = interp.DirCache{Dir: dir}
+		protected = append(protected, canonical(dir), canonical(dir)+"/*")
+	}
 	return &guard.Guard{
 		Policy:     p,
 		PolicyFile: policyFile,
@@ -134,6 +141,19 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, p
 			Workspace: workspaceOf(cwd),
 			Protected: protected,
 		},
-		Analysis: interp.Options{Home: home},
+		Analysis: interp.Options{Home: home, Sources: sources},
 	}
+}
+
+// sourceCacheDir is where the analyses of sourced files (shell snapshots)
+// are kept between runs: $XDG_CACHE_HOME/guardsh/source, else
+// ~/.cache/guardsh/source; "" when neither is known.
+func sourceCacheDir(home string) string {
+	if x := os.Getenv("XDG_CACHE_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "guardsh", "source")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "guardsh", "source")
 }

@@ -55,7 +55,13 @@ func (g *Guard) Evaluate(text string) Outcome {
 	ctx := g.Context
 	// A cd anywhere in the text (loops and functions reorder what runs)
 	// leaves relative paths only known at run time.
-	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, interp.Segment.MayChangeDir)
+	// vouched maps a file read by source to the allow rule that lets the
+	// source segment run: the user's rule vouches for the file's content,
+	// deny and ask rules and protected paths aside (a cd in it included).
+	vouched := g.vouched(segs, ctx)
+	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, func(s interp.Segment) bool {
+		return s.MayChangeDir() && (s.Sourced == "" || vouched[s.Sourced] == nil)
+	})
 	for _, seg := range segs {
 		v := g.Policy.Decide(Subject(seg), ctx)
 		if seg.Assumed != "" {
@@ -78,6 +84,15 @@ func (g *Guard) Evaluate(text string) Outcome {
 			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
 				Reason: "runs only the code analysed as the segments after it"}
 		}
+		if seg.Sourced != "" && v.Decision == rules.Ask && v.DecidedBy != rules.ByRule && v.Protected == "" {
+			if r := vouched[seg.Sourced]; r != nil {
+				v = rules.Verdict{Decision: rules.Allow, Class: v.Class, Rule: r, DecidedBy: rules.ByRule,
+					Reason: fmt.Sprintf("comes from %s, sourced under allow rule %q (%s); only deny and ask rules and protected paths decide inside it", seg.Sourced, r.Pattern, r.Source())}
+			}
+		}
+		if isSource(seg) && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
+			delete(vouched, seg.Args[1].Value)
+		}
 		if len(out.Segments) == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
 		}
@@ -89,6 +104,38 @@ func (g *Guard) Evaluate(text string) Outcome {
 	return out
 }
 
+// vouched decides the source segments of segs that read a file and
+// returns the files whose source segment an allow rule lets run (a file
+// sourced from a vouched file counts when a rule or that file vouches for
+// it), or nil.
+func (g *Guard) vouched(segs []interp.Segment, ctx rules.Context) map[string]*rules.Rule {
+	var out map[string]*rules.Rule
+	for _, seg := range segs {
+		if !isSource(seg) || !strings.HasPrefix(seg.Args[1].Value, "/") || seg.Assumed != "" {
+			continue
+		}
+		v := g.Policy.Decide(Subject(seg), ctx)
+		r := v.Rule
+		if v.Decision != rules.Allow || v.DecidedBy != rules.ByRule || r == nil {
+			if seg.Sourced == "" || out[seg.Sourced] == nil || v.Decision == rules.Deny || v.DecidedBy == rules.ByRule || v.Protected != "" {
+				continue
+			}
+			r = out[seg.Sourced]
+		}
+		if out == nil {
+			out = map[string]*rules.Rule{}
+		}
+		out[seg.Args[1].Value] = r
+	}
+	return out
+}
+
+// isSource reports a source or . segment with a static file operand.
+func isSource(seg interp.Segment) bool {
+	return seg.Kind == interp.Exec && len(seg.Args) > 1 && (seg.Args[0].Value == "source" || seg.Args[0].Value == ".") &&
+		!strings.Contains(seg.Args[1].Value, interp.Hole)
+}
+
 // transparent reports a segment that runs nothing but code analysed as the
 // segments after it: an eval of static text, exec/command/builtin of a
 // command analysed on its own, or a shell from a system
@@ -98,6 +145,10 @@ func (g *Guard) Evaluate(text string) Outcome {
 // Its own class then does not make the command ask; rules that match it
 // still apply, and the segments of its code are decided on their own.
 func transparent(seg interp.Segment) bool {
+	if seg.Function {
+		// A function from a sourced file: its body is analysed.
+		return len(seg.Assigns) == 0
+	}
 	if !seg.Nested || len(seg.Assigns) > 0 || len(seg.Args) == 0 {
 		return false
 	}
@@ -171,11 +222,14 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 				continue
 			}
 			if r := c.Verdict.Rule; r != nil {
-				assuming := ""
-				if c.Segment.Assumed != "" {
-					assuming = ", assuming " + c.Segment.Assumed
+				more := ""
+				if c.Segment.Sourced != "" {
+					more += ", run by source " + c.Segment.Sourced
 				}
-				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (rule %q in %s:%d%s)", c.Segment, r.Pattern, r.File, r.Line, assuming))
+				if c.Segment.Assumed != "" {
+					more += ", assuming " + c.Segment.Assumed
+				}
+				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (rule %q in %s:%d%s)", c.Segment, r.Pattern, r.File, r.Line, more))
 			} else {
 				lines = append(lines, fmt.Sprintf("guardsh: denied: %s (%s)", c.Segment, c.Verdict.Reason))
 			}

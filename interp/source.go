@@ -1,0 +1,227 @@
+package interp
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Files read by source and "." (agents source a shell snapshot before
+// every command).
+//
+// `source FILE` or `. FILE` with a static absolute FILE (after tilde
+// expansion) that is a readable regular file of at most MaxTextSize bytes
+// is analysed like the rest of the text: its top-level commands become
+// segments with Via "source FILE" and Sourced set to FILE. The functions
+// it defines are remembered, not analysed where they are defined: a later
+// call of one by its literal name, in the file or in the command text,
+// analyses the body there (once per analysis); a body called from the
+// command text is not Sourced, since the call is the caller's doing. Aliases it defines are not
+// followed. A relative FILE (bash searches PATH for it), a FILE only known
+// at run time, or one that cannot be read is left to the rules that match
+// the source segment itself, as before.
+//
+// A file's analysis depends only on its content and on Options.Home, so it
+// may be kept in a SourceCache between runs.
+
+// SourceCache keeps the analyses of sourced files between analyses, keyed by
+// a digest of the file's content and the analysis options. Get returns
+// what Put stored under key, or false. A cache that cannot store simply
+// forgets; neither method may block for long.
+type SourceCache interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
+}
+
+// sourceFormat names the encoding of a cached analysis; a change to the
+// analysis or to Segment bumps it, so old entries are never read.
+const sourceFormat = "guardsh-source-v1"
+
+// sourcedFile is one file's analysis, as cached.
+type sourcedFile struct {
+	Segments []Segment          `json:"segments"`
+	Funcs    map[string]funcDef `json:"funcs,omitempty"`
+}
+
+// funcDef is a function a sourced file defines: its body's text, the line
+// of the definition in the file, and whether it is POSIX sh code.
+type funcDef struct {
+	Body  string `json:"body"`
+	Line  int    `json:"line"`
+	POSIX bool   `json:"posix,omitempty"`
+}
+
+// source analyses the file at path for a source or . segment whose file
+// word is at offset off of f, and reports whether it could (false leaves
+// the segment to the rules alone).
+func (a *analyzer) source(path string, off int, f *frame) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > MaxTextSize {
+		return false
+	}
+	via := "source " + path
+	line, col := f.pos(off)
+	if f.depth+1 > a.opt.MaxDepth {
+		a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": nested deeper than the depth limit"}
+		return true
+	}
+	a.budget.parsed += len(data)
+	if a.budget.parsed > maxParsedBytes {
+		a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": too much nested code"}
+		return true
+	}
+	key := sourceKey(data, a.opt.Home, f.posix)
+	var sf *sourcedFile
+	if a.opt.Sources != nil {
+		if raw, ok := a.opt.Sources.Get(key); ok {
+			var cached sourcedFile
+			if json.Unmarshal(raw, &cached) == nil {
+				sf = &cached
+			}
+		}
+	}
+	if sf == nil {
+		sf, err = a.analyseFile(path, string(data), f)
+		if err != nil {
+			var nu *NotUnderstood
+			reason := err.Error()
+			if errors.As(err, &nu) {
+				reason = nu.Error()
+			}
+			a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": " + reason}
+			return true
+		}
+		if a.opt.Sources != nil {
+			if raw, err := json.Marshal(sf); err == nil {
+				a.opt.Sources.Put(key, raw)
+			}
+		}
+	}
+	for _, s := range sf.Segments {
+		s.Via = append(append(append([]string(nil), f.via...), via), s.Via...)
+		s.Line, s.Col = line, col
+		if f.line > 0 {
+			s.Line, s.Col = f.line, f.col
+		}
+		a.emit(s, f)
+	}
+	for name, def := range sf.Funcs {
+		if a.funcs == nil {
+			a.funcs = map[string]funcDef{}
+		}
+		a.funcs[name] = def
+	}
+	return true
+}
+
+// analyseFile analyses the text of a sourced file on its own: its segments
+// (Sourced set to path) and the functions it defines.
+func (a *analyzer) analyseFile(path, text string, f *frame) (*sourcedFile, error) {
+	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path}
+	sub.opt.MaxDepth = a.opt.MaxDepth - f.depth - 1
+	sub.res = newResolver(a.opt.Home, &sub.budget)
+	sub.assume = &assumptions{home: a.opt.Home}
+	top := &frame{src: text, lines: &lineIndex{}, mayRunCode: textMayRunCode(text), posix: f.posix}
+	if nu := checkText(text, top); nu != nil {
+		return nil, nu
+	}
+	file, parsed, blanks, err := sub.parse(text, f.posix)
+	if err != nil {
+		l, col := parseErrPos(err, top)
+		return nil, &NotUnderstood{Line: l, Col: col, Reason: parseErrText(err)}
+	}
+	top.src, top.blanks, top.written = parsed, blanks, text
+	sub.stmts(file.Stmts, top)
+	if sub.err != nil {
+		return nil, sub.err
+	}
+	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs}, nil
+}
+
+// defineFunc records a function defined in a sourced file instead of
+// analysing its body where it is defined.
+func (a *analyzer) defineFunc(c *syntax.FuncDecl, f *frame) {
+	if a.funcs == nil {
+		a.funcs = map[string]funcDef{}
+	}
+	line, _ := f.pos(int(c.Pos().Offset()))
+	a.funcs[c.Name.Value] = funcDef{Body: f.text(c.Body), Line: line, POSIX: f.posix}
+}
+
+// callFunc analyses the body of a function from a sourced file called by
+// name from a segment at f, once per analysis.
+func (a *analyzer) callFunc(name string, f *frame) {
+	def, ok := a.funcs[name]
+	if !ok || a.called[name] {
+		return
+	}
+	if a.called == nil {
+		a.called = map[string]bool{}
+	}
+	a.called[name] = true
+	// The body is the caller's doing: its segments are Sourced only when
+	// the sourced file itself calls the function.
+	a.nested(def.Body, name+"()", 0, f, false, def.POSIX)
+}
+
+func sourceKey(data []byte, home string, posix bool) string {
+	h := sha256.New()
+	h.Write([]byte(sourceFormat + "\x00" + home + "\x00"))
+	if posix {
+		h.Write([]byte("posix\x00"))
+	}
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// DirCache is a SourceCache in a directory: one file per key, written
+// atomically (a temporary file renamed into place). Whoever can write the
+// directory can change what guardsh believes a sourced file does, so it
+// must be protected like the config file (cmd/guardsh does).
+type DirCache struct{ Dir string }
+
+// Get implements SourceCache.
+func (c DirCache) Get(key string) ([]byte, bool) {
+	if !validKey(key) {
+		return nil, false
+	}
+	data, err := os.ReadFile(filepath.Join(c.Dir, key+".json"))
+	return data, err == nil
+}
+
+// Put implements SourceCache; errors (a read-only or full disk) only mean
+// the next run analyses the file again.
+func (c DirCache) Put(key string, data []byte) {
+	if !validKey(key) {
+		return
+	}
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(c.Dir, key+".json")) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
+
+func validKey(key string) bool {
+	return len(key) == 64 && strings.Trim(key, "0123456789abcdef") == ""
+}

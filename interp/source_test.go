@@ -1,0 +1,127 @@
+package interp
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestAnalyzeSource(t *testing.T) {
+	dir := t.TempDir()
+	snap := writeFile(t, dir, "snap.sh", "export A=1\nf() { rm -rf /; }\nls -l\neval 'cat x'\n")
+	nested := writeFile(t, dir, "outer.sh", "source "+snap+"\nf\n")
+	broken := writeFile(t, dir, "broken.sh", "echo 'open\n")
+	via := "source " + snap
+	runCases(t, Options{Home: "/home/u"}, []analyzeCase{
+		{"a sourced file's commands are segments; its functions are not run", "source " + snap + " && echo hi",
+			[]string{"exec source " + snap, "exec {A=1} export via " + via, "exec ls -l via " + via,
+				"exec eval \"cat x\" via " + via, "exec cat x via " + via + ",eval", "exec echo hi"}},
+		{"a call of a sourced function analyses its body", ". " + snap + "; f; f",
+			[]string{"exec . " + snap, "exec {A=1} export via " + via, "exec ls -l via " + via,
+				"exec eval \"cat x\" via " + via, "exec cat x via " + via + ",eval", "exec f", "exec rm -rf / via f()", "exec f"}},
+		{"a file sourced by a sourced file", "source " + nested,
+			[]string{"exec source " + nested, "exec source " + snap + " via source " + nested,
+				"exec {A=1} export via source " + nested + "," + via, "exec ls -l via source " + nested + "," + via,
+				"exec eval \"cat x\" via source " + nested + "," + via, "exec cat x via source " + nested + "," + via + ",eval",
+				"exec f via source " + nested, "exec rm -rf / via source " + nested + ",f()"}},
+		{"a relative file is left to the rules", "source snap.sh", []string{"exec source snap.sh"}},
+		{"a missing file is left to the rules", "source " + dir + "/none.sh", []string{"exec source " + dir + "/none.sh"}},
+	})
+	segs, err := Analyze("source "+snap+"; f", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range segs[1:] {
+		if s.Sourced != snap && render(s) != "exec f" && !strings.HasSuffix(render(s), "via f()") {
+			t.Errorf("%s: Sourced %q, want %q", render(s), s.Sourced, snap)
+		}
+	}
+	for _, s := range segs {
+		if (render(s) == "exec f" || s.Args[0].Value == "source") && s.Sourced != "" {
+			t.Errorf("%s: Sourced %q, want none: the command text wrote it", render(s), s.Sourced)
+		}
+	}
+	if _, err := Analyze("source "+broken, Options{}); err == nil || !strings.Contains(err.Error(), "source "+broken) {
+		t.Errorf("a sourced file that does not parse: err %v, want one naming it", err)
+	}
+}
+
+// mapCache is a SourceCache in memory that counts its calls.
+type mapCache struct {
+	mu         sync.Mutex
+	m          map[string][]byte
+	gets, puts int
+}
+
+func (c *mapCache) Get(k string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gets++
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *mapCache) Put(k string, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.puts++
+	c.m[k] = v
+}
+
+func TestSourceCache(t *testing.T) {
+	dir := t.TempDir()
+	snap := writeFile(t, dir, "snap.sh", "g() { curl x; }\nalias ll='ls -l'\nmkdir -p /tmp/x\n")
+	text := "source " + snap + " && g"
+	want, err := Analyze(text, Options{Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cache := range map[string]SourceCache{"map": &mapCache{m: map[string][]byte{}}, "dir": DirCache{Dir: filepath.Join(dir, "cache")}} {
+		t.Run(name, func(t *testing.T) {
+			for run := range 3 {
+				got, err := Analyze(text, Options{Home: "/home/u", Sources: cache})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(renderAll(got), renderAll(want)) {
+					t.Errorf("run %d with the cache:\n got  %q\n want %q", run, renderAll(got), renderAll(want))
+				}
+			}
+			if mc, ok := cache.(*mapCache); ok && (mc.puts != 1 || mc.gets != 3) {
+				t.Errorf("cache: %d puts, %d gets; want 1 and 3", mc.puts, mc.gets)
+			}
+		})
+	}
+	// A changed file is a new key: its new content is analysed.
+	writeFile(t, dir, "snap.sh", "g() { curl x; }\nrm -rf /tmp/y\n")
+	got, err := Analyze(text, Options{Home: "/home/u", Sources: DirCache{Dir: filepath.Join(dir, "cache")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(renderAll(got), "\n"), "exec rm -rf /tmp/y") {
+		t.Errorf("after the file changed: %q", renderAll(got))
+	}
+}
+
+func TestDirCacheRefusesOddKeys(t *testing.T) {
+	c := DirCache{Dir: t.TempDir()}
+	c.Put("../escape", []byte("x"))
+	if _, ok := c.Get("../escape"); ok {
+		t.Error("a key that is not a hex digest was stored")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(c.Dir)); len(entries) != 1 {
+		t.Errorf("files next to the cache dir: %d", len(entries))
+	}
+}
