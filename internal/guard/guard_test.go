@@ -134,3 +134,54 @@ func TestShellOperandsAreNotTransparent(t *testing.T) {
 		t.Errorf("%q: %v, want ask (%+v)", text, o.Decision, o.Segments)
 	}
 }
+
+// A deny rule sees the command a wrapper runs, however it is wrapped; a
+// wrapper that cannot be followed asks, even when an allow rule matches it.
+func TestWrappedCommandsAreDecided(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["sudo *", "flock *", "docker *", "git *", "env *", "ssh *", "timeout *", "kubectl *", "tmux *", "tar *", "watch *", "su *"]
+    deny: ["rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	cases := []struct {
+		text string
+		want rules.Decision
+	}{
+		{"flock /tmp/l rm -rf /", rules.Deny},
+		{"flock /tmp/l -c 'rm -rf /'", rules.Deny},
+		{"docker exec c rm -rf /", rules.Deny},
+		{"docker run --rm img rm -rf /", rules.Deny},
+		{"git -c alias.x='!rm -rf /' x", rules.Deny},
+		{"git -c core.pager='rm -rf /' log", rules.Deny},
+		{"env -S 'rm -rf /'", rules.Deny},
+		{"ssh host 'rm -rf /'", rules.Deny},
+		{"su -c 'rm -rf /'", rules.Deny},
+		{"sudo -s rm -rf /", rules.Deny},
+		{"kubectl exec pod -- rm -rf /", rules.Deny},
+		{"tmux send-keys 'rm -rf /' Enter", rules.Deny},
+		{"tar --to-command='rm -rf /' -xf x.tar", rules.Deny},
+		{"watch 'rm -rf /'", rules.Deny},
+		{"timeout 5 rm -rf /", rules.Deny},
+		{"sudo --bogus rm -rf /", rules.Ask},
+		{"timeout $t rm -rf /", rules.Ask},
+		{"kubectl exec pod rm -rf /", rules.Ask},
+		{"tmux send-keys -t x C-c", rules.Ask},
+		{"sudo -u root make", rules.Ask}, // make: no rule, sensitive
+		{"flock /tmp/l git status", rules.Allow},
+		{"docker ps", rules.Allow},
+		{"timeout 5 git log", rules.Allow},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			o := g.Evaluate(c.text)
+			if o.Decision != c.want {
+				t.Errorf("Evaluate(%q) = %v, want %v (segments %+v, err %v)", c.text, o.Decision, c.want, o.Segments, o.Err)
+			}
+		})
+	}
+}
