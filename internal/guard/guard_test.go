@@ -185,3 +185,43 @@ func TestWrappedCommandsAreDecided(t *testing.T) {
 		})
 	}
 }
+
+// Code given in an argument, and environment that changes what runs, are
+// not allowed by allow rules written for the plain command.
+func TestCodeInArgumentsAndEnvironment(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["git log *", "sed -n *", "find *", "grep *", "python3 *", "sudo *"]
+    deny: ["rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	cases := []struct {
+		text string
+		want rules.Decision
+	}{
+		{"NO_COLOR=1 LANG=C git log --oneline -5", rules.Allow},
+		{"sed -n '/error/p' logs/app.log", rules.Allow},
+		{`find src -name "*.js" -exec grep -l x {} \;`, rules.Allow},
+		{"python3 app.py", rules.Allow},
+		{"python3 -c 'import os'", rules.Ask},
+		{"sudo python3 -c 'import os'", rules.Ask},
+		{"sed -n 'w /tmp/x' f", rules.Ask},
+		{"LD_PRELOAD=/tmp/x.so git log", rules.Ask},
+		{"PAGER='rm -rf /' git log", rules.Ask},
+		{"export PATH=/tmp/evil:$PATH; git log", rules.Ask},
+		{"GIT_SSH_COMMAND=x git log", rules.Ask},
+		{"git -c core.pager='rm -rf /' log", rules.Deny},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			o := g.Evaluate(c.text)
+			if o.Decision != c.want {
+				t.Errorf("Evaluate(%q) = %v, want %v (segments %+v, err %v)", c.text, o.Decision, c.want, o.Segments, o.Err)
+			}
+		})
+	}
+}
