@@ -88,39 +88,84 @@ func unwrapGit(args []Word) (r wrapResult) {
 		}
 		return r
 	}
-	a, ok := aliases[strings.ToLower(sub.Value)]
-	if !ok {
-		return r
-	}
-	if v, isCode := strings.CutPrefix(a.value, "!"); isCode {
-		if i+1 < len(args) {
-			v += ` "$@"`
+	// Follow the chain of aliases: each expands to words with
+	// shell-like quoting, the first of which may be another alias.
+	name := sub.Value
+	at := i
+	var words []Word // the expansion so far, then the arguments
+	seen := map[string]bool{}
+	via := ""
+	for {
+		a, ok := aliases[strings.ToLower(name)]
+		if !ok {
+			break
+		}
+		if seen[strings.ToLower(name)] {
+			return r // git refuses an alias loop
+		}
+		seen[strings.ToLower(name)] = true
+		if via == "" {
+			via = "git alias " + name
+		}
+		at = a.at
+		if v, isCode := strings.CutPrefix(a.value, "!"); isCode {
+			if len(words) > 1 || i+1 < len(args) {
+				v += ` "$@"`
+			}
 			for _, w := range args[i+1:] {
 				if !oneWord(w) {
 					r.unknown = true
 				}
 			}
+			r.shellCode(v, via, a.at, true)
+			return r
 		}
-		r.shellCode(v, "git alias "+sub.Value, a.at, true)
+		split, ok := splitEnvString(a.value)
+		if !ok || len(split) == 0 {
+			r.unknown = true
+			return r
+		}
+		ws := make([]Word, len(split))
+		for k, w := range split {
+			ws[k] = Word{Value: w, Source: args[a.at].Source}
+		}
+		if len(words) > 0 {
+			words = words[1:]
+		}
+		words = append(ws, words...)
+		name = split[0]
+	}
+	if via == "" {
 		return r
 	}
-	// git splits the alias value into words, with shell-like quoting.
-	words, ok := splitEnvString(a.value)
-	if !ok || len(words) == 0 {
-		r.unknown = true
-		return r
-	}
-	inner := []Word{{Value: "git", Source: "git"}}
+	// git, its global options (the alias definitions only when the
+	// expansion starts with an option, which git reads as a global one
+	// and after which another alias may follow), the expansion, the
+	// arguments.
+	inner := []Word{args[0]}
 	from := []int{0}
+	keepAliases := strings.HasPrefix(words[0].Value, "-")
+	for _, o := range opts {
+		if o.name == "-c" && strings.HasPrefix(strings.ToLower(o.value), "alias.") && !keepAliases {
+			continue
+		}
+		for k := o.word; k <= o.at; k++ {
+			if k == o.word && k > 0 && len(inner) > 0 && from[len(from)-1] == k {
+				continue // a cluster already copied
+			}
+			inner = append(inner, args[k])
+			from = append(from, k)
+		}
+	}
 	for _, w := range words {
-		inner = append(inner, Word{Value: w, Source: args[a.at].Source})
-		from = append(from, a.at)
+		inner = append(inner, w)
+		from = append(from, at)
 	}
 	for k := i + 1; k < len(args); k++ {
 		inner = append(inner, args[k])
 		from = append(from, k)
 	}
-	r.cmds = append(r.cmds, wrapped{via: "git alias " + sub.Value, args: inner, from: from})
+	r.cmds = append(r.cmds, wrapped{via: via, args: inner, from: from})
 	return r
 }
 

@@ -34,6 +34,7 @@ type option struct {
 	value    string
 	hasValue bool
 	at       int
+	word     int // index of the word that holds the option itself
 }
 
 func (s *optSpec) shortKind(c byte) (kind int, ok bool) {
@@ -106,7 +107,7 @@ func getopt(args []Word, i int, spec *optSpec) (opts []option, next int, ok bool
 			return opts, i, true
 		}
 		if spec.numeric && isNumberOpt(v) {
-			opts = append(opts, option{name: v, at: i})
+			opts = append(opts, option{name: v, at: i, word: i})
 			i++
 			continue
 		}
@@ -116,7 +117,7 @@ func getopt(args []Word, i int, spec *optSpec) (opts []option, next int, ok bool
 			if !found {
 				return opts, i, false
 			}
-			o := option{name: "--" + name, value: val, hasValue: has, at: i}
+			o := option{name: "--" + name, value: val, hasValue: has, at: i, word: i}
 			i++
 			switch kind {
 			case argNone:
@@ -143,7 +144,7 @@ func getopt(args []Word, i int, spec *optSpec) (opts []option, next int, ok bool
 			if !found {
 				return opts, at, false
 			}
-			o := option{name: "-" + v[j:j+1], at: at}
+			o := option{name: "-" + v[j:j+1], at: at, word: at}
 			if kind == argNone {
 				opts = append(opts, o)
 				continue

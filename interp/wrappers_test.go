@@ -107,6 +107,12 @@ func TestAnalyzeExecOptions(t *testing.T) {
 			[]string{`exec git -c "alias.X=!rm -rf /" x`, "exec rm -rf / via git alias x"}},
 		{"a git alias without ! is a git command", "git -c alias.st=status st -s",
 			[]string{"exec git -c alias.st=status st -s", "exec git status -s via git alias st"}},
+		{"git keeps its other global options", "git -C sub -c alias.x='log -1' x",
+			[]string{`exec git -C sub -c "alias.x=log -1" x`, "exec git -C sub log -1 via git alias x"}},
+		{"a git alias may name another alias", "git -c alias.rh=foo -c alias.foo='reset --hard' rh",
+			[]string{`exec git -c alias.rh=foo -c "alias.foo=reset --hard" rh`, "exec git reset --hard via git alias rh"}},
+		{"a git alias naming itself runs nothing (git refuses it)", "git -c alias.a='a -v' a",
+			[]string{`exec git -c "alias.a=a -v" a`}},
 		{"an unused alias runs nothing", "git -c alias.x='!rm -rf /' status",
 			[]string{`exec git -c "alias.x=!rm -rf /" status`}},
 		{"git core.pager is shell code", "git -c core.pager='rm -rf /' log",
@@ -210,4 +216,15 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// An alias loop through several aliases runs nothing: git refuses it.
+func TestGitAliasLoopRunsNothing(t *testing.T) {
+	segs, err := Analyze("git -c alias.a=b -c alias.b=a a", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) != 1 || segs[0].RunsCode {
+		t.Errorf("got %q, RunsCode %v", renderAll(segs), segs[0].RunsCode)
+	}
 }

@@ -225,3 +225,27 @@ func TestCodeInArgumentsAndEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// git's inline aliases are followed, through chains, to what they run.
+func TestGitAliasesAreFollowed(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["git *"]
+    deny: ["git reset --hard*", "rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.Approve, Cwd: home, Home: home, Workspace: home}}
+	for _, text := range []string{
+		"git -c alias.rh='foo' -c alias.foo='reset --hard' rh",
+		"git -c alias.x='reset --hard' x HEAD~1",
+		"git -c alias.x='!rm -rf /' x",
+		"git -c alias.x='!f() { rm -rf \"$1\"; }; f' x /",
+	} {
+		if o := g.Evaluate(text); o.Decision != rules.Deny {
+			t.Errorf("Evaluate(%q) = %v, want deny (segments %+v, err %v)", text, o.Decision, o.Segments, o.Err)
+		}
+	}
+}
