@@ -213,6 +213,9 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		markRunsCode(true)
 		return
 	}
+	if base == "find" {
+		a.findWrites(args, seg, f)
+	}
 	r := unwrapArgs(base, args)
 	if len(r.cmds) > 0 || len(r.code) > 0 {
 		markNested()
@@ -533,4 +536,23 @@ func isNumberOpt(v string) bool {
 		}
 	}
 	return true
+}
+
+// findWrites emits a Write segment for each file find's -fprint,
+// -fprint0, -fprintf and -fls actions write (find creates or truncates it
+// even when nothing is found).
+func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
+	for i := 1; i+1 < len(args); i++ {
+		switch args[i].Value {
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			t := args[i+1]
+			if selfPath(t.Value) && !devTarget(t.Value, true) {
+				t.Value = Hole
+			}
+			if !devTarget(t.Value, true) {
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: seg.Line, Via: f.via}, f)
+			}
+			i++
+		}
+	}
 }

@@ -129,6 +129,8 @@ func TestAnalyzeExecOptions(t *testing.T) {
 			[]string{"exec sort --compress-program=gzip f", "exec gzip via sort --compress-program"}},
 		{"man -P", "man -P 'rm -rf /' ls", []string{`exec man -P "rm -rf /" ls`, "exec rm -rf / via man --pager"}},
 		{"rsync -e", "rsync -e 'ssh -p 22' a b:c", []string{`exec rsync -e "ssh -p 22" a b:c`, "exec ssh -p 22 via rsync --rsh"}},
+		{"find -fprintf writes its file", "find . -fprintf out.txt '%p' -fls /dev/null",
+			[]string{"exec find . -fprintf out.txt %p -fls /dev/null", "write out.txt"}},
 		{"zip -TT", "zip -T -TT 'rm -rf /' x.zip f",
 			[]string{`exec zip -T -TT "rm -rf /" x.zip f`, "exec rm -rf / via zip --unzip-command"}},
 	})

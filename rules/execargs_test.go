@@ -151,3 +151,14 @@ rules:
 		})
 	}
 }
+
+// ssh is not in the read-only table: its segment is sensitive, whatever
+// the remote command (which package interp analyses as segments of their
+// own).
+func TestSSHIsSensitive(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	v := Default().Decide(exec("ssh", "host", "ls"), ctx)
+	if v.Class != Sensitive || v.Decision != Ask {
+		t.Errorf("ssh host ls: %v %s (%s)", v.Decision, v.Class, v.Reason)
+	}
+}

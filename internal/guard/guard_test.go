@@ -215,6 +215,8 @@ func TestCodeInArgumentsAndEnvironment(t *testing.T) {
 		{"export PATH=/tmp/evil:$PATH; git log", rules.Ask},
 		{"GIT_SSH_COMMAND=x git log", rules.Ask},
 		{"git -c core.pager='rm -rf /' log", rules.Deny},
+		{"find . -name x -fprint out.txt", rules.Ask}, // allow "find *" does not name -fprint
+		{"sudo find / -fprintf /etc/cron.d/x '%p'", rules.Ask},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
