@@ -35,17 +35,7 @@ func runsArgument(words []string) (at int, key, why string) {
 	}
 	switch {
 	case isPython(name):
-		for i, w := range words[1:] {
-			if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
-				break
-			}
-			if w == "-m" || w == "-W" || w == "-X" {
-				break // the next word is an argument; -m ends the options anyway
-			}
-			if !strings.HasPrefix(w, "--") && strings.ContainsRune(w[1:], 'c') {
-				return hit(i+1, w, "runs inline code ("+w+")")
-			}
-		}
+		return clusterRuns(words, interp{code: "c", withArg: "WX", stop: "m"}, hit)
 	case name == "node" || name == "nodejs" || name == "bun":
 		for i, w := range words[1:] {
 			opt, _, _ := strings.Cut(w, "=")
@@ -58,23 +48,8 @@ func runsArgument(words []string) (at int, key, why string) {
 				break
 			}
 		}
-	case name == "perl" || name == "ruby" || name == "lua" || name == "luajit" || name == "php" ||
-		name == "Rscript" || name == "osascript":
-		letters := "eE"
-		switch name {
-		case "php":
-			letters = "rRBE"
-		case "lua", "luajit", "Rscript", "osascript":
-			letters = "e"
-		}
-		for i, w := range words[1:] {
-			if !strings.HasPrefix(w, "-") || w == "--" || w == "-" {
-				break
-			}
-			if !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], letters) {
-				return hit(i+1, w, "runs inline code ("+w+")")
-			}
-		}
+	case interpreters[name] != interp{}:
+		return clusterRuns(words, interpreters[name], hit)
 	case name == "deno":
 		if len(words) > 1 && (words[1] == "eval" || words[1] == "repl") {
 			return hit(1, words[1], "runs inline code")
@@ -106,6 +81,61 @@ func runsArgument(words []string) (at int, key, why string) {
 				}
 				if o := matchCommandOption(w, opts, name == "tar" && i == 0); o != "" {
 					return hit(i+1, o, "runs the command its "+o+" option names")
+				}
+			}
+		}
+	}
+	return -1, "", ""
+}
+
+// interp is the short-option grammar of an interpreter: the letters of
+// inline code, those whose argument is the rest of the word or the next
+// word, those whose optional argument can only be the rest of the word,
+// those whose optional argument is the digits that follow (perl -l0, -0777),
+// and those that end the options (python -m MODULE, php -f FILE).
+type interp struct{ code, withArg, optArg, digits, stop string }
+
+// interpreters are the grammars of perlrun(1), ruby(1), php(1), lua(1),
+// luajit, Rscript(1) and osascript(1).
+var interpreters = map[string]interp{
+	"perl":      {code: "eE", optArg: "IMmxCdDiF", digits: "l0"},
+	"ruby":      {code: "e", withArg: "IrCEF", optArg: "xTWK", digits: "0"},
+	"php":       {code: "rRBE", withArg: "cdzt", stop: "f"},
+	"lua":       {code: "e", withArg: "l"},
+	"luajit":    {code: "e", withArg: "lj", optArg: "O", stop: "b"},
+	"Rscript":   {code: "e"},
+	"osascript": {code: "e", withArg: "ls"},
+}
+
+// clusterRuns scans the options before the first operand for a letter of
+// inline code, in a cluster too (-ne, -Sc), as grammar g has them.
+func clusterRuns(words []string, g interp, hit func(int, string, string) (int, string, string)) (int, string, string) {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+			break
+		}
+		if strings.HasPrefix(w, "--") {
+			continue
+		}
+	cluster:
+		for j := 1; j < len(w); j++ {
+			c := w[j]
+			switch {
+			case strings.IndexByte(g.code, c) >= 0:
+				return hit(i, w, "runs inline code ("+w+")")
+			case strings.IndexByte(g.stop, c) >= 0:
+				return -1, "", ""
+			case strings.IndexByte(g.withArg, c) >= 0:
+				if j == len(w)-1 {
+					i++ // the argument is the next word
+				}
+				break cluster
+			case strings.IndexByte(g.optArg, c) >= 0:
+				break cluster
+			case strings.IndexByte(g.digits, c) >= 0:
+				for j+1 < len(w) && w[j+1] >= '0' && w[j+1] <= '9' {
+					j++
 				}
 			}
 		}

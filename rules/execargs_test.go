@@ -13,7 +13,7 @@ func TestRunsArgument(t *testing.T) {
 	p := mustParse(t, `
 rules:
   shell:
-    allow: ["python3 *", "node *", "perl *", "sed -n *", "sed *", "awk *", "find *", "grep *", "tar *",
+    allow: ["python3 *", "node *", "perl *", "ruby *", "sed -n *", "sed *", "awk *", "find *", "grep *", "tar *",
             "git *", "sort *", "man *", "rsync *", "zip *", "ruby *", "php *", "lua *", "deno *", "bun *",
             "python3 -c print(1)", "git -c core.pager=less *"]
 `)
@@ -26,7 +26,12 @@ rules:
 		{[]string{"python3", "-Sc", "x"}, Ask},
 		{[]string{"python3", "-c", "print(1)"}, Allow}, // a rule written for it
 		{[]string{"python3", "script.py", "-c", "x"}, Allow},
-		{[]string{"python3", "-m", "pytest"}, Allow},
+		{[]string{"python3", "-m", "pytest", "-c", "x"}, Allow},
+		{[]string{"python3", "-X", "importtime", "-c", "x"}, Ask},
+		{[]string{"python3", "-Wignore", "-uc", "x"}, Ask},
+		{[]string{"perl", "-MData::Dumper", "script.pl"}, Allow},
+		{[]string{"perl", "-MData::Dumper", "-le", "print"}, Ask},
+		{[]string{"ruby", "-E", "UTF-8", "app.rb"}, Allow},
 		{[]string{"node", "-e", "require('child_process')"}, Ask},
 		{[]string{"node", "--eval=x"}, Ask},
 		{[]string{"node", "app.js"}, Allow},
