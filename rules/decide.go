@@ -552,7 +552,7 @@ func suggestExec(words []string) string {
 // an argument, KEY being what an allow rule must spell out (see
 // runsArgument), when that pattern matches words for every run-time value.
 func suggestNaming(words []string, key string) string {
-	if strings.ContainsAny(key, Hole+"*") {
+	if strings.ContainsAny(key, Hole+"*\n") {
 		return ""
 	}
 	pat := key + " *"

@@ -380,7 +380,18 @@ func sedScriptRuns(s string) bool {
 				}
 				i++
 			}
-		case 'a', 'i', 'c', 'r', 'R':
+		case 'a', 'i', 'c':
+			// The text runs to the end of the line, and on over
+			// lines that end in a backslash.
+			for {
+				toEOL()
+				if i < n && i > 0 && s[i-1] == '\\' {
+					i++
+					continue
+				}
+				break
+			}
+		case 'r', 'R':
 			toEOL()
 		case 'b', 't', 'T', ':':
 			for i < n && s[i] != ';' && s[i] != '\n' {

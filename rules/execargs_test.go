@@ -50,6 +50,8 @@ rules:
 		{[]string{"sed", "-n", "w /tmp/out", "f"}, Ask},
 		{[]string{"sed", "-e", "s/x/y/w out", "f"}, Ask},
 		{[]string{"sed", "--sandbox", "s/a/b/", "f"}, Allow},
+		{[]string{"sed", "-i", "/x/a \\\n    def test(self):\\\n        pass", "f.py"}, Allow},
+		{[]string{"sed", "/x/a \\\n  text\n1e id", "f"}, Ask},
 		{[]string{"awk", "{print $1}", "f"}, Allow},
 		{[]string{"awk", "$3 > 100 || $2 == 1 {print}", "f"}, Allow},
 		{[]string{"awk", "BEGIN{system(\"rm -rf /\")}"}, Ask},
