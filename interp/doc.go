@@ -59,11 +59,22 @@
 // such a shell reads as code from its standard input when it has no -c and
 // no script operand (or the script /dev/stdin, or for source /dev/stdin): a
 // here-document or here-string, or, as the last stage of a pipe, the output
-// of echo with static operands or of cat of a here-document, the action of trap and the value of alias NAME=VALUE. Wrappers run a command of their own:
-// command, builtin, exec, env (its NAME=value become Assigns), nohup, nice,
-// timeout, stdbuf, setsid, sudo, doas, time, xargs (with a trailing Hole for
-// the arguments it reads, or Holes for its -I string) and each -exec,
-// -execdir, -ok and -okdir of find ("{}" a Hole); the wrapped command is an
+// of echo with static operands or of cat of a here-document, the action of trap and the value of alias NAME=VALUE. Wrappers run a command of their own,
+// found with each one's option grammar (getopt.go, wrappers.go): command,
+// builtin, exec, env (its NAME=value become Assigns; -S is split as env
+// splits it), nohup, nice, timeout, stdbuf, setsid, chroot, ionice,
+// taskset, nsenter, unshare, setpriv, flock, strace, ltrace, busybox,
+// sudo (-s/-i: shell code), doas, su and runuser (-c: shell code), time,
+// watch (sh -c of its words), script -c, xargs (with a trailing Hole for
+// the arguments it reads, or Holes for its -I string), parallel (inputs
+// as Holes), each -exec, -execdir, -ok and -okdir of find ("{}" a Hole),
+// ssh (its remote command, as shell code), docker|podman exec|run,
+// kubectl exec … -- and tmux (new-session, new-window, send-keys, …). Some
+// programs run a command given in an option, analysed as shell code: git
+// -c alias.X=!… (followed when X is the subcommand; an alias without "!"
+// expands to a git command), git -c core.pager and the other keys that
+// name a command, tar --to-command/--checkpoint-action=exec=/-I, sort
+// --compress-program, man -P, rsync -e, zip -TT. A wrapped command is an
 // extra Exec segment with the wrapper's Assigns. Segments found this way have
 // Via set: "eval", "bash -c", "sh <<", "sh <<<", "| sh", "trap", "alias", the wrapper's name or
 // "find -exec", and "$(…)", "`…`", "<(…)", ">(…)" for substitutions. A
@@ -76,7 +87,10 @@
 // or options have a Hole, or whose standard input (a here-document or
 // here-string with a Hole, a pipe from a command whose output is not known,
 // or an inherited one) is not analysed; a trap with a Hole in its operands;
-// an alias with a Hole; source or . of a path with a Hole; and any segment
+// an alias with a Hole; source or . of a path with a Hole; a wrapper whose
+// options or operands are only known at run time or not in its table, or
+// whose command cannot be followed (kubectl exec without "--", tmux
+// send-keys, parallel, git -c core.hooksPath); and any segment
 // with a prompt expansion ${x@P} or a locale translation $"…" in a word
 // (bash expands the value, or the translation, and runs its command
 // substitutions). Such a word is a whole Hole; where no segment could

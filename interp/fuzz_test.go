@@ -30,6 +30,10 @@ func FuzzAnalyze(f *testing.F) {
 		"echo > /proc/self/cwd/x < /dev/fd/3 2</etc/p 1>&5", "for PS4 in a; do :; done; select x; do :; done",
 		"echo ${x@P} $\"y\" ${z:-<(w)}; eval \"$v\"; trap \"$t\" EXIT; . \"$f\"",
 		"TAGS=\"$((echo HEAD && git tag) | xargs)\"; ((a) | b); $((x)|(y)) $((1)+(2)) `$((c) )`",
+		"env -S'-i A=1 sh -c \\'x\\'' -C / y; su - r -c 'a;b'; runuser -u u -- x; flock f -c 'z'",
+		"sudo -s 'a;b' && sudo -i; ssh -o ProxyCommand='nc %h' h -t 'c'; docker run --entrypoint sh i -c d",
+		"git -c alias.a=b -c alias.b='!c \"$1\"' a x; tar --to-c='y' -I z; tmux new -d 'q' \\; send 'r' Enter",
+		"parallel 'e {} {.}' ::: a; watch -n1 'p|q'; kubectl exec p -- s; strace -o '|t' -E A=1 u",
 	} {
 		f.Add(s)
 	}

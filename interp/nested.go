@@ -214,13 +214,24 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		return
 	}
 	if unwrapped >= maxUnwrap {
+		markRunsCode(true)
 		return
 	}
-	inners := unwrap(base, args)
-	if len(inners) > 0 {
+	if base == "find" {
+		a.findWrites(args, seg, f)
+	}
+	r := unwrapArgs(base, args)
+	if len(r.cmds) > 0 || len(r.code) > 0 {
 		markNested()
 	}
-	for _, inner := range inners {
+	markRunsCode(r.unknown)
+	for _, c := range r.code {
+		a.nested(c.text, c.via, offs[min(c.from, len(offs)-1)], f, false, c.posix)
+	}
+	if r.stdin {
+		markRunsCode(a.stdinCode(base, s, f, false))
+	}
+	for _, inner := range r.cmds {
 		cf := f.child(inner.via)
 		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Col: seg.Col, Via: cf.via}
 		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)
@@ -520,154 +531,6 @@ func (a *analyzer) trap(args []Word, offs []int, f *frame) (unknown bool) {
 	return false
 }
 
-// wrapped is a command a wrapper runs.
-type wrapped struct {
-	via     string
-	args    []Word
-	from    []int // index in the wrapper's argv of each of args
-	assigns []Word
-}
-
-// unwrap returns the commands the wrapper argv runs: for command, builtin,
-// exec, env, nohup, nice, timeout, stdbuf, setsid, sudo, doas, time and
-// xargs the argv after their own options (env's NAME=value become Assigns;
-// xargs gets a trailing Hole for the arguments it reads, or Holes for its
-// -I replacement string), and for find each -exec/-execdir/-ok/-okdir
-// command (with "{}" a Hole). Options only known at run time stop the
-// unwrapping.
-func unwrap(base string, args []Word) []wrapped {
-	if base == "find" {
-		return findExec(args)
-	}
-	spec, ok := wrappers[base]
-	if !ok {
-		return nil
-	}
-	var assigns []Word
-	i := 1
-	replace := ""
-	for i < len(args) {
-		v := args[i].Value
-		if strings.Contains(v, Hole) {
-			return nil
-		}
-		if v == "--" {
-			i++
-			break
-		}
-		if base == "env" && assignPrefixLen(v) > 0 {
-			assigns = append(assigns, args[i])
-			i++
-			continue
-		}
-		if (spec.numeric && isNumberOpt(v)) || (base == "env" && v == "-") {
-			i++
-			continue
-		}
-		if len(v) < 2 || v[0] != '-' {
-			break
-		}
-		name, _, hasVal := strings.Cut(v, "=")
-		if spec.stop[v] || spec.stop[name] {
-			return nil // lookup only (command -v), or a form we do not model
-		}
-		i++
-		if strings.HasPrefix(v, "--") {
-			if !hasVal && spec.long[name] {
-				i++
-			}
-			if base == "xargs" && (name == "--replace") {
-				replace = "{}"
-				if _, val, ok := strings.Cut(v, "="); ok {
-					replace = val
-				}
-			}
-			continue
-		}
-		// A short-option cluster: an option taking an argument takes the
-		// rest of the cluster, or the next word.
-		for j := 1; j < len(v); j++ {
-			ch := v[j]
-			if spec.stop[string([]byte{'-', ch})] {
-				return nil
-			}
-			if strings.IndexByte(spec.withArg, ch) >= 0 {
-				val := v[j+1:]
-				if val == "" && i < len(args) {
-					val = args[i].Value
-					i++
-				}
-				if base == "xargs" && ch == 'I' {
-					replace = val
-				}
-				break
-			}
-			if base == "xargs" && ch == 'i' {
-				replace = v[j+1:]
-				if replace == "" {
-					replace = "{}"
-				}
-				break
-			}
-		}
-	}
-	if spec.operands > 0 {
-		i += spec.operands // timeout's DURATION
-	}
-	if i >= len(args) {
-		return nil
-	}
-	inner := append([]Word(nil), args[i:]...)
-	from := make([]int, len(inner))
-	for k := range from {
-		from[k] = i + k
-	}
-	if base == "xargs" {
-		if replace != "" {
-			for k := range inner {
-				if strings.Contains(inner[k].Value, replace) {
-					inner[k].Value = strings.ReplaceAll(inner[k].Value, replace, Hole)
-				}
-			}
-		} else {
-			inner = append(inner, Word{Value: Hole, Source: "(xargs input)"})
-			from = append(from, 0)
-		}
-	}
-	return []wrapped{{via: base, args: inner, from: from, assigns: assigns}}
-}
-
-type wrapperSpec struct {
-	withArg  string          // short options that take an argument
-	long     map[string]bool // long options that take a separate argument
-	stop     map[string]bool // options after which no command runs (or that we do not model)
-	operands int             // operands before the command (timeout DURATION)
-	numeric  bool            // -N options (nice -10)
-}
-
-var wrappers = map[string]wrapperSpec{
-	"command": {stop: map[string]bool{"-v": true, "-V": true}},
-	"builtin": {},
-	"exec":    {withArg: "a"},
-	"env": {withArg: "uCS", long: map[string]bool{"--unset": true, "--chdir": true, "--split-string": true},
-		stop: map[string]bool{"-S": true, "--split-string": true}},
-	"nohup":   {},
-	"nice":    {withArg: "n", long: map[string]bool{"--adjustment": true}, numeric: true},
-	"timeout": {withArg: "sk", long: map[string]bool{"--signal": true, "--kill-after": true}, operands: 1},
-	"stdbuf":  {withArg: "ioe", long: map[string]bool{"--input": true, "--output": true, "--error": true}},
-	"setsid":  {},
-	"sudo": {withArg: "ughpCDrtTUR", long: map[string]bool{"--user": true, "--group": true, "--host": true,
-		"--prompt": true, "--close-from": true, "--chdir": true, "--role": true, "--type": true,
-		"--other-user": true, "--chroot": true, "--command-timeout": true},
-		stop: map[string]bool{"-e": true, "--edit": true, "-l": true, "--list": true, "-v": true, "--validate": true,
-			"-k": true, "-K": true, "--reset-timestamp": true, "--remove-timestamp": true, "-V": true, "--version": true}},
-	"doas": {withArg: "uC"},
-	"time": {withArg: "fo", long: map[string]bool{"--format": true, "--output": true}},
-	"xargs": {withArg: "adEILnPs", long: map[string]bool{"--arg-file": true, "--delimiter": true,
-		"--eof": true, "--max-lines": true, "--max-args": true, "--max-procs": true, "--max-chars": true,
-		"--process-slot-var": true}},
-}
-
 func isNumberOpt(v string) bool {
 	if len(v) < 2 || v[0] != '-' {
 		return false
@@ -680,31 +543,21 @@ func isNumberOpt(v string) bool {
 	return true
 }
 
-// findExec returns the commands of find's -exec, -execdir, -ok and -okdir
-// actions, each ended by ";" or "+"; "{}" stands for a found path (a Hole).
-func findExec(args []Word) []wrapped {
-	var out []wrapped
-	for i := 1; i < len(args); i++ {
+// findWrites emits a Write segment for each file find's -fprint,
+// -fprint0, -fprintf and -fls actions write (find creates or truncates it
+// even when nothing is found).
+func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
+	for i := 1; i+1 < len(args); i++ {
 		switch args[i].Value {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			continue
-		}
-		via := "find " + args[i].Value
-		j := i + 1
-		for j < len(args) && args[j].Value != ";" && args[j].Value != "+" {
-			j++
-		}
-		if j > i+1 {
-			inner := append([]Word(nil), args[i+1:j]...)
-			from := make([]int, len(inner))
-			for k := range inner {
-				inner[k].Value = strings.ReplaceAll(inner[k].Value, "{}", Hole)
-				from[k] = i + 1 + k
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			t := args[i+1]
+			if selfPath(t.Value) && !devTarget(t.Value, true) {
+				t.Value = Hole
 			}
-			out = append(out, wrapped{via: via, args: inner, from: from})
+			if !devTarget(t.Value, true) {
+				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: seg.Line, Via: f.via}, f)
+			}
+			i++
 		}
-		i = j
 	}
-	return out
 }

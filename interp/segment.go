@@ -75,7 +75,9 @@ type Segment struct {
 	// (here-document, here-string, a pipe from an unknown command, or an
 	// inherited one) has a run-time part; a trap whose operands have a
 	// Hole; an alias with a Hole; source or . of a path with a Hole (or of
-	// a standard input not analysed).
+	// a standard input not analysed); a wrapper (sudo, env, ssh, …) whose
+	// options or operands are only known at run time or not in its option
+	// table, or whose command cannot be followed (see the package doc).
 	RunsCode bool
 	// Assumed, when not "", says the segment is a second reading of the
 	// segment before it (or of a command that one runs) with the values

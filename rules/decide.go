@@ -50,7 +50,11 @@ const (
 //
 //  5. an allow rule: Allow (plan: only for a read-only subject). Allow
 //     rules do not apply to an exec subject with a dangerous assignment
-//     (LD_PRELOAD=…, PATH=…) nor to a path with a Hole.
+//     (LD_PRELOAD=…, PATH=…) nor to a path with a Hole; to an exec
+//     subject that runs code given in an argument (python3 -c, sed s///e,
+//     git -c core.pager=…, see runsArgument) only an allow rule whose
+//     literal start spells out that argument applies ("python3 -c *",
+//     not "python3 *"), and the subject is sensitive.
 //
 //  6. the class of the subject under the mode, as this table says:
 //
@@ -125,6 +129,9 @@ type judgement struct {
 	protected string // the protected pattern written to, if any
 	target    string // the protected path, for messages
 	suggest   func() string
+	// ignoredAllow is 1 + the index of an allow rule that matched but was
+	// not written for the code the subject runs (see runsArgument), or 0.
+	ignoredAllow int
 	// Write and read rules matched by an exec subject's arguments.
 	argDeny, argCould, argAsk *argHit
 }
@@ -170,6 +177,19 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
+	if at, key, what := runsArgument(s.Words); at >= 0 {
+		// Code or a file given in an argument: sensitive, and only an
+		// allow rule that spells out what runs it is written for it.
+		j.class, j.why = Sensitive, what
+		if j.h.allow >= 0 {
+			if k := p.allowNaming(s.Words, key, ctx.Home); k >= 0 {
+				j.h.allow = k
+			} else {
+				j.ignoredAllow = j.h.allow + 1
+				j.h.allow = -1
+			}
+		}
+	}
 	if j.h.deny < 0 {
 		var prot *argHit
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(s.Words, ctx, class != ReadOnly)
@@ -178,7 +198,35 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		}
 	}
 	j.suggest = func() string { return suggestExec(s.Words) }
+	if at, key, _ := runsArgument(s.Words); at >= 0 {
+		j.suggest = func() string { return suggestNaming(s.Words, key) }
+	}
 	return j.verdict(mode)
+}
+
+// allowNaming returns the first allow rule that matches words (as
+// written, or in their "~" form) and whose literal start spells out key
+// (see runsArgument), or -1.
+func (p *Policy) allowNaming(words []string, key, home string) int {
+	subjects := [][]string{words}
+	if t := tildeForm(words, home); t != nil {
+		subjects = append(subjects, t)
+	}
+	for i, e := range p.shell.entries {
+		if e.rule.Decision != Allow || !strings.HasPrefix(e.g.key, key) {
+			continue
+		}
+		for _, w := range subjects {
+			if units, dynamic := execUnits(w); dynamic {
+				if (&holeMatcher{}).definite(e.g, units) {
+					return i
+				}
+			} else if e.g.match(strings.Join(w, " ")) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // form is another rendering of an exec subject's words that rules are
@@ -472,6 +520,10 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		return v
 	}
 	ignored := ""
+	if j.ignoredAllow > 0 && j.h.allow < 0 {
+		r := j.rule(j.ignoredAllow - 1)
+		ignored = fmt.Sprintf(" (allow rule %q does not name what it runs, so it does not lift this)", r.Pattern)
+	}
 	if j.h.allow >= 0 {
 		r := j.rule(j.h.allow)
 		switch {
@@ -534,6 +586,25 @@ func suggestExec(words []string) string {
 			pat = words[0] + " *"
 		}
 	}
+	g := compileGlob(pat, true)
+	if units, dynamic := execUnits(words); dynamic {
+		if !(&holeMatcher{}).definite(g, units) {
+			return ""
+		}
+	} else if !g.match(strings.Join(words, " ")) {
+		return ""
+	}
+	return pat
+}
+
+// suggestNaming proposes "KEY *" for a subject that runs code given in
+// an argument, KEY being what an allow rule must spell out (see
+// runsArgument), when that pattern matches words for every run-time value.
+func suggestNaming(words []string, key string) string {
+	if strings.ContainsAny(key, Hole+"*\n") {
+		return ""
+	}
+	pat := key + " *"
 	g := compileGlob(pat, true)
 	if units, dynamic := execUnits(words); dynamic {
 		if !(&holeMatcher{}).definite(g, units) {

@@ -209,8 +209,13 @@ var readOnlyTable = func() map[string]*program {
 // started by others (PAGER, MANPAGER, EDITOR, VISUAL, SSH_ASKPASS, SHELL,
 // LESSOPEN/LESSCLOSE run by less), config locations (HOME,
 // XDG_CONFIG_HOME, RIPGREP_CONFIG_PATH) and interpreter start-up hooks
-// (NODE_OPTIONS, PYTHONPATH, PYTHONSTARTUP, PERL5OPT, PERL5LIB, RUBYOPT,
-// RUBYLIB, JAVA_TOOL_OPTIONS).
+// (NODE_OPTIONS, NODE_PATH, PYTHONPATH, PYTHONHOME, PYTHONSTARTUP,
+// PYTHONBREAKPOINT, PERL5OPT, PERL5LIB, PERL5DB, RUBYOPT, RUBYLIB,
+// JAVA_TOOL_OPTIONS), and others that name a program or a module to load:
+// sudo(8) SUDO_ASKPASS and SUDO_EDITOR, systemd's SYSTEMD_PAGER and
+// SYSTEMD_EDITOR, BROWSER, glibc's GCONV_PATH (iconv modules), git's
+// GIT_TEMPLATE_DIR (hooks copied by git init and clone), bash's
+// BASH_LOADABLES_PATH.
 var dangerousNames = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
 	"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
@@ -224,6 +229,9 @@ var dangerousNames = map[string]bool{
 	"HOME": true, "XDG_CONFIG_HOME": true, "RIPGREP_CONFIG_PATH": true,
 	"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "PERL5LIB": true,
 	"RUBYOPT": true, "RUBYLIB": true, "JAVA_TOOL_OPTIONS": true,
+	"NODE_PATH": true, "PYTHONHOME": true, "PYTHONBREAKPOINT": true, "PERL5DB": true,
+	"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
+	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 }
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_CONFIG", "BASH_FUNC_"}

@@ -138,3 +138,120 @@ func TestShellOperandsAreNotTransparent(t *testing.T) {
 		t.Errorf("%q: %v, want ask (%+v)", text, o.Decision, o.Segments)
 	}
 }
+
+// A deny rule sees the command a wrapper runs, however it is wrapped; a
+// wrapper that cannot be followed asks, even when an allow rule matches it.
+func TestWrappedCommandsAreDecided(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["sudo *", "flock *", "docker *", "git *", "env *", "ssh *", "timeout *", "kubectl *", "tmux *", "tar *", "watch *", "su *"]
+    deny: ["rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	cases := []struct {
+		text string
+		want rules.Decision
+	}{
+		{"flock /tmp/l rm -rf /", rules.Deny},
+		{"flock /tmp/l -c 'rm -rf /'", rules.Deny},
+		{"docker exec c rm -rf /", rules.Deny},
+		{"docker run --rm img rm -rf /", rules.Deny},
+		{"git -c alias.x='!rm -rf /' x", rules.Deny},
+		{"git -c core.pager='rm -rf /' log", rules.Deny},
+		{"env -S 'rm -rf /'", rules.Deny},
+		{"ssh host 'rm -rf /'", rules.Deny},
+		{"su -c 'rm -rf /'", rules.Deny},
+		{"sudo -s rm -rf /", rules.Deny},
+		{"kubectl exec pod -- rm -rf /", rules.Deny},
+		{"tmux send-keys 'rm -rf /' Enter", rules.Deny},
+		{"tar --to-command='rm -rf /' -xf x.tar", rules.Deny},
+		{"watch 'rm -rf /'", rules.Deny},
+		{"timeout 5 rm -rf /", rules.Deny},
+		{"sudo --bogus rm -rf /", rules.Ask},
+		{"timeout $t rm -rf /", rules.Ask},
+		{"kubectl exec pod rm -rf /", rules.Ask},
+		{"tmux send-keys -t x C-c", rules.Ask},
+		{"sudo -u root make", rules.Ask}, // make: no rule, sensitive
+		{"flock /tmp/l git status", rules.Allow},
+		{"docker ps", rules.Allow},
+		{"timeout 5 git log", rules.Allow},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			o := g.Evaluate(c.text)
+			if o.Decision != c.want {
+				t.Errorf("Evaluate(%q) = %v, want %v (segments %+v, err %v)", c.text, o.Decision, c.want, o.Segments, o.Err)
+			}
+		})
+	}
+}
+
+// Code given in an argument, and environment that changes what runs, are
+// not allowed by allow rules written for the plain command.
+func TestCodeInArgumentsAndEnvironment(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["git log *", "sed -n *", "find *", "grep *", "python3 *", "sudo *"]
+    deny: ["rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	cases := []struct {
+		text string
+		want rules.Decision
+	}{
+		{"NO_COLOR=1 LANG=C git log --oneline -5", rules.Allow},
+		{"sed -n '/error/p' logs/app.log", rules.Allow},
+		{`find src -name "*.js" -exec grep -l x {} \;`, rules.Allow},
+		{"python3 app.py", rules.Allow},
+		{"python3 -c 'import os'", rules.Ask},
+		{"sudo python3 -c 'import os'", rules.Ask},
+		{"sed -n 'w /tmp/x' f", rules.Ask},
+		{"LD_PRELOAD=/tmp/x.so git log", rules.Ask},
+		{"PAGER='rm -rf /' git log", rules.Ask},
+		{"export PATH=/tmp/evil:$PATH; git log", rules.Ask},
+		{"GIT_SSH_COMMAND=x git log", rules.Ask},
+		{"git -c core.pager='rm -rf /' log", rules.Deny},
+		{"find . -name x -fprint out.txt", rules.Ask}, // allow "find *" does not name -fprint
+		{"sudo find / -fprintf /etc/cron.d/x '%p'", rules.Ask},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			o := g.Evaluate(c.text)
+			if o.Decision != c.want {
+				t.Errorf("Evaluate(%q) = %v, want %v (segments %+v, err %v)", c.text, o.Decision, c.want, o.Segments, o.Err)
+			}
+		})
+	}
+}
+
+// git's inline aliases are followed, through chains, to what they run.
+func TestGitAliasesAreFollowed(t *testing.T) {
+	p, err := rules.Parse([]byte(`rules:
+  shell:
+    allow: ["git *"]
+    deny: ["git reset --hard*", "rm -rf *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	g := &Guard{Policy: p, Context: rules.Context{Mode: rules.Approve, Cwd: home, Home: home, Workspace: home}}
+	for _, text := range []string{
+		"git -c alias.rh='foo' -c alias.foo='reset --hard' rh",
+		"git -c alias.x='reset --hard' x HEAD~1",
+		"git -c alias.x='!rm -rf /' x",
+		"git -c alias.x='!f() { rm -rf \"$1\"; }; f' x /",
+	} {
+		if o := g.Evaluate(text); o.Decision != rules.Deny {
+			t.Errorf("Evaluate(%q) = %v, want deny (segments %+v, err %v)", text, o.Decision, o.Segments, o.Err)
+		}
+	}
+}
