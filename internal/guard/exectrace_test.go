@@ -58,7 +58,11 @@ var standIns = []string{
 
 // knownGaps are scripts the test expects to run a program no segment
 // predicts while the guard allows the command; each names the gap. A gap
-// that closes makes the test fail until its entry is removed.
+// that closes makes the test fail until its entry is removed. It is empty:
+// the programs no segment names (a sourced or executed script's commands,
+// BASH_ENV and ENV start-up files, awk system() and sed's e, env -S and
+// ionice payloads, a wrapper operand only known at run time) all run in
+// commands the guard asks about; the test logs them with -v.
 var knownGaps = map[string]string{}
 
 type traceScript struct {
