@@ -57,6 +57,12 @@ type Options struct {
 	// Sources, when not nil, keeps the analyses of files read by source
 	// and . between runs (see SourceCache); nil analyses them every time.
 	Sources SourceCache
+	// Vouch, when not nil, is asked about each file read by source or .
+	// (name is the command, path the file, key its SourceKey) before its
+	// commands are emitted: true means the caller already knows they would
+	// all be allowed, and only the functions the file defines are loaded
+	// (from Sources), so that calls of them are still analysed.
+	Vouch func(name, path, key string) bool
 }
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
@@ -153,6 +159,9 @@ type analyzer struct {
 	sourcing string
 	funcs    map[string]funcDef
 	called   map[string]bool
+	// pending maps the names of functions loaded from a SourceCache to
+	// their encoded definitions, decoded at the first call of one.
+	pending map[string][]byte
 }
 
 type segMeta struct {
@@ -692,8 +701,8 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
 		return // e.g. "{,}": brace expansion removed every word
 	}
-	if len(seg.Args) > 0 && a.funcs != nil {
-		_, seg.Function = a.funcs[seg.Args[0].Value]
+	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
+		seg.Function = a.isFunc(seg.Args[0].Value)
 	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)

@@ -201,8 +201,9 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 			case isStdinPath(args[1].Value):
 				markRunsCode(a.stdinCode(name, s, f, f.posix))
 			default:
-				if a.source(args[1].Value, offs[1], f) {
+				if ok, key := a.source(name, args[1].Value, offs[1], f); ok {
 					markNested()
+					a.segs[idx].SourceKey = key
 				}
 			}
 		}

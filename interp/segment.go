@@ -91,6 +91,9 @@ type Segment struct {
 	// earlier (see source.go): bash runs that function, whose body was
 	// analysed into segments at its first call.
 	Function bool
+	// SourceKey, on a source or . segment whose file was read, is a digest
+	// of the file's content and the analysis options (see SourceCache).
+	SourceKey string
 	// Sourced is the file the segment's code comes from when it was read
 	// by source or . (see source.go): a command of that file, or of a
 	// function it defines, called later.

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -57,20 +58,42 @@ type funcDef struct {
 	POSIX bool   `json:"posix,omitempty"`
 }
 
-// source analyses the file at path for a source or . segment whose file
-// word is at offset off of f, and reports whether it could (false leaves
-// the segment to the rules alone).
-func (a *analyzer) source(path string, off int, f *frame) bool {
+// source analyses the file at path for a source or . segment (the command
+// name) whose file word is at offset off of f, and reports whether it could
+// (false leaves the segment to the rules alone) and the file's SourceKey.
+func (a *analyzer) source(name, path string, off int, f *frame) (bool, string) {
 	if !filepath.IsAbs(path) {
-		return false
+		return false, ""
 	}
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
-		return false
+		return false, ""
 	}
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) > MaxTextSize {
-		return false
+		return false, ""
+	}
+	key := sourceKey(data, a.opt.Home, f.posix)
+	return a.sourceData(name, path, key, data, off, f), key
+}
+
+// sourceData is source once the file is read.
+func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *frame) bool {
+	if a.opt.Vouch != nil && a.opt.Sources != nil && a.opt.Vouch(name, path, key) {
+		if raw, ok := a.opt.Sources.Get(funcsKey(key)); ok {
+			// "NAME NAME …\n" then the definitions as JSON, decoded only
+			// when one of them is called.
+			if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+				defs := raw[i+1:]
+				for n := range strings.FieldsSeq(string(raw[:i])) {
+					if a.pending == nil {
+						a.pending = map[string][]byte{}
+					}
+					a.pending[n] = defs
+				}
+				return true
+			}
+		}
 	}
 	via := "source " + path
 	line, col := f.pos(off)
@@ -83,7 +106,6 @@ func (a *analyzer) source(path string, off int, f *frame) bool {
 		a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": too much nested code"}
 		return true
 	}
-	key := sourceKey(data, a.opt.Home, f.posix)
 	var sf *sourcedFile
 	if a.opt.Sources != nil {
 		if raw, ok := a.opt.Sources.Get(key); ok {
@@ -94,6 +116,7 @@ func (a *analyzer) source(path string, off int, f *frame) bool {
 		}
 	}
 	if sf == nil {
+		var err error
 		sf, err = a.analyseFile(path, string(data), f)
 		if err != nil {
 			var nu *NotUnderstood
@@ -108,6 +131,13 @@ func (a *analyzer) source(path string, off int, f *frame) bool {
 			if raw, err := json.Marshal(sf); err == nil {
 				a.opt.Sources.Put(key, raw)
 			}
+			if raw, err := json.Marshal(sf.Funcs); err == nil {
+				names := make([]string, 0, len(sf.Funcs))
+				for n := range sf.Funcs {
+					names = append(names, n)
+				}
+				a.opt.Sources.Put(funcsKey(key), append([]byte(strings.Join(names, " ")+"\n"), raw...))
+			}
 		}
 	}
 	for _, s := range sf.Segments {
@@ -118,13 +148,23 @@ func (a *analyzer) source(path string, off int, f *frame) bool {
 		}
 		a.emit(s, f)
 	}
-	for name, def := range sf.Funcs {
+	a.addFuncs(sf.Funcs)
+	return true
+}
+
+func (a *analyzer) addFuncs(funcs map[string]funcDef) {
+	for name, def := range funcs {
 		if a.funcs == nil {
 			a.funcs = map[string]funcDef{}
 		}
 		a.funcs[name] = def
 	}
-	return true
+}
+
+// funcsKey is the key of the functions alone of the file with key key.
+func funcsKey(key string) string {
+	h := sha256.Sum256([]byte("functions\x00" + key))
+	return hex.EncodeToString(h[:])
 }
 
 // analyseFile analyses the text of a sourced file on its own: its segments
@@ -161,9 +201,29 @@ func (a *analyzer) defineFunc(c *syntax.FuncDecl, f *frame) {
 	a.funcs[c.Name.Value] = funcDef{Body: f.text(c.Body), Line: line, POSIX: f.posix}
 }
 
+// isFunc reports whether name is a function a sourced file defined.
+func (a *analyzer) isFunc(name string) bool {
+	if _, ok := a.funcs[name]; ok {
+		return true
+	}
+	_, ok := a.pending[name]
+	return ok
+}
+
 // callFunc analyses the body of a function from a sourced file called by
 // name from a segment at f, once per analysis.
 func (a *analyzer) callFunc(name string, f *frame) {
+	if raw, ok := a.pending[name]; ok {
+		var funcs map[string]funcDef
+		if json.Unmarshal(raw, &funcs) != nil {
+			a.err = &NotUnderstood{Line: 1, Col: 1, Reason: "cached functions of a sourced file do not decode; remove the cache directory"}
+			return
+		}
+		for n := range funcs {
+			delete(a.pending, n)
+		}
+		a.addFuncs(funcs)
+	}
 	def, ok := a.funcs[name]
 	if !ok || a.called[name] {
 		return

@@ -133,6 +133,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, p
 	}
 	return &guard.Guard{
 		Policy:     p,
+		Verdicts:   sources,
 		PolicyFile: policyFile,
 		Context: rules.Context{
 			Mode:      mode,

@@ -60,7 +60,7 @@ func BenchmarkClaudeCodeCommand(b *testing.B) {
 		cache interp.SourceCache
 	}{{"cached", interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}}, {"uncached", nil}} {
 		b.Run(c.name, func(b *testing.B) {
-			g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+			g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile, Verdicts: c.cache,
 				Context:  rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home, TempDirs: []string{"/tmp"}},
 				Analysis: interp.Options{Home: home, Sources: c.cache}}
 			if o := g.Evaluate(command); o.Decision != rules.Allow {

@@ -18,6 +18,10 @@ import (
 // Guard decides command texts under one policy and context.
 type Guard struct {
 	Policy *rules.Policy
+	// Verdicts, when not nil, remembers between runs which files read by
+	// source were found clear (see knownClear); nil decides them every
+	// time.
+	Verdicts interp.SourceCache
 	// PolicyFile names where Policy came from, for guidance in messages
 	// ("<embedded default>" when no file exists).
 	PolicyFile string
@@ -47,51 +51,32 @@ type Outcome struct {
 // Evaluate analyses text and decides every segment. It never returns Allow
 // for text it could not analyse.
 func (g *Guard) Evaluate(text string) Outcome {
-	segs, err := interp.Analyze(text, g.Analysis)
+	opt := g.Analysis
+	if g.Verdicts != nil {
+		opt.Vouch = g.knownClear
+	}
+	segs, err := interp.Analyze(text, opt)
 	if err != nil {
 		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
 	}
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, 0, len(segs))}
 	ctx := g.Context
-	// A cd anywhere in the text (loops and functions reorder what runs)
-	// leaves relative paths only known at run time.
 	// vouched maps a file read by source to the allow rule that lets the
 	// source segment run: the user's rule vouches for the file's content,
 	// deny and ask rules and protected paths aside (a cd in it included).
 	vouched := g.vouched(segs, ctx)
+	// A cd anywhere in the text (loops and functions reorder what runs)
+	// leaves relative paths only known at run time.
 	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, func(s interp.Segment) bool {
 		return s.MayChangeDir() && (s.Sourced == "" || vouched[s.Sourced] == nil)
 	})
 	for _, seg := range segs {
-		v := g.Policy.Decide(Subject(seg), ctx)
-		if seg.Assumed != "" {
-			// A reading under assumed variable values (see
-			// interp.Segment.Assumed) only ever tightens: it counts
-			// when a rule denies it, and is left out otherwise.
-			if v.Decision != rules.Deny {
-				continue
-			}
-			v.Reason += " (assuming " + seg.Assumed + ")"
-		}
-		switch {
-		case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
-			// Code only known at run time could be anything a deny rule
-			// forbids: it asks, in every mode (a run-time word a deny
-			// pattern could match is never allowed).
-			v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
-				Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
-		case transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask:
-			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
-				Reason: "runs only the code analysed as the segments after it"}
-		}
-		if seg.Sourced != "" && v.Decision == rules.Ask && v.DecidedBy != rules.ByRule && v.Protected == "" {
-			if r := vouched[seg.Sourced]; r != nil {
-				v = rules.Verdict{Decision: rules.Allow, Class: v.Class, Rule: r, DecidedBy: rules.ByRule,
-					Reason: fmt.Sprintf("comes from %s, sourced under allow rule %q (%s); only deny and ask rules and protected paths decide inside it", seg.Sourced, r.Pattern, r.Source())}
-			}
-		}
+		v, counts := g.decide(seg, ctx, vouched)
 		if isSource(seg) && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
 			delete(vouched, seg.Args[1].Value)
+		}
+		if !counts {
+			continue
 		}
 		if len(out.Segments) == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
@@ -101,7 +86,44 @@ func (g *Guard) Evaluate(text string) Outcome {
 	if len(out.Segments) == 0 {
 		out.DecidedBy = "class"
 	}
+	if g.Verdicts != nil {
+		g.recordClear(segs, ctx, vouched)
+	}
 	return out
+}
+
+// decide gives seg's verdict in ctx; counts is false for a reading under
+// assumed values that no rule denies (see interp.Segment.Assumed), which
+// only ever tightens.
+func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	v = g.Policy.Decide(Subject(seg), ctx)
+	if seg.Assumed != "" {
+		if v.Decision != rules.Deny {
+			return v, false
+		}
+		v.Reason += " (assuming " + seg.Assumed + ")"
+	}
+	switch {
+	case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
+		// Code only known at run time could be anything a deny rule
+		// forbids: it asks, in every mode (a run-time word a deny
+		// pattern could match is never allowed).
+		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
+			Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
+	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask:
+		v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
+			Reason: "runs only the code analysed as the segments after it"}
+	}
+	if seg.Sourced != "" && v.Decision == rules.Ask && v.Protected == "" && (v.Rule == nil || v.Rule.Decision != rules.Ask) {
+		// What only asks because of its class, the mode, or a deny rule
+		// it could match at run time is vouched for; an ask rule or a
+		// protected path still asks.
+		if r := vouched[seg.Sourced]; r != nil {
+			v = rules.Verdict{Decision: rules.Allow, Class: v.Class, Rule: r, DecidedBy: rules.ByRule,
+				Reason: fmt.Sprintf("comes from %s, sourced under allow rule %q (%s); only deny and ask rules and protected paths decide inside it", seg.Sourced, r.Pattern, r.Source())}
+		}
+	}
+	return v, true
 }
 
 // vouched decides the source segments of segs that read a file and

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -62,5 +63,80 @@ func TestSourcedFileUnderAllowRule(t *testing.T) {
 				t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
 			}
 		})
+	}
+}
+
+// TestClearFilesAreSkippedOnlyUnderTheSameKey checks the record of files
+// found clear: a second run skips the commands of an unchanged snapshot,
+// but a changed snapshot, a new deny rule or another working directory is
+// decided afresh, and a snapshot with an ask is never recorded.
+func TestClearFilesAreSkippedOnlyUnderTheSameKey(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "shell-snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "snapshot-bash-1.sh")
+	write := func(content string) {
+		if err := os.WriteFile(snap, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("shopt -s expand_aliases\nhelper() { touch /tmp/helper-ran; }\nexport PATH=$PATH:/opt/bin\n")
+	cache := interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}
+	guardFor := func(policy, cwd string) *Guard {
+		p, err := rules.Parse([]byte(policy), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Guard{Policy: p, PolicyFile: "policy.yaml", Verdicts: cache,
+			Context:  rules.Context{Mode: rules.AskMode, Cwd: cwd, Home: home, Workspace: cwd},
+			Analysis: interp.Options{Home: home, Sources: cache}}
+	}
+	base := "rules:\n  shell:\n    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\"]\n    deny: [\"rm -rf *\"]\n"
+	text := "source " + snap + " && pwd"
+	count := func(o Outcome) int {
+		n := 0
+		for _, c := range o.Segments {
+			if c.Segment.Sourced != "" {
+				n++
+			}
+		}
+		return n
+	}
+	g := guardFor(base, home)
+	first := g.Evaluate(text)
+	second := g.Evaluate(text)
+	if first.Decision != rules.Allow || second.Decision != rules.Allow {
+		t.Fatalf("decisions %v, %v; want allow\n%s", first.Decision, second.Decision, describeOutcome(first))
+	}
+	if count(first) == 0 || count(second) != 0 {
+		t.Errorf("snapshot commands decided: first run %d, second run %d; want some, then none", count(first), count(second))
+	}
+	if o := g.Evaluate("source " + snap + " && helper"); o.Decision != rules.Ask {
+		t.Errorf("a call of a function of a skipped snapshot is %v, want ask (its body runs touch)\n%s", o.Decision, describeOutcome(o))
+	}
+
+	// A new deny rule that matches a snapshot command: decided afresh.
+	denying := guardFor("rules:\n  shell:\n    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\"]\n    deny: [\"rm -rf *\", \"shopt *\"]\n", home)
+	if o := denying.Evaluate(text); o.Decision != rules.Deny {
+		t.Errorf("after a deny rule for shopt was added: %v, want deny\n%s", o.Decision, describeOutcome(o))
+	}
+	// Another working directory is another key.
+	if o := guardFor(base, t.TempDir()).Evaluate(text); count(o) == 0 {
+		t.Errorf("in another working directory the snapshot was skipped")
+	}
+	// The file changes: its new commands are decided.
+	write("shopt -s expand_aliases\nrm -rf ~/work\n")
+	if o := g.Evaluate(text); o.Decision != rules.Deny {
+		t.Errorf("after the snapshot changed: %v, want deny\n%s", o.Decision, describeOutcome(o))
+	}
+	// A snapshot with an ask rule match is never recorded clear.
+	write("git push --force\n")
+	asking := guardFor(base+"    ask: [\"git push --force *\"]\n", home)
+	for run := range 2 {
+		if o := asking.Evaluate(text); o.Decision != rules.Ask {
+			t.Errorf("run %d: a snapshot that force-pushes is %v, want ask", run, o.Decision)
+		}
 	}
 }
