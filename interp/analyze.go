@@ -162,6 +162,10 @@ type analyzer struct {
 	// pending maps the names of functions loaded from a SourceCache to
 	// their encoded definitions, decoded at the first call of one.
 	pending map[string][]byte
+	// aliases are the aliases defined so far (see alias.go); expanding
+	// holds those being expanded.
+	aliases   map[string]string
+	expanding map[string]bool
 }
 
 type segMeta struct {
@@ -709,6 +713,9 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if seg.Function {
 		a.callFunc(seg.Args[0].Value, f)
 	}
+	if a.aliases != nil && len(c.Args) > 0 && a.err == nil {
+		a.expandAlias(c, f)
+	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {
 		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && !sameValues(alt, seg.Args) {
@@ -752,6 +759,13 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 	case "unset", "read", "mapfile", "readarray", "getopts", "printf":
 		for _, w := range seg.Args[1:] {
 			delete(a.assume.vars, w.Value)
+		}
+	case "unalias":
+		for _, w := range seg.Args[1:] {
+			if w.Value == "-a" {
+				clear(a.aliases)
+			}
+			delete(a.aliases, w.Value)
 		}
 	}
 }

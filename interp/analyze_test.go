@@ -300,8 +300,8 @@ func TestAnalyzeEval(t *testing.T) {
 		{"a trap action is analysed", "trap 'rm -rf /tmp/x' EXIT",
 			[]string{"exec trap \"rm -rf /tmp/x\" EXIT", "exec rm -rf /tmp/x via trap"}},
 		{"a trap reset is not code", "trap - EXIT; trap -p", []string{"exec trap - EXIT", "exec trap -p"}},
-		{"an alias value is analysed", "alias ls='rm -rf ~' ll",
-			[]string{"exec alias \"ls=rm -rf ~\" ll", "exec rm -rf /home/u via alias"}},
+		{"an alias value is analysed where it is used", "alias ls='rm -rf ~' ll\nls",
+			[]string{"exec alias \"ls=rm -rf ~\" ll", "exec ls", "exec rm -rf /home/u via alias ls"}},
 	})
 }
 

@@ -37,3 +37,19 @@ func TestAnalyzeAssumed(t *testing.T) {
 				"exec rm -rf / via bash -c assuming C=rm -rf /"}},
 	})
 }
+
+func TestAnalyzeAliases(t *testing.T) {
+	runCases(t, Options{Home: "/home/u"}, []analyzeCase{
+		{"a use of an alias is read expanded too", "alias x='rm -rf'\nx ~",
+			[]string{"exec alias \"x=rm -rf\"", "exec x /home/u", "exec rm -rf /home/u via alias x"}},
+		{"a value ending in a blank expands the next word", "alias s='sudo ' a='rm -rf'; s a /",
+			[]string{"exec alias \"s=sudo \" \"a=rm -rf\"", "exec s a /",
+				"exec sudo rm -rf / via alias s", "exec rm -rf / via alias s,sudo"}},
+		{"an alias of itself expands once", "alias ls='ls -l'; ls x",
+			[]string{"exec alias \"ls=ls -l\"", "exec ls x", "exec ls -l x via alias ls"}},
+		{"a quoted name is not an alias", "alias x='rm -rf'; 'x' /",
+			[]string{"exec alias \"x=rm -rf\"", "exec x /"}},
+		{"unalias forgets", "alias x='rm -rf'; unalias x; x /",
+			[]string{"exec alias \"x=rm -rf\"", "exec unalias x", "exec x /"}},
+	})
+}

@@ -175,14 +175,16 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		return
 	case name == "alias":
 		// An alias value is code that runs where the alias is used
-		// (with expand_aliases, on by default in interactive shells).
-		for i, w := range args[1:] {
+		// (with expand_aliases, on by default in interactive shells):
+		// it is analysed there (see alias.go). A value only known at
+		// run time could be anything.
+		for _, w := range args[1:] {
 			if strings.Contains(w.Value, Hole) {
 				markRunsCode(true)
 				continue
 			}
 			if n := strings.IndexByte(w.Value, '='); n > 0 {
-				a.nested(w.Value[n+1:], "alias", offs[i+1], f, true, f.posix)
+				a.defineAlias(w.Value[:n], w.Value[n+1:])
 			}
 		}
 		return

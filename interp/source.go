@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,12 +43,13 @@ type SourceCache interface {
 
 // sourceFormat names the encoding of a cached analysis; a change to the
 // analysis or to Segment bumps it, so old entries are never read.
-const sourceFormat = "guardsh-source-v1"
+const sourceFormat = "guardsh-source-v2"
 
 // sourcedFile is one file's analysis, as cached.
 type sourcedFile struct {
 	Segments []Segment          `json:"segments"`
 	Funcs    map[string]funcDef `json:"funcs,omitempty"`
+	Aliases  map[string]string  `json:"aliases,omitempty"`
 }
 
 // funcDef is a function a sourced file defines: its body's text, the line
@@ -79,17 +81,23 @@ func (a *analyzer) source(name, path string, off int, f *frame) (bool, string) {
 
 // sourceData is source once the file is read.
 func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *frame) bool {
-	if a.opt.Vouch != nil && a.opt.Sources != nil && a.opt.Vouch(name, path, key) {
+	if a.opt.Vouch != nil && a.opt.Sources != nil && len(a.aliases) == 0 && a.opt.Vouch(name, path, key) {
 		if raw, ok := a.opt.Sources.Get(funcsKey(key)); ok {
-			// "NAME NAME …\n" then the definitions as JSON, decoded only
-			// when one of them is called.
-			if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-				defs := raw[i+1:]
-				for n := range strings.FieldsSeq(string(raw[:i])) {
+			// "NAME NAME …\n", the aliases as JSON and "\n", then the
+			// function definitions as JSON, decoded only when one of them
+			// is called.
+			names, rest, ok1 := bytes.Cut(raw, []byte("\n"))
+			aliases, defs, ok2 := bytes.Cut(rest, []byte("\n"))
+			var am map[string]string
+			if ok1 && ok2 && json.Unmarshal(aliases, &am) == nil {
+				for n := range strings.FieldsSeq(string(names)) {
 					if a.pending == nil {
 						a.pending = map[string][]byte{}
 					}
 					a.pending[n] = defs
+				}
+				for n, v := range am {
+					a.defineAlias(n, v)
 				}
 				return true
 			}
@@ -107,8 +115,14 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 		return true
 	}
 	var sf *sourcedFile
-	if a.opt.Sources != nil {
-		if raw, ok := a.opt.Sources.Get(key); ok {
+	// Aliases defined before the source apply inside the file: its
+	// analysis then depends on more than its content, and is not cached.
+	cache := a.opt.Sources
+	if len(a.aliases) > 0 {
+		cache = nil
+	}
+	if cache != nil {
+		if raw, ok := cache.Get(key); ok {
 			var cached sourcedFile
 			if json.Unmarshal(raw, &cached) == nil {
 				sf = &cached
@@ -127,16 +141,19 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 			a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": " + reason}
 			return true
 		}
-		if a.opt.Sources != nil {
+		if cache != nil {
 			if raw, err := json.Marshal(sf); err == nil {
-				a.opt.Sources.Put(key, raw)
+				cache.Put(key, raw)
 			}
-			if raw, err := json.Marshal(sf.Funcs); err == nil {
+			raw, err := json.Marshal(sf.Funcs)
+			aliases, aerr := json.Marshal(sf.Aliases)
+			if err == nil && aerr == nil {
 				names := make([]string, 0, len(sf.Funcs))
 				for n := range sf.Funcs {
 					names = append(names, n)
 				}
-				a.opt.Sources.Put(funcsKey(key), append([]byte(strings.Join(names, " ")+"\n"), raw...))
+				entry := append([]byte(strings.Join(names, " ")+"\n"), aliases...)
+				cache.Put(funcsKey(key), append(append(entry, '\n'), raw...))
 			}
 		}
 	}
@@ -149,6 +166,9 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 		a.emit(s, f)
 	}
 	a.addFuncs(sf.Funcs)
+	for n, v := range sf.Aliases {
+		a.defineAlias(n, v)
+	}
 	return true
 }
 
@@ -170,7 +190,7 @@ func funcsKey(key string) string {
 // analyseFile analyses the text of a sourced file on its own: its segments
 // (Sourced set to path) and the functions it defines.
 func (a *analyzer) analyseFile(path, text string, f *frame) (*sourcedFile, error) {
-	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path}
+	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path, aliases: maps.Clone(a.aliases)}
 	sub.opt.MaxDepth = a.opt.MaxDepth - f.depth - 1
 	sub.res = newResolver(a.opt.Home, &sub.budget)
 	sub.assume = &assumptions{home: a.opt.Home}
@@ -188,7 +208,7 @@ func (a *analyzer) analyseFile(path, text string, f *frame) (*sourcedFile, error
 	if sub.err != nil {
 		return nil, sub.err
 	}
-	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs}, nil
+	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, nil
 }
 
 // defineFunc records a function defined in a sourced file instead of

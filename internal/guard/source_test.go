@@ -140,3 +140,34 @@ func TestClearFilesAreSkippedOnlyUnderTheSameKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotAliasesAreFollowed checks that an alias a snapshot defines
+// is read expanded where the command uses it, also when the snapshot's
+// commands were skipped as clear.
+func TestSnapshotAliasesAreFollowed(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "shell-snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "snapshot-bash-1.sh")
+	if err := os.WriteFile(snap, []byte("shopt -s expand_aliases\nalias -- ll='ls -l'\nalias -- wipe='rm -rf'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  shell:\n    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\"]\n    deny: [\"rm -rf *\"]\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Verdicts: cache,
+		Context:  rules.Context{Mode: rules.Bypass, Cwd: home, Home: home, Workspace: home},
+		Analysis: interp.Options{Home: home, Sources: cache}}
+	for run := range 3 {
+		if o := g.Evaluate("source " + snap + " && eval 'll'"); o.Decision != rules.Allow {
+			t.Errorf("run %d: ll is %v, want allow\n%s", run, o.Decision, describeOutcome(o))
+		}
+		if o := g.Evaluate("source " + snap + " && eval 'wipe ~'"); o.Decision != rules.Deny {
+			t.Errorf("run %d: wipe ~ is %v, want deny\n%s", run, o.Decision, describeOutcome(o))
+		}
+	}
+}
