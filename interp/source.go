@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -64,19 +66,45 @@ type funcDef struct {
 // name) whose file word is at offset off of f, and reports whether it could
 // (false leaves the segment to the rules alone) and the file's SourceKey.
 func (a *analyzer) source(name, path string, off int, f *frame) (bool, string) {
-	if !filepath.IsAbs(path) {
-		return false, ""
-	}
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
-		return false, ""
-	}
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > MaxTextSize {
+	data, ok := readScript(path)
+	if !ok {
 		return false, ""
 	}
 	key := sourceKey(data, a.opt.Home, f.posix)
 	return a.sourceData(name, path, key, data, off, f), key
+}
+
+// readScript reads the file at the absolute path for analysis: a regular
+// file of at most MaxTextSize bytes, not in /proc, /sys or /dev (whose
+// "regular" files may block a reader forever, /proc/kmsg for one), symlinks
+// followed. ok is false for anything else.
+func readScript(path string) (data []byte, ok bool) {
+	if !filepath.IsAbs(path) {
+		return nil, false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, false
+	}
+	for _, dir := range []string{"/proc", "/sys", "/dev"} {
+		if real == dir || strings.HasPrefix(real, dir+"/") {
+			return nil, false
+		}
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
+		return nil, false
+	}
+	data, err = io.ReadAll(io.LimitReader(f, MaxTextSize+1))
+	if err != nil || len(data) > MaxTextSize {
+		return nil, false
+	}
+	return data, true
 }
 
 // sourceData is source once the file is read.

@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func writeFile(t *testing.T, dir, name, content string) string {
@@ -125,3 +127,35 @@ func TestDirCacheRefusesOddKeys(t *testing.T) {
 		t.Errorf("files next to the cache dir: %d", len(entries))
 	}
 }
+
+// TestSourceReadsNoDeviceOrKernelFile checks that source of a file that
+// could block a reader (a FIFO, /proc, /sys, /dev, or a symlink to one) is
+// left to the rules instead of read.
+func TestSourceReadsNoDeviceOrKernelFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscallMkfifo(fifo); err != nil {
+		t.Skip(err)
+	}
+	link := filepath.Join(dir, "kmsg")
+	if err := os.Symlink("/proc/kmsg", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, link, "/proc/kmsg", "/proc/self/status", "/sys/kernel/mm/transparent_hugepage/enabled", "/dev/zero"} {
+		done := make(chan []Segment, 1)
+		go func() {
+			segs, _ := Analyze("source "+p, Options{})
+			done <- segs
+		}()
+		select {
+		case segs := <-done:
+			if len(segs) != 1 {
+				t.Errorf("source %s: %q, want only the source segment", p, renderAll(segs))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("source %s: analysis blocked", p)
+		}
+	}
+}
+
+func syscallMkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
