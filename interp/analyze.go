@@ -57,6 +57,10 @@ type Options struct {
 	// Sources, when not nil, keeps the analyses of files read by source
 	// and . between runs (see SourceCache); nil analyses them every time.
 	Sources SourceCache
+	// Dir is the working directory the command starts in: a script a
+	// shell runs (bash FILE, ./FILE with a #! line) named by a relative
+	// path is read from there, while no cd came before it. "" reads none.
+	Dir string
 	// Vouch, when not nil, is asked about each file read by source or .
 	// (name is the command, path the file, key its SourceKey) before its
 	// commands are emitted: true means the caller already knows they would
@@ -166,6 +170,12 @@ type analyzer struct {
 	// holds those being expanded.
 	aliases   map[string]string
 	expanding map[string]bool
+	// unreadScript is the script operand shell could not read (see
+	// Segment.Script).
+	unreadScript string
+	// callStart is the index of the segment of the simple command being
+	// handled: those before it ran earlier (or are its redirections).
+	callStart int
 }
 
 type segMeta struct {
@@ -705,6 +715,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
 		return // e.g. "{,}": brace expansion removed every word
 	}
+	a.callStart = len(a.segs)
 	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
 		seg.Function = a.isFunc(seg.Args[0].Value)
 	}

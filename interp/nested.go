@@ -189,11 +189,15 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case shells[base]:
+		a.unreadScript = ""
 		analysed, unknown := a.shell(base, args, offs, s, f, posixShells[base])
 		if analysed {
 			markNested()
 		}
 		markRunsCode(unknown)
+		if a.unreadScript != "" {
+			a.segs[idx].Script = a.unreadScript
+		}
 		return
 	case name == "source" || name == ".":
 		if len(args) > 1 {
@@ -215,6 +219,12 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		_, unknown := a.shell(args[1].Value, args[1:], offs[1:], s, f, true)
 		markRunsCode(unknown)
 		return
+	}
+	if strings.Contains(name, "/") && !strings.Contains(name, Hole) {
+		// A script run by its path: its #! line names the shell.
+		if shell, ok := a.shebang(name); ok {
+			markRunsCode(a.script(name, name, offs[0], f, posixShells[shell]))
+		}
 	}
 	if unwrapped >= maxUnwrap {
 		markRunsCode(true)
@@ -372,7 +382,12 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 		return false, i < len(args)
 	}
 	if i < len(args) && !sawS && !isStdinPath(args[i].Value) {
-		return false, false // a script file: its text is not ours to see
+		// A script file: analysed when it can be read now (see script).
+		if a.script(args[i].Value, base+" "+args[i].Value, offs[i], f, posix) {
+			a.unreadScript = args[i].Value
+			return false, true
+		}
+		return false, false
 	}
 	return false, a.stdinCode(base, s, f, posix)
 }

@@ -234,7 +234,7 @@ func TestAnalyzeRunsCode(t *testing.T) {
 		{"a shell reading an unknown pipe", "curl x | sh", []string{"exec curl x", "exec sh !"}},
 		{"a shell reading its inherited input", "{ bash; } <<'E'\nrm x\nE\n", []string{"exec bash !"}},
 		{"a shell reading a file", "bash < script", []string{"read script", "exec bash"}},
-		{"a script operand", "bash script.sh", []string{"exec bash script.sh"}},
+		{"a script operand that cannot be read now", "bash script.sh", []string{"exec bash script.sh !"}},
 		{"trap of a hole", `trap "rm -f $tmp" EXIT`, []string{"exec trap \"rm -f \\x00\" EXIT !"}},
 		{"trap with a dynamic signal list", `trap 'ls' $sigs`, []string{"exec trap ls \"\\x00\" !"}},
 		{"trap reset with a dynamic signal", `trap - "$sig"`, []string{"exec trap - \"\\x00\""}},

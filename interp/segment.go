@@ -91,6 +91,11 @@ type Segment struct {
 	// earlier (see source.go): bash runs that function, whose body was
 	// analysed into segments at its first call.
 	Function bool
+	// Script, on a shell given a script file that cannot be read now
+	// (missing, written by the command first, relative after a cd), is
+	// that operand; the segment then has RunsCode, and only an allow rule
+	// that names the script lets it run.
+	Script string
 	// SourceKey, on a source or . segment whose file was read, is a digest
 	// of the file's content and the analysis options (see SourceCache).
 	SourceKey string

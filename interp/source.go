@@ -333,3 +333,80 @@ func (c DirCache) Put(key string, data []byte) {
 func validKey(key string) bool {
 	return len(key) == 64 && strings.Trim(key, "0123456789abcdef") == ""
 }
+
+// script analyses the script file at path (relative to Options.Dir) that a
+// shell runs (`bash FILE`), as a payload with Via via, when it can be read
+// now: an absolute path, or a relative one while no cd came before it in
+// the text. unknown reports a script that cannot be read now (missing, or
+// written by the command itself first, or after a cd): its code is only
+// known at run time.
+func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unknown bool) {
+	for _, s := range a.segs[:min(a.callStart, len(a.segs))] {
+		// Written (or named at all) by an earlier command of the text,
+		// or a redirection of this one: what it holds when it runs is
+		// not what it holds now.
+		for _, w := range s.Args {
+			if w.Value == path {
+				return true
+			}
+		}
+	}
+	if !filepath.IsAbs(path) {
+		if a.opt.Dir == "" || a.firstCd >= 0 || f.deferred {
+			return true
+		}
+		path = filepath.Join(a.opt.Dir, path)
+	}
+	data, ok := readScript(path)
+	if !ok {
+		return true
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return false // bash refuses to run a binary file
+	}
+	a.nested(string(data), via, off, f, false, posix)
+	return false
+}
+
+// shebang reports the shell a file run by its path names on its #! line
+// (bash, sh, dash, …, directly or through env), read from Options.Dir for a
+// relative path.
+func (a *analyzer) shebang(path string) (shell string, ok bool) {
+	if !filepath.IsAbs(path) {
+		if a.opt.Dir == "" || a.firstCd >= 0 {
+			return "", false
+		}
+		path = filepath.Join(a.opt.Dir, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil || strings.HasPrefix(real, "/proc/") || strings.HasPrefix(real, "/dev/") || strings.HasPrefix(real, "/sys/") {
+		return "", false
+	}
+	fh, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", false
+	}
+	defer fh.Close()
+	if info, err := fh.Stat(); err != nil || !info.Mode().IsRegular() {
+		return "", false
+	}
+	head := make([]byte, 128)
+	n, _ := io.ReadFull(fh, head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return "", false
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return "", false
+	}
+	prog := filepath.Base(fields[0])
+	if prog == "env" && len(fields) > 1 {
+		prog = filepath.Base(fields[1])
+	}
+	if !shells[prog] {
+		return "", false
+	}
+	return prog, true
+}

@@ -159,3 +159,48 @@ func TestSourceReadsNoDeviceOrKernelFile(t *testing.T) {
 }
 
 func syscallMkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
+
+func TestAnalyzeScriptFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "s.sh", "echo hi\nrm -rf /x\n")
+	writeFile(t, dir, "x.sh", "#!/usr/bin/env bash\ncurl https://example.com\n")
+	writeFile(t, dir, "py.sh", "#!/usr/bin/python3\nprint(1)\n")
+	for _, name := range []string{"x.sh", "py.sh"} {
+		if err := os.Chmod(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ name, src string }{
+		{"bash FILE reads the script", "bash s.sh a b"},
+		{"sh FILE too, as POSIX sh", "sh ./s.sh"},
+		{"a script run by its path through its #! line", "./x.sh"},
+		{"another interpreter's script is not read", "./py.sh"},
+		{"a script after a cd is not known", "cd sub && bash s.sh"},
+		{"a script the command writes is not known", "echo 'rm -rf /' > n.sh; bash n.sh"},
+		{"an absolute path is read", "bash " + filepath.Join(dir, "s.sh")},
+		{"a script an earlier command writes is not read", "echo 'rm -rf /' > s.sh; bash s.sh"},
+		{"nor one an earlier command names", "cp /tmp/evil s.sh && ./x.sh && bash s.sh"},
+	}
+	want := map[string][]string{
+		"bash FILE reads the script":                     {"exec bash s.sh a b", "exec echo hi via bash s.sh", "exec rm -rf /x via bash s.sh"},
+		"sh FILE too, as POSIX sh":                       {"exec sh ./s.sh", "exec echo hi via sh ./s.sh", "exec rm -rf /x via sh ./s.sh"},
+		"a script run by its path through its #! line":   {"exec ./x.sh", "exec curl https://example.com via ./x.sh"},
+		"another interpreter's script is not read":       {"exec ./py.sh"},
+		"a script after a cd is not known":               {"exec cd sub", "exec bash s.sh !"},
+		"a script the command writes is not known":       {"write n.sh", "exec echo \"rm -rf /\"", "exec bash n.sh !"},
+		"a script an earlier command writes is not read": {"write s.sh", "exec echo \"rm -rf /\"", "exec bash s.sh !"},
+		"nor one an earlier command names":               {"exec cp /tmp/evil s.sh", "exec ./x.sh", "exec curl https://example.com via ./x.sh", "exec bash s.sh !"},
+		"an absolute path is read":                       {"exec bash " + filepath.Join(dir, "s.sh"), "exec echo hi via bash " + filepath.Join(dir, "s.sh"), "exec rm -rf /x via bash " + filepath.Join(dir, "s.sh")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			segs, err := Analyze(c.src, Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := renderRuns(segs); !reflect.DeepEqual(got, want[c.name]) {
+				t.Errorf("Analyze(%q):\n got  %q\n want %q", c.src, got, want[c.name])
+			}
+		})
+	}
+}

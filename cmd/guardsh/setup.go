@@ -142,7 +142,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, p
 			Workspace: workspaceOf(cwd),
 			Protected: protected,
 		},
-		Analysis: interp.Options{Home: home, Sources: sources},
+		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd},
 	}
 }
 

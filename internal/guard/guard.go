@@ -104,7 +104,8 @@ func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string
 		v.Reason += " (assuming " + seg.Assumed + ")"
 	}
 	switch {
-	case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies():
+	case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies() &&
+		!(seg.Script != "" && v.Rule != nil && strings.Contains(v.Rule.Pattern, seg.Script)):
 		// Code only known at run time could be anything a deny rule
 		// forbids: it asks, in every mode (a run-time word a deny
 		// pattern could match is never allowed).

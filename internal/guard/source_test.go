@@ -171,3 +171,32 @@ func TestSnapshotAliasesAreFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptFiles checks that a script a shell runs is decided by its
+// content when it can be read, and asks when it cannot, unless an allow
+// rule names it.
+func TestScriptFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "clean.sh"), []byte("rm -rf build\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  shell:\n    allow: [\"bash verify.sh *\"]\n    deny: [\"rm -rf *\"]\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Bypass, Cwd: dir, Home: dir, Workspace: dir},
+		Analysis: interp.Options{Home: dir, Dir: dir}}
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"bash clean.sh", rules.Deny},
+		{"echo 'rm -rf ~' > new.sh; bash new.sh", rules.Ask},
+		{"bash verify.sh --all", rules.Allow},
+		{"bash other.sh", rules.Ask},
+	} {
+		if o := g.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+}
