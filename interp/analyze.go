@@ -729,7 +729,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {
-		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && !sameValues(alt, seg.Args) {
+		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt)+len(seg.Assigns) > 0 && !sameValues(alt, seg.Args) {
 			// The same command with the variables' assumed values (see
 			// assumptions): emitted, with what it runs, for deny rules.
 			seg.Args = alt
