@@ -715,6 +715,12 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
 		return // e.g. "{,}": brace expansion removed every word
 	}
+	if refuse, dynamic := optionRisk(seg.Args); refuse != "" {
+		a.fail(f, c.Pos(), refuse)
+		return
+	} else if dynamic {
+		seg.RunsCode = true
+	}
 	a.callStart = len(a.segs)
 	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
 		seg.Function = a.isFunc(seg.Args[0].Value)

@@ -173,6 +173,25 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	case name == "trap":
 		markRunsCode(a.trap(args[1:], offs[1:], f))
 		return
+	case name == "hash" || name == "enable":
+		// hash -p FILE NAME makes a later NAME run FILE; enable -f FILE
+		// loads FILE into bash: code no segment shows.
+		opt := byte('p')
+		if name == "enable" {
+			opt = 'f'
+		}
+		markRunsCode(hasShortOption(args[1:], opt))
+		return
+	case name == "mapfile" || name == "readarray":
+		// mapfile -C CODE runs CODE for each chunk of lines read.
+		if code, at, ok := mapfileCallback(args); ok {
+			if strings.Contains(code, Hole) {
+				markRunsCode(true)
+			} else {
+				a.nested(code, name+" -C", offs[at], f, false, f.posix)
+			}
+		}
+		return
 	case name == "alias":
 		// An alias value is code that runs where the alias is used
 		// (with expand_aliases, on by default in interactive shells):
@@ -334,6 +353,13 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 // option or an option argument with a Hole, or code read from a standard
 // input that is not analysed (see stdinCode).
 func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f *frame, posix bool) (analysed, unknown bool) {
+	if refuse, _ := setRisk(args[1:], false); refuse != "" {
+		if a.err == nil {
+			line, col := f.pos(offs[0])
+			a.err = &NotUnderstood{Line: line, Col: col, Reason: base + " " + refuse}
+		}
+		return false, true
+	}
 	i, sawC, sawS := 1, false, false
 	for i < len(args) {
 		v := args[i].Value

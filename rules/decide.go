@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -141,7 +142,12 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign, runsAny: badAssign && p.denies,
 		couldWhy: "once its run-time parts are known"}
 	j.h = p.matchExec(s.Words)
-	for _, f := range execForms(s.Words, ctx.Home) {
+	cwd := ""
+	if !ctx.CwdUnknown {
+		cwd = ctx.Cwd
+	}
+	forms := execFormsIn(s.Words, ctx.Home, cwd)
+	for _, f := range forms {
 		h := p.matchExec(f.words)
 		if !f.definite {
 			// An over-approximation: whatever matches it only could match.
@@ -171,7 +177,7 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	}
 	if len(p.optionRules) > 0 {
 		p.matchOptions(s.Words, &j.h)
-		for _, f := range execForms(s.Words, ctx.Home) {
+		for _, f := range forms {
 			if f.definite {
 				p.matchOptions(f.words, &j.h)
 			}
@@ -251,11 +257,25 @@ type form struct {
 //     a path, /bin/rm, as its base name, rm (a run-time part of the name
 //     may hold a "/": the base is then a Hole followed by the known tail).
 //     An allow rule for `ls *` must not allow `./ls`.
+//   - the link-target form, for deny and ask rules only: a command named
+//     by a path that is a symlink (`./t` → /usr/bin/touch), as the base
+//     name of what it links to.
 func execForms(words []string, home string) []form {
+	return execFormsIn(words, home, "")
+}
+
+// execFormsIn is execForms with cwd, the canonical directory a relative
+// command path is resolved in ("" for none).
+func execFormsIn(words []string, home, cwd string) []form {
 	var forms []form
 	base := []form{{words: words, allow: true, definite: true}}
 	if b := baseNameForm(words); b != nil {
 		f := form{words: b, definite: true}
+		forms = append(forms, f)
+		base = append(base, f)
+	}
+	if t := linkTargetForm(words, cwd); t != nil {
+		f := form{words: t, definite: true}
 		forms = append(forms, f)
 		base = append(base, f)
 	}
@@ -296,6 +316,32 @@ func cleanForm(words []string) []string {
 		out[i] = c
 	}
 	return out
+}
+
+// linkTargetForm returns words with words[0], a path (absolute, or
+// relative to cwd when cwd is not "") to a symlink, replaced by the base
+// name of the file it resolves to, or nil when it is no such path or that
+// changes nothing.
+func linkTargetForm(words []string, cwd string) []string {
+	if len(words) == 0 || !strings.Contains(words[0], "/") || strings.Contains(words[0], Hole) {
+		return nil
+	}
+	p := words[0]
+	if !strings.HasPrefix(p, "/") {
+		if cwd == "" {
+			return nil
+		}
+		p = cwd + "/" + p
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	target := canonical(p)
+	b := target[strings.LastIndexByte(target, '/')+1:]
+	if b == "" || b == words[0][strings.LastIndexByte(words[0], '/')+1:] {
+		return nil
+	}
+	return append([]string{b}, words[1:]...)
 }
 
 // baseNameForm returns words with words[0] replaced by its base name, or

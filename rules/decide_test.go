@@ -449,7 +449,9 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"uniq", "a", "b"}, Sensitive},
 		{[]string{"uniq", "-f", "1", "a"}, ReadOnly},
 		{[]string{"git", "status"}, ReadOnly},
-		{[]string{"git", "-C", "sub", "log", "--oneline"}, ReadOnly},
+		{[]string{"git", "-C", "sub", "log", "--oneline"}, Sensitive},
+		{[]string{"git", "--git-dir=vendor/x.git", "status"}, Sensitive},
+		{[]string{"git", "--no-pager", "log", "--oneline"}, ReadOnly},
 		{[]string{"git", "--no-pager", "diff", "HEAD~1"}, ReadOnly},
 		{[]string{"git", "diff", "--output=x"}, Sensitive},
 		{[]string{"git", "log", "--out=x"}, Sensitive},
@@ -522,7 +524,8 @@ func TestReadOnlyTable(t *testing.T) {
 func TestDangerousAssignments(t *testing.T) {
 	for _, name := range []string{"LD_PRELOAD", "BASH_CMDS", "BASH_ALIASES", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
 		"PATH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "SHELLOPTS",
-		"BASHOPTS", "IFS", "PS4", "GIT_CONFIG_COUNT", "DYLD_INSERT_LIBRARIES"} {
+		"BASHOPTS", "IFS", "PS4", "GIT_CONFIG_COUNT", "DYLD_INSERT_LIBRARIES", "GIT_TRACE", "GIT_TRACE2_EVENT",
+		"GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
 		for _, s := range []Subject{
 			{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{name + "=x"}},
 			{Kind: KindExec, Assigns: []string{name + "=x"}},
@@ -536,6 +539,7 @@ func TestDangerousAssignments(t *testing.T) {
 	}
 	for _, s := range []Subject{
 		{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{"LANG=C"}},
+		{Kind: KindExec, Words: []string{"git", "log"}, Assigns: []string{"GIT_AUTHOR_NAME=x"}},
 		{Kind: KindExec, Assigns: []string{"x=" + Hole}},
 		{Kind: KindExec, Assigns: []string{"arr[2]=y"}},
 	} {

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -89,5 +91,35 @@ rules:
 		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
 			t.Errorf("%q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
 		}
+	}
+}
+
+// TestLinkedProgramMeetsDenyRules checks that a command named by a path to
+// a symlink is also matched as the program it links to, for deny rules.
+func TestLinkedProgramMeetsDenyRules(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/usr/bin/touch", filepath.Join(dir, "t")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse([]byte("mode: bypass\nrules:\n  shell:\n    allow: [\"touch *\"]\n    deny: [\"touch /etc/*\"]\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{Mode: Bypass, Cwd: dir, Home: dir, Workspace: dir}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"./t", "/etc/x"}, Deny},
+		{[]string{dir + "/t", "/etc/x"}, Deny},
+		{[]string{"./t", "x"}, Allow},
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+			t.Errorf("%q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+	ctx.CwdUnknown = true
+	if v := p.Decide(Subject{Kind: KindExec, Words: []string{"./t", "/etc/x"}}, ctx); v.Decision == Deny {
+		t.Errorf("with the working directory unknown, ./t was resolved")
 	}
 }

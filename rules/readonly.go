@@ -170,11 +170,11 @@ var readOnlyPrograms = []program{
 	// programs named in the repository's config (core.fsmonitor,
 	// core.pager, diff.external, textconv drivers); writes to .git/config
 	// and .git/hooks are protected, which is what makes these read-only.
-	{Name: "git", Source: "git(1): global options that only select the repository or the pager; excluded: -c and --config-env set config (core.pager, core.fsmonitor run programs), --exec-path picks the programs git runs",
-		GlobalOptions: []string{"-C", "--git-dir", "--work-tree", "--namespace", "-p", "--paginate", "-P", "--no-pager",
-			"--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+	{Name: "git", Source: "git(1): global options that only change the pager or pathspecs; excluded: -c and --config-env set config (core.pager, core.fsmonitor run programs), --exec-path picks the programs git runs, -C, --git-dir and --work-tree pick another repository, whose config (a bare repository committed to a project) may run programs",
+		GlobalOptions: []string{"--namespace", "-p", "--paginate", "-P", "--no-pager",
+			"--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
 			"--icase-pathspecs", "--no-optional-locks", "--version"},
-		GlobalArg: []string{"-C", "--git-dir", "--work-tree", "--namespace"},
+		GlobalArg: []string{"--namespace"},
 		Sub: []program{
 			{Name: "status", Source: "git-status(1): shows the working tree status"},
 			{Name: "log", Source: "git-log(1): excluded: --output writes a file, --ext-diff runs the external diff program",
@@ -234,11 +234,24 @@ var dangerousNames = map[string]bool{
 	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 }
 
-var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_CONFIG", "BASH_FUNC_"}
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_"}
+
+// inertGitNames are the GIT_ variables that change no program, file or
+// repository git uses (every other GIT_ variable may: GIT_TRACE writes a
+// file, GIT_DIR and GIT_COMMON_DIR pick a config that runs programs,
+// GIT_CONFIG_* set config).
+var inertGitNames = map[string]bool{
+	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
+	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
+	"GIT_TERMINAL_PROMPT": true, "GIT_OPTIONAL_LOCKS": true, "GIT_MERGE_AUTOEDIT": true, "GIT_FLUSH": true,
+}
 
 func dangerousName(name string) bool {
 	if dangerousNames[name] {
 		return true
+	}
+	if inertGitNames[name] {
+		return false
 	}
 	for _, p := range dangerousPrefixes {
 		if strings.HasPrefix(name, p) {

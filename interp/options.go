@@ -1,0 +1,136 @@
+package interp
+
+import "strings"
+
+// Shell options that make bash run something other than the text analysed:
+// keyword (-k: NAME=value words anywhere in a command become its
+// environment) and histexpand (-H: !… rewrites a line from earlier ones).
+// guardsh starts bash with +H and refuses -k and -H on its own command
+// line; text that turns either on, with set, shopt -o or a nested shell's
+// options, is not understood. An option word only known at run time makes
+// the segment RunsCode.
+
+// riskyOptionNames are the set -o names of those options.
+var riskyOptionNames = map[string]bool{"keyword": true, "histexpand": true}
+
+// optionRisk checks a set, shopt or shell segment's words for an option
+// that turns keyword or histexpand on: refuse names it; dynamic reports
+// an option word only known at run time.
+func optionRisk(args []Word) (refuse string, dynamic bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	switch args[0].Value {
+	case "set":
+		return setRisk(args[1:], true)
+	case "shopt":
+		oMode, on := false, true
+		var names []Word
+		for _, w := range args[1:] {
+			v := w.Value
+			if strings.Contains(v, Hole) {
+				return "", true
+			}
+			if len(v) > 1 && v[0] == '-' && len(names) == 0 {
+				oMode = oMode || strings.ContainsRune(v, 'o')
+				if strings.ContainsRune(v, 'u') {
+					on = false
+				}
+				continue
+			}
+			names = append(names, w)
+		}
+		if oMode && on {
+			for _, w := range names {
+				if riskyOptionNames[w.Value] {
+					return "shopt -o " + w.Value + " would make bash run something other than what was analysed", false
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// setRisk reads set's (or a shell's) option words up to the first operand.
+func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if strings.Contains(v, Hole) {
+			return "", true
+		}
+		if v == "--" || v == "-" || len(v) < 2 || (v[0] != '-' && v[0] != '+') || strings.HasPrefix(v, "--") {
+			if strings.HasPrefix(v, "--") && v != "--" && !isSet {
+				continue // a shell's long option (--norc, --rcfile F …)
+			}
+			return "", false
+		}
+		for _, c := range v[1:] {
+			switch {
+			case c == 'o' || c == 'O':
+				if i+1 < len(args) {
+					i++
+					n := args[i].Value
+					if strings.Contains(n, Hole) {
+						return "", true
+					}
+					if v[0] == '-' && c == 'o' && riskyOptionNames[n] {
+						return "-o " + n + " would make bash run something other than what was analysed", false
+					}
+				}
+			case v[0] == '-' && (c == 'k' || c == 'H'):
+				return "-" + string(c) + " would make bash run something other than what was analysed", false
+			}
+		}
+	}
+	return "", false
+}
+
+// hasShortOption reports whether the option words before the first operand
+// hold the letter opt (alone or in a cluster), or a word only known at run
+// time that could.
+func hasShortOption(args []Word, opt byte) bool {
+	for _, w := range args {
+		v := w.Value
+		if strings.Contains(v, Hole) {
+			return true
+		}
+		if v == "--" || len(v) < 2 || v[0] != '-' {
+			return false
+		}
+		if strings.IndexByte(v[1:], opt) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// mapfileCallback finds mapfile's -C CALLBACK among its options (d, n, O,
+// s, u and c take an argument too): the callback text and the index of its
+// word.
+func mapfileCallback(args []Word) (code string, at int, ok bool) {
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		if strings.Contains(v, Hole) && !ok {
+			return Hole, i, true // an option only known at run time could be -C
+		}
+		if v == "--" || len(v) < 2 || v[0] != '-' {
+			return "", 0, false
+		}
+		for j := 1; j < len(v); j++ {
+			c := v[j]
+			if strings.IndexByte("dnOsucC", c) < 0 {
+				continue
+			}
+			val, idx := v[j+1:], i
+			if val == "" && i+1 < len(args) {
+				i++
+				val, idx = args[i].Value, i
+			}
+			if c == 'C' {
+				return val, idx, true
+			}
+			break
+		}
+	}
+	return "", 0, false
+}

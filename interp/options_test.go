@@ -1,0 +1,51 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeywordAndHistoryOptionsAreRefused checks that text turning on -k
+// (keyword) or -H (histexpand), which make bash run something other than
+// the analysed text, is not understood, and that harmless option changes
+// still are.
+func TestKeywordAndHistoryOptionsAreRefused(t *testing.T) {
+	refused := []string{"shopt -os keyword", "shopt -s -o histexpand", "shopt -so history histexpand",
+		"set -k", "set -eHu", "set -o keyword", "set -e -o histexpand", "bash -k -c 'ls'", "bash -o keyword -c ls",
+		"sh -H -c ls", "ls && { set -k; }", "eval 'set -k'"}
+	for _, src := range refused {
+		if _, err := Analyze(src, Options{}); err == nil || !strings.Contains(err.Error(), "other than what was analysed") {
+			t.Errorf("Analyze(%q): err %v, want a refusal", src, err)
+		}
+	}
+	fine := []string{"shopt -uo keyword", "shopt -s expand_aliases", "set +H", "set -- -k", "set x -k", "bash +H -c ls",
+		"set -o pipefail", "shopt -o", "set -euo pipefail"}
+	for _, src := range fine {
+		if _, err := Analyze(src, Options{}); err != nil {
+			t.Errorf("Analyze(%q): %v", src, err)
+		}
+	}
+	segs, err := Analyze("set $opts", Options{})
+	if err != nil || len(segs) != 1 || !segs[0].RunsCode {
+		t.Errorf("set of a run-time option: %v %v, want a RunsCode segment", renderRuns(segs), err)
+	}
+}
+
+func TestBuiltinsThatRunCode(t *testing.T) {
+	runCases(t, Options{}, []analyzeCase{
+		{"mapfile -C runs its callback", `mapfile -C "touch x" -c 1 a`,
+			[]string{"exec mapfile -C \"touch x\" -c 1 a", "exec touch x via mapfile -C"}},
+		{"a glued callback", `readarray -t -C"rm y" a`,
+			[]string{"exec readarray -t \"-Crm y\" a", "exec rm y via readarray -C"}},
+		{"mapfile without -C runs nothing", `mapfile -t -n 3 a`, []string{"exec mapfile -t -n 3 a"}},
+	})
+	for src, runs := range map[string]bool{
+		"hash -p /usr/bin/touch ls": true, "hash -rp x y": true, "hash -r": false, "hash ls": false,
+		"enable -f ./x.so y": true, "enable -n echo": false, `readarray -C "$cb" a`: true, "hash $x": true,
+	} {
+		segs, err := Analyze(src, Options{})
+		if err != nil || len(segs) != 1 || segs[0].RunsCode != runs {
+			t.Errorf("Analyze(%q) = %q, %v; want RunsCode %v", src, renderRuns(segs), err, runs)
+		}
+	}
+}
