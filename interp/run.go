@@ -64,14 +64,15 @@ func FindShell(configured, path, self string) (string, error) {
 // BASH_FUNC_* (functions imported from the environment, which would change
 // what a command name runs), SHELLOPTS and BASHOPTS (options imported at
 // start-up: xtrace with a PS4 holding $(…) runs it, expand_aliases turns
-// words into code) and PS4 itself.
+// words into code) and PS4 itself; and CDPATH, which would send a relative
+// cd somewhere other than where the analysis resolves it.
 func ShellEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
-			strings.HasPrefix(name, "BASH_FUNC_"):
+			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"):
 			continue
 		}
 		out = append(out, kv)

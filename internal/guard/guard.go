@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
@@ -65,13 +64,22 @@ func (g *Guard) Evaluate(text string) Outcome {
 	// source segment run: the user's rule vouches for the file's content,
 	// deny and ask rules and protected paths aside (a cd in it included).
 	vouched := g.vouched(segs, ctx)
-	// A cd anywhere in the text (loops and functions reorder what runs)
-	// leaves relative paths only known at run time.
-	ctx.CwdUnknown = g.Analysis.DirChanged || slices.ContainsFunc(segs, func(s interp.Segment) bool {
-		return s.MayChangeDir() && (s.Sourced == "" || vouched[s.Sourced] == nil)
-	})
+	// The directories a cd may lead to (see dirs.go): each segment is
+	// decided in every one.
+	cwds, known := dirs(segs, ctx.Cwd, ctx.Home, vouched)
+	if g.Analysis.DirChanged || !known {
+		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
+	}
 	for _, seg := range segs {
 		v, counts := g.decide(seg, ctx, vouched)
+		for _, d := range cwds[1:] {
+			in := ctx
+			in.Cwd = d
+			if w, _ := g.decide(seg, in, vouched); w.Decision > v.Decision {
+				w.Reason += " (in " + d + ", where a cd leads)"
+				v = w
+			}
+		}
 		if isSource(seg) && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
 			delete(vouched, seg.Args[1].Value)
 		}
