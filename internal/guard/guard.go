@@ -167,6 +167,16 @@ func isSource(seg interp.Segment) bool {
 		!strings.Contains(seg.Args[1].Value, interp.Hole)
 }
 
+// plainWrappers run the command after their options with a time limit,
+// priority, CPU set, buffering, session or environment of its own, and do
+// nothing else (nohup, which may write nohup.out, and GNU time -o, which
+// writes a file, are not among them). xargs adds arguments only known at
+// run time, which the wrapped segment carries as Holes.
+var plainWrappers = map[string]bool{
+	"timeout": true, "nice": true, "stdbuf": true, "setsid": true, "ionice": true, "taskset": true,
+	"env": true, "xargs": true,
+}
+
 // transparent reports a segment that runs nothing but code analysed as the
 // segments after it: an eval of static text, exec/command/builtin of a
 // command analysed on its own, or a shell from a system
@@ -195,6 +205,17 @@ func transparent(seg interp.Segment) bool {
 			return false
 		}
 		name = base
+	}
+	if plainWrappers[name] {
+		// A wrapper that only sets limits, priority or environment for
+		// the command it runs (which is decided on its own).
+		for _, w := range seg.Args[1:] {
+			if name == "env" && (w.Value == "-C" || strings.HasPrefix(w.Value, "--chdir") ||
+				(strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "--") && strings.ContainsRune(w.Value, 'C'))) {
+				return false // env -C DIR moves the command's relative paths
+			}
+		}
+		return true
 	}
 	switch name {
 	case "bash", "sh", "dash", "zsh", "ksh", "guardsh":
