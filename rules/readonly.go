@@ -35,6 +35,10 @@ type program struct {
 	// before the operands ("keyword" in `set -o keyword`); so does a
 	// run-time word there, which could be one.
 	ExcludeWords []string
+	// ExcludeAnywhere are arguments that make the command sensitive
+	// wherever they stand (find's -delete, after the paths); so does a
+	// run-time word.
+	ExcludeAnywhere []string
 	// ArgShort are the short options taking a required argument (the rest
 	// of the cluster, or else the next word); OptArgShort those whose
 	// optional argument can only be attached. They matter for counting
@@ -43,8 +47,10 @@ type program struct {
 	// ArgLong are the long options whose argument may be the next word.
 	ArgLong []string
 	// MaxOperands, when positive, is the most operands the command may
-	// have: `uniq IN OUT` writes OUT.
+	// have: `uniq IN OUT` writes OUT. NoOperands: none at all (`hostname
+	// NAME` and `git tag NAME` change something).
 	MaxOperands int
+	NoOperands  bool
 	// Require lists what the first argument must be (`command -v`).
 	Require []string
 	// Names: operands are variable names or NAME=value; a name that
@@ -186,7 +192,30 @@ var readOnlyPrograms = []program{
 			{Name: "rev-parse", Source: "git-rev-parse(1): prints object names and repository paths"},
 			{Name: "ls-files", Source: "git-ls-files(1): lists index entries"},
 			{Name: "blame", Source: "git-blame(1): shows who changed each line"},
+			{Name: "rev-list", Source: "git-rev-list(1): lists commits"},
+			{Name: "describe", Source: "git-describe(1): names a commit from its tags"},
+			{Name: "grep", Source: "git-grep(1): searches tracked files; excluded: -O/--open-files-in-pager runs a program",
+				Exclude: []string{"-O", "--open-files-in-pager"}, OptArgShort: "O"},
+			{Name: "branch", Source: "git-branch(1) with no operand lists branches; excluded: the options that delete, move, copy, or set upstream and descriptions",
+				NoOperands: true, Exclude: []string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "--delete", "--move", "--copy",
+					"--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--create-reflog"}},
+			{Name: "tag", Source: "git-tag(1) with no operand lists tags; excluded: the options that create, delete or sign",
+				NoOperands: true, Exclude: []string{"-a", "-s", "-u", "-f", "-d", "-m", "-F", "-e", "--annotate", "--sign",
+					"--local-user", "--force", "--delete", "--message", "--file", "--edit", "--create-reflog"}},
+			{Name: "remote", Source: "git-remote(1) with no operand lists remotes (-v with URLs)", NoOperands: true},
 		}},
+
+	// Other programs that only print.
+	{Name: "find", Source: "GNU find(1): excluded: the actions that run programs (their commands are segments too), delete or write files",
+		ExcludeAnywhere: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}},
+	{Name: "sed", Source: "GNU sed(1): excluded: -i/--in-place edits files; a script's e, w and s///e are checked as code in an argument",
+		Exclude: []string{"-i", "--in-place"}, ArgShort: "eflsE", OptArgShort: "i"},
+	{Name: "ps", Source: "procps ps(1): prints processes", HoleSafe: true},
+	{Name: "free", Source: "procps free(1): prints memory use", HoleSafe: true},
+	{Name: "hostname", Source: "hostname(1) with no operand prints the host name; excluded: -F/--file and -b/--boot set it",
+		NoOperands: true, Exclude: []string{"-F", "--file", "-b", "--boot"}},
+	{Name: "column", Source: "util-linux column(1): formats columns", HoleSafe: true},
+	{Name: "comm", Source: "coreutils comm(1): compares sorted files", HoleSafe: true},
 }
 
 var readOnlyTable = func() map[string]*program {
@@ -332,6 +361,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 		if dyn && !prog.HoleSafe && !prog.Names {
 			return Sensitive, fmt.Sprintf("%s has an argument only known at run time (%q)", label, shown(a)), false
 		}
+		if len(prog.ExcludeAnywhere) > 0 && (dyn || slices.Contains(prog.ExcludeAnywhere, a)) {
+			return Sensitive, fmt.Sprintf("%s argument %q can make it write or execute (%s)", label, shown(a), prog.Source), false
+		}
 		if !optsDone && len(prog.ExcludeWords) > 0 && (dyn || slices.Contains(prog.ExcludeWords, a)) {
 			return Sensitive, fmt.Sprintf("%s argument %q can make it write or execute (%s)", label, shown(a), prog.Source), false
 		}
@@ -385,6 +417,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 	}
 	if prog.MaxOperands > 0 && operands > prog.MaxOperands {
 		return Sensitive, fmt.Sprintf("%s with %d operands writes to the last one (%s)", label, operands, prog.Source), false
+	}
+	if prog.NoOperands && operands > 0 {
+		return Sensitive, fmt.Sprintf("%s with an operand changes something (%s)", label, prog.Source), false
 	}
 	return ReadOnly, fmt.Sprintf("%s is in the read-only table", label), false
 }
