@@ -54,6 +54,10 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 		var ok bool
 		switch name {
+		case "--help":
+			fmt.Fprintln(stdout, checkUsageText)
+			fmt.Fprintln(stdout, "Prints the decision for COMMAND (one argument: quote it) without running it; exit 0 allow, 1 ask, 2 deny, 64 usage or config error.")
+			return 0
 		case "--json":
 			asJSON, ok = true, !hasValue
 		case "--explain":
@@ -72,7 +76,12 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(args)-i != 1 {
-		return usage("want exactly one COMMAND operand")
+		return usage(fmt.Sprintf("want exactly one COMMAND operand, got %d (quote the command: guardsh check 'git status')", len(args)-i))
+	}
+	if cwd != "" {
+		if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+			return usage("--cwd " + cwd + ": not a directory")
+		}
 	}
 	command := args[i]
 

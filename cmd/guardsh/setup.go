@@ -65,7 +65,7 @@ func effectiveMode(configured rules.Mode, stderr io.Writer) (rules.Mode, error) 
 	if m.Stricter(configured) || m == configured {
 		return m, nil
 	}
-	fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_MODE=%s is looser than the configured mode %s; ignored\n", m, configured)
+	fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_MODE=%s (mode %s) is looser than the configured mode %s; ignored\n", s, m, configured)
 	return configured, nil
 }
 
