@@ -136,6 +136,16 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, a.err
 	}
 	a.holeRelativeTargets()
+	for _, l := range a.loops {
+		for j := l[0]; j < l[1] && j < len(a.segs); j++ {
+			a.segs[j].Repeats = true
+		}
+	}
+	for i := range a.segs {
+		if a.meta[i].deferred {
+			a.segs[i].Repeats = true
+		}
+	}
 	return a.segs, nil
 }
 
@@ -176,6 +186,8 @@ type analyzer struct {
 	// callStart is the index of the segment of the simple command being
 	// handled: those before it ran earlier (or are its redirections).
 	callStart int
+	// readFiles: the analysis read a file (source, a script).
+	readFiles bool
 }
 
 type segMeta struct {
@@ -714,6 +726,10 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	if a.err != nil || len(seg.Args)+len(seg.Assigns) == 0 {
 		return // e.g. "{,}": brace expansion removed every word
+	}
+	if v, ok := printfVar(seg.Args); ok {
+		// printf -v NAME assigns NAME, as NAME=value would.
+		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
 	}
 	if refuse, dynamic := optionRisk(seg.Args); refuse != "" {
 		a.fail(f, c.Pos(), refuse)

@@ -219,16 +219,28 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case name == "source" || name == ".":
-		if len(args) > 1 {
+		at := 1
+		if len(args) > 2 && args[1].Value == "--" {
+			at = 2
+		}
+		if len(args) > at {
+			file := args[at].Value
 			switch {
-			case strings.Contains(args[1].Value, Hole):
+			case strings.Contains(file, Hole):
 				markRunsCode(true)
-			case isStdinPath(args[1].Value):
+			case isStdinPath(file):
 				markRunsCode(a.stdinCode(name, s, f, f.posix))
 			default:
-				if ok, key := a.source(name, args[1].Value, offs[1], f); ok {
+				read, key, ok := a.source(name, file, offs[at], f)
+				switch {
+				case ok:
 					markNested()
-					a.segs[idx].SourceKey = key
+					a.segs[idx].Read, a.segs[idx].SourceKey = read, key
+				case a.err == nil:
+					// Not readable now: code only known at run time,
+					// unless an allow rule names the file.
+					markRunsCode(true)
+					a.segs[idx].Script = file
 				}
 			}
 		}
@@ -448,8 +460,14 @@ func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame, posix bool) 
 			text, via = a.hdocText(r, f), base+" <<"
 		case syntax.WordHdoc:
 			text, via = a.literal(r.Word, f, false)+"\n", base+" <<<"
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
-			redirected, unknown = true, false
+		case syntax.RdrIn:
+			// bash < FILE reads its code from FILE: a script file.
+			redirected = true
+			target := a.literal(r.Word, f, false)
+			unknown = strings.Contains(target, Hole) || a.script(target, base+" < "+target, int(r.OpPos.Offset()), f, posix)
+			continue
+		case syntax.RdrInOut, syntax.DplIn:
+			redirected, unknown = true, true // a descriptor: whatever it holds
 			continue
 		default:
 			continue

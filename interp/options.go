@@ -134,3 +134,28 @@ func mapfileCallback(args []Word) (code string, at int, ok bool) {
 	}
 	return "", 0, false
 }
+
+// printfVar returns the variable printf -v assigns (a Hole when only known
+// at run time).
+func printfVar(args []Word) (string, bool) {
+	if len(args) < 2 || args[0].Value != "printf" {
+		return "", false
+	}
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--" || len(v) < 2 || v[0] != '-':
+			return "", false
+		case v == "-v":
+			if i+1 < len(args) {
+				return args[i+1].Value, true
+			}
+			return "", false
+		case strings.HasPrefix(v, "-v"):
+			return v[2:], true
+		case strings.Contains(v, Hole):
+			return Hole, true
+		}
+	}
+	return "", false
+}

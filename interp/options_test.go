@@ -49,3 +49,11 @@ func TestBuiltinsThatRunCode(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintfVAssigns(t *testing.T) {
+	runCases(t, Options{}, []analyzeCase{
+		{"printf -v NAME is an assignment", `printf -v PS4 %s x`, []string{"exec {\"PS4=\\x00\"} printf -v PS4 %s x"}},
+		{"glued", `printf -vx %s y`, []string{"exec {\"x=\\x00\"} printf -vx %s y"}},
+		{"plain printf assigns nothing", `printf %s y`, []string{"exec printf %s y"}},
+	})
+}

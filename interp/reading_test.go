@@ -233,15 +233,15 @@ func TestAnalyzeRunsCode(t *testing.T) {
 		{"a shell reading a dynamic heredoc", "sh <<E\n$x\nE\n", []string{"exec sh !"}},
 		{"a shell reading an unknown pipe", "curl x | sh", []string{"exec curl x", "exec sh !"}},
 		{"a shell reading its inherited input", "{ bash; } <<'E'\nrm x\nE\n", []string{"exec bash !"}},
-		{"a shell reading a file", "bash < script", []string{"read script", "exec bash"}},
+		{"a shell reading a file that cannot be read now", "bash < script", []string{"read script", "exec bash !"}},
 		{"a script operand that cannot be read now", "bash script.sh", []string{"exec bash script.sh !"}},
 		{"trap of a hole", `trap "rm -f $tmp" EXIT`, []string{"exec trap \"rm -f \\x00\" EXIT !"}},
 		{"trap with a dynamic signal list", `trap 'ls' $sigs`, []string{"exec trap ls \"\\x00\" !"}},
 		{"trap reset with a dynamic signal", `trap - "$sig"`, []string{"exec trap - \"\\x00\""}},
 		{"alias of a hole", `alias ll="ls $opts"`, []string{"exec alias \"ll=ls \\x00\" !"}},
 		{"source of a hole", `source "$HOME/.env"; . $f`, []string{"exec source \"\\x00/.env\" !",
-			"exec source /home/u/.env assuming HOME=/home/u", "exec . \"\\x00\" !"}},
-		{"source of a static path", `source ./env.sh`, []string{"exec source ./env.sh"}},
+			"exec source /home/u/.env ! assuming HOME=/home/u", "exec . \"\\x00\" !"}},
+		{"source of a file that cannot be read now", `source ./env.sh`, []string{"exec source ./env.sh !"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

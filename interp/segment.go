@@ -91,11 +91,18 @@ type Segment struct {
 	// earlier (see source.go): bash runs that function, whose body was
 	// analysed into segments at its first call.
 	Function bool
-	// Script, on a shell given a script file that cannot be read now
-	// (missing, written by the command first, relative after a cd), is
-	// that operand; the segment then has RunsCode, and only an allow rule
-	// that names the script lets it run.
+	// Script, on a shell given a script file (or a source or . of a file)
+	// that cannot be read now (missing, named by an earlier command,
+	// relative after a cd), is that operand; the segment then has
+	// RunsCode, and only an allow rule that names the file lets it run.
 	Script string
+	// Repeats says the segment is in a loop body, a function body or a
+	// trap action: it may run any number of times, in any order with the
+	// segments around it.
+	Repeats bool
+	// Read, on a source or . segment whose file was read and analysed,
+	// is that file's absolute path (the Sourced of its segments).
+	Read string
 	// SourceKey, on a source or . segment whose file was read, is a digest
 	// of the file's content and the analysis options (see SourceCache).
 	SourceKey string

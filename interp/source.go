@@ -62,34 +62,89 @@ type funcDef struct {
 	POSIX bool   `json:"posix,omitempty"`
 }
 
-// source analyses the file at path for a source or . segment (the command
-// name) whose file word is at offset off of f, and reports whether it could
-// (false leaves the segment to the rules alone) and the file's SourceKey.
-func (a *analyzer) source(name, path string, off int, f *frame) (bool, string) {
+// source analyses the file a source or . segment (the command name) reads,
+// named by word file at offset off of f: read is its absolute path and key
+// its SourceKey. ok is false when it cannot be read now (see locate), and
+// the segment is left to its rules.
+func (a *analyzer) source(name, file string, off int, f *frame) (read, key string, ok bool) {
+	path, ok := a.locate(file, f, !strings.Contains(file, "/"))
+	if !ok {
+		return "", "", false
+	}
 	data, ok := readScript(path)
 	if !ok {
-		return false, ""
+		return "", "", false
 	}
-	key := sourceKey(data, a.opt.Home, f.posix)
-	return a.sourceData(name, path, key, data, off, f), key
+	a.readFiles = true
+	key = sourceKey(data, a.opt.Home, f.posix)
+	cacheable := a.sourceData(name, path, key, data, off, f)
+	if !cacheable {
+		key = ""
+	}
+	return path, key, a.err == nil
+}
+
+// locate returns the absolute, cleaned path of a file a command of the
+// text reads as code, when that is known now: an absolute path, or one
+// relative to Options.Dir while no cd came before it (bash's source looks
+// a name without a slash up on PATH first, with search). It is not known
+// when an earlier command of the text (or a redirection of this one)
+// names the same file: what it holds when it runs is not what it holds
+// now.
+func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
+	if file == "" || strings.Contains(file, Hole) {
+		return "", false
+	}
+	p := file
+	if !filepath.IsAbs(p) {
+		if a.opt.Dir == "" || a.firstCd >= 0 || f.deferred {
+			return "", false
+		}
+		p = filepath.Join(a.opt.Dir, p)
+		if search {
+			for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+				if filepath.IsAbs(dir) {
+					if fi, err := os.Stat(filepath.Join(dir, file)); err == nil && fi.Mode().IsRegular() {
+						p = filepath.Join(dir, file)
+						break
+					}
+				}
+			}
+		}
+	}
+	p = filepath.Clean(p)
+	for _, s := range a.segs[:min(a.callStart, len(a.segs))] {
+		if s.Kind == Read {
+			continue // reading a file leaves it as it is
+		}
+		for _, w := range s.Args {
+			v := w.Value
+			if strings.Contains(v, Hole) {
+				continue
+			}
+			if !filepath.IsAbs(v) {
+				if a.opt.Dir == "" {
+					continue
+				}
+				v = filepath.Join(a.opt.Dir, v)
+			}
+			if filepath.Clean(v) == p {
+				return "", false
+			}
+		}
+	}
+	return p, true
 }
 
 // readScript reads the file at the absolute path for analysis: a regular
-// file of at most MaxTextSize bytes, not in /proc, /sys or /dev (whose
-// "regular" files may block a reader forever, /proc/kmsg for one), symlinks
-// followed. ok is false for anything else.
+// file of at most MaxTextSize bytes that neither is nor passes through
+// /proc, /sys or /dev (whose "regular" files may block a reader forever,
+// /proc/kmsg for one, and whose /dev/fd and /proc/self name guardsh's own
+// files, not bash's). ok is false for anything else.
 func readScript(path string) (data []byte, ok bool) {
-	if !filepath.IsAbs(path) {
+	real, ok := resolveOutsideKernel(path)
+	if !ok {
 		return nil, false
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, false
-	}
-	for _, dir := range []string{"/proc", "/sys", "/dev"} {
-		if real == dir || strings.HasPrefix(real, dir+"/") {
-			return nil, false
-		}
 	}
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -107,7 +162,59 @@ func readScript(path string) (data []byte, ok bool) {
 	return data, true
 }
 
-// sourceData is source once the file is read.
+// resolveOutsideKernel resolves the symlinks of the absolute path one by
+// one, and refuses a path that is, or whose resolution passes through,
+// /proc, /sys or /dev.
+func resolveOutsideKernel(path string) (string, bool) {
+	kernel := func(p string) bool {
+		for _, dir := range []string{"/proc", "/sys", "/dev"} {
+			if p == dir || strings.HasPrefix(p, dir+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
+	todo := strings.Split(filepath.Clean(path), "/")[1:]
+	cur := "/"
+	for hops := 0; len(todo) > 0; {
+		next := filepath.Join(cur, todo[0])
+		todo = todo[1:]
+		if kernel(next) {
+			return "", false
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", false
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", false
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(cur, target)
+		}
+		if kernel(filepath.Clean(target)) {
+			return "", false
+		}
+		todo = append(strings.Split(filepath.Clean(target), "/")[1:], todo...)
+		cur = "/"
+	}
+	return cur, !kernel(cur)
+}
+
+// sourceData is source once the file is read. It reports whether the
+// file's analysis depends on its content alone (it read no other file), so
+// that it may be cached and recorded clear.
 func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *frame) bool {
 	if a.opt.Vouch != nil && a.opt.Sources != nil && len(a.aliases) == 0 && a.opt.Vouch(name, path, key) {
 		if raw, ok := a.opt.Sources.Get(funcsKey(key)); ok {
@@ -157,9 +264,13 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 			}
 		}
 	}
+	cacheable := true
 	if sf == nil {
 		var err error
-		sf, err = a.analyseFile(path, string(data), f)
+		sf, cacheable, err = a.analyseFile(path, string(data), f)
+		if !cacheable {
+			cache = nil // it read other files: its content alone does not decide it
+		}
 		if err != nil {
 			var nu *NotUnderstood
 			reason := err.Error()
@@ -197,7 +308,7 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 	for n, v := range sf.Aliases {
 		a.defineAlias(n, v)
 	}
-	return true
+	return cacheable
 }
 
 func (a *analyzer) addFuncs(funcs map[string]funcDef) {
@@ -217,26 +328,29 @@ func funcsKey(key string) string {
 
 // analyseFile analyses the text of a sourced file on its own: its segments
 // (Sourced set to path) and the functions it defines.
-func (a *analyzer) analyseFile(path, text string, f *frame) (*sourcedFile, error) {
+//
+// cacheable is false when the file read other files (source, scripts):
+// then more than its content decides its analysis.
+func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, cacheable bool, err error) {
 	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path, aliases: maps.Clone(a.aliases)}
 	sub.opt.MaxDepth = a.opt.MaxDepth - f.depth - 1
 	sub.res = newResolver(a.opt.Home, &sub.budget)
 	sub.assume = &assumptions{home: a.opt.Home}
 	top := &frame{src: text, lines: &lineIndex{}, mayRunCode: textMayRunCode(text), posix: f.posix}
 	if nu := checkText(text, top); nu != nil {
-		return nil, nu
+		return nil, false, nu
 	}
-	file, parsed, blanks, err := sub.parse(text, f.posix)
-	if err != nil {
-		l, col := parseErrPos(err, top)
-		return nil, &NotUnderstood{Line: l, Col: col, Reason: parseErrText(err)}
+	file, parsed, blanks, perr := sub.parse(text, f.posix)
+	if perr != nil {
+		l, col := parseErrPos(perr, top)
+		return nil, false, &NotUnderstood{Line: l, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = parsed, blanks, text
 	sub.stmts(file.Stmts, top)
 	if sub.err != nil {
-		return nil, sub.err
+		return nil, false, sub.err
 	}
-	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, nil
+	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, !sub.readFiles, nil
 }
 
 // defineFunc records a function defined in a sourced file instead of
@@ -341,26 +455,15 @@ func validKey(key string) bool {
 // written by the command itself first, or after a cd): its code is only
 // known at run time.
 func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unknown bool) {
-	for _, s := range a.segs[:min(a.callStart, len(a.segs))] {
-		// Written (or named at all) by an earlier command of the text,
-		// or a redirection of this one: what it holds when it runs is
-		// not what it holds now.
-		for _, w := range s.Args {
-			if w.Value == path {
-				return true
-			}
-		}
-	}
-	if !filepath.IsAbs(path) {
-		if a.opt.Dir == "" || a.firstCd >= 0 || f.deferred {
-			return true
-		}
-		path = filepath.Join(a.opt.Dir, path)
-	}
-	data, ok := readScript(path)
+	p, ok := a.locate(path, f, false)
 	if !ok {
 		return true
 	}
+	data, ok := readScript(p)
+	if !ok {
+		return true
+	}
+	a.readFiles = true
 	if bytes.IndexByte(data, 0) >= 0 {
 		return false // bash refuses to run a binary file
 	}
@@ -378,8 +481,8 @@ func (a *analyzer) shebang(path string) (shell string, ok bool) {
 		}
 		path = filepath.Join(a.opt.Dir, path)
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil || strings.HasPrefix(real, "/proc/") || strings.HasPrefix(real, "/dev/") || strings.HasPrefix(real, "/sys/") {
+	real, ok := resolveOutsideKernel(path)
+	if !ok {
 		return "", false
 	}
 	fh, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)

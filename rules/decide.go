@@ -142,6 +142,11 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign, runsAny: badAssign && p.denies,
 		couldWhy: "once its run-time parts are known"}
 	j.h = p.matchExec(s.Words)
+	if literalTilde(s.Words) {
+		// A word starting with a quoted "~" is not the home directory
+		// ("~/x" names ./~/x): a pattern's "~/" must not allow it.
+		j.h.allow = -1
+	}
 	cwd := ""
 	if !ctx.CwdUnknown {
 		cwd = ctx.Cwd
@@ -366,6 +371,18 @@ func baseNameForm(words []string) []string {
 		return nil
 	}
 	return append([]string{base}, words[1:]...)
+}
+
+// literalTilde reports a word that starts with "~" as written: the
+// analysis expands an unquoted leading "~" to the home directory, so such
+// a word was quoted and names a relative path.
+func literalTilde(words []string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, "~") {
+			return true
+		}
+	}
+	return false
 }
 
 // tildeForm returns words with each word that is home, or starts with

@@ -63,14 +63,14 @@ func (g *Guard) knownClear(name, path, key string) bool {
 // directory known and unknown.
 func (g *Guard) recordClear(segs []interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) {
 	for _, seg := range segs {
-		if seg.SourceKey == "" || !isSource(seg) || vouched[seg.Args[1].Value] == nil || seg.Sourced != "" {
+		if seg.SourceKey == "" || seg.Read == "" || vouched[seg.Read] == nil || seg.Sourced != "" {
 			continue
 		}
 		key := g.clearKey(seg.SourceKey)
 		if _, ok := g.Verdicts.Get(key); ok {
 			continue
 		}
-		via := "source " + seg.Args[1].Value
+		via := "source " + seg.Read
 		clear := true
 		for _, known := range []bool{false, true} {
 			c := ctx

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/guardsh/guardsh/interp"
@@ -34,10 +35,8 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		if s.Sourced != "" && vouched[s.Sourced] != nil {
 			continue
 		}
-		for _, as := range s.Assigns {
-			if strings.HasPrefix(as.Value, "CDPATH=") || strings.HasPrefix(as.Value, "CDPATH+=") {
-				return nil, false
-			}
+		if mentionsDirState(s) {
+			return nil, false
 		}
 		if s.Kind == interp.Exec && len(s.Args) > 1 && s.Args[0].Value == "shopt" {
 			for _, w := range s.Args[1:] {
@@ -50,19 +49,18 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			continue
 		}
 		target, ok := cdTarget(s, home)
-		if !ok {
+		if !ok || (s.Repeats && !strings.HasPrefix(target, "/")) {
+			// A relative cd that may run again goes further each time.
 			return nil, false
 		}
 		if target == "" {
 			continue // popd: back to a directory already counted
 		}
 		for _, d := range out {
-			next := target
-			if !strings.HasPrefix(target, "/") {
-				next = path.Join(d, target)
-			}
-			if !containsDir(out, next) {
-				out = append(out, next)
+			for _, next := range cdLands(d, target) {
+				if !containsDir(out, next) {
+					out = append(out, next)
+				}
 			}
 			if len(out) > maxDirs {
 				return nil, false
@@ -118,4 +116,70 @@ func containsDir(ds []string, d string) bool {
 		}
 	}
 	return false
+}
+
+// mentionsDirState reports a segment that may change how cd resolves or
+// where popd goes: a word (as written or as resolved) naming CDPATH or
+// DIRSTACK, an assignment to a name only known at run time, or a builtin
+// that assigns a variable named by a run-time word.
+func mentionsDirState(s interp.Segment) bool {
+	words := append(append([]interp.Word(nil), s.Assigns...), s.Args...)
+	for _, w := range words {
+		for _, v := range []string{w.Value, w.Source} {
+			if strings.Contains(v, "CDPATH") || strings.Contains(v, "DIRSTACK") {
+				return true
+			}
+		}
+	}
+	for _, as := range s.Assigns {
+		if strings.HasPrefix(as.Value, interp.Hole) {
+			return true
+		}
+	}
+	if len(s.Args) > 1 {
+		switch s.Args[0].Value {
+		case "declare", "typeset", "local", "export", "readonly", "read", "printf", "mapfile", "readarray", "getopts", "unset":
+			for _, w := range s.Args[1:] {
+				if strings.Contains(w.Value, interp.Hole) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cdLands returns where cd target leads from directory d: the logical
+// place (bash's default, ".." taken lexically) and, when target has a ".."
+// after a component that is a symlink, the physical one too (cd -P, set -o
+// physical).
+func cdLands(d, target string) []string {
+	logical := target
+	if !strings.HasPrefix(target, "/") {
+		logical = path.Join(d, target)
+	}
+	out := []string{logical}
+	if !strings.Contains(target, "..") {
+		return out
+	}
+	cur := d
+	if strings.HasPrefix(target, "/") {
+		cur = "/"
+	}
+	for _, c := range strings.Split(target, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if real, err := filepath.EvalSymlinks(cur); err == nil {
+				cur = real
+			}
+			cur = path.Dir(cur)
+		default:
+			cur = path.Join(cur, c)
+		}
+	}
+	if cur != logical {
+		out = append(out, cur)
+	}
+	return out
 }

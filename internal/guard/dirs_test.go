@@ -48,3 +48,40 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkingDirectoryTricks are ways an attack run found to move the
+// working directory where the tracking did not follow.
+func TestWorkingDirectoryTricks(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "src", "proj")
+	for _, d := range []string{ws, filepath.Join(home, ".ssh"), filepath.Join(home, ".config")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".config"), filepath.Join(ws, "l")); err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.AskMode, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home = home
+	for _, text := range []string{
+		"for i in 1 2; do cd ..; done; cat .ssh/id_rsa",
+		"while cd ..; do [ -d .ssh ] && break; done; cat .ssh/id_rsa",
+		"CDPATH[0]=" + home + "; cd .ssh; cat id_rsa",
+		": ${CDPATH:=" + home + "}; cd .ssh; cat id_rsa",
+		"read CDPATH <<< " + home + "; cd .ssh; cat id_rsa",
+		"pushd /tmp; DIRSTACK[1]=" + home + "/.ssh; popd; cat id_rsa",
+		"cd -P l/..; cat .ssh/id_rsa",
+		"set -o physical; cd l/..; cat .ssh/id_rsa",
+		`v=CD; declare "${v}PATH=` + home + `"; cd .ssh; cat id_rsa`,
+		"f() { cd ..; }; f; f; f; cat .ssh/id_rsa",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+}

@@ -80,8 +80,8 @@ func (g *Guard) Evaluate(text string) Outcome {
 				v = w
 			}
 		}
-		if isSource(seg) && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
-			delete(vouched, seg.Args[1].Value)
+		if seg.Read != "" && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
+			delete(vouched, seg.Read)
 		}
 		if !counts {
 			continue
@@ -142,7 +142,7 @@ func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string
 func (g *Guard) vouched(segs []interp.Segment, ctx rules.Context) map[string]*rules.Rule {
 	var out map[string]*rules.Rule
 	for _, seg := range segs {
-		if !isSource(seg) || !strings.HasPrefix(seg.Args[1].Value, "/") || seg.Assumed != "" {
+		if seg.Read == "" || seg.Assumed != "" {
 			continue
 		}
 		v := g.Policy.Decide(Subject(seg), ctx)
@@ -156,15 +156,9 @@ func (g *Guard) vouched(segs []interp.Segment, ctx rules.Context) map[string]*ru
 		if out == nil {
 			out = map[string]*rules.Rule{}
 		}
-		out[seg.Args[1].Value] = r
+		out[seg.Read] = r
 	}
 	return out
-}
-
-// isSource reports a source or . segment with a static file operand.
-func isSource(seg interp.Segment) bool {
-	return seg.Kind == interp.Exec && len(seg.Args) > 1 && (seg.Args[0].Value == "source" || seg.Args[0].Value == ".") &&
-		!strings.Contains(seg.Args[1].Value, interp.Hole)
 }
 
 // plainWrappers run the command after their options with a time limit,

@@ -200,3 +200,80 @@ func TestScriptFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesReadAsCode covers ways to run a file's code that the analysis
+// must either read or refuse to guess (from an attack run).
+func TestFilesReadAsCode(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	snaps := filepath.Join(home, ".claude", "shell-snapshots")
+	for _, d := range []string{ws, snaps, filepath.Join(ws, "~", ".codex", "shell_snapshots")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, content string) string {
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write(filepath.Join(ws, "t.sh"), "touch /tmp/marker\n")
+	write(filepath.Join(ws, "r.sh"), "#!/bin/sh\necho fine\n")
+	write(filepath.Join(ws, "s.sh"), "echo fine\n")
+	inner := write(filepath.Join(ws, "inner.sh"), "true\n")
+	snap := write(filepath.Join(snaps, "snapshot-bash-1.sh"), "source "+inner+"\n")
+	write(filepath.Join(ws, "~", ".codex", "shell_snapshots", "x.sh"), "touch /tmp/marker\n")
+	cache := interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}
+	guardFor := func(policy string) *Guard {
+		p, err := rules.Parse([]byte(policy), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Guard{Policy: p, PolicyFile: "policy.yaml", Verdicts: cache,
+			Context:  rules.Context{Mode: p.Mode, Cwd: ws, Home: home, Workspace: ws},
+			Analysis: interp.Options{Home: home, Dir: ws, Sources: cache}}
+	}
+	bypass := guardFor("mode: bypass\nrules:\n  shell:\n    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\"]\n    deny: [\"touch *\"]\n")
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"source -- " + bad, rules.Deny},
+		{"bash < t.sh", rules.Deny},
+		{"source /dev/stdin < t.sh", rules.Deny},
+		{"source /dev/fd/5 5< t.sh", rules.Ask},
+		{"echo x > s.sh; source " + filepath.Join(ws, "s.sh"), rules.Ask},
+		{"echo x >> r.sh; ./r.sh", rules.Ask},
+		{"echo x > ./s.sh; bash s.sh", rules.Ask},
+		{"echo x > " + filepath.Join(ws, "s.sh") + "; bash ./s.sh", rules.Ask},
+		{"echo x > .//s.sh; bash s.sh", rules.Ask},
+		{"cp t.sh new.sh; source new.sh", rules.Ask},
+		{"source new.sh", rules.Ask},
+		{"source s.sh", rules.Allow},
+		{"bash s.sh && ./r.sh", rules.Allow},
+	} {
+		if o := bypass.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+	// A snapshot that sources another file is never recorded clear: a
+	// change of the inner file is seen.
+	if o := bypass.Evaluate("source " + snap); o.Decision != rules.Allow {
+		t.Fatalf("first run: %v\n%s", o.Decision, describeOutcome(o))
+	}
+	write(inner, "touch /tmp/marker\n")
+	if o := bypass.Evaluate("source " + snap); o.Decision != rules.Deny {
+		t.Errorf("after the inner file changed: %v, want deny\n%s", o.Decision, describeOutcome(o))
+	}
+	// A quoted "~" is a relative directory, not the home the default
+	// policy's snapshot rules name.
+	def := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context:  rules.Context{Mode: rules.AskMode, Cwd: ws, Home: home, Workspace: ws},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	for _, text := range []string{`. "~/.codex/shell_snapshots/x.sh"`, `source \~/.codex/shell_snapshots/x.sh`} {
+		if o := def.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%s is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+}
