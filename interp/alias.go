@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/json"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -23,6 +24,7 @@ import (
 // defineAlias records alias name=value; a value with a run-time part
 // forgets the name.
 func (a *analyzer) defineAlias(name, value string) {
+	a.loadAliases() // a later definition wins over a cached one
 	if strings.Contains(value, Hole) || strings.Contains(name, Hole) {
 		delete(a.aliases, name)
 		return
@@ -53,6 +55,9 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 	if !ok {
 		return
 	}
+	if _, ok := a.pendingAliases[name]; ok {
+		a.loadAliases()
+	}
 	value, ok := a.aliases[name]
 	if !ok || a.expanding[name] {
 		return
@@ -65,6 +70,9 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 			break
 		}
 		n, ok := aliasName(rest[0])
+		if _, p := a.pendingAliases[n]; p {
+			a.loadAliases()
+		}
 		v, defined := a.aliases[n]
 		if !ok || !defined || a.expanding[n] {
 			break
@@ -82,4 +90,30 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 	a.expanding[name] = true
 	a.nested(b.String(), "alias "+name, int(c.Args[0].Pos().Offset()), f, false, f.posix)
 	delete(a.expanding, name)
+}
+
+// loadAliases decodes the aliases loaded from a SourceCache entry but not
+// yet needed (see sourceData). A cache entry that does not decode fails
+// the analysis: it is not what guardsh wrote.
+func (a *analyzer) loadAliases() {
+	if len(a.pendingAliases) == 0 {
+		return
+	}
+	seen := map[*byte]bool{}
+	pending := a.pendingAliases
+	a.pendingAliases = nil
+	for _, raw := range pending {
+		if len(raw) == 0 || seen[&raw[0]] {
+			continue
+		}
+		seen[&raw[0]] = true
+		var am map[string]string
+		if json.Unmarshal(raw, &am) != nil {
+			a.err = &NotUnderstood{Line: 1, Col: 1, Reason: "cached aliases of a sourced file do not decode; remove the cache directory"}
+			return
+		}
+		for n, v := range am {
+			a.defineAlias(n, v)
+		}
+	}
 }

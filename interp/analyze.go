@@ -180,6 +180,9 @@ type analyzer struct {
 	// holds those being expanded.
 	aliases   map[string]string
 	expanding map[string]bool
+	// pendingAliases maps the names of aliases loaded from a SourceCache
+	// to their encoded definitions, decoded at the first use of one.
+	pendingAliases map[string][]byte
 	// unreadScript is the script operand shell could not read (see
 	// Segment.Script).
 	unreadScript string
@@ -746,7 +749,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if seg.Function {
 		a.callFunc(seg.Args[0].Value, f)
 	}
-	if a.aliases != nil && len(c.Args) > 0 && a.err == nil {
+	if (a.aliases != nil || a.pendingAliases != nil) && len(c.Args) > 0 && a.err == nil {
 		a.expandAlias(c, f)
 	}
 	a.track(c, seg)
@@ -795,6 +798,7 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 		}
 	case "unalias":
 		for _, w := range seg.Args[1:] {
+			a.loadAliases()
 			if w.Value == "-a" {
 				clear(a.aliases)
 			}

@@ -45,7 +45,7 @@ type SourceCache interface {
 
 // sourceFormat names the encoding of a cached analysis; a change to the
 // analysis or to Segment bumps it, so old entries are never read.
-const sourceFormat = "guardsh-source-v2"
+const sourceFormat = "guardsh-source-v3"
 
 // sourcedFile is one file's analysis, as cached.
 type sourcedFile struct {
@@ -155,11 +155,13 @@ func readScript(path string) (data []byte, ok bool) {
 	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
 		return nil, false
 	}
-	data, err = io.ReadAll(io.LimitReader(f, MaxTextSize+1))
-	if err != nil || len(data) > MaxTextSize {
-		return nil, false
+	// Read what Stat promised, and one byte more to see the file grew.
+	data = make([]byte, info.Size()+1)
+	n, err := io.ReadFull(f, data)
+	if err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, false // grew since Stat (or failed): not a stable text
 	}
-	return data, true
+	return data[:n], true
 }
 
 // resolveOutsideKernel resolves the symlinks of the absolute path one by
@@ -216,23 +218,26 @@ func resolveOutsideKernel(path string) (string, bool) {
 // file's analysis depends on its content alone (it read no other file), so
 // that it may be cached and recorded clear.
 func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *frame) bool {
-	if a.opt.Vouch != nil && a.opt.Sources != nil && len(a.aliases) == 0 && a.opt.Vouch(name, path, key) {
+	if a.opt.Vouch != nil && a.opt.Sources != nil && len(a.aliases) == 0 && len(a.pendingAliases) == 0 && a.opt.Vouch(name, path, key) {
 		if raw, ok := a.opt.Sources.Get(funcsKey(key)); ok {
-			// "NAME NAME …\n", the aliases as JSON and "\n", then the
-			// function definitions as JSON, decoded only when one of them
-			// is called.
+			// "FUNC FUNC …\nALIAS ALIAS …\n", the aliases as JSON and
+			// "\n", then the function definitions as JSON: each decoded
+			// only when one of its names is used.
 			names, rest, ok1 := bytes.Cut(raw, []byte("\n"))
-			aliases, defs, ok2 := bytes.Cut(rest, []byte("\n"))
-			var am map[string]string
-			if ok1 && ok2 && json.Unmarshal(aliases, &am) == nil {
+			aliasNames, rest, ok2 := bytes.Cut(rest, []byte("\n"))
+			aliases, defs, ok3 := bytes.Cut(rest, []byte("\n"))
+			if ok1 && ok2 && ok3 {
 				for n := range strings.FieldsSeq(string(names)) {
 					if a.pending == nil {
 						a.pending = map[string][]byte{}
 					}
 					a.pending[n] = defs
 				}
-				for n, v := range am {
-					a.defineAlias(n, v)
+				for n := range strings.FieldsSeq(string(aliasNames)) {
+					if a.pendingAliases == nil {
+						a.pendingAliases = map[string][]byte{}
+					}
+					a.pendingAliases[n] = aliases
 				}
 				return true
 			}
@@ -253,7 +258,8 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 	// Aliases defined before the source apply inside the file: its
 	// analysis then depends on more than its content, and is not cached.
 	cache := a.opt.Sources
-	if len(a.aliases) > 0 {
+	if len(a.aliases) > 0 || len(a.pendingAliases) > 0 {
+		a.loadAliases()
 		cache = nil
 	}
 	if cache != nil {
@@ -291,7 +297,11 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 				for n := range sf.Funcs {
 					names = append(names, n)
 				}
-				entry := append([]byte(strings.Join(names, " ")+"\n"), aliases...)
+				aliasNames := make([]string, 0, len(sf.Aliases))
+				for n := range sf.Aliases {
+					aliasNames = append(aliasNames, n)
+				}
+				entry := append([]byte(strings.Join(names, " ")+"\n"+strings.Join(aliasNames, " ")+"\n"), aliases...)
 				cache.Put(funcsKey(key), append(append(entry, '\n'), raw...))
 			}
 		}
