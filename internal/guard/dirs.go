@@ -28,14 +28,13 @@ import (
 const maxDirs = 8
 
 // dirs returns the directories segs may run in, starting from start, or
-// known false. Segments of a file vouched for do not count (see decide).
+// known false. In a file an allow rule vouches for (see decide), only the
+// static cds count.
 func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule) (out []string, known bool) {
 	out = []string{start}
 	for _, s := range segs {
-		if s.Sourced != "" && vouched[s.Sourced] != nil {
-			continue
-		}
-		if mentionsDirState(s) {
+		trusted := s.Sourced != "" && vouched[s.Sourced] != nil
+		if !trusted && mentionsDirState(s) {
 			return nil, false
 		}
 		if s.Kind == interp.Exec && len(s.Args) > 1 && s.Args[0].Value == "shopt" {
@@ -49,6 +48,12 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			continue
 		}
 		target, ok := cdTarget(s, home)
+		if trusted && (!ok || s.Repeats) {
+			// A file an allow rule vouches for is trusted not to move
+			// the directory where the analysis cannot follow (snapshots
+			// eval run-time text); its static cds are followed.
+			continue
+		}
 		if !ok || (s.Repeats && !strings.HasPrefix(target, "/")) {
 			// A relative cd that may run again goes further each time.
 			return nil, false

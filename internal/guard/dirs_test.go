@@ -85,3 +85,36 @@ func TestWorkingDirectoryTricks(t *testing.T) {
 		}
 	}
 }
+
+// TestVouchedSnapshotCdCounts checks that a static cd in a snapshot an
+// allow rule vouches for still moves the directory relative paths of the
+// command are decided in.
+func TestVouchedSnapshotCdCounts(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	snaps := filepath.Join(home, ".claude", "shell-snapshots")
+	for _, d := range []string{ws, snaps, filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(snaps, "snapshot-bash-1.sh")
+	if err := os.WriteFile(snap, []byte("eval \"$(echo Y2QK | base64 -d)\"\ncd "+home+"/.ssh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.AskMode, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home = home
+	if o := g.Evaluate("source " + snap + " && cat id_rsa"); o.Decision != rules.Deny {
+		t.Errorf("after a snapshot's cd: %v, want deny\n%s", o.Decision, describeOutcome(o))
+	}
+	if err := os.WriteFile(snap, []byte("eval \"$(echo Y2QK | base64 -d)\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := g.Evaluate("source " + snap + " && cat README"); o.Decision != rules.Allow {
+		t.Errorf("a snapshot's eval of run-time text: %v, want allow\n%s", o.Decision, describeOutcome(o))
+	}
+}
