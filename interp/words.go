@@ -470,7 +470,16 @@ func (r *resolver) expandOne(parts []syntax.WordPart, src string, out []Word, as
 // quote removal, up to the first '*', '?' or '[') followed by a Hole. A
 // brace expansion or a prefix that does not resolve to one field gives a
 // whole Hole.
-func (r *resolver) globWord(parts []syntax.WordPart, src string, out []Word) ([]Word, error) {
+func (r *resolver) globWord(parts []syntax.WordPart, src string, out []Word) (_ []Word, err error) {
+	defer func() {
+		// expand panics on some bracket expressions it cannot turn into
+		// a regular expression ([0-'*']); bash matches no file with
+		// them. The word is then only known at run time.
+		if p := recover(); p != nil {
+			r.globbed = false
+			out, err = r.add(out, Word{Value: Hole, Source: src})
+		}
+	}()
 	var fields []string
 	r.globbed = false
 	for f, err := range expand.FieldsSeq(&r.cfg, &syntax.Word{Parts: parts}) {
