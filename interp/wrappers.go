@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -193,7 +194,20 @@ func unwrapArgs(base string, args []Word) wrapResult {
 	case "xargs":
 		return unwrapXargs(args)
 	case "find":
-		return wrapResult{cmds: findExec(args)}
+		// A word only known at run time could be -exec and a command
+		// (xargs appends its input to find's words).
+		unknown := false
+		for i, w := range args[1:] {
+			if !strings.HasPrefix(w.Value, Hole) || findValueTests[args[i].Value] {
+				continue // static, or the value of -name, -path, … (one word)
+			}
+			// It could be -exec: it runs what follows up to a ";" or
+			// "+", or words xargs appends could hold the whole action.
+			if w.Source == "(xargs input)" || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
+				unknown = true
+			}
+		}
+		return wrapResult{cmds: findExec(args), unknown: unknown}
 	case "busybox":
 		var r wrapResult
 		if len(args) > 1 && !strings.HasPrefix(args[1].Value, "-") {
@@ -732,6 +746,17 @@ func unwrapXargs(args []Word) (r wrapResult) {
 
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
 // actions, each ended by ";" or "+"; "{}" stands for a found path (a Hole).
+// findValueTests are find's tests and options whose value is the next word:
+// a run-time word there is that value, not an action.
+var findValueTests = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true,
+	"-newer": true, "-anewer": true, "-cnewer": true, "-mtime": true, "-atime": true, "-ctime": true,
+	"-mmin": true, "-amin": true, "-cmin": true, "-size": true, "-user": true, "-group": true, "-uid": true,
+	"-gid": true, "-perm": true, "-maxdepth": true, "-mindepth": true, "-links": true, "-inum": true,
+	"-samefile": true, "-used": true, "-fstype": true, "-context": true,
+}
+
 func findExec(args []Word) []wrapped {
 	var out []wrapped
 	for i := 1; i < len(args); i++ {

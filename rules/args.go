@@ -283,7 +283,60 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 			sc.value(w, w[i+1:])
 		}
 	}
+	if sc.walker != "" && sc.deny == nil && walksCwd(words) {
+		// With no directory operand the walk starts at the working
+		// directory: `cd ~/.ssh && grep -r key`.
+		sc.value(".", ".")
+	}
 	return sc.deny, sc.could, sc.ask, sc.protected
+}
+
+// walksCwd reports a walker given no path operand, which then walks the
+// working directory: find with no path before its expression; grep -r,
+// rgrep, rg, ag and ack with only a pattern (or with -e/-f patterns and no
+// operand).
+func walksCwd(words []string) bool {
+	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
+	args := words[1:]
+	switch name {
+	case "find":
+		return len(args) == 0 || strings.HasPrefix(args[0], "-") || args[0] == "(" || args[0] == "!"
+	case "grep", "egrep", "fgrep", "rgrep", "ugrep", "rg", "ag", "ack":
+	default:
+		return false
+	}
+	withArg := map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "-d": true, "-D": true,
+		"--regexp": true, "--file": true, "--max-count": true, "--after-context": true, "--before-context": true,
+		"--context": true, "--include": true, "--exclude": true, "--exclude-dir": true, "--label": true,
+		"-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true}
+	patterns, operands := false, 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			operands += len(args) - i - 1
+			i = len(args)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			flag := a
+			if strings.HasPrefix(a, "--") {
+				flag, _, _ = strings.Cut(a, "=")
+			} else if len(a) > 2 {
+				flag = a[:2]
+			}
+			if flag == "-e" || flag == "-f" || flag == "--regexp" || flag == "--file" {
+				patterns = true
+			}
+			if withArg[flag] && flag == a {
+				i++ // its value is the next word
+			}
+		default:
+			operands++
+		}
+	}
+	if patterns {
+		return operands == 0
+	}
+	return operands <= 1
 }
 
 // value checks c, the whole or a part of the argument word.

@@ -248,26 +248,30 @@ func sedRuns(words []string, hit func(int, string, string) (int, string, string)
 		switch {
 		case w == "--sandbox":
 			return -1, "", ""
-		case w == "-e" || w == "--expression":
+		case w == "-e" || sedLong(w, "expression") && !strings.Contains(w, "="):
 			if i+1 < len(words) && sedScriptRuns(words[i+1]) {
-				return hit(i+1, words[i+1], "script runs a command or writes a file (e, s///e, w)")
+				return hit(i+1, words[i+1], "script runs a command, reads or writes a file (e, s///e, r, w)")
 			}
 			script = 0
 			i++
-		case strings.HasPrefix(w, "--expression="):
-			if sedScriptRuns(strings.TrimPrefix(w, "--expression=")) {
-				return hit(i, w, "script runs a command or writes a file (e, s///e, w)")
+		case sedLong(w, "expression"):
+			if _, v, _ := strings.Cut(w, "="); sedScriptRuns(v) {
+				return hit(i, w, "script runs a command, reads or writes a file (e, s///e, r, w)")
 			}
 			script = 0
-		case w == "-f" || w == "--file" || strings.HasPrefix(w, "--file="):
-			script = 0
-			if w == "-f" || w == "--file" {
-				i++
-			}
+		case w == "-f" || sedLong(w, "file") || (strings.HasPrefix(w, "--f") && !sedLong(w, "follow-symlinks")):
+			// A script read from a file is not seen.
+			return hit(i, w, "script is read from a file, which may run commands")
 		case w == "-l" || w == "--line-length":
 			i++
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !strings.HasPrefix(w, "--"):
-			if k := strings.IndexAny(w, "ef"); k > 0 {
+			if k := strings.IndexAny(w, "efl"); k > 0 && w[k] == 'f' {
+				return hit(i, w, "script is read from a file, which may run commands")
+			} else if k > 0 && w[k] == 'l' {
+				if k == len(w)-1 {
+					i++ // -l N
+				}
+			} else if k > 0 {
 				script = 0
 				if k == len(w)-1 {
 					if w[k] == 'e' && i+1 < len(words) && sedScriptRuns(words[i+1]) {
@@ -292,7 +296,8 @@ func sedRuns(words []string, hit func(int, string, string) (int, string, string)
 }
 
 // sedScriptRuns reports whether a GNU sed script may run a command or
-// write a file: the e command, the e or w flag of s, the w and W commands.
+// read or write a file: the e command, the e or w flag of s, the r, R, w
+// and W commands.
 // It parses addresses, commands and s/y arguments; anything it does not
 // understand counts as running.
 func sedScriptRuns(s string) bool {
@@ -392,9 +397,14 @@ func sedScriptRuns(s string) bool {
 				break
 			}
 		case 'r', 'R':
-			toEOL()
+			return true // reads a file the script names
 		case 'b', 't', 'T', ':':
-			for i < n && s[i] != ';' && s[i] != '\n' {
+			// GNU sed ends a label at a blank as well as at ";" or a
+			// newline: `:a e cmd` is a label and an e command.
+			for i < n && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != ' ' && s[i] != '\t' {
 				i++
 			}
 		case 'q', 'Q', 'l', 'L':
@@ -465,4 +475,15 @@ func gitRuns(words []string, hit func(int, string, string) (int, string, string)
 		}
 	}
 	return -1, "", ""
+}
+
+// sedLong reports whether w is the long option --name or an abbreviation
+// of it that getopt_long accepts (with or without "=value").
+func sedLong(w, name string) bool {
+	opt, ok := strings.CutPrefix(w, "--")
+	if !ok {
+		return false
+	}
+	opt, _, _ = strings.Cut(opt, "=")
+	return opt != "" && strings.HasPrefix(name, opt)
 }

@@ -191,11 +191,14 @@ var readOnlyPrograms = []program{
 				Exclude: []string{"--output", "--ext-diff"}},
 			{Name: "rev-parse", Source: "git-rev-parse(1): prints object names and repository paths"},
 			{Name: "ls-files", Source: "git-ls-files(1): lists index entries"},
-			{Name: "blame", Source: "git-blame(1): shows who changed each line"},
-			{Name: "rev-list", Source: "git-rev-list(1): lists commits"},
-			{Name: "describe", Source: "git-describe(1): names a commit from its tags"},
-			{Name: "grep", Source: "git-grep(1): searches tracked files; excluded: -O/--open-files-in-pager runs a program",
-				Exclude: []string{"-O", "--open-files-in-pager"}, OptArgShort: "O"},
+			{Name: "blame", Source: "git-blame(1): shows who changed each line; excluded: --output writes a file",
+				Exclude: []string{"--output"}},
+			{Name: "rev-list", Source: "git-rev-list(1): lists commits; excluded: --output writes a file",
+				Exclude: []string{"--output"}},
+			{Name: "describe", Source: "git-describe(1): names a commit from its tags; excluded: --output writes a file",
+				Exclude: []string{"--output"}},
+			{Name: "grep", Source: "git-grep(1): searches tracked files; excluded: -O/--open-files-in-pager runs a program, --no-index searches any directory like grep -r",
+				Exclude: []string{"-O", "--open-files-in-pager", "--no-index"}, OptArgShort: "O"},
 			{Name: "branch", Source: "git-branch(1) with no operand lists branches; excluded: the options that delete, move, copy, or set upstream and descriptions",
 				NoOperands: true, Exclude: []string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "--delete", "--move", "--copy",
 					"--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--create-reflog"}},
@@ -209,7 +212,7 @@ var readOnlyPrograms = []program{
 	{Name: "find", Source: "GNU find(1): excluded: the actions that run programs (their commands are segments too), delete or write files",
 		ExcludeAnywhere: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}},
 	{Name: "sed", Source: "GNU sed(1): excluded: -i/--in-place edits files; a script's e, w and s///e are checked as code in an argument",
-		Exclude: []string{"-i", "--in-place"}, ArgShort: "eflsE", OptArgShort: "i"},
+		Exclude: []string{"-i", "--in-place"}, ArgShort: "efl", OptArgShort: "i"},
 	{Name: "ps", Source: "procps ps(1): prints processes", HoleSafe: true},
 	{Name: "free", Source: "procps free(1): prints memory use", HoleSafe: true},
 	{Name: "hostname", Source: "hostname(1) with no operand prints the host name; excluded: -F/--file and -b/--boot set it",
@@ -405,6 +408,20 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 				return Sensitive, fmt.Sprintf("%s option %s can write or execute (%s)", label, bad, prog.Source), false
 			}
 			argNext = prog.takesNextArg(a)
+			if prog.Names && !strings.HasPrefix(a, "--") {
+				// A value glued to an option of a cluster may be a
+				// name (read -raPS4 assigns the array PS4).
+				for j := 1; j < len(a); j++ {
+					if strings.IndexByte(prog.ArgShort, a[j]) >= 0 {
+						if v := a[j+1:]; v != "" {
+							if why := checkName(v); why != "" {
+								return Sensitive, why, true
+							}
+						}
+						break
+					}
+				}
+			}
 			continue
 		}
 		operands++
