@@ -443,7 +443,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		if canon == "/" {
 			resolved = "/" + c
 		}
-		fi, err := os.Lstat(resolved)
+		fi, err := lstat(resolved)
 		if err != nil {
 			return // names nothing: not a path
 		}

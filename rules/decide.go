@@ -338,7 +338,7 @@ func linkTargetForm(words []string, cwd string) []string {
 		}
 		p = cwd + "/" + p
 	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	if fi, err := lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
 	}
 	target := canonical(p)

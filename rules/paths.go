@@ -282,7 +282,7 @@ func resolveIn(dir, p string) (resolvedPath string, info os.FileInfo, exists boo
 			continue
 		}
 		next := resolved + "/" + c
-		fi, err := os.Lstat(next)
+		fi, err := lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it.
 			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
