@@ -79,6 +79,10 @@ func (g *Guard) recordClear(segs []interp.Segment, ctx rules.Context, vouched ma
 				if !slices.Contains(s.Via, via) {
 					continue
 				}
+				if affectsDirs(s, c.Home) {
+					clear = false
+					break
+				}
 				if v, counts := g.decide(s, c, vouched); counts && v.Decision != rules.Allow {
 					clear = false
 					break

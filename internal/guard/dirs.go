@@ -37,12 +37,8 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		if !trusted && mentionsDirState(s) {
 			return nil, false
 		}
-		if s.Kind == interp.Exec && len(s.Args) > 1 && s.Args[0].Value == "shopt" {
-			for _, w := range s.Args[1:] {
-				if w.Value == "autocd" || w.Value == "cdable_vars" || strings.Contains(w.Value, interp.Hole) {
-					return nil, false
-				}
-			}
+		if enablesDirOption(s) {
+			return nil, false
 		}
 		if !s.MayChangeDir() {
 			continue
@@ -187,4 +183,42 @@ func cdLands(d, target string) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// enablesDirOption reports a shopt that may turn on autocd (a directory
+// name run as a command cds there) or cdable_vars (cd NAME goes to $NAME):
+// -s with either, or with a name only known at run time. Turning them off
+// (-u, as agents' shell snapshots do) is harmless.
+func enablesDirOption(s interp.Segment) bool {
+	if s.Kind != interp.Exec || len(s.Args) < 2 || s.Args[0].Value != "shopt" {
+		return false
+	}
+	on, risky := false, false
+	for _, w := range s.Args[1:] {
+		v := w.Value
+		switch {
+		case strings.Contains(v, interp.Hole):
+			return true
+		case strings.HasPrefix(v, "-"):
+			on = on || strings.ContainsRune(v, 's')
+		case v == "autocd" || v == "cdable_vars":
+			risky = true
+		}
+	}
+	return on && risky
+}
+
+// affectsDirs reports whether a segment of a vouched file can change the
+// directories dirs finds (a static cd, a shopt that turns on autocd or
+// cdable_vars): a file holding one is never recorded clear, so that
+// skipping its commands cannot change the verdict of the others.
+func affectsDirs(s interp.Segment, home string) bool {
+	if enablesDirOption(s) {
+		return true
+	}
+	if !s.MayChangeDir() {
+		return false
+	}
+	_, ok := cdTarget(s, home)
+	return ok && !s.Repeats
 }

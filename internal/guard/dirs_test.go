@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -116,5 +117,47 @@ func TestVouchedSnapshotCdCounts(t *testing.T) {
 	}
 	if o := g.Evaluate("source " + snap + " && cat README"); o.Decision != rules.Allow {
 		t.Errorf("a snapshot's eval of run-time text: %v, want allow\n%s", o.Decision, describeOutcome(o))
+	}
+}
+
+// TestSnapshotShellOptions checks that a snapshot turning autocd and
+// cdable_vars off (as Claude Code's do) leaves the working directory
+// known, that one turning them on does not, and that the verdict is the
+// same with the clear cache cold and warm.
+func TestSnapshotShellOptions(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	snaps := filepath.Join(home, ".claude", "shell-snapshots")
+	for _, d := range []string{ws, snaps} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	off := filepath.Join(snaps, "snapshot-bash-1.sh")
+	on := filepath.Join(snaps, "snapshot-bash-2.sh")
+	cd := filepath.Join(snaps, "snapshot-bash-3.sh")
+	for p, content := range map[string]string{
+		off: "shopt -u autocd\nshopt -u cdable_vars\nshopt -s expand_aliases\n",
+		on:  "shopt -s cdable_vars\n",
+		cd:  "cd " + home + "\n",
+	} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile, Verdicts: cache,
+		Context:  rules.Context{Mode: rules.AskMode, Cwd: ws, Home: home, Workspace: ws},
+		Analysis: interp.Options{Home: home, Sources: cache}}
+	for run := range 2 {
+		if o := g.Evaluate("source " + off + " && eval 'cat go.mod'"); o.Decision != rules.Allow {
+			t.Errorf("run %d: snapshot turning options off: %v, want allow\n%s", run, o.Decision, describeOutcome(o))
+		}
+		if o := g.Evaluate("source " + on + " && cd x && cat id_rsa"); o.Decision == rules.Allow {
+			t.Errorf("run %d: snapshot turning cdable_vars on: allowed\n%s", run, describeOutcome(o))
+		}
+		if o := g.Evaluate("source " + cd + " && cat .ssh/id_rsa"); o.Decision == rules.Allow {
+			t.Errorf("run %d: snapshot with a cd home: allowed\n%s", run, describeOutcome(o))
+		}
 	}
 }
