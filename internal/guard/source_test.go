@@ -277,3 +277,63 @@ func TestFilesReadAsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotAliasRunsAsItsExpansion checks that an alias a snapshot
+// defines, used after the snapshot turns expand_aliases on, is decided by
+// what it expands to; without expand_aliases the name is a program.
+func TestSnapshotAliasRunsAsItsExpansion(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "shell-snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	on := filepath.Join(dir, "snapshot-bash-1.sh")
+	off := filepath.Join(dir, "snapshot-bash-2.sh")
+	for p, content := range map[string]string{
+		on:  "shopt -s expand_aliases\nalias -- ll='ls -alF'\nalias -- wipe='rm -rf'\n",
+		off: "alias -- ll='ls -alF'\n",
+	} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	g.Analysis.Home = home
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"source " + on + " && eval 'll'", rules.Allow},
+		{"source " + on + " && eval 'wipe ~'", rules.Deny},
+		{"source " + off + " && eval 'll'", rules.Ask},
+		{"alias ll='ls -l'; ll", rules.Ask},
+	} {
+		if o := g.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+}
+
+// TestSnapshotAliasVerdictCacheIndependent runs the alias case with the
+// clear cache, cold then warm: the verdict must not change.
+func TestSnapshotAliasVerdictCacheIndependent(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "shell-snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "snapshot-bash-1.sh")
+	if err := os.WriteFile(snap, []byte("shopt -s expand_aliases\nalias -- ll='ls -alF'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := interp.DirCache{Dir: filepath.Join(home, ".cache", "guardsh", "source")}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile, Verdicts: cache,
+		Context:  rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home},
+		Analysis: interp.Options{Home: home, Sources: cache}}
+	for run := range 3 {
+		if o := g.Evaluate("source " + snap + " && eval 'll'"); o.Decision != rules.Allow {
+			t.Errorf("run %d: %v, want allow\n%s", run, o.Decision, describeOutcome(o))
+		}
+	}
+}
