@@ -200,10 +200,11 @@ func matchCommandOption(w string, opts struct {
 	return ""
 }
 
-// awkCode finds, in an awk program, what runs a command or writes a file:
+// awkCode finds, in an awk program, what runs a command, writes a file or
+// reads one the program names (getline < FILE, gawk's @include and @load):
 // system(…), a pipe to or from a command (print | "cmd", "cmd" | getline,
 // |&), and print or printf redirected with > or >>.
-var awkCode = regexp.MustCompile(`system\s*\(|\|\s*&|\|\s*"|\|\s*[A-Za-z_$(]|"\s*\|\s*getline|printf?\b[^;{}\n]*>`)
+var awkCode = regexp.MustCompile(`system\s*\(|\|\s*&|\|\s*"|\|\s*[A-Za-z_$(]|"\s*\|\s*getline|printf?\b[^;{}\n]*>|getline[^;{}\n]*<|@include|@load`)
 
 // awkProgramRuns matches awkCode against an awk program, its logical
 // "||" aside.
