@@ -201,6 +201,13 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
+	if j.class == Sensitive && !badAssign && len(s.Assigns) == 0 {
+		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
+			if at, _, _ := runsArgument(s.Words); at < 0 {
+				j.class, j.why = Workspace, why
+			}
+		}
+	}
 	if j.h.deny < 0 {
 		var prot *argHit
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(s.Words, ctx, class != ReadOnly)
