@@ -43,7 +43,7 @@ fi
 cat <<DONE
 guardsh installed: $bindir/guardsh ($version)
 $wrote_config
-audit log: \${XDG_STATE_HOME:-~/.local/state}/guardsh/audit.jsonl
+audit log: ${XDG_STATE_HOME:-$HOME/.local/state}/guardsh/audit.jsonl
 
 Try it:
   $bindir/guardsh -c 'ls | wc -l'        # runs
@@ -52,7 +52,8 @@ Try it:
 
 Wire it in front of your agent or CI:
   Claude Code   settings.json: {"env": {"CLAUDE_CODE_SHELL": "$bashdir/bash"}}
-                (or export SHELL=$bashdir/bash before starting claude)
+                (or export SHELL=$bashdir/bash before starting claude,
+                 or CLAUDE_CODE_SHELL_PREFIX=$bindir/guardsh-prefix)
   Codex         start codex with PATH=$bashdir:\$PATH (it runs bash -lc from PATH)
   Gemini CLI    start gemini with PATH=$bashdir:\$PATH (it runs bash -c from PATH)
   goose         export GOOSE_SHELL=$bindir/guardsh
