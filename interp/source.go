@@ -2,6 +2,7 @@ package interp
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -460,6 +462,35 @@ func (c DirCache) Put(key string, data []byte) {
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(c.Dir, key+".json")) != nil {
 		_ = os.Remove(tmp.Name())
+		return
+	}
+	c.prune()
+}
+
+// maxCacheEntries bounds a DirCache: agents write a new snapshot for every
+// session, so old entries are of no use.
+const maxCacheEntries = 512
+
+// prune removes the oldest entries beyond maxCacheEntries (by modification
+// time); it runs after a Put, which only a cache miss makes.
+func (c DirCache) prune() {
+	entries, err := os.ReadDir(c.Dir)
+	if err != nil || len(entries) <= maxCacheEntries {
+		return
+	}
+	type aged struct {
+		name string
+		mod  int64
+	}
+	var files []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			files = append(files, aged{e.Name(), info.ModTime().UnixNano()})
+		}
+	}
+	slices.SortFunc(files, func(a, b aged) int { return cmp.Compare(a.mod, b.mod) })
+	for _, f := range files[:max(0, len(files)-maxCacheEntries)] {
+		_ = os.Remove(filepath.Join(c.Dir, f.name))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,5 +203,30 @@ func TestAnalyzeScriptFiles(t *testing.T) {
 				t.Errorf("Analyze(%q):\n got  %q\n want %q", c.src, got, want[c.name])
 			}
 		})
+	}
+}
+
+func TestDirCacheIsBounded(t *testing.T) {
+	c := DirCache{Dir: t.TempDir()}
+	old := time.Now().Add(-time.Hour)
+	for i := range maxCacheEntries + 20 {
+		key := sourceKey([]byte(strconv.Itoa(i)), "", false)
+		c.Put(key, []byte("x"))
+		_ = os.Chtimes(filepath.Join(c.Dir, key+".json"), old, old.Add(time.Duration(i)*time.Second))
+	}
+	newest := sourceKey([]byte("newest"), "", false)
+	c.Put(newest, []byte("x"))
+	entries, err := os.ReadDir(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) > maxCacheEntries {
+		t.Errorf("%d entries, want at most %d", len(entries), maxCacheEntries)
+	}
+	if _, ok := c.Get(newest); !ok {
+		t.Error("the newest entry was pruned")
+	}
+	if _, ok := c.Get(sourceKey([]byte("0"), "", false)); ok {
+		t.Error("the oldest entry was kept")
 	}
 }
