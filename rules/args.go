@@ -272,7 +272,15 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 			} else if i := strings.IndexByte(w, '='); i >= 0 {
 				sc.value(w, w[i+1:])
 			} else if len(w) > 2 && w[1] != '-' {
-				if k := strings.IndexAny(w[2:], "/~."); k >= 0 {
+				// A value glued to a short option: after any letter of
+				// the cluster (-tsub/../x, -abt/dir), when it looks like
+				// a path; and from the first "/", "~" or ".".
+				for i := 2; i < len(w) && i < 12 && sc.deny == nil; i++ {
+					if isLetter(w[i-1]) && (strings.IndexByte(w[i:], '/') >= 0 || w[i] == '~') {
+						sc.value(w, w[i:])
+					}
+				}
+				if k := strings.IndexAny(w[2:], "/~."); k >= 0 && sc.deny == nil {
 					sc.value(w, w[2+k:])
 				}
 			}
@@ -551,3 +559,5 @@ func tildeShown(p, home string) string {
 	}
 	return p
 }
+
+func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -13,17 +14,32 @@ import (
 // strictly inside the workspace (or a temp directory), statically and with
 // symlinks resolved, the segment's class is Workspace: mode auto runs it,
 // as it runs a redirection into the workspace.
-var workspaceWriters = map[string]bool{
-	"touch": true, "mkdir": true, "rmdir": true, "rm": true, "cp": true, "mv": true, "ln": true,
-	"chmod": true, "truncate": true, "tee": true, "sed": true,
+var workspaceWriters = map[string]writerOptions{
+	"touch":    {flags: "acfhm", withArg: "rtd"},
+	"mkdir":    {flags: "pv", withArg: "m"},
+	"rmdir":    {flags: "pv"},
+	"rm":       {flags: "dfiIrRv"},
+	"cp":       {flags: "abdfHilLnPprRsTuvx", withArg: "StZ"},
+	"mv":       {flags: "bfinTuvZ", withArg: "St"},
+	"ln":       {flags: "bdFfiLnPrsTv", withArg: "St"},
+	"chmod":    {flags: "cfvR"},
+	"truncate": {flags: "co", withArg: "rs"},
+	"tee":      {flags: "aip"},
+	"sed":      {flags: "nisuEzr", withArg: "el"},
 }
+
+// writerOptions are a workspace writer's short options: flags, and those
+// whose value is the next word (a value glued to its letter, -t/dir, is
+// not read, so such a word is never taken as staying inside).
+type writerOptions struct{ flags, withArg string }
 
 // writesOnlyWorkspace reports whether words, a call of a workspace writer,
 // names only paths strictly inside the workspace or a temp directory (an
 // option's "=value" counts as a path too), and why.
 func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	name := words[0]
-	if !workspaceWriters[name] || len(words) < 2 {
+	opts, ok := workspaceWriters[name]
+	if !ok || len(words) < 2 {
 		return false, ""
 	}
 	x := p.pathIndexFor(ctx)
@@ -33,18 +49,33 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 			return false, ""
 		}
 		v := w
-		if strings.HasPrefix(w, "-") {
+		if strings.HasPrefix(w, "--") {
 			_, val, ok := strings.Cut(w, "=")
 			if !ok {
 				continue
 			}
 			v = val
+		} else if strings.HasPrefix(w, "-") && len(w) > 1 {
+			for j := 1; j < len(w); j++ {
+				c := w[j]
+				switch {
+				case strings.IndexByte(opts.flags, c) >= 0:
+				case strings.IndexByte(opts.withArg, c) >= 0 && j == len(w)-1:
+					// its value is the next word, an operand here
+				default:
+					return false, "" // a glued value, or an option not known
+				}
+			}
+			continue
 		}
 		if ctx.CwdUnknown && !strings.HasPrefix(v, "/") {
 			return false, ""
 		}
 		ps := newPathSubject(v, ctx)
-		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" {
+		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved) {
+			return false, ""
+		}
+		if name == "ln" && !linkTargetsStayInside(words, ctx, x) {
 			return false, ""
 		}
 		inside := false
@@ -63,4 +94,81 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		return false, ""
 	}
 	return true, fmt.Sprintf("%s changes only files inside the workspace", name)
+}
+
+// protectedBelow reports whether a protected path lies below dir, an
+// existing directory (renaming or removing dir changes it: `rm -rf .git`,
+// `mv .git g`): a protected path under it (~/.ssh when dir holds the home
+// directory), or, for the patterns that hold in any directory
+// (*/.git/config), a .git directory in dir, or dir being one.
+func (x *pathIndex) protectedBelow(dir string) bool {
+	fi, err := lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	for _, g := range x.protected {
+		lit := g.pat
+		if i := strings.IndexByte(lit, '*'); i >= 0 {
+			lit = lit[:i]
+		}
+		if lit != "" && strings.HasPrefix(lit, prefix) {
+			return true
+		}
+		if lit == "" && strings.Contains(g.pat, "/.git/") {
+			if path.Base(dir) == ".git" || strings.Contains(prefix, "/.git/") {
+				return true
+			}
+			if _, err := lstat(prefix + ".git"); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linkTargetsStayInside checks ln's targets as the kernel will resolve
+// them: a relative target of a symbolic link from the directory the link
+// is made in, not from the working directory.
+func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
+	var ops []string
+	symbolic := false
+	for _, w := range words[1:] {
+		switch {
+		case w == "-s" || w == "--symbolic" || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's')):
+			symbolic = true
+		case strings.HasPrefix(w, "-"):
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if !symbolic || len(ops) < 2 {
+		return true // hard links and one-operand forms: the operands were checked
+	}
+	dest := ops[len(ops)-1]
+	destAbs := dest
+	if !strings.HasPrefix(dest, "/") {
+		destAbs = ctx.Cwd + "/" + dest
+	}
+	linkDir := path.Dir(destAbs)
+	if fi, err := lstat(destAbs); err == nil && fi.IsDir() {
+		linkDir = destAbs // ln -s TARGET DIR makes DIR/basename(TARGET)
+	}
+	for _, t := range ops[:len(ops)-1] {
+		abs := t
+		if !strings.HasPrefix(t, "/") {
+			abs = linkDir + "/" + t
+		}
+		ps := newPathSubject(abs, ctx)
+		inside := false
+		for _, d := range append(append([]string(nil), x.wsDirs...), x.tmpDirs...) {
+			if withinAny(ps.resolved, []string{d}) {
+				inside = true
+			}
+		}
+		if !ps.static || !inside || x.protectedBy(ps) != "" {
+			return false
+		}
+	}
+	return true
 }
