@@ -201,7 +201,9 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
-	if j.class == Sensitive && !badAssign && len(s.Assigns) == 0 {
+	if mode == Auto && j.class == Sensitive && !badAssign && len(s.Assigns) == 0 {
+		// Only mode auto decides a workspace write differently from a
+		// sensitive command; elsewhere the file lookups are not spent.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
 			if at, _, _ := runsArgument(s.Words); at < 0 {
 				j.class, j.why = Workspace, why
