@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"gopkg.in/yaml.v3"
@@ -193,7 +194,7 @@ func (ps *parser) errorf(n *yaml.Node, format string, args ...any) *ConfigError 
 	return &ConfigError{File: ps.file, Line: line, Problem: fmt.Sprintf(format, args...)}
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (ps *parser) parse(data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -298,7 +299,7 @@ func (ps *parser) parse(data []byte) error {
 
 func (ps *parser) yamlError(err error) error {
 	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &ConfigError{File: ps.file, Line: line, Problem: "invalid YAML: " + m[2], Err: err}
 	}

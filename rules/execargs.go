@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // runsArgument reports a program that runs code given in its arguments,
@@ -204,12 +205,14 @@ func matchCommandOption(w string, opts struct {
 // reads one the program names (getline < FILE, gawk's @include and @load):
 // system(…), a pipe to or from a command (print | "cmd", "cmd" | getline,
 // |&), and print or printf redirected with > or >>.
-var awkCode = regexp.MustCompile(`system\s*\(|\|\s*&|\|\s*"|\|\s*[A-Za-z_$(]|"\s*\|\s*getline|printf?\b[^;{}\n]*>|getline[^;{}\n]*<|@include|@load`)
+var awkCode = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`system\s*\(|\|\s*&|\|\s*"|\|\s*[A-Za-z_$(]|"\s*\|\s*getline|printf?\b[^;{}\n]*>|getline[^;{}\n]*<|@include|@load`)
+})
 
 // awkProgramRuns matches awkCode against an awk program, its logical
 // "||" aside.
 func awkProgramRuns(prog string) bool {
-	return awkCode.MatchString(strings.ReplaceAll(prog, "||", "  "))
+	return awkCode().MatchString(strings.ReplaceAll(prog, "||", "  "))
 }
 
 func awkRuns(words []string, hit func(int, string, string) (int, string, string)) (int, string, string) {
