@@ -78,14 +78,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		if name == "ln" && !linkTargetsStayInside(words, ctx, x) {
 			return false, ""
 		}
-		inside := false
-		for _, d := range append(append([]string(nil), x.wsDirs...), x.tmpDirs...) {
-			if ps.resolved != d && withinAny(ps.resolved, []string{d}) {
-				inside = true
-				break
-			}
-		}
-		if !inside {
+		if !x.insideWorkspace(ps.resolved, true) {
 			return false, ""
 		}
 		operands++
@@ -160,15 +153,22 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 			abs = linkDir + "/" + t
 		}
 		ps := newPathSubject(abs, ctx)
-		inside := false
-		for _, d := range append(append([]string(nil), x.wsDirs...), x.tmpDirs...) {
-			if withinAny(ps.resolved, []string{d}) {
-				inside = true
-			}
-		}
-		if !ps.static || !inside || x.protectedBy(ps) != "" {
+		if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
 			return false
 		}
 	}
 	return true
+}
+
+// insideWorkspace reports whether the resolved path p lies in the workspace
+// or a temp directory; with strictly, not one of those directories itself.
+func (x *pathIndex) insideWorkspace(p string, strictly bool) bool {
+	for _, dirs := range [][]string{x.wsDirs, x.tmpDirs} {
+		for _, d := range dirs {
+			if within(p, d) && !(strictly && p == d) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/interp"
@@ -59,7 +60,7 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		}
 		for _, d := range out {
 			for _, next := range cdLands(d, target) {
-				if !containsDir(out, next) {
+				if !slices.Contains(out, next) {
 					out = append(out, next)
 				}
 			}
@@ -108,15 +109,6 @@ func cdTarget(s interp.Segment, home string) (string, bool) {
 		return "", false
 	}
 	return t, true
-}
-
-func containsDir(ds []string, d string) bool {
-	for _, x := range ds {
-		if x == d {
-			return true
-		}
-	}
-	return false
 }
 
 // mentionsDirState reports a segment that may change how cd resolves or
