@@ -101,7 +101,7 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 	}
 	p := file
 	if !filepath.IsAbs(p) {
-		if a.opt.Dir == "" || a.firstCd >= 0 || f.deferred {
+		if a.opt.Dir == "" || a.opt.DirChanged || a.firstCd >= 0 || f.deferred {
 			return "", false
 		}
 		p = filepath.Join(a.opt.Dir, p)
@@ -526,7 +526,7 @@ func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unkn
 // relative path.
 func (a *analyzer) shebang(path string) (shell string, ok bool) {
 	if !filepath.IsAbs(path) {
-		if a.opt.Dir == "" || a.firstCd >= 0 {
+		if a.opt.Dir == "" || a.opt.DirChanged || a.firstCd >= 0 {
 			return "", false
 		}
 		path = filepath.Join(a.opt.Dir, path)

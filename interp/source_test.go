@@ -230,3 +230,18 @@ func TestDirCacheIsBounded(t *testing.T) {
 		t.Error("the oldest entry was kept")
 	}
 }
+
+// TestScriptAfterEarlierCd checks that a relative script is not read from
+// the starting directory once an earlier command (of a script read in
+// chunks) may have changed the directory.
+func TestScriptAfterEarlierCd(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "s.sh", "echo fine\n")
+	segs, err := Analyze("bash s.sh", Options{Dir: dir, DirChanged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := renderRuns(segs); len(got) != 1 || got[0] != "exec bash s.sh !" {
+		t.Errorf("after an earlier cd: %q, want the script unknown", got)
+	}
+}
