@@ -21,29 +21,6 @@ import (
 // the next word too, as in bash. A value is also analysed where the alias
 // is defined (see payloads).
 
-// turnsOnAliases reports `shopt -s expand_aliases` (nothing only known at
-// run time, no -u or -o).
-func turnsOnAliases(args []Word) bool {
-	if len(args) < 3 || args[0].Value != "shopt" {
-		return false
-	}
-	set, named := false, false
-	for _, w := range args[1:] {
-		switch {
-		case strings.Contains(w.Value, Hole):
-			return false
-		case strings.HasPrefix(w.Value, "-"):
-			if strings.ContainsAny(w.Value, "uo") {
-				return false
-			}
-			set = set || strings.ContainsRune(w.Value, 's')
-		case w.Value == "expand_aliases":
-			named = true
-		}
-	}
-	return set && named
-}
-
 // defineAlias records alias name=value; a value with a run-time part
 // forgets the name.
 func (a *analyzer) defineAlias(name, value string) {
@@ -109,11 +86,6 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 	}
 	if a.expanding == nil {
 		a.expanding = map[string]bool{}
-	}
-	if a.aliasesOn && a.callStart < len(a.segs) {
-		// expand_aliases was turned on before: bash runs the alias,
-		// not a program of that name.
-		a.segs[a.callStart].Alias = name
 	}
 	a.expanding[name] = true
 	a.nested(b.String(), "alias "+name, int(c.Args[0].Pos().Offset()), f, false, f.posix)

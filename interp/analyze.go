@@ -183,8 +183,6 @@ type analyzer struct {
 	// pendingAliases maps the names of aliases loaded from a SourceCache
 	// to their encoded definitions, decoded at the first use of one.
 	pendingAliases map[string][]byte
-	// aliasesOn: a shopt -s expand_aliases ran before (outside a function).
-	aliasesOn bool
 	// unreadScript is the script operand shell could not read (see
 	// Segment.Script).
 	unreadScript string
@@ -753,9 +751,6 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	if (a.aliases != nil || a.pendingAliases != nil) && len(c.Args) > 0 && a.err == nil {
 		a.expandAlias(c, f)
-	}
-	if !f.deferred && turnsOnAliases(seg.Args) {
-		a.aliasesOn = true
 	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {

@@ -87,10 +87,6 @@ type Segment struct {
 	// so such a segment may make a command stricter (a deny rule that
 	// matches it), never looser.
 	Assumed string
-	// Alias is the alias the command's first word names, when the
-	// analysis read the command expanded too (the segments after it with
-	// Via "alias NAME").
-	Alias string
 	// Function says the command names a function a sourced file defined
 	// earlier (see source.go): bash runs that function, whose body was
 	// analysed into segments at its first call.

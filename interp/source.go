@@ -47,15 +47,13 @@ type SourceCache interface {
 
 // sourceFormat names the encoding of a cached analysis; a change to the
 // analysis or to Segment bumps it, so old entries are never read.
-const sourceFormat = "guardsh-source-v4"
+const sourceFormat = "guardsh-source-v5"
 
 // sourcedFile is one file's analysis, as cached.
 type sourcedFile struct {
 	Segments []Segment          `json:"segments"`
 	Funcs    map[string]funcDef `json:"funcs,omitempty"`
 	Aliases  map[string]string  `json:"aliases,omitempty"`
-	// AliasesOn: the file turns expand_aliases on.
-	AliasesOn bool `json:"aliases_on,omitempty"`
 }
 
 // funcDef is a function a sourced file defines: its body's text, the line
@@ -227,12 +225,10 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 			// "FUNC FUNC …\nALIAS ALIAS …\n", the aliases as JSON and
 			// "\n", then the function definitions as JSON: each decoded
 			// only when one of its names is used.
-			on, raw, ok0 := bytes.Cut(raw, []byte("\n"))
 			names, rest, ok1 := bytes.Cut(raw, []byte("\n"))
 			aliasNames, rest, ok2 := bytes.Cut(rest, []byte("\n"))
 			aliases, defs, ok3 := bytes.Cut(rest, []byte("\n"))
-			if ok0 && ok1 && ok2 && ok3 {
-				a.aliasesOn = a.aliasesOn || string(on) == "aliases-on"
+			if ok1 && ok2 && ok3 {
 				for n := range strings.FieldsSeq(string(names)) {
 					if a.pending == nil {
 						a.pending = map[string][]byte{}
@@ -307,11 +303,7 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 				for n := range sf.Aliases {
 					aliasNames = append(aliasNames, n)
 				}
-				on := "aliases-off"
-				if sf.AliasesOn {
-					on = "aliases-on"
-				}
-				entry := append([]byte(on+"\n"+strings.Join(names, " ")+"\n"+strings.Join(aliasNames, " ")+"\n"), aliases...)
+				entry := append([]byte(strings.Join(names, " ")+"\n"+strings.Join(aliasNames, " ")+"\n"), aliases...)
 				cache.Put(funcsKey(key), append(append(entry, '\n'), raw...))
 			}
 		}
@@ -328,7 +320,6 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 	for n, v := range sf.Aliases {
 		a.defineAlias(n, v)
 	}
-	a.aliasesOn = a.aliasesOn || sf.AliasesOn
 	return cacheable
 }
 
@@ -353,7 +344,7 @@ func funcsKey(key string) string {
 // cacheable is false when the file read other files (source, scripts):
 // then more than its content decides its analysis.
 func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, cacheable bool, err error) {
-	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path, aliases: maps.Clone(a.aliases), aliasesOn: a.aliasesOn}
+	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path, aliases: maps.Clone(a.aliases)}
 	sub.opt.MaxDepth = a.opt.MaxDepth - f.depth - 1
 	sub.res = newResolver(a.opt.Home, &sub.budget)
 	sub.assume = &assumptions{home: a.opt.Home}
@@ -371,7 +362,7 @@ func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, ca
 	if sub.err != nil {
 		return nil, false, sub.err
 	}
-	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases, AliasesOn: sub.aliasesOn}, !sub.readFiles, nil
+	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, !sub.readFiles, nil
 }
 
 // defineFunc records a function defined in a sourced file instead of

@@ -54,6 +54,11 @@ func TestAttackRunFinds(t *testing.T) {
 		{"cd ~/.ssh && grep -rh e", false},
 		{"printf '%s\\0' -exec touch X ';' | xargs -0 find f.txt", true},
 		{"for i in 1 2; do cd ..; done; cat .ssh/id_rsa", false},
+		{`awk 'BEGIN{print "a;" > "/tmp/m"}'`, false},
+		{"awk 'BEGIN{print \"x\" |\\\n \"touch /tmp/m\"}'", false},
+		{`awk 'BEGIN{ARGV[1]=ENVIRON["HOME"] "/.ssh/id_rsa"; ARGC=2} {print}'`, false},
+		{"gofmt --w x.go", false},
+		{"shopt -s expand_aliases; alias touch=ls\ntouch /tmp/m", false},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
 			t.Errorf("ask mode: %q is allowed\n%s", c.text, describeOutcome(o))

@@ -180,9 +180,8 @@ var plainWrappers = map[string]bool{
 // Its own class then does not make the command ask; rules that match it
 // still apply, and the segments of its code are decided on their own.
 func transparent(seg interp.Segment) bool {
-	if seg.Function || seg.Alias != "" {
-		// A function from a sourced file, or an alias used where
-		// expand_aliases is on: what it runs is analysed.
+	if seg.Function {
+		// A function from a sourced file: its body is analysed.
 		return len(seg.Assigns) == 0
 	}
 	if !seg.Nested || len(seg.Assigns) > 0 || len(seg.Args) == 0 {

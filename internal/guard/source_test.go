@@ -279,8 +279,8 @@ func TestFilesReadAsCode(t *testing.T) {
 }
 
 // TestSnapshotAliasRunsAsItsExpansion checks that an alias a snapshot
-// defines, used after the snapshot turns expand_aliases on, is decided by
-// what it expands to; without expand_aliases the name is a program.
+// defines is read expanded where it is used (a deny rule reaches what it
+// expands to), and that the name itself is still decided as a program.
 func TestSnapshotAliasRunsAsItsExpansion(t *testing.T) {
 	home := t.TempDir()
 	dir := filepath.Join(home, ".claude", "shell-snapshots")
@@ -304,7 +304,10 @@ func TestSnapshotAliasRunsAsItsExpansion(t *testing.T) {
 		text string
 		want rules.Decision
 	}{
-		{"source " + on + " && eval 'll'", rules.Allow},
+		// The literal name still decides as a program: where bash
+		// expands an alias (line by line, not in child shells) is more
+		// than the analysis follows.
+		{"source " + on + " && eval 'll'", rules.Ask},
 		{"source " + on + " && eval 'wipe ~'", rules.Deny},
 		{"source " + off + " && eval 'll'", rules.Ask},
 		{"alias ll='ls -l'; ll", rules.Ask},
@@ -332,8 +335,11 @@ func TestSnapshotAliasVerdictCacheIndependent(t *testing.T) {
 		Context:  rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home},
 		Analysis: interp.Options{Home: home, Sources: cache}}
 	for run := range 3 {
-		if o := g.Evaluate("source " + snap + " && eval 'll'"); o.Decision != rules.Allow {
-			t.Errorf("run %d: %v, want allow\n%s", run, o.Decision, describeOutcome(o))
+		if o := g.Evaluate("source " + snap + " && eval 'll'"); o.Decision != rules.Ask {
+			t.Errorf("run %d: %v, want ask\n%s", run, o.Decision, describeOutcome(o))
+		}
+		if o := g.Evaluate("source " + snap + " && eval 'ls'"); o.Decision != rules.Allow {
+			t.Errorf("run %d: ls: %v, want allow\n%s", run, o.Decision, describeOutcome(o))
 		}
 	}
 }
