@@ -151,7 +151,7 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	if !ctx.CwdUnknown {
 		cwd = ctx.Cwd
 	}
-	forms := execFormsIn(s.Words, ctx.Home, cwd)
+	forms := execForms(s.Words, ctx.Home, cwd)
 	for _, f := range forms {
 		h := p.matchExec(f.words)
 		if !f.definite {
@@ -274,13 +274,10 @@ type form struct {
 //   - the link-target form, for deny and ask rules only: a command named
 //     by a path that is a symlink (`./t` → /usr/bin/touch), as the base
 //     name of what it links to.
-func execForms(words []string, home string) []form {
-	return execFormsIn(words, home, "")
-}
-
-// execFormsIn is execForms with cwd, the canonical directory a relative
-// command path is resolved in ("" for none).
-func execFormsIn(words []string, home, cwd string) []form {
+//
+// cwd is the canonical directory a relative command path is resolved in
+// ("" for none).
+func execForms(words []string, home, cwd string) []form {
 	var forms []form
 	base := []form{{words: words, allow: true, definite: true}}
 	if b := baseNameForm(words); b != nil {
