@@ -720,6 +720,7 @@ func unwrapXargs(args []Word) (r wrapResult) {
 		return r
 	}
 	replace := ""
+	var assigns []Word
 	for _, o := range opts {
 		switch o.name {
 		case "-I":
@@ -729,9 +730,16 @@ func unwrapXargs(args []Word) (r wrapResult) {
 			if !o.hasValue {
 				replace = "{}"
 			}
+		case "-L", "-l", "-n", "--max-lines", "--max-args":
+			// GNU xargs: a later -L, -l or -n cancels -I ("ignoring
+			// previous --replace value") and appends the input again.
+			replace = ""
+		case "--process-slot-var":
+			// Sets NAME in the command's environment.
+			assigns = append(assigns, Word{Value: o.value + "=" + Hole, Source: "--process-slot-var=" + o.value})
 		}
 	}
-	r.cmd("xargs", args, i, nil)
+	r.cmd("xargs", args, i, assigns)
 	w := &r.cmds[0]
 	if replace != "" {
 		for k := range w.args {

@@ -212,7 +212,13 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
-		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(s.Words, ctx, class != ReadOnly)
+		words := s.Words
+		if len(s.Assigns) > 0 && len(s.Words) > 0 {
+			// A value given in the environment may name a file the
+			// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
+			words = append(append([]string(nil), s.Words...), s.Assigns...)
+		}
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(words, ctx, class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}

@@ -72,6 +72,9 @@ func runsArgument(words []string) (at int, key, why string) {
 				return hit(i+1, w, "writes the file its "+w+" names")
 			}
 		}
+	case name == "git" && gitVerifiesSignatures(words) >= 0:
+		i := gitVerifiesSignatures(words)
+		return hit(i, words[i], "verifies GPG signatures, which runs gpg (and writes ~/.gnupg)")
 	case name == "git":
 		return gitRuns(words, hit)
 	default:
@@ -490,4 +493,16 @@ func sedLong(w, name string) bool {
 	}
 	opt, _, _ = strings.Cut(opt, "=")
 	return opt != "" && strings.HasPrefix(name, opt)
+}
+
+// gitVerifiesSignatures returns the index of a word that makes git verify
+// signatures (--show-signature, a %G placeholder of --format/--pretty), or
+// -1.
+func gitVerifiesSignatures(words []string) int {
+	for i, w := range words[1:] {
+		if w == "--show-signature" || strings.Contains(w, "%G") || strings.HasPrefix(w, "--show-sig") {
+			return i + 1
+		}
+	}
+	return -1
 }

@@ -137,8 +137,8 @@ var readOnlyPrograms = []program{
 	{Name: "sleep", Source: "coreutils: waits", HoleSafe: true},
 	{Name: "seq", Source: "coreutils: prints numbers", HoleSafe: true},
 	{Name: "expr", Source: "coreutils: evaluates an expression, prints it", HoleSafe: true},
-	{Name: "file", Source: "file(1): prints file types; excluded: -C/--compile writes a magic.mgc file",
-		HoleSafe: true, Exclude: []string{"-C", "--compile"}, ArgShort: "efFmP"},
+	{Name: "file", Source: "file(1): prints file types; excluded: -C/--compile writes a magic.mgc file, -z/-Z/--uncompress run decompressors",
+		HoleSafe: true, Exclude: []string{"-C", "--compile", "-z", "-Z", "--uncompress", "--uncompress-noreport"}, ArgShort: "efFmP"},
 
 	// Programs that read files (or stdin) and print: no option of these
 	// writes a file or runs a program.
@@ -153,7 +153,8 @@ var readOnlyPrograms = []program{
 	{Name: "tr", Source: "coreutils: translates stdin to stdout", HoleSafe: true},
 	{Name: "od", Source: "coreutils: dumps files", HoleSafe: true},
 	{Name: "cmp", Source: "diffutils: compares files", HoleSafe: true},
-	{Name: "diff", Source: "diffutils: compares files (no option writes; sdiff's -o is another program)", HoleSafe: true},
+	{Name: "diff", Source: "diffutils: compares files (no option writes; sdiff's -o is another program); excluded: -l/--paginate runs pr",
+		HoleSafe: true, Exclude: []string{"-l", "--paginate"}},
 	{Name: "md5sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
 	{Name: "sha1sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
 	{Name: "sha256sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
@@ -161,23 +162,23 @@ var readOnlyPrograms = []program{
 	{Name: "cksum", Source: "coreutils: prints checksums", HoleSafe: true},
 	{Name: "grep", Source: "GNU grep: searches files (-f reads patterns; nothing writes or runs)", HoleSafe: true},
 	{Name: "jq", Source: "jq 1.6/1.7: filters JSON; the language has no file output or process execution", HoleSafe: true},
-	{Name: "sort", Source: "coreutils sort(1): excluded: -o/--output writes FILE, --compress-program runs PROG",
-		Exclude: []string{"-o", "--output", "--compress-program"}, ArgShort: "kStTo",
+	{Name: "sort", Source: "coreutils sort(1): excluded: -o/--output writes FILE, --compress-program runs PROG, -T/--temporary-directory writes files there",
+		Exclude: []string{"-o", "--output", "--compress-program", "-T", "--temporary-directory"}, ArgShort: "kStTo",
 		ArgLong: []string{"--key", "--buffer-size", "--field-separator", "--temporary-directory", "--output",
 			"--compress-program", "--files0-from", "--random-source", "--batch-size", "--parallel", "--sort"}},
 	{Name: "uniq", Source: "coreutils uniq(1): a second operand is an OUTPUT file it writes",
 		MaxOperands: 1, ArgShort: "fsw", ArgLong: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
-	{Name: "rg", Source: "ripgrep rg(1): excluded: --pre runs a preprocessor command, --hostname-bin runs a program",
-		Exclude: []string{"--pre", "--hostname-bin"}},
-	{Name: "tree", Source: "tree(1): excluded: -o writes its output to a file, -R re-runs tree writing 00Tree.html files",
-		Exclude: []string{"-o", "-R"}, ArgShort: "LPIHTo"},
+	{Name: "rg", Source: "ripgrep rg(1): excluded: --pre runs a preprocessor command, --hostname-bin runs a program, -z/--search-zip run decompressors",
+		Exclude: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}},
+	{Name: "tree", Source: "tree(1): excluded: -o writes its output to a file, -R re-runs tree writing 00Tree.html files, --fromfile/--infofile/--hintro/--houtro read files into the output",
+		Exclude: []string{"-o", "-R", "--fromfile", "--infofile", "--hintro", "--houtro"}, ArgShort: "LPIHTo"},
 
 	// git: the subcommands that only read the repository. git runs
 	// programs named in the repository's config (core.fsmonitor,
 	// core.pager, diff.external, textconv drivers); writes to .git/config
 	// and .git/hooks are protected, which is what makes these read-only.
 	{Name: "git", Source: "git(1): global options that only change the pager or pathspecs; excluded: -c and --config-env set config (core.pager, core.fsmonitor run programs), --exec-path picks the programs git runs, -C, --git-dir and --work-tree pick another repository, whose config (a bare repository committed to a project) may run programs",
-		GlobalOptions: []string{"--namespace", "-p", "--paginate", "-P", "--no-pager",
+		GlobalOptions: []string{"--namespace", "-P", "--no-pager",
 			"--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
 			"--icase-pathspecs", "--no-optional-locks", "--version"},
 		GlobalArg: []string{"--namespace"},
@@ -213,8 +214,6 @@ var readOnlyPrograms = []program{
 		ExcludeAnywhere: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}},
 	{Name: "sed", Source: "GNU sed(1): excluded: -i/--in-place edits files; a script's e, w and s///e are checked as code in an argument",
 		Exclude: []string{"-i", "--in-place"}, ArgShort: "efl", OptArgShort: "i"},
-	{Name: "gofmt", Source: "gofmt(1): prints formatted Go source or the files that differ; excluded: -w (also --w, as Go's flag package reads it) rewrites files",
-		Exclude: []string{"-w", "--w"}, HoleSafe: true},
 	{Name: "ps", Source: "procps ps(1): prints processes", HoleSafe: true},
 	{Name: "free", Source: "procps free(1): prints memory use", HoleSafe: true},
 	{Name: "hostname", Source: "hostname(1) with no operand prints the host name; excluded: -F/--file and -b/--boot set it",
@@ -266,6 +265,8 @@ var dangerousNames = map[string]bool{
 	"NODE_PATH": true, "PYTHONHOME": true, "PYTHONBREAKPOINT": true, "PERL5DB": true,
 	"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
 	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
+	"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
+	"MAGIC": true,
 }
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_"}

@@ -58,6 +58,17 @@ func TestAttackRunFinds(t *testing.T) {
 		{"awk 'BEGIN{print \"x\" |\\\n \"touch /tmp/m\"}'", false},
 		{`awk 'BEGIN{ARGV[1]=ENVIRON["HOME"] "/.ssh/id_rsa"; ARGC=2} {print}'`, false},
 		{"gofmt --w x.go", false},
+		{"gofmt -cpuprofile=/tmp/p x.go", false},
+		{"echo . -maxdepth 0 -exec touch /tmp/m \\; | xargs -I{} -L1 find", true},
+		{"echo x | xargs -I{} --process-slot-var=BASH_ENV bash -c true", true},
+		{"MAGIC=~/.ssh/id_rsa file f.txt", false},
+		{"git log --show-signature", false},
+		{"git log '--format=%G?'", false},
+		{"POSIXLY_CORRECT=1 uniq f.txt -x", true},
+		{"file -z f.txt", false},
+		{"diff -l f.txt f.txt", false},
+		{"sort -T /tmp f.txt", false},
+		{"git -p log", false},
 		{"shopt -s expand_aliases; alias touch=ls\ntouch /tmp/m", false},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
