@@ -194,20 +194,7 @@ func unwrapArgs(base string, args []Word) wrapResult {
 	case "xargs":
 		return unwrapXargs(args)
 	case "find":
-		// A word only known at run time could be -exec and a command
-		// (xargs appends its input to find's words).
-		unknown := false
-		for i, w := range args[1:] {
-			if !strings.HasPrefix(w.Value, Hole) || findValueTests[args[i].Value] {
-				continue // static, or the value of -name, -path, … (one word)
-			}
-			// It could be -exec: it runs what follows up to a ";" or
-			// "+", or words xargs appends could hold the whole action.
-			if w.Source == "(xargs input)" || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
-				unknown = true
-			}
-		}
-		return wrapResult{cmds: findExec(args), unknown: unknown}
+		return unwrapFind(args)
 	case "busybox":
 		var r wrapResult
 		if len(args) > 1 && !strings.HasPrefix(args[1].Value, "-") {
@@ -746,10 +733,31 @@ func unwrapXargs(args []Word) (r wrapResult) {
 			w.args[k].Value = strings.ReplaceAll(w.args[k].Value, replace, Hole)
 		}
 	} else {
-		w.args = append(w.args, Word{Value: Hole, Source: "(xargs input)"})
+		w.args = append(w.args, Word{Value: Hole, Source: xargsInput})
 		w.from = append(w.from, 0)
 	}
 	return r
+}
+
+// xargsInput is the Source of the Hole xargs appends for the words it
+// reads.
+const xargsInput = "(xargs input)"
+
+// unwrapFind returns the commands of find's -exec actions. A word only
+// known at run time could itself be -exec: it runs what follows up to a
+// ";" or "+", or words xargs appends could hold the whole action; the
+// value of a test such as -name is one word and runs nothing.
+func unwrapFind(args []Word) wrapResult {
+	unknown := false
+	for i, w := range args[1:] {
+		if !strings.HasPrefix(w.Value, Hole) || findValueTests[args[i].Value] {
+			continue
+		}
+		if w.Source == xargsInput || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
+			unknown = true
+		}
+	}
+	return wrapResult{cmds: findExec(args), unknown: unknown}
 }
 
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
