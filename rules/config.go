@@ -26,6 +26,12 @@ type Policy struct {
 	// Mode is the file's mode, canonical (aliases resolved); empty when the
 	// file does not set one.
 	Mode Mode
+	// LockMode (`lock_mode: true`) makes Mode the loosest mode any later
+	// layer, the environment or a flag may choose; only the system config's
+	// is obeyed (see Merge).
+	LockMode bool
+	// ModeSource is where Mode was set, "FILE:LINE"; empty when unset.
+	ModeSource string
 	// Shell is the absolute path of the real shell that runs commands;
 	// empty means: find bash on PATH.
 	Shell string
@@ -35,10 +41,13 @@ type Policy struct {
 	// for Default).
 	File string
 
-	rules []Rule        // every rule, in file order
-	shell *trie         // shell rules, compiled
-	paths [2][]pathRule // write and read rules, compiled per Context
-	cache atomic.Pointer[pathIndex]
+	rules []Rule // every rule, in file order
+	shell *trie  // shell rules, compiled
+	// readonly are the `readonly:` patterns (Section "readonly", Decision
+	// Allow), compiled: commands the user declares read-only.
+	readonly *trie
+	paths    [2][]pathRule // write and read rules, compiled per Context
+	cache    atomic.Pointer[pathIndex]
 	// argRules: some write or read rule denies or asks, so the arguments
 	// of exec subjects are checked against them (see matchArgs).
 	argRules bool
@@ -63,6 +72,8 @@ type AuditConfig struct {
 	// Required, true unless the file says `required: false`, means a
 	// command whose audit record cannot be written does not run.
 	Required bool
+	// RequiredSet says the file spells `required:` out (see Merge).
+	RequiredSet bool
 }
 
 // ConfigError is a problem with a config file, located by file and line.
@@ -132,12 +143,21 @@ func Load(path string) (*Policy, error) {
 // each Rule's File. The accepted shape, anything else being an error:
 //
 //	mode: ask                 # chat | plan | approve | ask | auto | bypass, or an alias
+//	lock_mode: true           # system config only: no layer may loosen the mode
 //	shell: /usr/bin/bash      # absolute path of the real shell
 //	audit: {path: ~/x.jsonl, required: true}
+//	readonly: ["make -n *"]   # command patterns to treat as read-only
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
 //	  read:  {allow: [...], ask: [...], deny: [...]}   # file-read path patterns
+//
+// A pattern is a string, or a mapping that carries examples checked here
+// (see checkExamples):
+//
+//   - pattern: "git push *"
+//     match: ["git push origin main"]     # commands (or paths) it must match
+//     not_match: ["git pushd"]            # and must not
 //
 // Every key is optional; an empty file is a policy with no rules and no
 // mode. The errors (all *ConfigError with the line of the offending node):
@@ -145,19 +165,31 @@ func Load(path string) (*Policy, error) {
 // of the wrong type (a pattern must be a string: quote `yes`, `1`…), an
 // unknown mode, a relative shell path, an empty pattern, a pattern with a
 // NUL byte, a shell pattern with leading or trailing white space (it could
-// never match), and a path pattern starting "~user".
+// never match), a path pattern starting "~user", and an example the
+// pattern does not match (match:) or matches (not_match:).
 func Parse(data []byte, file string) (*Policy, error) {
 	ps := &parser{file: file, p: &Policy{File: file, Audit: AuditConfig{Required: true}}}
 	if err := ps.parse(data); err != nil {
 		return nil, err
 	}
-	p := ps.p
-	slices.SortStableFunc(p.rules, func(a, b Rule) int { return a.Line - b.Line })
-	var shell []entry
+	slices.SortStableFunc(ps.p.rules, func(a, b Rule) int { return a.Line - b.Line })
+	ps.p.build()
+	return ps.p, nil
+}
+
+// build compiles p.rules, in their order, and the readonly patterns.
+func (p *Policy) build() {
+	p.denies, p.argRules = false, false
+	p.paths = [2][]pathRule{}
+	p.cache.Store(nil)
+	var shell, readonly []entry
 	for i := range p.rules {
 		r := &p.rules[i]
 		p.denies = p.denies || r.Decision == Deny
 		switch r.Section {
+		case "readonly":
+			readonly = append(readonly, entry{g: compileGlob(r.Pattern, true), rule: r})
+			continue
 		case "shell":
 			shell = append(shell, entry{g: compileGlob(r.Pattern, true), rule: r})
 		case "write":
@@ -170,6 +202,11 @@ func Parse(data []byte, file string) (*Policy, error) {
 		}
 	}
 	p.shell = newTrie(shell)
+	p.readonly = nil
+	if len(readonly) > 0 {
+		p.readonly = newTrie(readonly)
+	}
+	p.optionRules = nil
 	for i, e := range p.shell.entries {
 		if e.rule.Decision == Allow {
 			continue
@@ -178,7 +215,6 @@ func Parse(data []byte, file string) (*Policy, error) {
 			p.optionRules = append(p.optionRules, r)
 		}
 	}
-	return p, nil
 }
 
 type parser struct {
@@ -219,7 +255,7 @@ func (ps *parser) parse(data []byte) error {
 		}
 		root = root.Content[0]
 	}
-	fields, err := ps.mapping(root, "", "mode", "shell", "audit", "rules")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -233,6 +269,19 @@ func (ps *parser) parse(data []byte) error {
 			return ps.errorf(n, "mode: %v", err)
 		}
 		ps.p.Mode = m
+		ps.p.ModeSource = ps.file + ":" + strconv.Itoa(n.Line)
+	}
+	if n := fields["lock_mode"]; n != nil {
+		b, err := ps.boolean(n, "lock_mode")
+		if err != nil {
+			return err
+		}
+		ps.p.LockMode = b
+	}
+	if n := fields["readonly"]; n != nil {
+		if err := ps.patterns(n, "readonly", Allow, "readonly"); err != nil {
+			return err
+		}
 	}
 	if n := fields["shell"]; n != nil {
 		s, err := ps.str(n, "shell")
@@ -260,14 +309,11 @@ func (ps *parser) parse(data []byte) error {
 			ps.p.Audit.Path = s
 		}
 		if v := af["required"]; v != nil {
-			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" {
-				return ps.errorf(v, "audit.required: expected true or false, got %s", kindName(v))
+			b, err := ps.boolean(v, "audit.required")
+			if err != nil {
+				return err
 			}
-			var b bool
-			if err := v.Decode(&b); err != nil {
-				return ps.errorf(v, "audit.required: %v", err)
-			}
-			ps.p.Audit.Required = b
+			ps.p.Audit.Required, ps.p.Audit.RequiredSet = b, true
 		}
 	}
 	if n := fields["rules"]; n != nil {
@@ -403,8 +449,21 @@ func (ps *parser) str(n *yaml.Node, where string) (string, error) {
 	return n.Value, nil
 }
 
+// boolean returns the value of scalar n, which must be true or false.
+func (ps *parser) boolean(n *yaml.Node, where string) (bool, error) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, ps.errorf(n, "%s: expected true or false, got %s", where, kindName(n))
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		return false, ps.errorf(n, "%s: %v", where, err)
+	}
+	return b, nil
+}
+
 // patterns reads the list of patterns at n into rules of section with
-// decision d.
+// decision d. An item is a pattern string or a mapping {pattern, match,
+// not_match}.
 func (ps *parser) patterns(n *yaml.Node, section string, d Decision, where string) error {
 	if n.Kind != yaml.SequenceNode {
 		return ps.errorf(n, "%s: expected a list of patterns, got %s", where, kindName(n))
@@ -412,6 +471,37 @@ func (ps *parser) patterns(n *yaml.Node, section string, d Decision, where strin
 	for i, item := range n.Content {
 		item = deref(item)
 		at := fmt.Sprintf("%s[%d]", where, i)
+		var match, notMatch []*yaml.Node
+		if item.Kind == yaml.MappingNode {
+			f, err := ps.mapping(item, at, "pattern", "match", "not_match")
+			if err != nil {
+				return err
+			}
+			if f["pattern"] == nil {
+				return ps.errorf(item, "%s: a rule written as a mapping needs a pattern: key", at)
+			}
+			for _, k := range []string{"match", "not_match"} {
+				ex := f[k]
+				if ex == nil {
+					continue
+				}
+				if ex.Kind != yaml.SequenceNode {
+					return ps.errorf(ex, "%s.%s: expected a list of examples, got %s", at, k, kindName(ex))
+				}
+				for _, e := range ex.Content {
+					e = deref(e)
+					if e.Kind != yaml.ScalarNode || e.ShortTag() != "!!str" {
+						return ps.errorf(e, "%s.%s: expected an example string, got %s; quote it", at, k, kindName(e))
+					}
+					if k == "match" {
+						match = append(match, e)
+					} else {
+						notMatch = append(notMatch, e)
+					}
+				}
+			}
+			item = f["pattern"]
+		}
 		if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" {
 			hint := ""
 			if item.Kind == yaml.ScalarNode && !isNull(item) {
@@ -422,6 +512,9 @@ func (ps *parser) patterns(n *yaml.Node, section string, d Decision, where strin
 		pat := item.Value
 		if problem := checkPattern(section, pat); problem != "" {
 			return ps.errorf(item, "%s: %s", at, problem)
+		}
+		if err := ps.checkExamples(section, pat, at, match, notMatch); err != nil {
+			return err
 		}
 		ps.p.rules = append(ps.p.rules, Rule{Section: section, Decision: d, Pattern: pat, File: ps.file, Line: item.Line})
 	}
@@ -436,7 +529,7 @@ func checkPattern(section, pat string) string {
 	case strings.IndexByte(pat, 0) >= 0:
 		return "pattern contains a NUL byte"
 	}
-	if section == "shell" {
+	if section == "shell" || section == "readonly" {
 		if strings.TrimSpace(pat) != pat {
 			return fmt.Sprintf("pattern %q has leading or trailing white space, so it could never match (words are joined by single spaces)", pat)
 		}

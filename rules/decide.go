@@ -139,6 +139,11 @@ type judgement struct {
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	class, why, badAssign := classifyExec(s.Words, s.Assigns)
+	if class != ReadOnly && !badAssign {
+		if r := p.declaredReadOnly(s.Words, ctx.Home); r != nil {
+			class, why = ReadOnly, fmt.Sprintf("%s is read-only by readonly pattern %q (%s)", shown(strings.Join(s.Words, " ")), r.Pattern, r.Source())
+		}
+	}
 	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign, runsAny: badAssign && p.denies,
 		couldWhy: "once its run-time parts are known"}
 	j.h = p.matchExec(s.Words)
@@ -445,13 +450,37 @@ func tildeCouldForm(words []string, home string) []string {
 
 // matchExec finds the shell rules deciding argv.
 func (p *Policy) matchExec(words []string) hits {
+	return matchWords(p.shell, words)
+}
+
+// matchWords finds the patterns of t matching argv.
+func matchWords(t *trie, words []string) hits {
 	for _, w := range words {
 		if strings.Contains(w, Hole) {
 			units, _ := execUnits(words)
-			return p.shell.matchUnits(units, &holeMatcher{})
+			return t.matchUnits(units, &holeMatcher{})
 		}
 	}
-	return p.shell.matchString(strings.Join(words, " "))
+	return t.matchString(strings.Join(words, " "))
+}
+
+// declaredReadOnly returns the readonly pattern (see Parse) that argv
+// matches for every value of its run-time parts, as written or in its "~"
+// form, or nil.
+func (p *Policy) declaredReadOnly(words []string, home string) *Rule {
+	if p.readonly == nil || literalTilde(words) {
+		return nil
+	}
+	h := matchWords(p.readonly, words)
+	if h.allow < 0 {
+		if t := tildeForm(words, home); t != nil {
+			h = matchWords(p.readonly, t)
+		}
+	}
+	if h.allow < 0 {
+		return nil
+	}
+	return p.readonly.entries[h.allow].rule
 }
 
 func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {

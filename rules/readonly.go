@@ -248,7 +248,9 @@ var readOnlyTable = func() map[string]*program {
 // sudo(8) SUDO_ASKPASS and SUDO_EDITOR, systemd's SYSTEMD_PAGER and
 // SYSTEMD_EDITOR, BROWSER, glibc's GCONV_PATH (iconv modules), git's
 // GIT_TEMPLATE_DIR (hooks copied by git init and clone), bash's
-// BASH_LOADABLES_PATH.
+// BASH_LOADABLES_PATH; and guardsh's own settings (GUARDSH_*, and
+// XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
+// trusts and its audit log), which a nested guardsh would obey.
 var dangerousNames = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
 	"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
@@ -266,10 +268,10 @@ var dangerousNames = map[string]bool{
 	"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
 	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 	"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
-	"MAGIC": true,
+	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
 }
 
-var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_"}
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_"}
 
 // inertGitNames are the GIT_ variables that change no program, file or
 // repository git uses (every other GIT_ variable may: GIT_TRACE writes a

@@ -85,32 +85,38 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	command := args[i]
 
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	ws := workspace(canonical(cwd), stderr)
 	path, explicit := configPath()
 	if configFile != "" {
 		path, explicit = configFile, true
 	}
-	policy, policyFile, err := loadPolicy(path, explicit)
+	cfg, err := loadPolicy(path, explicit, ws)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return checkUsage
 	}
+	for _, w := range cfg.warnings {
+		fmt.Fprintf(stderr, "guardsh: warning: %s\n", w)
+	}
+	policy := cfg.policy
 	mode := policy.Mode
 	if modeName != "" {
+		// What-if: check may ask about any mode, looser ones included.
 		if mode, err = rules.ParseMode(modeName); err != nil {
 			return usage(err.Error())
 		}
-	} else if mode, err = effectiveMode(mode, stderr); err != nil {
+	} else if mode, err = effectiveMode(mode, "", stderr); err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return checkUsage
 	}
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	var protected []string
+	protected := cfg.files
 	if logPath, err := auditPath(policy); err == nil {
 		protected = append(protected, canonical(logPath))
 	}
-	g := newGuard(policy, policyFile, mode, cwd, protected...)
+	g := newGuard(policy, cfg.name, mode, cwd, ws, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
 		writeCheckJSON(stdout, o, explain)

@@ -26,6 +26,9 @@ type invocation struct {
 	// ci is guardsh's own --ci: headless, and bash's
 	// --noprofile --norc -e -o pipefail as GitHub Actions runs steps.
 	ci bool
+	// mode is guardsh's own --mode M (or --mode=M): like GUARDSH_MODE, it
+	// may only make the configured mode stricter.
+	mode string
 	// operands follow the options: the command string (with -c) or script
 	// file, then $0 (with -c) and the positional parameters.
 	operands []string
@@ -75,7 +78,17 @@ func parseInvocation(argv []string) (*invocation, error) {
 			break
 		}
 		if strings.HasPrefix(a, "--") {
+			if m, ok := strings.CutPrefix(a, "--mode="); ok {
+				inv.mode = m
+				continue
+			}
 			switch a {
+			case "--mode":
+				if i+1 >= len(args) {
+					return nil, &usageError{a + ": option requires an argument"}
+				}
+				i++
+				inv.mode = args[i]
 			case "--version":
 				inv.version = true
 			case "--help":

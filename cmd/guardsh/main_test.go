@@ -13,7 +13,15 @@ import (
 // own names (testscript's "guardsh", and bash, sh, guardsh-prefix or a
 // login "-guardsh" through links the tests make), and runs the tests
 // otherwise.
+//
+// The test binary reads the system config from $GUARDSH_TEST_SYSTEM_CONFIG
+// (none when unset), so that tests neither depend on this machine's
+// /etc/guardsh nor need root; the guardsh binary has no such variable.
 func TestMain(m *testing.M) {
+	systemConfig = os.Getenv("GUARDSH_TEST_SYSTEM_CONFIG")
+	if systemConfig == "" {
+		systemConfig = filepath.Join(os.TempDir(), "guardsh-test-no-system-config", "config.yaml")
+	}
 	if actsAsGuardsh(os.Args[0]) {
 		os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
@@ -33,40 +34,101 @@ func configPath() (path string, explicit bool) {
 	return "", false
 }
 
-// loadPolicy reads the policy at path, or the embedded default when path
-// is not explicit and does not exist. It returns the policy and the name
-// to show for it.
-func loadPolicy(path string, explicit bool) (*rules.Policy, string, error) {
-	if path == "" {
-		return rules.Default(), embeddedName, nil
-	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && !explicit {
-		return rules.Default(), embeddedName, nil
-	}
-	p, err := rules.Load(path)
-	if err != nil {
-		return nil, path, err
-	}
-	return p, path, nil
+// systemConfig is the system layer's config file (see rules.Layers). It
+// is a variable only so that tests can point it elsewhere; nothing a user
+// or agent sets at run time changes it.
+var systemConfig = "/etc/guardsh/config.yaml"
+
+// projectConfig is the project layer's file name, at the workspace root.
+const projectConfig = ".guardsh.yaml"
+
+// loaded is the effective policy and where it came from.
+type loaded struct {
+	policy *rules.Policy
+	// name is the user's config file, or "<embedded default>", for
+	// guidance in messages.
+	name string
+	// files are the config files read, canonical: protected paths.
+	files []string
+	// warnings say what a layer set but may not (rules.Merge).
+	warnings []string
 }
 
-// effectiveMode applies GUARDSH_MODE, which may only make the configured
-// mode stricter: the environment is the agent's to set. A looser one is
-// ignored with a warning on stderr.
-func effectiveMode(configured rules.Mode, stderr io.Writer) (rules.Mode, error) {
-	s := os.Getenv("GUARDSH_MODE")
-	if s == "" {
-		return configured, nil
+// loadPolicy reads the layers: the system config if it exists, the
+// user's config at path (the embedded default when path is not explicit
+// and does not exist) and the project's .guardsh.yaml at workspace if it
+// exists, and merges them (rules.Merge). Any config file that exists but
+// cannot be read or parsed is an error naming it (fail closed).
+func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
+	var l rules.Layers
+	var out loaded
+	optional := func(file string) (*rules.Policy, error) {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		p, err := rules.Load(file)
+		if err == nil {
+			out.files = append(out.files, canonical(file))
+		}
+		return p, err
 	}
-	m, err := rules.ParseMode(s)
-	if err != nil {
-		return "", fmt.Errorf("GUARDSH_MODE: %w", err)
+	var err error
+	if l.System, err = optional(systemConfig); err != nil {
+		return out, err
 	}
-	if m.Stricter(configured) || m == configured {
-		return m, nil
+	out.name = embeddedName
+	if path != "" {
+		if !explicit {
+			l.User, err = optional(path)
+		} else if l.User, err = rules.Load(path); err == nil {
+			out.files = append(out.files, canonical(path))
+		}
+		if err != nil {
+			return out, err
+		}
 	}
-	fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_MODE=%s (mode %s) is looser than the configured mode %s; ignored\n", s, m, configured)
-	return configured, nil
+	if l.User != nil {
+		out.name = path
+	} else {
+		l.User = rules.Default()
+	}
+	if workspace != "" {
+		if l.Project, err = optional(filepath.Join(workspace, projectConfig)); err != nil {
+			return out, err
+		}
+	}
+	out.policy, out.warnings = rules.Merge(l)
+	return out, nil
+}
+
+// effectiveMode applies GUARDSH_MODE and then flag (--mode), which may
+// only make the configured mode stricter: the environment is the agent's
+// to set. A looser one is ignored with a warning on stderr.
+func effectiveMode(configured rules.Mode, flag string, stderr io.Writer) (rules.Mode, error) {
+	mode := configured
+	for _, src := range []struct{ name, value string }{{"GUARDSH_MODE", os.Getenv("GUARDSH_MODE")}, {"--mode", flag}} {
+		if src.value == "" {
+			continue
+		}
+		m, err := rules.ParseMode(src.value)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", src.name, err)
+		}
+		if m, ok := rules.Tighten(mode, m); ok {
+			mode = m
+			continue
+		}
+		shown := mode
+		if shown == "" {
+			shown = rules.AskMode
+		}
+		sep := " "
+		if src.name == "GUARDSH_MODE" {
+			sep = "="
+		}
+		fmt.Fprintf(stderr, "guardsh: warning: %s%s%s (mode %s) is looser than the configured mode %s; ignored\n", src.name, sep, src.value, m, shown)
+	}
+	return mode, nil
 }
 
 // auditPath is $GUARDSH_AUDIT, else the config's audit.path, else the
@@ -96,6 +158,22 @@ func canonical(p string) string {
 	return filepath.Clean(p)
 }
 
+// workspace is the workspace of the working directory dir: the root of
+// the git work tree holding dir, else dir; GUARDSH_WORKSPACE may name a
+// directory within that one (the environment may only narrow it) and is
+// otherwise ignored with a warning.
+func workspace(dir string, stderr io.Writer) string {
+	ws := workspaceOf(dir)
+	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
+		c := canonical(w)
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == ws || strings.HasPrefix(c, ws+"/") || ws == "/") {
+			return c
+		}
+		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s; ignored\n", w, ws)
+	}
+	return ws
+}
+
 // workspaceOf is the root of the git work tree holding dir, else dir.
 func workspaceOf(dir string) string {
 	for d := dir; ; {
@@ -112,14 +190,11 @@ func workspaceOf(dir string) string {
 
 // newGuard builds the guard for a policy, mode and working directory.
 // protected are extra paths only a human may approve writing.
-func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, protected ...string) *guard.Guard {
+func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws string, protected ...string) *guard.Guard {
 	cwd = canonical(cwd)
 	home, _ := os.UserHomeDir()
 	if home != "" {
 		home = canonical(home)
-	}
-	if policyFile != embeddedName {
-		protected = append(protected, canonical(policyFile))
 	}
 	if exe, err := os.Executable(); err == nil {
 		protected = append(protected, canonical(exe))
@@ -139,7 +214,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd string, p
 			Mode:      mode,
 			Cwd:       cwd,
 			Home:      home,
-			Workspace: workspaceOf(cwd),
+			Workspace: ws,
 			Protected: protected,
 		},
 		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd},

@@ -38,12 +38,15 @@ type shellRun struct {
 // string, a script file, or a script read from stdin.
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr}
+	cwd, _ := os.Getwd()
+	ws := workspace(canonical(cwd), stderr)
 	path, explicit := configPath()
-	policy, policyFile, err := loadPolicy(path, explicit)
+	cfg, err := loadPolicy(path, explicit, ws)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\nguardsh: refusing to run anything until the config is fixed\n", err)
 		return exitRefused
 	}
+	policy, policyFile := cfg.policy, cfg.name
 	self, _ := os.Executable()
 	shell, err := interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
 	if err != nil {
@@ -71,7 +74,10 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return status
 	}
-	mode, err := effectiveMode(policy.Mode, stderr)
+	for _, w := range cfg.warnings {
+		fmt.Fprintf(stderr, "guardsh: warning: %s\n", w)
+	}
+	mode, err := effectiveMode(policy.Mode, inv.mode, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return exitRefused
@@ -89,12 +95,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	} else {
 		defer s.log.Close()
 	}
-	var protected []string
+	protected := cfg.files
 	if logPath != "" {
 		protected = append(protected, canonical(logPath))
 	}
-	cwd, _ := os.Getwd()
-	s.guard = newGuard(policy, policyFile, mode, cwd, protected...)
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.

@@ -1,0 +1,120 @@
+package rules
+
+import "fmt"
+
+// Layers are the config files of one user, by trust, highest first (see
+// Merge). A nil layer is absent.
+type Layers struct {
+	// System is /etc/guardsh/config.yaml: the administrator's defaults,
+	// and the only layer whose lock_mode is obeyed.
+	System *Policy
+	// User is $XDG_CONFIG_HOME/guardsh/config.yaml (or the embedded
+	// default when the user has none).
+	User *Policy
+	// Project is .guardsh.yaml at the workspace root. A cloned repository
+	// is untrusted: only its ask and deny rules count.
+	Project *Policy
+}
+
+// Merge returns the effective policy of the layers and the warnings to
+// show for what a layer set but may not (each naming file and line):
+//
+//   - rules: the union of every layer's rules, in layer order; since any
+//     matching deny wins, then ask, then allow, a layer adds protection
+//     but cannot take any away. The project's allow rules and readonly
+//     patterns are ignored with a warning (they would loosen).
+//   - mode: the user's, else the system's, else unset (ask). A system
+//     config with lock_mode: true makes its mode the loosest possible:
+//     a looser user mode is ignored with a warning. lock_mode outside the
+//     system config, and a project's mode, are ignored with a warning.
+//   - shell and audit.path: the user's, else the system's; a project's
+//     are ignored with a warning (a repository must not choose the program
+//     that runs commands or where their record goes).
+//   - audit.required: true unless a layer sets it false and no layer sets
+//     it true (the default is true).
+//
+// The result's File is the user's file (else the system's, else the
+// project's); each rule keeps its own File and Line.
+func Merge(l Layers) (*Policy, []string) {
+	var warnings []string
+	warn := func(p *Policy, format string, args ...any) {
+		warnings = append(warnings, p.File+": "+fmt.Sprintf(format, args...))
+	}
+	out := &Policy{Audit: AuditConfig{Required: true}}
+	setFalse, setTrue := false, false
+	for _, p := range []*Policy{l.System, l.User} {
+		if p == nil {
+			continue
+		}
+		out.File = p.File
+		if p.Shell != "" {
+			out.Shell = p.Shell
+		}
+		if p.Audit.Path != "" {
+			out.Audit.Path = p.Audit.Path
+		}
+		if p.Audit.RequiredSet {
+			setFalse = setFalse || !p.Audit.Required
+			setTrue = setTrue || p.Audit.Required
+		}
+		out.rules = append(out.rules, p.rules...)
+	}
+	if setFalse && !setTrue {
+		out.Audit.Required = false
+	}
+	if l.User != nil && l.User.LockMode {
+		warn(l.User, "lock_mode only has effect in the system config (/etc/guardsh/config.yaml); ignored")
+	}
+	switch s, u := l.System, l.User; {
+	case u != nil && u.Mode != "" && s != nil && s.LockMode && s.Mode != "" && s.Mode.Stricter(u.Mode):
+		warnings = append(warnings, fmt.Sprintf("%s: mode %s is looser than mode %s, which %s locks; ignored", u.ModeSource, u.Mode, s.Mode, s.ModeSource))
+		out.Mode, out.ModeSource, out.LockMode = s.Mode, s.ModeSource, true
+	case u != nil && u.Mode != "":
+		out.Mode, out.ModeSource = u.Mode, u.ModeSource
+		out.LockMode = s != nil && s.LockMode && s.Mode != ""
+	case s != nil:
+		out.Mode, out.ModeSource, out.LockMode = s.Mode, s.ModeSource, s.LockMode && s.Mode != ""
+	}
+	if p := l.Project; p != nil {
+		if out.File == "" {
+			out.File = p.File
+		}
+		if p.Mode != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: a project file may not set the mode (%s); ignored", p.ModeSource, p.Mode))
+		}
+		if p.LockMode {
+			warn(p, "a project file may not lock the mode; ignored")
+		}
+		if p.Shell != "" {
+			warn(p, "a project file may not choose the shell (%s); ignored", p.Shell)
+		}
+		if p.Audit.Path != "" || p.Audit.RequiredSet {
+			warn(p, "a project file may not change the audit settings; ignored")
+		}
+		for _, r := range p.rules {
+			switch {
+			case r.Section == "readonly":
+				warnings = append(warnings, fmt.Sprintf("%s: a project file may not declare commands read-only (%q); ignored", r.Source(), r.Pattern))
+			case r.Decision == Allow:
+				warnings = append(warnings, fmt.Sprintf("%s: a project file may only add ask and deny rules; allow rule %q ignored", r.Source(), r.Pattern))
+			default:
+				out.rules = append(out.rules, r)
+			}
+		}
+	}
+	out.build()
+	return out, warnings
+}
+
+// Tighten returns the mode to use when a lower-trust source (the
+// environment, a flag) asks for mode want under the configured mode:
+// want when it is at least as strict, else the configured mode and false.
+func Tighten(configured, want Mode) (Mode, bool) {
+	if configured == "" {
+		configured = AskMode
+	}
+	if want == configured || want.Stricter(configured) {
+		return want, true
+	}
+	return configured, false
+}
