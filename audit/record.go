@@ -100,6 +100,10 @@ type Segment struct {
 	// Class is the policy's class of the segment: "read-only",
 	// "workspace" or "sensitive".
 	Class string `json:"class"`
+	// Sensitivity is why a "sensitive" segment is: "network",
+	// "outside-workspace", "interpreter", "privilege", "destructive",
+	// "unknown-program" or "protected-path"; empty (absent) otherwise.
+	Sensitivity string `json:"sensitivity,omitempty"`
 	// Decision is Allow, Ask or Deny.
 	Decision string `json:"decision"`
 	// Rule is the pattern that decided; nil (JSON null) when the mode or

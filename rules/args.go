@@ -232,7 +232,7 @@ type argScan struct {
 // path (a program that is not read-only may write any file it is given:
 // `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
 func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
-	if (!p.argRules && !protect) || len(words) < 2 || stringOnly[words[0]] {
+	if len(words) < 2 || stringOnly[words[0]] {
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)

@@ -179,7 +179,7 @@ rules:
 	}
 }
 
-func TestArgumentsOnlyWithPathRules(t *testing.T) {
+func TestBuiltinSecrets(t *testing.T) {
 	ctx := testContext(t, AskMode)
 	argFixture(t, ctx)
 	for _, src := range []string{
@@ -187,11 +187,32 @@ func TestArgumentsOnlyWithPathRules(t *testing.T) {
 		"rules:\n  read:\n    allow: [\"~/.ssh/*\"]\n",
 	} {
 		p := mustParse(t, src)
-		if p.argRules {
-			t.Errorf("%q: argRules set without a write or read deny or ask rule", src)
+		// Without a read rule of the policy, a key is still a secret.
+		v := p.Decide(exec("cat", ctx.Home+"/.ssh/id_rsa"), ctx)
+		if v.Decision != Ask || v.Class != Sensitive || v.Sensitivity != ProtectedPath || v.Rule == nil || v.Rule.File != SecretsFile {
+			t.Errorf("%q: cat of a key: %v %s/%s (%s)", src, v.Decision, v.Class, v.Sensitivity, v.Reason)
 		}
-		if v := p.Decide(exec("cat", ctx.Home+"/.ssh/id_rsa"), ctx); v.Decision != Allow {
-			t.Errorf("%q: cat of a key: %v (%s)", src, v.Decision, v.Reason)
+		if v := p.Decide(Subject{Kind: KindRead, Words: []string{ctx.Home + "/.ssh/id_rsa"}}, ctx); v.Decision != Ask || v.Sensitivity != ProtectedPath {
+			t.Errorf("%q: < key: %v %s (%s)", src, v.Decision, v.Sensitivity, v.Reason)
+		}
+		for _, f := range []string{ctx.Workspace + "/.env", ctx.Workspace + "/sub/.env.local"} {
+			if v := p.Decide(exec("cat", f), ctx); v.Decision != Ask {
+				t.Errorf("%q: cat %s: %v (%s)", src, f, v.Decision, v.Reason)
+			}
+		}
+		// Templates and other files are no secrets.
+		for _, f := range []string{ctx.Workspace + "/.env.example", ctx.Home + "/notes/a.md"} {
+			if v := p.Decide(exec("cat", f), ctx); v.Decision != Allow {
+				t.Errorf("%q: cat %s: %v (%s)", src, f, v.Decision, v.Reason)
+			}
+		}
+		// Like any sensitive command, mode bypass runs it and plan refuses it.
+		for mode, want := range map[Mode]Decision{Bypass: Allow, Plan: Deny} {
+			c := ctx
+			c.Mode = mode
+			if v := p.Decide(exec("cat", ctx.Home+"/.ssh/id_rsa"), c); v.Decision != want {
+				t.Errorf("%q: cat of a key in %s: %v", src, mode, v.Decision)
+			}
 		}
 	}
 	// A shell deny rule is reported before an argument's.

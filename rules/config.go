@@ -48,9 +48,6 @@ type Policy struct {
 	readonly *trie
 	paths    [2][]pathRule // write and read rules, compiled per Context
 	cache    atomic.Pointer[pathIndex]
-	// argRules: some write or read rule denies or asks, so the arguments
-	// of exec subjects are checked against them (see matchArgs).
-	argRules bool
 	// denies: some rule denies (see Denies).
 	denies bool
 	// optionRules are the deny and ask shell rules that name options of a
@@ -179,7 +176,7 @@ func Parse(data []byte, file string) (*Policy, error) {
 
 // build compiles p.rules, in their order, and the readonly patterns.
 func (p *Policy) build() {
-	p.denies, p.argRules = false, false
+	p.denies = false
 	p.paths = [2][]pathRule{}
 	p.cache.Store(nil)
 	var shell, readonly []entry
@@ -196,9 +193,6 @@ func (p *Policy) build() {
 			p.paths[0] = append(p.paths[0], newPathRule(r))
 		case "read":
 			p.paths[1] = append(p.paths[1], newPathRule(r))
-		}
-		if r.Section != "shell" && r.Decision != Allow {
-			p.argRules = true
 		}
 	}
 	p.shell = newTrie(shell)

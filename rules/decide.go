@@ -128,8 +128,10 @@ type judgement struct {
 	// deny rule forbids: it asks even in modes that run sensitive commands.
 	runsAny   bool
 	protected string // the protected pattern written to, if any
-	target    string // the protected path, for messages
-	suggest   func() string
+	// sensitivity is why class is Sensitive.
+	sensitivity Sensitivity
+	target      string // the protected path, for messages
+	suggest     func() string
 	// ignoredAllow is 1 + the index of an allow rule that matched but was
 	// not written for the code the subject runs (see runsArgument), or 0.
 	ignoredAllow int
@@ -206,14 +208,21 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
-	if mode == Auto && j.class == Sensitive && !badAssign && len(s.Assigns) == 0 {
-		// Only mode auto decides a workspace write differently from a
-		// sensitive command; elsewhere the file lookups are not spent.
+	writesOutside := false
+	if j.class == Sensitive && !badAssign && len(s.Assigns) == 0 && mode != Chat && mode != Bypass {
+		// A workspace write: its class is Workspace (mode auto runs it).
+		// In modes chat and bypass, where the class decides nothing, the
+		// file lookups are not spent.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
 			if at, _, _ := runsArgument(s.Words); at < 0 {
 				j.class, j.why = Workspace, why
 			}
+		} else if len(s.Words) > 0 {
+			_, writesOutside = workspaceWriters[s.Words[0]]
 		}
+	}
+	if j.class == Sensitive {
+		j.sensitivity = sensitivityOf(s.Words, s.Assigns, writesOutside)
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
@@ -503,7 +512,7 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 			j.h.could = j.t.firstDeny()
 		}
 		j.noAllow = true
-		j.class = Sensitive
+		j.class, j.sensitivity = Sensitive, OutsideWorkspace
 		if !write {
 			j.class = ReadOnly
 		}
@@ -523,13 +532,13 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		j.class, j.why = ReadOnly, fmt.Sprintf("writes %s, which writes no file", ps.cleaned)
 	case ps.links > 1:
 		// Another name of the file may lie anywhere, protected or not.
-		j.class, j.why = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links)
+		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links), OutsideWorkspace
 	case withinAny(ps.resolved, x.wsDirs):
 		j.class, j.why = Workspace, fmt.Sprintf("writes %s inside the workspace", target)
 	case withinAny(ps.resolved, x.tmpDirs):
 		j.class, j.why = Workspace, fmt.Sprintf("writes %s in the temp directory", target)
 	default:
-		j.class, j.why = Sensitive, fmt.Sprintf("writes %s outside the workspace", target)
+		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s outside the workspace", target), OutsideWorkspace
 	}
 	if write && j.class != ReadOnly {
 		j.protected = x.protectedBy(ps)
@@ -560,8 +569,25 @@ func (j *judgement) rule(i int) *Rule {
 	return &r
 }
 
+// readsSecret reports that the ask rule deciding is a built-in secret.
+func (j *judgement) readsSecret() bool {
+	if j.argAsk != nil {
+		return j.argAsk.rule.File == SecretsFile
+	}
+	return j.h.ask >= 0 && j.t.entries[j.h.ask].rule.File == SecretsFile
+}
+
 func (j *judgement) verdict(mode Mode) Verdict {
+	if j.protected != "" || j.readsSecret() {
+		j.class, j.sensitivity = Sensitive, ProtectedPath
+	}
 	v := Verdict{Class: j.class}
+	if j.class == Sensitive {
+		v.Sensitivity = j.sensitivity
+		if v.Sensitivity == "" {
+			v.Sensitivity = UnknownProgram
+		}
+	}
 	if j.h.deny >= 0 {
 		r := j.rule(j.h.deny)
 		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule

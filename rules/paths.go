@@ -119,16 +119,63 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // every later shell, guardsh's real shell included); ~/.ssh (keys,
 // authorized_keys, config with ProxyCommand); git hooks and config (run by
 // every later git command, see githooks(5) and core.fsmonitor,
-// core.pager in git-config(1)); guardsh's own configuration.
+// core.pager in git-config(1)), and the user's git config (aliases and
+// core.pager run programs); ~/.gnupg; guardsh's own configuration; and the
+// settings of the agents and editors that decide what an agent may run or
+// that run commands themselves: Claude Code (~/.claude, a project's
+// .claude/settings*.json with permissions and hooks, .mcp.json servers),
+// Codex (~/.codex: config.toml and rules), Gemini CLI (~/.gemini and a
+// project's .gemini), goose (~/.config/goose), opencode
+// (~/.config/opencode, a project's opencode.json), Cursor (~/.cursor, a
+// project's .cursor/cli.json and mcp.json), Aider (.aider.conf.yml, whose
+// lint and test commands it runs) and VS Code (.vscode/settings.json and
+// tasks.json, which run tasks and approve agent tools).
 var builtinProtected = []string{
 	"~/.ssh", "~/.ssh/*",
 	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
 	"~/.bash_aliases",
 	"~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.zlogout",
+	"~/.config/fish/config.fish", "~/.config/fish/conf.d/*",
+	"~/.gitconfig", "~/.config/git/config", "~/.gnupg", "~/.gnupg/*",
 	"~/.config/guardsh", "~/.config/guardsh/*",
 	"/etc/guardsh", "/etc/guardsh/*",
 	"*/.git/hooks", "*/.git/hooks/*", "*/.git/config",
+	"~/.claude", "~/.claude/*", "~/.claude.json", "*/.claude/settings.json", "*/.claude/settings.local.json",
+	"*/.mcp.json",
+	"~/.codex", "~/.codex/*", "*/.codex/*",
+	"~/.gemini", "~/.gemini/*", "*/.gemini/settings.json",
+	"~/.config/goose", "~/.config/goose/*",
+	"~/.config/opencode", "~/.config/opencode/*", "*/opencode.json", "*/opencode.jsonc",
+	"~/.cursor", "~/.cursor/*", "*/.cursor/cli.json", "*/.cursor/mcp.json",
+	"~/.aider.conf.yml", "*/.aider.conf.yml",
+	"*/.vscode/settings.json", "*/.vscode/tasks.json",
 }
+
+// SecretsFile is the File of the built-in read rules for secrets.
+const SecretsFile = "<built-in secrets>"
+
+// builtinSecrets are files that hold credentials, read (by a redirection
+// or as a program's argument) only with a human's yes: built-in read ask
+// rules, after the policy's own. Sources: ssh(1) FILES (private keys),
+// the AWS CLI, gcloud and Azure CLI credential files, netrc(5),
+// git-credential-store(1), docker-login(1) config.json, kubectl's
+// kubeconfig, npm's and PyPI's token files, gh's hosts.yml, pgpass, GnuPG
+// keyrings, and dotenv files in any directory (.env and its .local and
+// environment forms; .env.example and the like are templates, not
+// secrets).
+var builtinSecrets = func() []Rule {
+	pats := []string{
+		"~/.ssh/id_*", "~/.ssh/*_key", "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*",
+		"~/.azure/*", "~/.netrc", "~/.git-credentials", "~/.docker/config.json", "~/.kube/config",
+		"~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml", "~/.pgpass", "~/.gnupg/*",
+		"/*/.env", "/*/.env.local", "/*/.env.*.local", "/*/.env.production", "/*/.env.development",
+	}
+	rs := make([]Rule, len(pats))
+	for i, p := range pats {
+		rs[i] = Rule{Section: "read", Decision: Ask, Pattern: p, File: SecretsFile}
+	}
+	return rs
+}()
 
 // pathIndexFor returns the compiled path rules for ctx, building and caching
 // them on first use.
@@ -157,6 +204,18 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			}
 			for _, v := range patternVariants(pat) {
 				entries = append(entries, entry{g: compileGlob(v, false), rule: pr.rule})
+			}
+		}
+		if s == 1 {
+			for i := range builtinSecrets {
+				r := &builtinSecrets[i]
+				pat := newPathRule(r).expand(ctx.Home, base)
+				if pat == "" {
+					continue
+				}
+				for _, v := range patternVariants(pat) {
+					entries = append(entries, entry{g: compileGlob(v, false), rule: r})
+				}
 			}
 		}
 		x.sections[s] = newTrie(entries)

@@ -87,6 +87,8 @@ type Context struct {
 type Verdict struct {
 	Decision Decision
 	Class    Class
+	// Sensitivity is why Class is Sensitive; empty for other classes.
+	Sensitivity Sensitivity
 	// Rule is the pattern that decided, nil when the mode or class did.
 	Rule *Rule
 	// DecidedBy is "rule", "mode" or "class".

@@ -38,6 +38,9 @@ type writerOptions struct{ flags, withArg string }
 // option's "=value" counts as a path too), and why.
 func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	name := words[0]
+	if name == "git" {
+		return gitWritesOnlyWorkspace(words, ctx)
+	}
 	opts, ok := workspaceWriters[name]
 	if !ok || len(words) < 2 {
 		return false, ""
@@ -171,4 +174,77 @@ func (x *pathIndex) insideWorkspace(p string, strictly bool) bool {
 		}
 	}
 	return false
+}
+
+// gitWorkspaceSubcommands are the git subcommands that change only the
+// repository they run in (its work tree, index, refs and objects) and
+// contact no other host (git(1); push, fetch, pull, clone, submodule and
+// remote reach the network and are not here). Each maps to its options
+// that would make it do more: run a program (rebase --exec, git-rebase(1)),
+// or throw away work that no commit holds (reset --hard, switch --discard-
+// changes, checkout -f, stash drop/clear, clean: a human decides those).
+var gitWorkspaceSubcommands = map[string][]string{
+	"add":         {"--interactive", "-i", "--patch", "-p", "--edit", "-e"},
+	"commit":      {"--interactive", "--patch", "-p"},
+	"stash":       {"drop", "clear"},
+	"switch":      {"--discard-changes", "-f", "--force"},
+	"checkout":    {"-f", "--force", "--"},
+	"restore":     {},
+	"rm":          {},
+	"mv":          {},
+	"merge":       {},
+	"rebase":      {"--exec", "-x", "--interactive", "-i"},
+	"cherry-pick": {},
+	"revert":      {},
+	"tag":         {},
+	"branch":      {},
+	"reset":       {"--hard", "--merge", "--keep"},
+}
+
+// gitValueOptions are options of the subcommands above whose value is the
+// next word (a message, a file read, a name): that word is no option.
+var gitValueOptions = map[string]bool{
+	"-m": true, "--message": true, "-F": true, "--file": true, "-C": true, "--reuse-message": true,
+	"-c": true, "--reedit-message": true, "--author": true, "--date": true, "-t": true,
+	"--template": true, "-b": true, "-B": true, "--onto": true, "--trailer": true,
+}
+
+// gitWritesOnlyWorkspace reports whether words, a git command, changes
+// only the repository of the workspace: no option before the subcommand
+// (-C, -c, --git-dir and --work-tree choose another repository or run
+// programs), a subcommand of gitWorkspaceSubcommands without its excluded
+// options, a known working directory inside the workspace, and the
+// workspace being the top of a git work tree (ws/.git exists), so that
+// git finds that repository and no other. Hooks run (githooks(5)), but
+// .git/hooks and .git/config are protected paths, so only the user puts
+// them there.
+func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
+	if len(words) < 2 || ctx.CwdUnknown || ctx.Workspace == "" || !within(ctx.Cwd, ctx.Workspace) {
+		return false, ""
+	}
+	excluded, ok := gitWorkspaceSubcommands[words[1]]
+	if !ok {
+		return false, ""
+	}
+	if _, err := lstat(ctx.Workspace + "/.git"); err != nil {
+		return false, ""
+	}
+	for i, w := range words[2:] {
+		if gitValueOptions[words[1+i]] {
+			continue // the value of -m, -F…: not an option
+		}
+		if strings.Contains(w, Hole) && couldBeOption(w) {
+			return false, ""
+		}
+		opt, _, _ := strings.Cut(w, "=")
+		for _, e := range excluded {
+			if opt == e || (strings.HasPrefix(e, "--") && len(opt) > 3 && strings.HasPrefix(e, opt)) {
+				return false, ""
+			}
+			if len(e) == 2 && e[0] == '-' && e[1] != '-' && len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w[1:], e[1]) >= 0 {
+				return false, "" // a short option inside a cluster (-fb)
+			}
+		}
+	}
+	return true, fmt.Sprintf("git %s changes only the workspace's repository", words[1])
 }

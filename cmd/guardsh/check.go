@@ -181,7 +181,11 @@ func writeCheckText(w io.Writer, o guard.Outcome, explain bool) {
 	}
 	for _, c := range o.Segments {
 		fmt.Fprintf(w, "  %-5s %s\n", c.Verdict.Decision, c.Segment)
-		fmt.Fprintf(w, "        class %s; %s\n", c.Verdict.Class, c.Verdict.Reason)
+		class := string(c.Verdict.Class)
+		if c.Verdict.Sensitivity != "" {
+			class += " (" + string(c.Verdict.Sensitivity) + ")"
+		}
+		fmt.Fprintf(w, "        class %s; %s\n", class, c.Verdict.Reason)
 		if !explain {
 			continue
 		}

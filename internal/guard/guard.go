@@ -119,8 +119,11 @@ func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string
 		// pattern could match is never allowed).
 		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
 			Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
-	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Decision == rules.Ask:
-		v = rules.Verdict{Decision: rules.Allow, Class: v.Class, DecidedBy: rules.ByClass,
+	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Protected == "" &&
+		(v.Decision == rules.Ask || v.Decision == rules.Deny && g.mode() == rules.Plan):
+		// The wrapper itself reads and writes nothing: what it runs is
+		// decided as its own segments.
+		v = rules.Verdict{Decision: rules.Allow, Class: rules.ReadOnly, DecidedBy: rules.ByClass,
 			Reason: "runs only the code analysed as the segments after it"}
 	}
 	if seg.Sourced != "" && v.Decision == rules.Ask && v.Protected == "" && (v.Rule == nil || v.Rule.Decision != rules.Ask) {
@@ -133,6 +136,15 @@ func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string
 		}
 	}
 	return v, true
+}
+
+// mode is the mode decisions are made in: the context's, else the
+// policy's.
+func (g *Guard) mode() rules.Mode {
+	if g.Context.Mode != "" {
+		return g.Context.Mode
+	}
+	return g.Policy.Mode
 }
 
 // vouched decides the source segments of segs that read a file and
@@ -308,17 +320,18 @@ func (o Outcome) Record(r *audit.Record) {
 	r.Segments = make([]audit.Segment, len(o.Segments))
 	for i, c := range o.Segments {
 		s := audit.Segment{
-			Argv:     DisplayArgv(c.Segment),
-			Kind:     string(c.Segment.Kind),
-			Class:    string(c.Verdict.Class),
-			Decision: c.Verdict.Decision.String(),
-			Reason:   c.Verdict.Reason,
-			Via:      c.Segment.Via,
+			Argv:        DisplayArgv(c.Segment),
+			Kind:        string(c.Segment.Kind),
+			Class:       string(c.Verdict.Class),
+			Sensitivity: string(c.Verdict.Sensitivity),
+			Decision:    c.Verdict.Decision.String(),
+			Reason:      c.Verdict.Reason,
+			Via:         c.Segment.Via,
 		}
 		if rule := c.Verdict.Rule; rule != nil {
 			p := rule.Pattern
 			s.Rule = &p
-			s.Source = fmt.Sprintf("%s:%d", rule.File, rule.Line)
+			s.Source = rule.Source()
 		}
 		r.Segments[i] = s
 	}

@@ -1,0 +1,208 @@
+package rules
+
+import (
+	"path"
+	"strings"
+)
+
+// Sensitivity says why a segment of class Sensitive is sensitive: the
+// reasons of the design's class table. A verdict of another class has none.
+type Sensitivity string
+
+const (
+	// Network: the program reaches other hosts (curl, git push, npm
+	// install…).
+	Network Sensitivity = "network"
+	// OutsideWorkspace: it writes a file outside the workspace and the
+	// temp directory.
+	OutsideWorkspace Sensitivity = "outside-workspace"
+	// Interpreter: it runs code no rule sees — a script, inline code, the
+	// project's build or tests, a dangerous variable (LD_PRELOAD=…).
+	Interpreter Sensitivity = "interpreter"
+	// Privilege: it changes user, privileges, namespaces or the system
+	// (sudo, chown, mount, systemctl…).
+	Privilege Sensitivity = "privilege"
+	// Destructive: it deletes, overwrites or kills beyond the workspace (rm,
+	// dd, kill, git reset --hard…).
+	Destructive Sensitivity = "destructive"
+	// UnknownProgram: a program guardsh has no knowledge of.
+	UnknownProgram Sensitivity = "unknown-program"
+	// ProtectedPath: it writes a protected path, or reads a secret.
+	ProtectedPath Sensitivity = "protected-path"
+)
+
+// privilegePrograms change who runs what, or the system itself: sudo(8),
+// doas(1), su(1), runuser(1), pkexec(1), setpriv(1), chroot(8),
+// nsenter(1), unshare(1), capsh(1), setcap(8), chown(1)/chgrp(1) (giving
+// files away), mount(8)/umount(8), systemctl(1)/service(8), sysctl(8),
+// modprobe(8)/insmod(8)/rmmod(8), iptables(8)/nft(8), user and group
+// administration (useradd(8) usermod(8) userdel(8) groupadd(8) passwd(1)
+// chpasswd(8) visudo(8)) and crontab(1)/at(1) (scheduling outlives the
+// session).
+var privilegePrograms = setOf("sudo", "doas", "su", "runuser", "pkexec", "setpriv", "chroot", "nsenter",
+	"unshare", "capsh", "setcap", "chown", "chgrp", "mount", "umount", "systemctl", "service", "sysctl",
+	"modprobe", "insmod", "rmmod", "iptables", "ip6tables", "nft", "useradd", "usermod", "userdel",
+	"groupadd", "groupmod", "groupdel", "passwd", "chpasswd", "visudo", "crontab", "at", "batch")
+
+// destructivePrograms delete, overwrite or stop things: rm(1), rmdir(1),
+// unlink(1), shred(1), dd(1), truncate(1), wipefs(8), mkfs(8) and its
+// mkfs.* forms, fdisk(8), parted(8), kill(1), pkill(1), killall(1),
+// reboot/shutdown/halt/poweroff(8).
+var destructivePrograms = setOf("rm", "rmdir", "unlink", "shred", "dd", "truncate", "wipefs", "mkfs",
+	"fdisk", "sfdisk", "parted", "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff")
+
+// codeRunners run a program text they are given: shells (bash(1) and
+// the like), language runtimes, and awk.
+var codeRunners = setOf("sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl",
+	"php", "lua", "luajit", "tclsh", "wish", "Rscript", "R", "julia", "java", "jshell", "osascript",
+	"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython")
+
+// projectRunners run code the project defines: make(1) runs its Makefile,
+// the package managers' run/test/start/exec run package.json scripts,
+// test runners import the tests, build tools run build scripts.
+var projectRunners = setOf("make", "gmake", "cmake", "ninja", "just", "task", "pytest", "tox", "nox",
+	"jest", "vitest", "mocha", "playwright", "gradle", "gradlew", "mvn", "ant", "bazel", "rake", "bundle",
+	"uv", "poetry", "pipenv", "hatch", "pdm", "cargo", "go", "dotnet", "swift", "mix", "sbt", "tsc", "vite",
+	"next", "webpack", "eslint", "prettier", "biome", "ruff", "mypy", "black", "isort", "flake8", "pylint")
+
+// packageRunners fetch a package when it is missing and run it (npx(1),
+// pnpm dlx, bunx, yarn dlx, pipx run, uvx): network, then code.
+var packageRunners = setOf("npx", "bunx", "uvx", "pipx")
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// sensitivityOf says why an exec subject of class Sensitive is sensitive,
+// from its program and arguments (writesOutside: it is a known writer whose
+// targets are not all inside the workspace).
+func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
+	for _, a := range assigns {
+		if checkName(a) != "" {
+			return Interpreter
+		}
+	}
+	if len(words) == 0 || strings.Contains(words[0], Hole) {
+		return UnknownProgram
+	}
+	name := path.Base(words[0])
+	if mkfs, _ := path.Match("mkfs.*", name); mkfs {
+		return Destructive
+	}
+	switch {
+	case privilegePrograms[name]:
+		return Privilege
+	case packageRunners[name], usesNetwork(words):
+		return Network
+	case destructivePrograms[name], destructiveGit(words):
+		return Destructive
+	case writesOutside:
+		return OutsideWorkspace
+	}
+	if at, _, _ := runsArgument(words); at >= 0 {
+		return Interpreter
+	}
+	switch {
+	case codeRunners[name], projectRunners[name], strings.HasSuffix(name, ".py"), strings.HasSuffix(name, ".sh"):
+		return Interpreter
+	case len(words) > 1 && (name == "npm" || name == "pnpm" || name == "yarn") &&
+		(words[1] == "run" || words[1] == "test" || words[1] == "start" || words[1] == "exec" || words[1] == "run-script"):
+		return Interpreter
+	case strings.Contains(words[0], "/"):
+		// A program named by a path: the project's own, or the system's
+		// under a name the tables do not know.
+		return Interpreter
+	}
+	if _, isWriter := workspaceWriters[name]; isWriter {
+		return OutsideWorkspace
+	}
+	return UnknownProgram
+}
+
+// destructiveGit reports git subcommands that throw away work no commit
+// holds or rewrite published history: reset --hard, clean, checkout -f,
+// push --force (git-reset(1), git-clean(1), git-push(1)).
+func destructiveGit(words []string) bool {
+	if len(words) < 2 || path.Base(words[0]) != "git" {
+		return false
+	}
+	switch words[1] {
+	case "clean":
+		return true
+	case "reset":
+		return hasWord(words[2:], "--hard")
+	case "push":
+		return hasWord(words[2:], "--force", "-f", "--force-with-lease", "--mirror", "--delete", "-d")
+	}
+	return false
+}
+
+func hasWord(words []string, any ...string) bool {
+	for _, w := range words {
+		for _, a := range any {
+			if w == a || strings.HasPrefix(w, a+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// networkPrograms talk to other hosts whatever their arguments: curl(1),
+// wget(1), ssh(1), scp(1), sftp(1), rsync(1) (a remote path or daemon),
+// nc/ncat/netcat/socat, telnet, ftp, gh (GitHub's API), aws/gcloud/az
+// (cloud APIs), kubectl and helm (a cluster), docker pull/push/login.
+var networkPrograms = setOf("curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat",
+	"telnet", "ftp", "gh", "aws", "gcloud", "az", "kubectl", "helm", "http", "https", "xh", "aria2c")
+
+// networkSubcommands are the subcommands of package managers and version
+// control that download or upload (git-push(1), git-fetch(1), npm-install(1)
+// and their peers).
+var networkSubcommands = map[string][]string{
+	"git":     {"push", "fetch", "pull", "clone", "ls-remote", "submodule", "remote"},
+	"npm":     {"install", "i", "ci", "add", "update", "publish", "view", "outdated", "audit", "login", "exec", "create", "init"},
+	"pnpm":    {"install", "i", "add", "update", "up", "publish", "dlx", "outdated", "audit", "create"},
+	"yarn":    {"install", "add", "upgrade", "up", "publish", "dlx", "npm", "create"},
+	"bun":     {"install", "i", "add", "update", "publish", "x", "create"},
+	"pip":     {"install", "download", "wheel"},
+	"pip3":    {"install", "download", "wheel"},
+	"uv":      {"add", "sync", "lock", "pip", "tool"},
+	"cargo":   {"install", "publish", "fetch", "update", "add", "search"},
+	"go":      {"install", "get", "mod"},
+	"docker":  {"pull", "push", "login", "search"},
+	"podman":  {"pull", "push", "login", "search"},
+	"apt":     {"install", "update", "upgrade", "full-upgrade", "download"},
+	"apt-get": {"install", "update", "upgrade", "dist-upgrade", "download", "source"},
+	"brew":    {"install", "update", "upgrade", "tap", "fetch"},
+	"gem":     {"install", "update", "push", "fetch"},
+}
+
+// usesNetwork reports whether argv reaches other hosts, by program or
+// subcommand (the first operand).
+func usesNetwork(words []string) bool {
+	name := path.Base(words[0])
+	if networkPrograms[name] {
+		return true
+	}
+	subs, ok := networkSubcommands[name]
+	if !ok {
+		return false
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		for _, s := range subs {
+			if w == s {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
