@@ -36,6 +36,7 @@ func testContext(t *testing.T, mode Mode) Context {
 }
 
 const modeTablePolicy = `
+readonly: ["terraform plan *"]
 rules:
   shell:
     allow: ["make *", "cat notes*"]
@@ -77,6 +78,24 @@ func TestModeTable(t *testing.T) {
 			[6]Decision{D, D, D, D, D, D}},
 		{"reads a file", func(c Context) Subject { return read(c.Workspace + "/in.txt") },
 			[6]Decision{D, A, Q, A, A, A}},
+		{"matches a readonly pattern", func(Context) Subject { return exec("terraform", "plan", "-no-color") },
+			[6]Decision{D, A, Q, A, A, A}},
+		{"workspace write by a program", func(Context) Subject { return exec("rm", "-rf", "build") },
+			[6]Decision{D, D, Q, Q, A, A}},
+		{"sensitive: network", func(Context) Subject { return exec("curl", "https://example.com") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: interpreter", func(Context) Subject { return exec("python3", "x.py") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: privilege", func(Context) Subject { return exec("chown", "root", "x") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: destructive", func(Context) Subject { return exec("rm", "-rf", "/srv/data") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: outside the workspace", func(Context) Subject { return exec("mkdir", "/srv/new") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: unknown program", func(Context) Subject { return exec("frobnicate") },
+			[6]Decision{D, D, Q, Q, Q, A}},
+		{"sensitive: reads a secret", func(c Context) Subject { return exec("cat", c.Workspace+"/.env") },
+			[6]Decision{D, D, Q, Q, Q, A}},
 	}
 	for _, row := range rows {
 		for i, m := range modes {

@@ -72,3 +72,103 @@ func TestWorkspaceWriters(t *testing.T) {
 		t.Errorf("ask: touch x is %v, want ask", v.Decision)
 	}
 }
+
+// TestGitWorkspaceWrites checks which git commands mode auto runs as
+// workspace writes: those that change only the workspace's repository.
+func TestGitWorkspaceWrites(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	plain := filepath.Join(home, "plain") // no .git: git would find another repository
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "sub"), plain} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"git", "add", "src/a.go"}, Allow},
+		{[]string{"git", "commit", "-m", "fix: x"}, Allow},
+		{[]string{"git", "commit", "-m", Hole}, Allow}, // a message from $(cat <<EOF …)
+		{[]string{"git", "commit", Hole}, Ask},         // could be --interactive
+		{[]string{"git", "checkout", "-b", "feature"}, Allow},
+		{[]string{"git", "checkout", "-f", "main"}, Ask},
+		{[]string{"git", "checkout", "-fb", "x"}, Ask},
+		{[]string{"git", "checkout", "--", "a.go"}, Ask},
+		{[]string{"git", "stash"}, Allow},
+		{[]string{"git", "stash", "drop"}, Ask},
+		{[]string{"git", "rebase", "main"}, Allow},
+		{[]string{"git", "rebase", "--exec", "make", "main"}, Ask},
+		{[]string{"git", "rebase", "--exe=make", "main"}, Ask}, // an abbreviation git accepts
+		{[]string{"git", "rebase", "-x", "make", "main"}, Ask},
+		{[]string{"git", "reset", "--hard", "HEAD~1"}, Ask},
+		{[]string{"git", "reset", "HEAD~1"}, Allow},
+		{[]string{"git", "push"}, Ask},
+		{[]string{"git", "clean", "-fdx"}, Ask},
+		{[]string{"git", "-C", "/tmp/x", "add", "a"}, Ask},
+		{[]string{"git", "-c", "core.hooksPath=/tmp", "commit", "-m", "x"}, Ask},
+	} {
+		ctx := Context{Mode: Auto, Cwd: filepath.Join(ws, "sub"), Home: home, Workspace: ws}
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+			t.Errorf("auto: %q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+	for _, ctx := range []Context{
+		{Mode: Auto, Cwd: plain, Home: home, Workspace: plain},             // not a work tree's top
+		{Mode: Auto, Cwd: home, Home: home, Workspace: ws},                 // working directory outside
+		{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, CwdUnknown: true}, // a cd made it unknown
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: []string{"git", "add", "a"}}, ctx); v.Decision != Ask {
+			t.Errorf("git add in %+v: %v (%s)", ctx, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestSensitivity checks the reason given for each sensitive segment.
+func TestSensitivity(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	ctx := Context{Mode: AskMode, Cwd: ws, Home: home, Workspace: ws}
+	for _, c := range []struct {
+		s    Subject
+		want Sensitivity
+	}{
+		{Subject{Kind: KindExec, Words: []string{"curl", "https://example.com"}}, Network},
+		{Subject{Kind: KindExec, Words: []string{"git", "push", "origin", "main"}}, Network},
+		{Subject{Kind: KindExec, Words: []string{"npm", "install", "left-pad"}}, Network},
+		{Subject{Kind: KindExec, Words: []string{"npx", "prettier", "."}}, Network},
+		{Subject{Kind: KindExec, Words: []string{"python3", "x.py"}}, Interpreter},
+		{Subject{Kind: KindExec, Words: []string{"python3", "-c", "print(1)"}}, Interpreter},
+		{Subject{Kind: KindExec, Words: []string{"npm", "test"}}, Interpreter},
+		{Subject{Kind: KindExec, Words: []string{"./build.sh"}}, Interpreter},
+		{Subject{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{"LD_PRELOAD=/tmp/x.so"}}, Interpreter},
+		{Subject{Kind: KindExec, Words: []string{"sudo", "ls"}}, Privilege},
+		{Subject{Kind: KindExec, Words: []string{"chown", "root", "f"}}, Privilege},
+		{Subject{Kind: KindExec, Words: []string{"rm", "-rf", "/srv/data"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"kill", "-9", "1"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "reset", "--hard"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"cp", "a", "/srv/b"}}, OutsideWorkspace},
+		{Subject{Kind: KindWrite, Words: []string{"/srv/out.txt"}}, OutsideWorkspace},
+		{Subject{Kind: KindWrite, Words: []string{home + "/.bashrc"}}, ProtectedPath},
+		{Subject{Kind: KindWrite, Words: []string{ws + "/.claude/settings.json"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"tee", ws + "/.vscode/tasks.json"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"frobnicate", "--all"}}, UnknownProgram},
+	} {
+		v := p.Decide(c.s, ctx)
+		if v.Class != Sensitive || v.Sensitivity != c.want {
+			t.Errorf("%s %q: %s/%s (%s), want sensitive/%s", c.s.Kind, c.s.Words, v.Class, v.Sensitivity, v.Reason, c.want)
+		}
+	}
+	// Other classes carry none.
+	for _, s := range []Subject{{Kind: KindExec, Words: []string{"ls"}}, {Kind: KindWrite, Words: []string{ws + "/out"}}} {
+		if v := p.Decide(s, ctx); v.Sensitivity != "" {
+			t.Errorf("%q: sensitivity %q for class %s", s.Words, v.Sensitivity, v.Class)
+		}
+	}
+}
