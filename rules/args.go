@@ -205,6 +205,7 @@ type argScan struct {
 	x        *pathIndex
 	cwd      string // Context.Cwd, "" when unknown
 	cwdCanon string // canonical(cwd)
+	lk       *Lookups
 	home     string
 	walker   string
 	hm       holeMatcher
@@ -236,7 +237,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
+	sc := argScan{x: x, lk: ctx.Lookups, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
 	if readsArgs[words[0]] {
 		sc.sections = sc.sections[:1]
 	}
@@ -451,7 +452,10 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		if canon == "/" {
 			resolved = "/" + c
 		}
-		fi, err := lstat(resolved)
+		if !sc.lk.has(canon, c) {
+			return // names nothing: not a path
+		}
+		fi, err := sc.lk.lstat(resolved)
 		if err != nil {
 			return // names nothing: not a path
 		}
@@ -466,7 +470,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		if fi.Mode()&os.ModeSymlink == 0 {
 			info, exists = fi, true
 		} else {
-			resolved, info, exists = resolveIn(canon, c)
+			resolved, info, exists = resolveIn(sc.lk, canon, c)
 		}
 	} else {
 		cleaned = c
@@ -474,7 +478,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			cleaned = dir + "/" + c
 		}
 		cleaned = filepath.Clean(cleaned)
-		resolved, info, exists = resolveIn(canon, c)
+		resolved, info, exists = resolveIn(sc.lk, canon, c)
 	}
 	if sc.protect && sc.protected == nil {
 		if pat := sc.x.protectedBy(pathSubject{cleaned: cleaned, resolved: resolved}); pat != "" {

@@ -158,7 +158,7 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	if !ctx.CwdUnknown {
 		cwd = ctx.Cwd
 	}
-	forms := execForms(s.Words, ctx.Home, cwd)
+	forms := execForms(s.Words, ctx.Home, cwd, ctx.Lookups)
 	for _, f := range forms {
 		h := p.matchExec(f.words)
 		if !f.definite {
@@ -297,7 +297,7 @@ type form struct {
 //
 // cwd is the canonical directory a relative command path is resolved in
 // ("" for none).
-func execForms(words []string, home, cwd string) []form {
+func execForms(words []string, home, cwd string, lk *Lookups) []form {
 	var forms []form
 	base := []form{{words: words, allow: true, definite: true}}
 	if b := baseNameForm(words); b != nil {
@@ -305,7 +305,7 @@ func execForms(words []string, home, cwd string) []form {
 		forms = append(forms, f)
 		base = append(base, f)
 	}
-	if t := linkTargetForm(words, cwd); t != nil {
+	if t := linkTargetForm(words, cwd, lk); t != nil {
 		f := form{words: t, definite: true}
 		forms = append(forms, f)
 		base = append(base, f)
@@ -353,7 +353,7 @@ func cleanForm(words []string) []string {
 // relative to cwd when cwd is not "") to a symlink, replaced by the base
 // name of the file it resolves to, or nil when it is no such path or that
 // changes nothing.
-func linkTargetForm(words []string, cwd string) []string {
+func linkTargetForm(words []string, cwd string, lk *Lookups) []string {
 	if len(words) == 0 || !strings.Contains(words[0], "/") || strings.Contains(words[0], Hole) {
 		return nil
 	}
@@ -364,10 +364,10 @@ func linkTargetForm(words []string, cwd string) []string {
 		}
 		p = cwd + "/" + p
 	}
-	if fi, err := lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	if fi, err := lk.lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
 	}
-	target := canonical(p)
+	target, _ := resolve(lk, p)
 	b := target[strings.LastIndexByte(target, '/')+1:]
 	if b == "" || b == words[0][strings.LastIndexByte(words[0], '/')+1:] {
 		return nil

@@ -305,14 +305,14 @@ const maxLinks = 40
 // it need not be clean. It costs one lstat per existing component (plus one
 // readlink per symlink) and one for the first missing component.
 func canonical(abs string) string {
-	p, _ := resolve(abs)
+	p, _ := resolve(nil, abs)
 	return p
 }
 
 // resolve is canonical that also returns the file's status when the whole
 // path exists (the target's, for a symlink), else nil.
-func resolve(abs string) (string, os.FileInfo) {
-	p, info, _ := resolveIn("", abs)
+func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
+	p, info, _ := resolveIn(lk, "", abs)
 	return p, info
 }
 
@@ -322,7 +322,7 @@ func resolve(abs string) (string, os.FileInfo) {
 // reports whether the whole path exists; info is the status of the last
 // component looked at, nil when the path exists but ends in "..", "." or
 // is dir itself.
-func resolveIn(dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
+func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
 	todo := strings.Split(p, "/") // components still to resolve
 	resolved := ""                // resolved prefix, "" meaning "/"
 	if !strings.HasPrefix(p, "/") && dir != "/" {
@@ -341,7 +341,7 @@ func resolveIn(dir, p string) (resolvedPath string, info os.FileInfo, exists boo
 			continue
 		}
 		next := resolved + "/" + c
-		fi, err := lstat(next)
+		fi, err := lk.lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it.
 			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
@@ -391,7 +391,7 @@ func newPathSubject(w string, ctx Context) pathSubject {
 	}
 	h := strings.Index(abs, Hole)
 	if h < 0 {
-		resolved, info := resolve(abs)
+		resolved, info := resolve(ctx.Lookups, abs)
 		ps := pathSubject{static: true, cleaned: filepath.Clean(abs), resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)
@@ -404,7 +404,7 @@ func newPathSubject(w string, ctx Context) pathSubject {
 	if dir == "" {
 		dir = "/"
 	} else {
-		dir = canonical(dir)
+		dir, _ = resolve(ctx.Lookups, dir)
 	}
 	prefix := dir + "/" + tail
 	if dir == "/" {

@@ -77,6 +77,11 @@ type Context struct {
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string
+	// Lookups, when not nil, remembers the file system lookups of the
+	// decisions made with it: give every segment of one command the same
+	// one (a command is decided at one moment, before any of it runs), and
+	// each command a new one. A Lookups is not safe for concurrent use.
+	Lookups *Lookups
 	// TempDirs are directories whose writes count as workspace writes;
 	// nil means os.TempDir() and /tmp. A directory of "/" or one that holds
 	// Home is ignored.

@@ -75,7 +75,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 			return false, ""
 		}
 		ps := newPathSubject(v, ctx)
-		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved) {
+		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved, ctx.Lookups) {
 			return false, ""
 		}
 		if name == "ln" && !linkTargetsStayInside(words, ctx, x) {
@@ -97,8 +97,8 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 // `mv .git g`): a protected path under it (~/.ssh when dir holds the home
 // directory), or, for the patterns that hold in any directory
 // (*/.git/config), a .git directory in dir, or dir being one.
-func (x *pathIndex) protectedBelow(dir string) bool {
-	fi, err := lstat(dir)
+func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
+	fi, err := lk.lstat(dir)
 	if err != nil || !fi.IsDir() {
 		return false
 	}
@@ -115,7 +115,7 @@ func (x *pathIndex) protectedBelow(dir string) bool {
 			if path.Base(dir) == ".git" || strings.Contains(prefix, "/.git/") {
 				return true
 			}
-			if _, err := lstat(prefix + ".git"); err == nil {
+			if _, err := lk.lstat(prefix + ".git"); err == nil {
 				return true
 			}
 		}
@@ -147,7 +147,7 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 		destAbs = ctx.Cwd + "/" + dest
 	}
 	linkDir := path.Dir(destAbs)
-	if fi, err := lstat(destAbs); err == nil && fi.IsDir() {
+	if fi, err := ctx.Lookups.lstat(destAbs); err == nil && fi.IsDir() {
 		linkDir = destAbs // ln -s TARGET DIR makes DIR/basename(TARGET)
 	}
 	for _, t := range ops[:len(ops)-1] {
@@ -226,7 +226,7 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	if !ok {
 		return false, ""
 	}
-	if _, err := lstat(ctx.Workspace + "/.git"); err != nil {
+	if _, err := ctx.Lookups.lstat(ctx.Workspace + "/.git"); err != nil {
 		return false, ""
 	}
 	for i, w := range words[2:] {

@@ -60,6 +60,8 @@ func (g *Guard) Evaluate(text string) Outcome {
 	}
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, 0, len(segs))}
 	ctx := g.Context
+	// The command is decided at one moment: its segments share lookups.
+	ctx.Lookups = rules.NewLookups()
 	// vouched maps a file read by source to the allow rule that lets the
 	// source segment run: the user's rule vouches for the file's content,
 	// deny and ask rules and protected paths aside (a cd in it included).

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+const configShowUsageText = "usage: guardsh config show [--config F] [--cwd D]"
+
+// configShow prints the effective policy for a working directory: each
+// layer and whether it exists, the mode and where it comes from, the real
+// shell, the audit log, the workspace, then every rule with its file:line,
+// by section and decision (deny, ask, allow), the readonly patterns, and
+// the warnings of the merge. Exit 0, or 64 for a usage or config error.
+func configShow(args []string, stdout, stderr io.Writer) int {
+	var configFile, cwd string
+	usage := func(msg string) int {
+		fmt.Fprintf(stderr, "guardsh config show: %s\n%s\n", msg, configShowUsageText)
+		return checkUsage
+	}
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(args[i], "=")
+		switch name {
+		case "--help", "-h":
+			fmt.Fprintln(stdout, configShowUsageText)
+			fmt.Fprintln(stdout, "Prints the effective policy (system, user and project layers merged) with the file and line of every rule.")
+			return 0
+		case "--config", "--cwd":
+			if !hasValue {
+				if i+1 >= len(args) {
+					return usage(name + " needs a value")
+				}
+				i++
+				value = args[i]
+			}
+			if name == "--config" {
+				configFile = value
+			} else {
+				cwd = value
+			}
+		default:
+			return usage("unknown argument " + args[i])
+		}
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	} else if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return usage("--cwd " + cwd + ": not a directory")
+	}
+	ws := workspace(canonical(cwd), stderr)
+	path, explicit := configPath()
+	if configFile != "" {
+		path, explicit = configFile, true
+	}
+	cfg, err := loadPolicy(path, explicit, ws)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
+		return checkUsage
+	}
+	p := cfg.policy
+	w := stdout
+	fmt.Fprintln(w, "layers (highest trust first):")
+	showLayer(w, "system", systemConfig, cfg.files, "")
+	userNote := ""
+	if cfg.name == embeddedName {
+		userNote = "absent; the embedded default policy serves (guardsh default-config prints it)"
+	}
+	showLayer(w, "user", path, cfg.files, userNote)
+	fmt.Fprintf(w, "  %-8s GUARDSH_MODE=%s (may only tighten the mode)\n", "env", os.Getenv("GUARDSH_MODE"))
+	showLayer(w, "project", ws+"/"+projectConfig, cfg.files, "")
+	fmt.Fprintln(w)
+
+	mode, modeFrom := p.Mode, p.ModeSource
+	if mode == "" {
+		mode, modeFrom = rules.AskMode, "default"
+	}
+	lock := ""
+	if p.LockMode {
+		lock = ", locked by the system config"
+	}
+	fmt.Fprintf(w, "mode:      %s (%s%s)\n", mode, modeFrom, lock)
+	if env := os.Getenv("GUARDSH_MODE"); env != "" {
+		if m, err := effectiveMode(p.Mode, "", io.Discard); err == nil {
+			fmt.Fprintf(w, "           %s with GUARDSH_MODE=%s\n", m, env)
+		}
+	}
+	self, _ := os.Executable()
+	if shell, err := interp.FindShell(p.Shell, os.Getenv("PATH"), self); err == nil {
+		fmt.Fprintf(w, "shell:     %s\n", shell)
+	} else {
+		fmt.Fprintf(w, "shell:     none: %v\n", err)
+	}
+	if log, err := auditPath(p); err == nil {
+		req := "required: a command whose record cannot be written does not run"
+		if !p.Audit.Required {
+			req = "not required"
+		}
+		fmt.Fprintf(w, "audit:     %s (%s)\n", log, req)
+	}
+	fmt.Fprintf(w, "workspace: %s\n\n", ws)
+
+	all := p.Rules()
+	for _, section := range []string{"shell", "write", "read"} {
+		fmt.Fprintf(w, "rules.%s:\n", section)
+		n := 0
+		for _, d := range []rules.Decision{rules.Deny, rules.Ask, rules.Allow} {
+			for _, r := range all {
+				if r.Section == section && r.Decision == d {
+					fmt.Fprintf(w, "  %-5s %-40q %s\n", d, r.Pattern, r.Source())
+					n++
+				}
+			}
+		}
+		if section == "read" {
+			fmt.Fprintf(w, "  ask   (secrets: ~/.ssh/id_*, cloud and registry credentials, .env files)  %s\n", rules.SecretsFile)
+			n++
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "  (none)")
+		}
+	}
+	fmt.Fprintln(w, "readonly (besides the built-in read-only table):")
+	n := 0
+	for _, r := range all {
+		if r.Section == "readonly" {
+			fmt.Fprintf(w, "  %-46q %s\n", r.Pattern, r.Source())
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	if len(cfg.warnings) > 0 {
+		fmt.Fprintln(w, "\nwarnings:")
+		for _, msg := range cfg.warnings {
+			fmt.Fprintf(w, "  %s\n", msg)
+		}
+	}
+	return 0
+}
+
+// showLayer prints one layer line: its file and whether it was read.
+func showLayer(w io.Writer, name, file string, read []string, note string) {
+	state := "absent"
+	for _, f := range read {
+		if f == canonical(file) {
+			state = "read"
+		}
+	}
+	if note != "" {
+		state = note
+	}
+	fmt.Fprintf(w, "  %-8s %s (%s)\n", name, file, state)
+}

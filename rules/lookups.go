@@ -1,0 +1,90 @@
+package rules
+
+import (
+	"errors"
+	"io"
+	"os"
+	"syscall"
+)
+
+// Lookups remembers lstat results for the decisions of one command, so
+// that the path components its segments share (the working directory, the
+// home directory, the workspace) are looked up once: resolving a path
+// costs one lstat per component, and a command's segments name many paths
+// under the same directories. See Context.Lookups.
+type Lookups struct {
+	m     map[string]lookup
+	names map[string]map[string]bool // directory → its entries; nil value: unknown
+}
+
+type lookup struct {
+	fi  os.FileInfo
+	err error
+}
+
+// NewLookups returns an empty Lookups.
+func NewLookups() *Lookups { return &Lookups{m: make(map[string]lookup, 16)} }
+
+// maxListed is the most entries a directory may have for has to list it
+// (one getdents call reads a few hundred); a bigger one is looked up name
+// by name.
+const maxListed = 2048
+
+// has reports whether directory dir (canonical) may have an entry name:
+// false only when dir was listed (or cannot be read at all, which lstat
+// below it would find too) and name is not among its entries. It lets a
+// command's plain words (`git status`, `npm run build`) be told from file
+// names with one directory read instead of one lstat each.
+func (lk *Lookups) has(dir, name string) bool {
+	if lk == nil {
+		return true
+	}
+	names, ok := lk.names[dir]
+	if !ok {
+		names = listNames(dir)
+		if lk.names == nil {
+			lk.names = make(map[string]map[string]bool, 2)
+		}
+		lk.names[dir] = names
+	}
+	return names == nil || names[name]
+}
+
+// listNames returns the entries of dir, an empty set when dir does not
+// exist or is not a directory, and nil (unknown) when it cannot be listed
+// or has more than maxListed entries.
+func listNames(dir string) map[string]bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
+			return map[string]bool{}
+		}
+		return nil
+	}
+	defer f.Close()
+	list, err := f.Readdirnames(maxListed + 1)
+	if err != nil && err != io.EOF || len(list) > maxListed {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return map[string]bool{}
+		}
+		return nil
+	}
+	names := make(map[string]bool, len(list))
+	for _, n := range list {
+		names[n] = true
+	}
+	return names
+}
+
+// lstat is lstat(p), remembered; a nil lk looks every path up.
+func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
+	if lk == nil {
+		return lstat(p)
+	}
+	if r, ok := lk.m[p]; ok {
+		return r.fi, r.err
+	}
+	fi, err := lstat(p)
+	lk.m[p] = lookup{fi, err}
+	return fi, err
+}
