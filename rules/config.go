@@ -120,6 +120,16 @@ func Default() *Policy {
 // file is a *ConfigError naming it (wrapping the fs error, so
 // errors.Is(err, fs.ErrNotExist) works); so is every parse problem.
 func Load(path string) (*Policy, error) {
+	data, err := readConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, path)
+}
+
+// readConfig reads the config file at path; an error is a *ConfigError
+// naming it and wrapping the fs error.
+func readConfig(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		problem := "cannot read config file"
@@ -133,7 +143,7 @@ func Load(path string) (*Policy, error) {
 		}
 		return nil, &ConfigError{File: path, Problem: problem, Err: err}
 	}
-	return Parse(data, path)
+	return data, nil
 }
 
 // Parse parses a config file's contents; file names it in errors and in
@@ -214,9 +224,13 @@ func (p *Policy) build() {
 type parser struct {
 	file string
 	p    *Policy
+	// at is the node of the last error (nil for none, or for an error of
+	// the whole file); Lint removes it to look for further errors.
+	at *yaml.Node
 }
 
 func (ps *parser) errorf(n *yaml.Node, format string, args ...any) *ConfigError {
+	ps.at = n
 	line := 0
 	if n != nil {
 		line = n.Line
@@ -227,28 +241,43 @@ func (ps *parser) errorf(n *yaml.Node, format string, args ...any) *ConfigError 
 var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (ps *parser) parse(data []byte) error {
+	root, err := ps.decode(data)
+	if err != nil || root == nil {
+		return err
+	}
+	return ps.walk(root)
+}
+
+// decode reads the one YAML document of data and returns its root node,
+// nil for an empty file.
+func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil
+			return nil, nil
 		}
-		return ps.yamlError(err)
+		return nil, ps.yamlError(err)
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		return ps.errorf(&extra, "a config file holds one YAML document; remove the second \"---\"")
+		return nil, ps.errorf(&extra, "a config file holds one YAML document; remove the second \"---\"")
 	case err != io.EOF:
-		return ps.yamlError(err)
+		return nil, ps.yamlError(err)
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			return nil
+			return nil, nil
 		}
 		root = root.Content[0]
 	}
+	return root, nil
+}
+
+// walk reads the policy from the root node of the file into ps.p.
+func (ps *parser) walk(root *yaml.Node) error {
 	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules")
 	if err != nil || fields == nil {
 		return err

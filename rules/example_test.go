@@ -70,3 +70,20 @@ func ExampleCombine() {
 	// Output:
 	// deny by shell deny rm * / *
 }
+
+// Lint reports what Parse rejects and rules that can never take effect,
+// each with file and line.
+func ExampleLint() {
+	src := `mode: ask
+rules:
+  shell:
+    deny: ["rm -rf *"]
+    allow: ["rm -rf build", "make *", 1]
+`
+	for _, f := range rules.Lint([]byte(src), "config.yaml") {
+		fmt.Println(f)
+	}
+	// Output:
+	// config.yaml:5: error: rules.shell.allow[2]: expected a pattern string, got a number; quote it
+	// config.yaml:5: warning: allow rule "rm -rf build" never takes effect: deny rule "rm -rf *" (line 4) matches every command it matches
+}

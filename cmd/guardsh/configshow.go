@@ -21,7 +21,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	var configFile, cwd string
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "guardsh config show: %s\n%s\n", msg, configShowUsageText)
-		return checkUsage
+		return configUsage
 	}
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(args[i], "=")
@@ -60,7 +60,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	cfg, err := loadPolicy(path, explicit, ws)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
-		return checkUsage
+		return configUsage
 	}
 	p := cfg.policy
 	w := stdout
@@ -68,10 +68,14 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	showLayer(w, "system", systemConfig, cfg.files, "")
 	userNote := ""
 	if cfg.name == embeddedName {
-		userNote = "absent; the embedded default policy serves (guardsh default-config prints it)"
+		userNote = "absent: the embedded default policy serves; guardsh default-config prints it"
 	}
 	showLayer(w, "user", path, cfg.files, userNote)
-	fmt.Fprintf(w, "  %-8s GUARDSH_MODE=%s (may only tighten the mode)\n", "env", os.Getenv("GUARDSH_MODE"))
+	env := "unset"
+	if v := os.Getenv("GUARDSH_MODE"); v != "" {
+		env = "GUARDSH_MODE=" + v
+	}
+	fmt.Fprintf(w, "  %-8s %s (may only tighten the mode)\n", "env", env)
 	showLayer(w, "project", ws+"/"+projectConfig, cfg.files, "")
 	fmt.Fprintln(w)
 

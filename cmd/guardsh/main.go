@@ -9,6 +9,7 @@
 // script on stdin), plus:
 //
 //	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND
+//	guardsh config lint [FILE…]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //go:debug containermaxprocs=0
@@ -53,6 +54,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 		switch argv[1] {
 		case "check":
 			return checkMain(argv[2:], stdout, stderr)
+		case "config":
+			return configMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/guardsh/guardsh/rules"
+)
+
+// Exit statuses of guardsh config lint (64 is sysexits' EX_USAGE, as for
+// guardsh check).
+const (
+	lintClean    = 0
+	lintWarnings = 1
+	lintErrors   = 2
+	configUsage  = 64
+)
+
+const configUsageText = `usage: guardsh config show [--config F] [--cwd D]
+       guardsh config lint [FILE…]
+
+Subcommands:
+  show    print the effective policy (system, user and project layers
+          merged) with the file and line of every rule
+  lint    check config files for mistakes: what guardsh would reject, and
+          rules that can never take effect or reach further than they seem`
+
+const configLintUsageText = `usage: guardsh config lint [FILE…]
+
+Checks each FILE, or with none the user config ($GUARDSH_CONFIG, else
+$XDG_CONFIG_HOME/guardsh/config.yaml, else ~/.config/guardsh/config.yaml;
+the embedded default policy when that does not exist). Prints one line per
+problem, FILE:LINE: error|warning: PROBLEM, then a summary.
+Exit status: 0 no problems, 1 warnings only, 2 errors, 64 usage error.`
+
+// configMain runs `guardsh config SUBCOMMAND …`.
+func configMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "guardsh config: missing subcommand\n%s\n", configUsageText)
+		return configUsage
+	}
+	// One case per subcommand; each subcommand's usage line belongs in
+	// configUsageText.
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintln(stdout, configUsageText)
+		return 0
+	case "lint":
+		return configLintMain(args[1:], stdout, stderr)
+	case "show":
+		return configShow(args[1:], stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "guardsh config: unknown subcommand %q\n%s\n", args[0], configUsageText)
+		return configUsage
+	}
+}
+
+// configLintMain runs `guardsh config lint [FILE…]`.
+func configLintMain(args []string, stdout, stderr io.Writer) int {
+	var files []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(stdout, configLintUsageText)
+			return 0
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "guardsh config lint: unknown flag %s\n%s\n", a, configLintUsageText)
+			return configUsage
+		default:
+			files = append(files, a)
+		}
+	}
+
+	var findings []rules.Finding
+	var linted string
+	if len(files) == 0 {
+		path, explicit := configPath()
+		_, err := os.Stat(path)
+		switch {
+		case path == "":
+			linted = rules.DefaultFile + " (no config file: the home directory is unknown)"
+			findings = rules.Lint(rules.DefaultConfig(), rules.DefaultFile)
+		case !explicit && errors.Is(err, fs.ErrNotExist):
+			linted = fmt.Sprintf("%s (no config file at %s)", rules.DefaultFile, path)
+			findings = rules.Lint(rules.DefaultConfig(), rules.DefaultFile)
+		default:
+			linted = path
+			findings = rules.LintFile(path)
+		}
+	} else {
+		for _, f := range files {
+			findings = append(findings, rules.LintFile(f)...)
+		}
+		linted = files[0]
+		if len(files) > 1 {
+			linted = fmt.Sprintf("%d files", len(files))
+		}
+	}
+
+	errs, warnings := 0, 0
+	for _, f := range findings {
+		fmt.Fprintln(stdout, f)
+		if f.Severity == rules.SeverityError {
+			errs++
+		} else {
+			warnings++
+		}
+	}
+	switch {
+	case errs > 0:
+		fmt.Fprintf(stdout, "%s: %s, %s\n", linted, count(errs, "error"), count(warnings, "warning"))
+		return lintErrors
+	case warnings > 0:
+		fmt.Fprintf(stdout, "%s: %s\n", linted, count(warnings, "warning"))
+		return lintWarnings
+	}
+	fmt.Fprintf(stdout, "%s: no problems found\n", linted)
+	return lintClean
+}
+
+// count renders "1 error", "2 errors".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
