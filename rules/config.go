@@ -32,6 +32,7 @@ type Policy struct {
 	LockMode bool
 	// ModeSource is where Mode was set, "FILE:LINE"; empty when unset.
 	ModeSource string
+	modeLine   int
 	// Shell is the absolute path of the real shell that runs commands;
 	// empty means: find bash on PATH.
 	Shell string
@@ -292,7 +293,7 @@ func (ps *parser) walk(root *yaml.Node) error {
 			return ps.errorf(n, "mode: %v", err)
 		}
 		ps.p.Mode = m
-		ps.p.ModeSource = ps.file + ":" + strconv.Itoa(n.Line)
+		ps.p.ModeSource, ps.p.modeLine = ps.file+":"+strconv.Itoa(n.Line), n.Line
 	}
 	if n := fields["lock_mode"]; n != nil {
 		b, err := ps.boolean(n, "lock_mode")

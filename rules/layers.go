@@ -17,7 +17,8 @@ type Layers struct {
 }
 
 // Merge returns the effective policy of the layers and the warnings to
-// show for what a layer set but may not (each naming file and line):
+// show for what a layer set but may not (each a Finding with file and,
+// where one applies, line):
 //
 //   - rules: the union of every layer's rules, in layer order; since any
 //     matching deny wins, then ask, then allow, a layer adds protection
@@ -35,11 +36,12 @@ type Layers struct {
 //
 // The result's File is the user's file (else the system's, else the
 // project's); each rule keeps its own File and Line.
-func Merge(l Layers) (*Policy, []string) {
-	var warnings []string
-	warn := func(p *Policy, format string, args ...any) {
-		warnings = append(warnings, p.File+": "+fmt.Sprintf(format, args...))
+func Merge(l Layers) (*Policy, []Finding) {
+	var warnings []Finding
+	warnAt := func(file string, line int, format string, args ...any) {
+		warnings = append(warnings, Finding{File: file, Line: line, Severity: SeverityWarning, Problem: fmt.Sprintf(format, args...)})
 	}
+	warn := func(p *Policy, format string, args ...any) { warnAt(p.File, 0, format, args...) }
 	out := &Policy{Audit: AuditConfig{Required: true}}
 	setFalse, setTrue := false, false
 	for _, p := range []*Policy{l.System, l.User} {
@@ -67,7 +69,7 @@ func Merge(l Layers) (*Policy, []string) {
 	}
 	switch s, u := l.System, l.User; {
 	case u != nil && u.Mode != "" && s != nil && s.LockMode && s.Mode != "" && s.Mode.Stricter(u.Mode):
-		warnings = append(warnings, fmt.Sprintf("%s: mode %s is looser than mode %s, which %s locks; ignored", u.ModeSource, u.Mode, s.Mode, s.ModeSource))
+		warnAt(u.File, u.modeLine, "mode %s is looser than mode %s, which %s locks; ignored", u.Mode, s.Mode, s.ModeSource)
 		out.Mode, out.ModeSource, out.LockMode = s.Mode, s.ModeSource, true
 	case u != nil && u.Mode != "":
 		out.Mode, out.ModeSource = u.Mode, u.ModeSource
@@ -80,7 +82,7 @@ func Merge(l Layers) (*Policy, []string) {
 			out.File = p.File
 		}
 		if p.Mode != "" {
-			warnings = append(warnings, fmt.Sprintf("%s: a project file may not set the mode (%s); ignored", p.ModeSource, p.Mode))
+			warnAt(p.File, p.modeLine, "a project file may not set the mode (%s); ignored", p.Mode)
 		}
 		if p.LockMode {
 			warn(p, "a project file may not lock the mode; ignored")
@@ -94,9 +96,9 @@ func Merge(l Layers) (*Policy, []string) {
 		for _, r := range p.rules {
 			switch {
 			case r.Section == "readonly":
-				warnings = append(warnings, fmt.Sprintf("%s: a project file may not declare commands read-only (%q); ignored", r.Source(), r.Pattern))
+				warnAt(r.File, r.Line, "a project file may not declare commands read-only (%q); ignored", r.Pattern)
 			case r.Decision == Allow:
-				warnings = append(warnings, fmt.Sprintf("%s: a project file may only add ask and deny rules; allow rule %q ignored", r.Source(), r.Pattern))
+				warnAt(r.File, r.Line, "a project file may only add ask and deny rules; allow rule %q ignored", r.Pattern)
 			default:
 				out.rules = append(out.rules, r)
 			}

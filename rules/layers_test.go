@@ -53,19 +53,19 @@ rules:
 		t.Errorf("project settings leaked: mode %q shell %q audit %+v lock %v", p.Mode, p.Shell, p.Audit, p.LockMode)
 	}
 	want := []string{
-		"proj/.guardsh.yaml:1: a project file may not set the mode (bypass); ignored",
+		"proj/.guardsh.yaml:1: warning: a project file may not set the mode (bypass); ignored",
 		"may not lock the mode",
 		"may not choose the shell (/bin/false)",
 		"may not change the audit settings",
-		`proj/.guardsh.yaml:5: a project file may not declare commands read-only ("rm *"); ignored`,
-		`proj/.guardsh.yaml:8: a project file may only add ask and deny rules; allow rule "rm -rf *" ignored`,
-		`proj/.guardsh.yaml:12: a project file may only add ask and deny rules; allow rule "/etc/*" ignored`,
+		`proj/.guardsh.yaml:5: warning: a project file may not declare commands read-only ("rm *"); ignored`,
+		`proj/.guardsh.yaml:8: warning: a project file may only add ask and deny rules; allow rule "rm -rf *" ignored`,
+		`proj/.guardsh.yaml:12: warning: a project file may only add ask and deny rules; allow rule "/etc/*" ignored`,
 	}
 	if len(warnings) != len(want) {
 		t.Fatalf("warnings = %q", warnings)
 	}
 	for i, w := range want {
-		if !strings.Contains(warnings[i], w) {
+		if !strings.Contains(warnings[i].String(), w) {
 			t.Errorf("warning %d = %q, want it to contain %q", i, warnings[i], w)
 		}
 	}
@@ -98,7 +98,10 @@ func TestMergeModeAndLock(t *testing.T) {
 		if p.Mode != c.want || p.LockMode != c.lock {
 			t.Errorf("%s: mode %q lock %v, want %q %v", c.name, p.Mode, p.LockMode, c.want, c.lock)
 		}
-		got := strings.Join(w, "\n")
+		var got string
+		for _, f := range w {
+			got += f.String() + "\n"
+		}
 		if (c.warnsWith == "") != (got == "") || !strings.Contains(got, c.warnsWith) {
 			t.Errorf("%s: warnings %q, want one containing %q", c.name, got, c.warnsWith)
 		}

@@ -98,9 +98,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return checkUsage
 	}
-	for _, w := range cfg.warnings {
-		fmt.Fprintf(stderr, "guardsh: warning: %s\n", w)
-	}
+	cfg.warnLayers(stderr)
 	policy := cfg.policy
 	mode := policy.Mode
 	if modeName != "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/guardsh/guardsh/rules"
@@ -31,9 +32,12 @@ Subcommands:
 
 const configLintUsageText = `usage: guardsh config lint [FILE…]
 
-Checks each FILE, or with none the user config ($GUARDSH_CONFIG, else
-$XDG_CONFIG_HOME/guardsh/config.yaml, else ~/.config/guardsh/config.yaml;
-the embedded default policy when that does not exist). Prints one line per
+Checks each FILE, or with none every layer: the system config
+(/etc/guardsh/config.yaml) if it exists, the user config ($GUARDSH_CONFIG,
+else $XDG_CONFIG_HOME/guardsh/config.yaml, else
+~/.config/guardsh/config.yaml; the embedded default policy when that does
+not exist), and the project's .guardsh.yaml if the workspace has one (with
+a warning for each setting a project file may not make). Prints one line per
 problem, FILE:LINE: error|warning: PROBLEM, then a summary.
 Exit status: 0 no problems, 1 warnings only, 2 errors, 64 usage error.`
 
@@ -94,6 +98,27 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 		default:
 			linted = path
 			findings = rules.LintFile(path)
+		}
+		// The other layers that exist: the system config, and the
+		// project file of the working directory's workspace, whose
+		// ignored settings are warnings too.
+		n := 1
+		if _, err := os.Stat(systemConfig); err == nil {
+			findings = append(rules.LintFile(systemConfig), findings...)
+			n++
+		}
+		cwd, _ := os.Getwd()
+		project := filepath.Join(workspace(canonical(cwd), stderr), projectConfig)
+		if _, err := os.Stat(project); err == nil {
+			findings = append(findings, rules.LintFile(project)...)
+			if p, err := rules.Load(project); err == nil {
+				_, ignored := rules.Merge(rules.Layers{Project: p})
+				findings = append(findings, ignored...)
+			}
+			n++
+		}
+		if n > 1 {
+			linted = fmt.Sprintf("%s and %d more layer(s)", linted, n-1)
 		}
 	} else {
 		for _, f := range files {

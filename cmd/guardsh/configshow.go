@@ -141,8 +141,8 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(cfg.warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
-		for _, msg := range cfg.warnings {
-			fmt.Fprintf(w, "  %s\n", msg)
+		for _, f := range cfg.warnings {
+			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
 	return 0

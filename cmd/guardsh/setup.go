@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
@@ -51,7 +52,7 @@ type loaded struct {
 	// files are the config files read, canonical: protected paths.
 	files []string
 	// warnings say what a layer set but may not (rules.Merge).
-	warnings []string
+	warnings []rules.Finding
 }
 
 // loadPolicy reads the layers: the system config if it exists, the
@@ -99,6 +100,18 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 	}
 	out.policy, out.warnings = rules.Merge(l)
 	return out, nil
+}
+
+// warnLayers prints the warnings of the merge on w, one line each:
+// "guardsh: warning: FILE:LINE: PROBLEM".
+func (l loaded) warnLayers(w io.Writer) {
+	for _, f := range l.warnings {
+		at := f.File
+		if f.Line > 0 {
+			at += ":" + strconv.Itoa(f.Line)
+		}
+		fmt.Fprintf(w, "guardsh: warning: %s: %s\n", at, f.Problem)
+	}
 }
 
 // effectiveMode applies GUARDSH_MODE and then flag (--mode), which may

@@ -74,9 +74,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return status
 	}
-	for _, w := range cfg.warnings {
-		fmt.Fprintf(stderr, "guardsh: warning: %s\n", w)
-	}
+	cfg.warnLayers(stderr)
 	mode, err := effectiveMode(policy.Mode, inv.mode, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
