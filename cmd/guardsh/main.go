@@ -53,6 +53,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 		switch argv[1] {
 		case "check":
 			return checkMain(argv[2:], stdout, stderr)
+		case "import":
+			return importMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0
