@@ -56,6 +56,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return checkMain(argv[2:], stdout, stderr)
 		case "config":
 			return configMain(argv[2:], stdout, stderr)
+		case "import":
+			return importMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0
