@@ -9,7 +9,9 @@
 // script on stdin), plus:
 //
 //	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND
+//	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
+//	guardsh import claude|codex|gemini|goose|opencode FILE
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //go:debug containermaxprocs=0
