@@ -39,6 +39,17 @@ type program struct {
 	// wherever they stand (find's -delete, after the paths); so does a
 	// run-time word.
 	ExcludeAnywhere []string
+	// ExcludeText are substrings that make any argument holding one
+	// sensitive, option or operand ("@" in lsof's -i@host, a host name
+	// it resolves); so does a run-time part of an argument.
+	ExcludeText []string
+	// Only, when set, lists the only options the command may have, where
+	// Exclude lists those it may not: a short option letter by letter in
+	// a cluster ("-aq" is -a and -q; the rest of the cluster after one of
+	// ArgShort is its argument), a long option by its full name (with or
+	// without "=value"; no abbreviation). Any other option, or a run-time
+	// word that could be one, makes the command sensitive.
+	Only []string
 	// ArgShort are the short options taking a required argument (the rest
 	// of the cluster, or else the next word); OptArgShort those whose
 	// optional argument can only be attached. They matter for counting
@@ -222,10 +233,14 @@ var readOnlyPrograms = []program{
 	{Name: "comm", Source: "coreutils comm(1): compares sorted files", HoleSafe: true},
 }
 
+// readOnlyTable indexes readOnlyPrograms and moreReadOnlyPrograms (see
+// readonly_more.go) by name.
 var readOnlyTable = func() map[string]*program {
-	t := make(map[string]*program, len(readOnlyPrograms))
-	for i := range readOnlyPrograms {
-		t[readOnlyPrograms[i].Name] = &readOnlyPrograms[i]
+	t := make(map[string]*program, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
+	for _, progs := range [][]program{readOnlyPrograms, moreReadOnlyPrograms} {
+		for i := range progs {
+			t[progs[i].Name] = &progs[i]
+		}
 	}
 	return t
 }()
@@ -284,7 +299,7 @@ var inertGitNames = map[string]bool{
 }
 
 func dangerousName(name string) bool {
-	if dangerousNames[name] {
+	if dangerousNames[name] || toolConfigNames[name] {
 		return true
 	}
 	if inertGitNames[name] {
@@ -358,9 +373,12 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 		return c, why, false
 	}
 	if len(prog.Require) > 0 && (len(args) == 0 || !slices.Contains(prog.Require, args[0])) {
+		if len(prog.Only) > 0 {
+			return Sensitive, fmt.Sprintf("%s is not in the read-only table unless its first argument is %s", label, orList(prog.Require)), false
+		}
 		return Sensitive, fmt.Sprintf("%s runs a program unless its first argument is %s", label, orList(prog.Require)), false
 	}
-	hasExcl := len(prog.Exclude) > 0 || len(prog.ExcludeWords) > 0
+	hasExcl := len(prog.Exclude) > 0 || len(prog.ExcludeWords) > 0 || len(prog.Only) > 0
 	operands := 0
 	optsDone := false
 	argNext := false // this word is the previous option's argument
@@ -371,6 +389,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 		}
 		if len(prog.ExcludeAnywhere) > 0 && (dyn || slices.Contains(prog.ExcludeAnywhere, a)) {
 			return Sensitive, fmt.Sprintf("%s argument %q can make it write or execute (%s)", label, shown(a), prog.Source), false
+		}
+		if t := prog.excludedText(a); t != "" {
+			return Sensitive, fmt.Sprintf("%s argument %q holds %q (%s)", label, shown(a), shown(t), prog.Source), false
 		}
 		if !optsDone && len(prog.ExcludeWords) > 0 && (dyn || slices.Contains(prog.ExcludeWords, a)) {
 			return Sensitive, fmt.Sprintf("%s argument %q can make it write or execute (%s)", label, shown(a), prog.Source), false
@@ -411,6 +432,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 		if !optsDone && isOption(a, prog.PlusOptions) {
 			if bad := prog.excluded(a); bad != "" {
 				return Sensitive, fmt.Sprintf("%s option %s can write or execute (%s)", label, bad, prog.Source), false
+			}
+			if bad := prog.notOnly(a); bad != "" {
+				return Sensitive, fmt.Sprintf("%s option %s is not among its read-only options (%s)", label, bad, prog.Source), false
 			}
 			argNext = prog.takesNextArg(a)
 			if prog.Names && !strings.HasPrefix(a, "--") {
@@ -534,4 +558,48 @@ func (prog *program) takesNextArg(a string) bool {
 		}
 	}
 	return false
+}
+
+// excludedText returns the ExcludeText substring argument a holds, or,
+// when a has a run-time part and the program has ExcludeText, that part;
+// "" when neither.
+func (prog *program) excludedText(a string) string {
+	if len(prog.ExcludeText) == 0 {
+		return ""
+	}
+	if strings.Contains(a, Hole) {
+		return Hole
+	}
+	for _, t := range prog.ExcludeText {
+		if strings.Contains(a, t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// notOnly returns the option of option word a that is not in prog.Only,
+// or "" when every one is (or prog has no Only list).
+func (prog *program) notOnly(a string) string {
+	if len(prog.Only) == 0 {
+		return ""
+	}
+	if strings.HasPrefix(a, "--") {
+		name, _, _ := strings.Cut(a, "=")
+		if !slices.Contains(prog.Only, name) {
+			return name
+		}
+		return ""
+	}
+	sign := a[:1]
+	for _, c := range a[1:] {
+		opt := sign + string(c)
+		if !slices.Contains(prog.Only, opt) {
+			return opt
+		}
+		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
+			break // the rest of the cluster is the option's argument
+		}
+	}
+	return ""
 }
