@@ -525,6 +525,9 @@ func (a *analyzer) holeRelativeTargets() {
 			}
 		}
 		if unknown {
+			if !a.opt.DirChanged {
+				s.Relative = v
+			}
 			s.Args = []Word{{Value: Hole, Source: s.Args[0].Source}}
 		}
 	}

@@ -103,6 +103,11 @@ type Segment struct {
 	// Read, on a source or . segment whose file was read and analysed,
 	// is that file's absolute path (the Sourced of its segments).
 	Read string
+	// Relative, on a write or read segment whose relative path a cd
+	// before it made a Hole (its directory is only known once the cd has
+	// run), is that path as written; a caller that follows the cd (to
+	// each directory it may lead to) decides it there.
+	Relative string
 	// SourceKey, on a source or . segment whose file was read, is a digest
 	// of the file's content and the analysis options (see SourceCache).
 	SourceKey string

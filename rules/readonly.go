@@ -263,7 +263,9 @@ var readOnlyTable = func() map[string]*program {
 // sudo(8) SUDO_ASKPASS and SUDO_EDITOR, systemd's SYSTEMD_PAGER and
 // SYSTEMD_EDITOR, BROWSER, glibc's GCONV_PATH (iconv modules), git's
 // GIT_TEMPLATE_DIR (hooks copied by git init and clone), bash's
-// BASH_LOADABLES_PATH; and guardsh's own settings (GUARDSH_*, and
+// BASH_LOADABLES_PATH; curl's CURL_HOME (its .curlrc) and the proxy
+// variables (a loopback request sent to a proxy leaves the machine); and
+// guardsh's own settings (GUARDSH_*, and
 // XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
 // trusts and its audit log), which a nested guardsh would obey.
 var dangerousNames = map[string]bool{
@@ -284,6 +286,8 @@ var dangerousNames = map[string]bool{
 	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 	"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
 	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
+	"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
+	"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
 }
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_"}
@@ -357,6 +361,9 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	name := words[0]
 	if strings.Contains(name, Hole) {
 		return Sensitive, "the command name is only known at run time", false
+	}
+	if name == "curl" && curlLoopbackGet(words[1:]) {
+		return ReadOnly, describeLoopback(name), false
 	}
 	prog := readOnlyTable[name]
 	if prog == nil {

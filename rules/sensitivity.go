@@ -97,7 +97,7 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 	switch {
 	case privilegePrograms[name]:
 		return Privilege
-	case packageRunners[name], usesNetwork(words):
+	case packageRunners[name], networkUse(words):
 		return Network
 	case destructivePrograms[name], destructiveGit(words):
 		return Destructive
@@ -125,8 +125,10 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 }
 
 // destructiveGit reports git subcommands that throw away work no commit
-// holds or rewrite published history: reset --hard, clean, checkout -f,
-// push --force (git-reset(1), git-clean(1), git-push(1)).
+// holds or rewrite published history: reset --hard, clean, checkout -f or
+// --, switch --discard-changes, stash drop/clear, push --force
+// (git-reset(1), git-clean(1), git-checkout(1), git-stash(1),
+// git-push(1)).
 func destructiveGit(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
@@ -135,7 +137,13 @@ func destructiveGit(words []string) bool {
 	case "clean":
 		return true
 	case "reset":
-		return hasWord(words[2:], "--hard")
+		return hasWord(words[2:], "--hard", "--merge", "--keep")
+	case "checkout":
+		return hasWord(words[2:], "--", "-f", "--force")
+	case "switch":
+		return hasWord(words[2:], "--discard-changes", "-f", "--force")
+	case "stash":
+		return hasWord(words[2:], "drop", "clear")
 	case "push":
 		return hasWord(words[2:], "--force", "-f", "--force-with-lease", "--mirror", "--delete", "-d")
 	}
@@ -149,60 +157,6 @@ func hasWord(words []string, any ...string) bool {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// networkPrograms talk to other hosts whatever their arguments: curl(1),
-// wget(1), ssh(1), scp(1), sftp(1), rsync(1) (a remote path or daemon),
-// nc/ncat/netcat/socat, telnet, ftp, gh (GitHub's API), aws/gcloud/az
-// (cloud APIs), kubectl and helm (a cluster), docker pull/push/login.
-var networkPrograms = setOf("curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat",
-	"telnet", "ftp", "gh", "aws", "gcloud", "az", "kubectl", "helm", "http", "https", "xh", "aria2c")
-
-// networkSubcommands are the subcommands of package managers and version
-// control that download or upload (git-push(1), git-fetch(1), npm-install(1)
-// and their peers).
-var networkSubcommands = map[string][]string{
-	"git":     {"push", "fetch", "pull", "clone", "ls-remote", "submodule", "remote"},
-	"npm":     {"install", "i", "ci", "add", "update", "publish", "view", "outdated", "audit", "login", "exec", "create", "init"},
-	"pnpm":    {"install", "i", "add", "update", "up", "publish", "dlx", "outdated", "audit", "create"},
-	"yarn":    {"install", "add", "upgrade", "up", "publish", "dlx", "npm", "create"},
-	"bun":     {"install", "i", "add", "update", "publish", "x", "create"},
-	"pip":     {"install", "download", "wheel"},
-	"pip3":    {"install", "download", "wheel"},
-	"uv":      {"add", "sync", "lock", "pip", "tool"},
-	"cargo":   {"install", "publish", "fetch", "update", "add", "search"},
-	"go":      {"install", "get", "mod"},
-	"docker":  {"pull", "push", "login", "search"},
-	"podman":  {"pull", "push", "login", "search"},
-	"apt":     {"install", "update", "upgrade", "full-upgrade", "download"},
-	"apt-get": {"install", "update", "upgrade", "dist-upgrade", "download", "source"},
-	"brew":    {"install", "update", "upgrade", "tap", "fetch"},
-	"gem":     {"install", "update", "push", "fetch"},
-}
-
-// usesNetwork reports whether argv reaches other hosts, by program or
-// subcommand (the first operand).
-func usesNetwork(words []string) bool {
-	name := path.Base(words[0])
-	if networkPrograms[name] {
-		return true
-	}
-	subs, ok := networkSubcommands[name]
-	if !ok {
-		return false
-	}
-	for _, w := range words[1:] {
-		if strings.HasPrefix(w, "-") {
-			continue
-		}
-		for _, s := range subs {
-			if w == s {
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }

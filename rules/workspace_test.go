@@ -153,6 +153,8 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"rm", "-rf", "/srv/data"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"kill", "-9", "1"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "reset", "--hard"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "checkout", "--", "a.go"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "stash", "drop"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"cp", "a", "/srv/b"}}, OutsideWorkspace},
 		{Subject{Kind: KindWrite, Words: []string{"/srv/out.txt"}}, OutsideWorkspace},
 		{Subject{Kind: KindWrite, Words: []string{home + "/.bashrc"}}, ProtectedPath},

@@ -161,3 +161,35 @@ func TestSnapshotShellOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestRedirectionAfterCd checks that a relative redirection after a cd
+// with a static target is decided in each directory the cd may lead to,
+// and stays a path only known at run time after any other cd.
+func TestRedirectionAfterCd(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(ws, "sub"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/nonexistent-temp"}},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"cd sub && echo hi > out.txt", rules.Allow},
+		{"cd sub; cat > notes.md <<'EOF'\nx\nEOF", rules.Allow},
+		{"cd ~/.ssh && echo key >> authorized_keys", rules.Deny},
+		{"cd sub; cd ~/.ssh; echo key > authorized_keys", rules.Deny},
+		{"cd " + home + " && echo x > out.txt", rules.Ask}, // outside the workspace
+		{`cd "$d" && echo hi > out.txt`, rules.Ask},
+		{"for d in a b; do cd $d; echo > f; done", rules.Ask},
+	} {
+		if o := g.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+}

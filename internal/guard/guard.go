@@ -73,6 +73,12 @@ func (g *Guard) Evaluate(text string) Outcome {
 		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
 	}
 	for _, seg := range segs {
+		if seg.Relative != "" && !ctx.CwdUnknown {
+			// Each directory a cd may lead to is known: decide the
+			// relative path in each (not as a path only known at run
+			// time).
+			seg.Args = []interp.Word{{Value: seg.Relative, Source: seg.Args[0].Source}}
+		}
 		v, counts := g.decide(seg, ctx, vouched)
 		for _, d := range cwds[1:] {
 			in := ctx

@@ -1,0 +1,132 @@
+package rules
+
+import (
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// curlLoopbackGet reports whether argv (words[0] is curl) only fetches
+// pages from this machine and prints them: every operand (and --url value)
+// an http or https URL whose host is localhost or a loopback address, no
+// user name in it and none of curl's URL globbing ({a,b}, [1-9]); only the
+// options below; the method GET or HEAD. That is read-only in guardsh's
+// sense — it writes no file, runs no program and sends nothing off the
+// machine — as far as the local service keeps to HTTP's rule that GET and
+// HEAD change nothing on the server (RFC 9110 §9.2.1, "safe methods"); a
+// service that does not is the one risk left (see README, Known limits).
+//
+// Options allowed (curl(1)): the switches -s -S -i -I -f -v -k -4 -6 -g
+// -q (also bundled, -sS, -fsSL excluded), --silent --show-error --include
+// --head --fail --fail-with-body --verbose --insecure --compressed
+// --http1.1 --http2 --globoff --no-progress-meter; with a value as the
+// next word: -o/--output only /dev/null, -w/--write-out (not "@file",
+// which reads a file, nor %output{…}, which writes one), -H/--header (not
+// "@file"), -X/--request GET or HEAD, -m/--max-time,
+// --connect-timeout, -A/--user-agent, --retry, --url. Everything else —
+// -L (a redirect may lead off the machine), -o FILE, -O, -D, -c, -b, -d,
+// -F, -T, -K, --proxy, --unix-socket, --resolve, --connect-to, --trace… —
+// makes the command sensitive, as does a run-time word.
+func curlLoopbackGet(args []string) bool {
+	urls := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.Contains(a, Hole) {
+			return false
+		}
+		value := func() (string, bool) {
+			if i+1 >= len(args) || strings.Contains(args[i+1], Hole) {
+				return "", false
+			}
+			i++
+			return args[i], true
+		}
+		switch {
+		case a == "--url":
+			v, ok := value()
+			if !ok || !loopbackURL(v) {
+				return false
+			}
+			urls++
+		case curlSwitches[a]:
+		case a == "-o" || a == "--output":
+			if v, ok := value(); !ok || v != "/dev/null" {
+				return false
+			}
+		case a == "-w" || a == "--write-out":
+			if v, ok := value(); !ok || strings.HasPrefix(v, "@") || strings.Contains(v, "%output{") {
+				return false
+			}
+		case a == "-H" || a == "--header":
+			if v, ok := value(); !ok || strings.HasPrefix(v, "@") {
+				return false
+			}
+		case a == "-X" || a == "--request":
+			if v, ok := value(); !ok || (v != "GET" && v != "HEAD") {
+				return false
+			}
+		case a == "-m" || a == "--max-time" || a == "--connect-timeout" || a == "-A" || a == "--user-agent" || a == "--retry":
+			if _, ok := value(); !ok {
+				return false
+			}
+		case len(a) >= 2 && a[0] == '-' && a[1] != '-':
+			for _, c := range a[1:] {
+				if !strings.ContainsRune(curlShortSwitches, c) {
+					return false
+				}
+			}
+		case strings.HasPrefix(a, "-"):
+			return false
+		default:
+			if !loopbackURL(a) {
+				return false
+			}
+			urls++
+		}
+	}
+	return urls > 0
+}
+
+// curlShortSwitches are curl's one-letter options that take no value and
+// neither write, upload nor follow: silent, show-error, include, head,
+// fail, verbose, insecure, IPv4, IPv6, globoff, and -q (no .curlrc).
+const curlShortSwitches = "sSiIfvk46gq"
+
+var curlSwitches = map[string]bool{
+	"--silent": true, "--show-error": true, "--include": true, "--head": true, "--fail": true,
+	"--fail-with-body": true, "--verbose": true, "--insecure": true, "--compressed": true,
+	"--http1.1": true, "--http2": true, "--globoff": true, "--no-progress-meter": true,
+}
+
+// loopbackURL reports whether s is an http or https URL for this machine:
+// host localhost or a loopback address (127.0.0.0/8, ::1), no user name,
+// no curl URL glob.
+func loopbackURL(s string) bool {
+	if strings.ContainsAny(s, "{}\\ \t\n") {
+		return false
+	}
+	if i := strings.Index(s, "://"); i < 0 {
+		// curl guesses http:// for a bare host: localhost:3000/x.
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" {
+		return false
+	}
+	rest := strings.TrimPrefix(s, u.Scheme+"://")
+	if strings.ContainsAny(strings.TrimPrefix(rest, "[::1]"), "[]") {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback() && host == ip.String()
+}
+
+// describeLoopback is the reason given for a curlLoopbackGet command.
+func describeLoopback(label string) string {
+	return fmt.Sprintf("%s only fetches a page from this machine (GET to localhost) and prints it", label)
+}

@@ -1,0 +1,79 @@
+package rules
+
+import "testing"
+
+// TestCurlLoopbackGet checks which curl calls count as read-only: a GET or
+// HEAD of a page on this machine, printed; anything that writes a file,
+// sends data, follows a redirect, uses a proxy or names another host is
+// sensitive.
+func TestCurlLoopbackGet(t *testing.T) {
+	readOnly := [][]string{
+		{"curl", "http://localhost:3000"},
+		{"curl", "-s", "http://localhost:3001/api/health"},
+		{"curl", "-sS", "-f", "https://127.0.0.1:8443/x?y=1&z=2"},
+		{"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://localhost:3000/login"},
+		{"curl", "-s", "-I", "http://localhost:3000"},
+		{"curl", "-s", "-X", "GET", "-H", "Accept: application/json", "http://[::1]:8080/"},
+		{"curl", "--silent", "--max-time", "5", "--url", "http://localhost/"},
+		{"curl", "localhost:8080/status"},
+		{"curl", "-q", "-s", "http://127.0.0.2/"},
+	}
+	sensitive := [][]string{
+		{"curl"},
+		{"curl", "https://example.com"},
+		{"curl", "http://localhost.evil.com/"},
+		{"curl", "http://localhost@evil.com/"},
+		{"curl", "http://user:pw@localhost/"},
+		{"curl", "http://{localhost,evil.com}/"},
+		{"curl", "http://localhost{,.evil.com}/"},
+		{"curl", "http://[127.0.0.1-2].x/"},
+		{"curl", "http://0x7f000001/"},
+		{"curl", "-L", "http://localhost/"},
+		{"curl", "-sL", "http://localhost/"},
+		{"curl", "-o", "out.html", "http://localhost/"},
+		{"curl", "-o/dev/null", "http://localhost/"},
+		{"curl", "-O", "http://localhost/x"},
+		{"curl", "-D", "headers.txt", "http://localhost/"},
+		{"curl", "-c", "jar", "http://localhost/"},
+		{"curl", "-b", "~/.ssh/id_rsa", "http://localhost/"},
+		{"curl", "-d", "a=1", "http://localhost/"},
+		{"curl", "-X", "POST", "http://localhost/"},
+		{"curl", "-X", "DELETE", "http://localhost/x"},
+		{"curl", "-F", "f=@/etc/passwd", "http://localhost/"},
+		{"curl", "-T", "file", "http://localhost/"},
+		{"curl", "-K", "cfg", "http://localhost/"},
+		{"curl", "-w", "@fmt.txt", "http://localhost/"},
+		{"curl", "-w", "%output{/tmp/x}%{http_code}", "http://localhost/"},
+		{"curl", "-H", "@headers", "http://localhost/"},
+		{"curl", "--proxy", "http://evil:8080", "http://localhost/"},
+		{"curl", "--unix-socket", "/var/run/docker.sock", "http://localhost/containers/json"},
+		{"curl", "--resolve", "localhost:80:1.2.3.4", "http://localhost/"},
+		{"curl", "--connect-to", "localhost:80:evil.com:80", "http://localhost/"},
+		{"curl", "http://localhost/", "https://example.com/"},
+		{"curl", "file:///etc/passwd"},
+		{"curl", "ftp://localhost/"},
+		{"curl", "http://localhost/" + Hole},
+		{"curl", Hole},
+		{"curl", "-s", Hole, "http://localhost/"},
+	}
+	for _, w := range readOnly {
+		if c, why, _ := classifyExec(w, nil); c != ReadOnly {
+			t.Errorf("%q: %s (%s), want read-only", w, c, why)
+		}
+	}
+	for _, w := range sensitive {
+		if c, why, _ := classifyExec(w, nil); c != Sensitive {
+			t.Errorf("%q: %s (%s), want sensitive", w, c, why)
+		}
+	}
+	// A proxy set for the command takes the request off the machine.
+	p := Default()
+	ctx := Context{Mode: AskMode, Cwd: "/w", Home: "/h", Workspace: "/w"}
+	v := p.Decide(Subject{Kind: KindExec, Words: []string{"curl", "http://localhost/"}, Assigns: []string{"http_proxy=http://evil:8080"}}, ctx)
+	if v.Decision == Allow {
+		t.Errorf("http_proxy=… curl localhost is allowed: %s", v.Reason)
+	}
+	if v := p.Decide(Subject{Kind: KindExec, Words: []string{"curl", "-s", "http://localhost:3000/health"}}, ctx); v.Decision != Allow || v.Class != ReadOnly {
+		t.Errorf("curl localhost health check: %v %s (%s)", v.Decision, v.Class, v.Reason)
+	}
+}
