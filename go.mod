@@ -3,7 +3,7 @@ module github.com/guardsh/guardsh
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0

@@ -106,15 +106,31 @@ var defaultYAML []byte
 // config file, suitable as a starter ~/.config/guardsh/config.yaml.
 func DefaultConfig() []byte { return bytes.Clone(defaultYAML) }
 
+//go:generate go run gen_default.go
+
 // Default returns the embedded default policy (see default.yaml), whose
 // rules have File "<embedded default>". Each call returns a fresh Policy.
+// It is built from defaultParsed, default.yaml parsed when guardsh was
+// built (default_gen.go, checked against Parse by TestDefaultGenerated),
+// so that start-up parses no YAML.
 func Default() *Policy {
-	p, err := Parse(defaultYAML, DefaultFile)
-	if err != nil {
-		// default.yaml is part of the binary and tested; this is a bug.
-		panic("rules: embedded default policy: " + err.Error())
+	d := defaultParsed
+	p := &Policy{Mode: d.mode, ModeSource: d.modeSource, Shell: d.shell, Audit: d.audit, File: DefaultFile,
+		rules: slices.Clone(d.rules)}
+	if _, line, ok := strings.Cut(d.modeSource, DefaultFile+":"); ok {
+		p.modeLine, _ = strconv.Atoi(line)
 	}
+	p.build()
 	return p
+}
+
+// parsedPolicy is what Parse reads from a file, for default_gen.go.
+type parsedPolicy struct {
+	mode       Mode
+	modeSource string
+	shell      string
+	audit      AuditConfig
+	rules      []Rule
 }
 
 // Load reads and parses the config file at path. A missing or unreadable

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -290,5 +291,24 @@ func TestDecisionText(t *testing.T) {
 	if Combine(nil) != Allow || Combine([]Verdict{{Decision: Ask}, {Decision: Deny}, {Decision: Allow}}) != Deny ||
 		Combine([]Verdict{{Decision: Allow}, {Decision: Ask}}) != Ask {
 		t.Error("Combine is not the maximum")
+	}
+}
+
+// TestDefaultGenerated checks that default_gen.go, from which Default
+// builds the embedded policy, is default.yaml as Parse reads it (after
+// editing default.yaml, run go generate in rules/).
+func TestDefaultGenerated(t *testing.T) {
+	p, err := Parse(DefaultConfig(), DefaultFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	if d.Mode != p.Mode || d.ModeSource != p.ModeSource || d.modeLine != p.modeLine || d.Shell != p.Shell ||
+		d.Audit != p.Audit || d.File != p.File || d.LockMode != p.LockMode || d.Denies() != p.Denies() {
+		t.Errorf("Default() = mode %q (%s) shell %q audit %+v; default.yaml = mode %q (%s) shell %q audit %+v: run go generate in rules/",
+			d.Mode, d.ModeSource, d.Shell, d.Audit, p.Mode, p.ModeSource, p.Shell, p.Audit)
+	}
+	if !slices.Equal(d.Rules(), p.Rules()) {
+		t.Errorf("Default() rules differ from default.yaml's: run go generate in rules/")
 	}
 }

@@ -42,6 +42,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		warnings = append(warnings, Finding{File: file, Line: line, Severity: SeverityWarning, Problem: fmt.Sprintf(format, args...)})
 	}
 	warn := func(p *Policy, format string, args ...any) { warnAt(p.File, 0, format, args...) }
+	if l.System == nil && l.Project == nil && l.User != nil && !l.User.LockMode {
+		return l.User, nil // one layer: it is the effective policy
+	}
 	out := &Policy{Audit: AuditConfig{Required: true}}
 	setFalse, setTrue := false, false
 	for _, p := range []*Policy{l.System, l.User} {

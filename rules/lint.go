@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -346,7 +347,7 @@ func (o *optionRule) covers(k *optionRule) bool {
 
 // assignmentRE matches a shell pattern's start that is an assignment
 // (NAME= or NAME+=).
-var assignmentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
+var assignmentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`) })
 
 // lintRules runs the warning checks on rules, in file order.
 func lintRules(rs []Rule) []Finding {
@@ -385,7 +386,7 @@ func lintRules(rs []Rule) []Finding {
 				lintShadow(lr, lrs, what, warn)
 			}
 			if section == "shell" {
-				if m := assignmentRE.FindString(r.Pattern); m != "" {
+				if m := assignmentRE().FindString(r.Pattern); m != "" {
 					warn(r, "%s rule %q starts with an assignment: rules match a command without the assignments before it (`%s make` is matched as `make`), so this one only matches a program whose name starts with %q",
 						r.Decision, r.Pattern, m+"1", m)
 				}

@@ -2,8 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -119,11 +119,25 @@ func loopbackURL(s string) bool {
 		return false
 	}
 	host := u.Hostname()
-	if host == "localhost" {
-		return true
+	return host == "localhost" || host == "::1" || loopbackIPv4(host)
+}
+
+// loopbackIPv4 reports whether host is a dotted-quad address in
+// 127.0.0.0/8 written canonically (four decimal parts, no leading zeros:
+// curl reads 0177.0.0.1 as octal and 127.1 as 127.0.0.1, so only the plain
+// form is taken).
+func loopbackIPv4(host string) bool {
+	parts := strings.Split(host, ".")
+	if len(parts) != 4 || parts[0] != "127" {
+		return false
 	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback() && host == ip.String()
+	for _, p := range parts[1:] {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 255 || strconv.Itoa(n) != p {
+			return false
+		}
+	}
+	return true
 }
 
 // describeLoopback is the reason given for a curlLoopbackGet command.

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // netCmd says which calls of a program (or of one of its subcommands) use
@@ -45,7 +46,7 @@ type netCmd struct {
 // lists of `git help -a`, `npm help`, `pnpm help`, `yarn help`, `bun
 // --help`, `pip help`, `cargo --list`, `go help`, apt(8), apt-get(8),
 // aptitude(8), `brew help`, `gem help commands`, docker(1) and podman(1).
-var networkPrograms = func() map[string]netCmd {
+var networkPrograms = sync.OnceValue(func() map[string]netCmd {
 	networkPrograms := map[string]netCmd{}
 	all := func(src string, names ...string) {
 		for _, n := range names {
@@ -162,7 +163,7 @@ var networkPrograms = func() map[string]netCmd {
 		Sub:     containerSub,
 	}
 	return networkPrograms
-}()
+})
 
 // subs returns a subcommand table where each name uses the network.
 func subs(names ...string) map[string]netCmd {
@@ -226,7 +227,7 @@ func networkSource(words []string) string {
 	} else if strings.HasPrefix(name, "pip") && isPython("python"+strings.TrimPrefix(name, "pip")) {
 		name = "pip" // pip3.11
 	}
-	c, ok := networkPrograms[name]
+	c, ok := networkPrograms()[name]
 	if !ok {
 		return ""
 	}

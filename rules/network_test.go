@@ -203,7 +203,7 @@ func TestNetworkUse(t *testing.T) {
 // its read-only entry allows (tested on the read-only calls of
 // moreCases).
 func TestNetworkProgramsTable(t *testing.T) {
-	for name, c := range networkPrograms {
+	for name, c := range networkPrograms() {
 		if c.Source == "" {
 			t.Errorf("%s has no Source", name)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // program is one entry of the built-in read-only table: a program (or shell
@@ -234,8 +235,9 @@ var readOnlyPrograms = []program{
 }
 
 // readOnlyTable indexes readOnlyPrograms and moreReadOnlyPrograms (see
-// readonly_more.go) by name.
-var readOnlyTable = func() map[string]*program {
+// readonly_more.go) by name; built when a command is first classified, so
+// that what needs no classification does not pay for it.
+var readOnlyTable = sync.OnceValue(func() map[string]*program {
 	t := make(map[string]*program, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
 	for _, progs := range [][]program{readOnlyPrograms, moreReadOnlyPrograms} {
 		for i := range progs {
@@ -243,7 +245,7 @@ var readOnlyTable = func() map[string]*program {
 		}
 	}
 	return t
-}()
+})
 
 // dangerousNames are variables whose value changes what a later command
 // runs, with their sources: the dynamic loader (ld.so(8): LD_PRELOAD,
@@ -365,7 +367,7 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	if name == "curl" && curlLoopbackGet(words[1:]) {
 		return ReadOnly, describeLoopback(name), false
 	}
-	prog := readOnlyTable[name]
+	prog := readOnlyTable()[name]
 	if prog == nil {
 		return Sensitive, fmt.Sprintf("%s is not in the read-only table", name), false
 	}

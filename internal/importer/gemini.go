@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/guardsh/guardsh/rules"
 )
@@ -76,10 +76,11 @@ type geminiRule struct {
 
 func geminiPolicy(data []byte, file string) (*Result, error) {
 	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &InputError{File: file, Line: pe.Position.Line, Problem: "invalid TOML: " + pe.Message, Err: err}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, &InputError{File: file, Line: line, Problem: "invalid TOML: " + de.Error(), Err: err}
 		}
 		return nil, &InputError{File: file, Problem: "invalid TOML: " + err.Error(), Err: err}
 	}

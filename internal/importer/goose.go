@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -113,11 +114,11 @@ func nodeText(n *yaml.Node) string {
 	return strings.Join(strings.Fields(string(out)), " ")
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlInputError turns a yaml.v3 error into an *InputError with its line.
 func yamlInputError(file string, err error) error {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &InputError{File: file, Line: line, Problem: "invalid YAML: " + m[2], Err: err}
 	}
