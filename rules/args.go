@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -206,6 +207,9 @@ type argScan struct {
 	cwd      string // Context.Cwd, "" when unknown
 	cwdCanon string // canonical(cwd)
 	lk       *Lookups
+	// skipsHidden: the walker leaves hidden files alone (rg and ag without
+	// --hidden, -u…, see skipsHiddenFiles).
+	skipsHidden bool
 	home     string
 	walker   string
 	hm       holeMatcher
@@ -237,7 +241,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
 	if readsArgs[words[0]] {
 		sc.sections = sc.sections[:1]
 	}
@@ -264,6 +268,9 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		if i := strings.Index(w, Hole); i >= 0 {
 			if i > 0 && w[0] != '-' {
 				sc.holed(w, w[:i])
+			}
+			if w[0] != '-' && sc.ask == nil {
+				sc.holedSecret(w)
 			}
 			continue
 		}
@@ -420,6 +427,132 @@ func (sc *argScan) holed(word, prefix string) {
 	}
 }
 
+// holedSecret matches an argument with run-time parts (`.e*`,
+// `$PWD/.env`, `~/.aws/*`) against the built-in secrets: a secret it
+// could name asks. A secret below a fixed directory (~/.ssh/id_*) is
+// matched against the literal start followed by any string; a dot-env file
+// that may lie anywhere (/*/.env) only when the word's literal text names
+// it — its last component starts with a literal "." before the run-time
+// part (`.e*`: a glob matches a leading dot only when it is written), or
+// the word ends in the file's name (`$PWD/.env`) — so that `cat ./*` and
+// `cat src/*.ts` are not taken for reads of .env. A literal tail with a
+// "/" after the last run-time part (`$X/.ssh/id_rsa`) is matched as any
+// string followed by it.
+func (sc *argScan) holedSecret(word string) {
+	h := strings.Index(word, Hole)
+	prefix := word[:h]
+	comp := prefix[strings.LastIndexByte(prefix, '/')+1:]
+	tail := word[strings.LastIndex(word, Hole)+1:]
+	tailName := ""
+	if i := strings.LastIndexByte(tail, '/'); i >= 0 {
+		tailName = tail[i+1:]
+	}
+	var u []uint16
+	if prefix != "" {
+		p := prefix
+		if sc.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+			p = sc.home + p[1:]
+		}
+		switch {
+		case strings.HasPrefix(p, "/"):
+		case sc.cwdUnknown || sc.cwdCanon == "":
+			u = append(u, uHole, '/')
+		default:
+			p = sc.cwdCanon + "/" + p
+		}
+		u = append(appendUnits(u, p), uHole)
+	}
+	t := sc.x.sections[1]
+	for i := range t.entries {
+		e := &t.entries[i]
+		if e.rule.File != SecretsFile {
+			continue
+		}
+		hit := false
+		if name, anywhere := strings.CutPrefix(e.g.pat, "/*/"); anywhere {
+			if ok, _ := path.Match(name, tailName); ok && tailName != "" {
+				hit = true
+			} else if strings.HasPrefix(comp, ".") && strings.HasPrefix(name, comp) {
+				hit = true
+			}
+		} else if u != nil && sc.hm.could(e.g, u) {
+			hit = true
+		} else if strings.Contains(tail, "/") && sc.hm.could(e.g, appendUnits([]uint16{uHole}, tail)) {
+			hit = true // $X/.ssh/id_rsa: whatever $X is, it could be ~
+		}
+		if hit {
+			sc.ask = &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+			return
+		}
+	}
+}
+
+// skipsHiddenFiles reports a search that does not read hidden files: rg
+// (ripgrep's GUIDE: hidden files and directories are skipped unless
+// --hidden, -. or -uu) and ag (ag(1): --hidden, -u/--unrestricted), called
+// without an option that changes that (any option it cannot rule out
+// counts as one).
+func skipsHiddenFiles(words []string) bool {
+	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
+	if name != "rg" && name != "ag" {
+		return false
+	}
+	for _, a := range words[1:] {
+		switch {
+		case a == "--":
+			return true
+		case strings.HasPrefix(a, "--"):
+			if strings.HasPrefix(a, "--hid") || strings.HasPrefix(a, "--unr") || strings.HasPrefix(a, "--no-ig") ||
+				strings.HasPrefix(a, "--all") || strings.HasPrefix(a, "--search-z") || strings.HasPrefix(a, "--pre") {
+				return false
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if strings.ContainsAny(a[1:], "u.a") {
+				return false
+			}
+		case strings.Contains(a, Hole):
+			return false
+		}
+	}
+	return true
+}
+
+// secretIn reports the built-in secret a walker reading directory dir
+// (resolved) would read: an anchored one (~/.ssh/id_*) that lies below
+// dir, or a dot-env file (/*/.env…) directly in dir, as its listing shows
+// (dot-env files deeper down are not looked for: a known limit).
+func (sc *argScan) secretIn(dir string) *Rule {
+	t := sc.x.sections[1]
+	prefix := dir
+	if prefix != "/" {
+		prefix += "/"
+	}
+	below := append(appendUnits(nil, prefix), uHole)
+	for i := range t.entries {
+		e := &t.entries[i]
+		if e.rule.File != SecretsFile {
+			continue
+		}
+		if name, anywhere := strings.CutPrefix(e.g.pat, "/*/"); anywhere {
+			if sc.skipsHidden {
+				continue
+			}
+			if names := sc.lk.listed(dir); names != nil {
+				for n := range names {
+					if ok, _ := path.Match(name, n); ok {
+						return e.rule
+					}
+				}
+			}
+			continue
+		}
+		if sc.hm.could(e.g, below) {
+			return e.rule
+		}
+	}
+	return nil
+}
+
 // unknownDir matches c, relative to a working directory only known at run
 // time, as "<any path>/c": a deny rule that could match it asks.
 func (sc *argScan) unknownDir(word, c string) {
@@ -547,6 +680,14 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 		if h.ask >= 0 && sc.ask == nil {
 			sc.ask = hit(t, h.ask, sc.walker, false)
+		}
+	}
+	if sc.ask == nil {
+		if r := sc.secretIn(resolved); r != nil {
+			sc.ask = &argHit{rule: r, arg: tildeShown(word, sc.home), walker: sc.walker}
+			if resolved != cleaned {
+				sc.ask.via = tildeShown(resolved, sc.home)
+			}
 		}
 	}
 }

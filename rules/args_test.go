@@ -109,7 +109,7 @@ func TestArgumentsUnderTheDefaultPolicy(t *testing.T) {
 		{"cat of a workspace file is allowed", []string{"cat", "README.md"}, Allow, "", ""},
 		{"grep -r of the workspace is allowed", []string{"grep", "-rn", "TODO", "."}, Allow, "", ""},
 		{"echo of a run-time word is allowed", []string{"echo", Hole}, Allow, "", ""},
-		{"a run-time argument is not matched (known limit)", []string{"cat", Hole + "/.ssh/id_rsa"}, Allow, "", ""},
+		{"a run-time prefix before a secret's name asks", []string{"cat", Hole + "/.ssh/id_rsa"}, Ask, "~/.ssh/id_*", "could match read ask rule"},
 		{"listing ~/.ssh is allowed: ~/.ssh/* does not match ~/.ssh", []string{"ls", "-la", home + "/.ssh"}, Allow, "", ""},
 		{"ls is no walker", []string{"ls", "-R", home + "/.ssh"}, Allow, "", ""},
 		{"testing a key exists is allowed", []string{"test", "-f", key}, Allow, "", ""},
@@ -301,4 +301,45 @@ func TestRunTimeArguments(t *testing.T) {
 		{name: "a glob in the workspace runs", words: []string{"cat", "src/" + Hole}, want: Allow},
 		{name: "a word that starts at run time is not matched", words: []string{"cat", Hole}, want: Allow},
 	})
+}
+
+// TestSecretsThroughWalksAndGlobs checks that a built-in secret is not read
+// unasked through a recursive search of its directory, a glob or a
+// variable before its name, and that only an allow rule naming the secret
+// lifts it.
+func TestSecretsThroughWalksAndGlobs(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	if err := os.WriteFile(filepath.Join(ctx.Workspace, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ctx.Workspace, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "rules:\n  shell:\n    allow: [\"cat .env\", \"head *\"]\n")
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"grep", "-rn", "SECRET", "."}, Ask},
+		{[]string{"grep", "-r", "SECRET"}, Ask}, // walks the working directory
+		{[]string{"rg", "--hidden", "SECRET"}, Ask},
+		{[]string{"rg", "-uu", "SECRET"}, Ask},
+		{[]string{"cat", ".e" + Hole}, Ask},
+		{[]string{"cat", Hole + "/.env"}, Ask},
+		{[]string{"cat", "~/.aws/" + Hole}, Ask},
+		{[]string{"grep", "-r", "key", ctx.Home}, Ask},
+		{[]string{"rg", "SECRET"}, Allow}, // rg skips hidden files
+		{[]string{"grep", "-r", "x", "src"}, Allow},
+		{[]string{"cat", "src/" + Hole + ".ts"}, Allow},
+		{[]string{"cat", Hole}, Allow},
+		{[]string{"cat", ".env"}, Allow},   // "cat .env" names it
+		{[]string{"head", ".env"}, Ask},    // "head *" does not
+		{[]string{"head", "README"}, Allow}, // and still allows the rest
+	} {
+		c2 := ctx
+		c2.Lookups = NewLookups()
+		if v := p.Decide(exec(c.words...), c2); v.Decision != c.want {
+			t.Errorf("%q: %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
 }

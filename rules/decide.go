@@ -130,6 +130,8 @@ type judgement struct {
 	protected string // the protected pattern written to, if any
 	// sensitivity is why class is Sensitive.
 	sensitivity Sensitivity
+	// path is a write or read subject's path, cleaned.
+	path string
 	target      string // the protected path, for messages
 	suggest     func() string
 	// ignoredAllow is 1 + the index of an allow rule that matched but was
@@ -504,7 +506,7 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	if !write {
 		sec, verb = 1, "reads"
 	}
-	j := judgement{t: x.sections[sec], couldWhy: "since the path is only known at run time"}
+	j := judgement{t: x.sections[sec], couldWhy: "since the path is only known at run time", path: s.Words[0]}
 	ps := newPathSubject(s.Words[0], ctx)
 	if !ps.static {
 		j.h = j.t.matchUnits(ps.units, &holeMatcher{})
@@ -578,7 +580,24 @@ func (j *judgement) readsSecret() bool {
 }
 
 func (j *judgement) verdict(mode Mode) Verdict {
-	if j.protected != "" || j.readsSecret() {
+	secret := j.readsSecret()
+	if secret && j.h.allow >= 0 && !j.noAllow {
+		// The built-in secrets come after the user's rules: an allow
+		// rule that matches the command (or the path) and names the
+		// secret file (".env", "id_rsa": not "cat *") lets it be read.
+		name := path.Base(j.path)
+		if j.argAsk != nil {
+			name = path.Base(j.argAsk.arg)
+		}
+		if r := j.rule(j.h.allow); name != "" && !strings.Contains(name, "*") && strings.Contains(r.Pattern, name) {
+			if j.argAsk != nil {
+				j.argAsk = nil
+			} else {
+				j.h.ask = -1
+			}
+		}
+	}
+	if j.protected != "" || secret {
 		j.class, j.sensitivity = Sensitive, ProtectedPath
 	}
 	v := Verdict{Class: j.class}

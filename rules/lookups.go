@@ -50,6 +50,15 @@ func (lk *Lookups) has(dir, name string) bool {
 	return names == nil || names[name]
 }
 
+// listed returns the entries of directory dir, nil when unknown (see has).
+func (lk *Lookups) listed(dir string) map[string]bool {
+	if lk == nil {
+		return listNames(dir)
+	}
+	lk.has(dir, "")
+	return lk.names[dir]
+}
+
 // listNames returns the entries of dir, an empty set when dir does not
 // exist or is not a directory, and nil (unknown) when it cannot be listed
 // or has more than maxListed entries.
