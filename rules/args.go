@@ -210,9 +210,9 @@ type argScan struct {
 	// skipsHidden: the walker leaves hidden files alone (rg and ag without
 	// --hidden, -u…, see skipsHiddenFiles).
 	skipsHidden bool
-	home     string
-	walker   string
-	hm       holeMatcher
+	home        string
+	walker      string
+	hm          holeMatcher
 	// cwdUnknown: relative words name paths below a directory only known
 	// at run time (Context.CwdUnknown).
 	cwdUnknown bool

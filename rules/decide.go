@@ -131,9 +131,9 @@ type judgement struct {
 	// sensitivity is why class is Sensitive.
 	sensitivity Sensitivity
 	// path is a write or read subject's path, cleaned.
-	path string
-	target      string // the protected path, for messages
-	suggest     func() string
+	path    string
+	target  string // the protected path, for messages
+	suggest func() string
 	// ignoredAllow is 1 + the index of an allow rule that matched but was
 	// not written for the code the subject runs (see runsArgument), or 0.
 	ignoredAllow int
