@@ -32,7 +32,9 @@ type Policy struct {
 	LockMode bool
 	// ModeSource is where Mode was set, "FILE:LINE"; empty when unset.
 	ModeSource string
-	modeLine   int
+	// modeLine, shellLine and auditLine locate mode:, shell: and audit:
+	// (0 when absent), for the warnings of Merge.
+	modeLine, shellLine, auditLine int
 	// Shell is the absolute path of the real shell that runs commands;
 	// empty means: find bash on PATH.
 	Shell string
@@ -331,9 +333,10 @@ func (ps *parser) walk(root *yaml.Node) error {
 		if !filepath.IsAbs(s) || strings.ContainsRune(s, 0) {
 			return ps.errorf(n, "shell: must be an absolute path, got %q", s)
 		}
-		ps.p.Shell = filepath.Clean(s)
+		ps.p.Shell, ps.p.shellLine = filepath.Clean(s), n.Line
 	}
 	if n := fields["audit"]; n != nil {
+		ps.p.auditLine = n.Line
 		af, err := ps.mapping(n, "audit", "path", "required")
 		if err != nil {
 			return err

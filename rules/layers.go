@@ -91,10 +91,10 @@ func Merge(l Layers) (*Policy, []Finding) {
 			warn(p, "a project file may not lock the mode; ignored")
 		}
 		if p.Shell != "" {
-			warn(p, "a project file may not choose the shell (%s); ignored", p.Shell)
+			warnAt(p.File, p.shellLine, "a project file may not choose the shell (%s); ignored", p.Shell)
 		}
 		if p.Audit.Path != "" || p.Audit.RequiredSet {
-			warn(p, "a project file may not change the audit settings; ignored")
+			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
 		}
 		for _, r := range p.rules {
 			switch {

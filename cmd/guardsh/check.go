@@ -57,6 +57,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		case "--help":
 			fmt.Fprintln(stdout, checkUsageText)
 			fmt.Fprintln(stdout, "Prints the decision for COMMAND (one argument: quote it) without running it; exit 0 allow, 1 ask, 2 deny, 64 usage or config error.")
+			fmt.Fprintln(stdout, "--mode M asks what mode M would decide (any mode, looser ones too); when guardsh runs a command, --mode and GUARDSH_MODE may only tighten the configured mode.")
 			return 0
 		case "--json":
 			asJSON, ok = true, !hasValue
@@ -117,7 +118,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	g := newGuard(policy, cfg.name, mode, cwd, ws, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
-		writeCheckJSON(stdout, o, explain)
+		writeCheckJSON(stdout, o, mode, explain)
 	} else {
 		writeCheckText(stdout, o, explain)
 	}
@@ -135,6 +136,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 // (explainedSegment).
 type checkJSON struct {
 	Decision string `json:"decision"`
+	// Mode is the mode the command was decided in.
+	Mode     string `json:"mode"`
 	Error    string `json:"error,omitempty"`
 	Segments any    `json:"segments"`
 }
@@ -154,10 +157,10 @@ type explainedSegment struct {
 	DecidedBy string   `json:"decided_by"`
 }
 
-func writeCheckJSON(w io.Writer, o guard.Outcome, explain bool) {
+func writeCheckJSON(w io.Writer, o guard.Outcome, mode rules.Mode, explain bool) {
 	var rec audit.Record
 	o.Record(&rec)
-	out := checkJSON{Decision: o.Decision.String(), Error: rec.Error, Segments: rec.Segments}
+	out := checkJSON{Decision: o.Decision.String(), Mode: string(mode), Error: rec.Error, Segments: rec.Segments}
 	if explain {
 		segs := make([]explainedSegment, len(rec.Segments))
 		for i, c := range o.Segments {

@@ -36,6 +36,31 @@ const (
 	exitUsage   = 2
 )
 
+// helpText is `guardsh help`: guardsh's own commands (`guardsh --help`
+// is bash's, as for any bash command line).
+const helpText = `guardsh: the shell an AI agent or a CI step is given instead of bash.
+
+Run commands as bash does (every command is decided before it runs):
+  guardsh [--mode M] [bash options] -c 'COMMAND' [$0 [ARGS…]]
+  guardsh [bash options] FILE [ARGS…]      a script; or a script on stdin
+  guardsh-prefix 'COMMAND'                 a command prefix (Claude Code)
+
+Commands:
+  guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] COMMAND
+                                           the decision, nothing runs
+  guardsh config show [--config F] [--cwd D]   the effective policy
+  guardsh config lint [FILE…]              mistakes in config files
+  guardsh import claude|codex|gemini|goose|opencode FILE
+                                           other agents' rules as guardsh rules
+  guardsh default-config                   the embedded default policy
+  guardsh version
+  guardsh help
+
+--mode M and GUARDSH_MODE may only make the configured mode stricter.
+Config: $GUARDSH_CONFIG, else ~/.config/guardsh/config.yaml, plus
+/etc/guardsh/config.yaml and the project's .guardsh.yaml (ask/deny only).
+`
+
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
@@ -62,6 +87,9 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return importMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
+			return 0
+		case "help":
+			fmt.Fprint(stdout, helpText)
 			return 0
 		case "default-config":
 			_, _ = stdout.Write(rules.DefaultConfig())
