@@ -349,11 +349,44 @@ func (o *optionRule) covers(k *optionRule) bool {
 // (NAME= or NAME+=).
 var assignmentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`) })
 
+// notReadOnly says what the program a readonly pattern starts with does
+// that is not reading (it writes, deletes, runs code, changes privileges
+// or reaches the network, by guardsh's own tables), or "" when it is none
+// of those or the pattern starts with "*".
+func notReadOnly(pattern string) string {
+	name, _, _ := strings.Cut(pattern, " ")
+	if name == "" || strings.Contains(name, "*") {
+		return ""
+	}
+	words := strings.Fields(strings.ReplaceAll(pattern, "*", ""))
+	switch {
+	case destructivePrograms[name]:
+		return "deletes or stops things"
+	case privilegePrograms[name]:
+		return "changes privileges or the system"
+	case codeRunners[name], projectRunners[name], packageRunners[name]:
+		return "runs code"
+	case len(words) > 0 && networkUse(words):
+		return "reaches the network"
+	}
+	if _, ok := workspaceWriters[name]; ok {
+		return "writes files"
+	}
+	return ""
+}
+
 // lintRules runs the warning checks on rules, in file order.
 func lintRules(rs []Rule) []Finding {
 	var out []Finding
 	warn := func(r *Rule, format string, args ...any) {
 		out = append(out, Finding{File: r.File, Line: r.Line, Severity: SeverityWarning, Problem: fmt.Sprintf(format, args...)})
+	}
+	for i := range rs {
+		if r := &rs[i]; r.Section == "readonly" {
+			if what := notReadOnly(r.Pattern); what != "" {
+				warn(r, "readonly pattern %q declares a command read-only that %s: modes plan and ask will run it unasked (an allow rule lets it run in ask and auto, not in plan)", r.Pattern, what)
+			}
+		}
 	}
 	for _, section := range []string{"shell", "write", "read"} {
 		var lrs []lintRule

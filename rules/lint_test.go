@@ -162,6 +162,14 @@ func TestLintWarnings(t *testing.T) {
 		src  string
 		want []expect
 	}{
+		// readonly patterns for programs that do more than read.
+		{"a readonly pattern for a writer", "readonly: [\"rm *\"]\n",
+			[]expect{want(1, W, `readonly pattern "rm *" declares a command read-only that deletes or stops things`)}},
+		{"a readonly pattern for a network command", "readonly: [\"curl https://x *\"]\n",
+			[]expect{want(1, W, `that reaches the network`)}},
+		{"a readonly pattern for a project runner", "readonly:\n  - \"make -n *\"\n",
+			[]expect{want(2, W, `that runs code`)}},
+		{"a readonly pattern for a reader", "readonly: [\"tokei *\", \"git lfs ls-files *\"]\n", nil},
 		// Shadowed by a deny rule.
 		{"allow under a deny that matches all it matches", shell("    deny: [\"rm -rf *\"]\n    allow: [\"rm -rf build\"]\n"),
 			[]expect{want(4, W, `allow rule "rm -rf build" never takes effect: deny rule "rm -rf *" (line 3) matches every command it matches`)}},
