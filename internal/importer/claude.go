@@ -41,6 +41,9 @@ func Claude(data []byte, file string) (*Result, error) {
 	b.note("Claude Code's Read(...) became read rules and Edit, Write, MultiEdit and NotebookEdit(...) write rules. Their relative paths, \"/path\" (from the settings file's project) and \"path\" or \"./path\" (from the current directory), became workspace-relative patterns, which guardsh reads against the workspace; \"//path\" is absolute. gitignore's ** became *, and a deny or ask rule also covers what is inside a directory it names.")
 	perms := root.get("permissions")
 	if perms == nil || perms.kind == 'z' {
+		// Not an error (a settings file may set only env or hooks), but
+		// say so: the file may be another tool's.
+		b.skip("permissions", "(absent)", "the file has no permissions object, so there is nothing to import; is it a Claude Code settings.json?")
 		return b.res, nil
 	}
 	if perms.kind != 'o' {

@@ -173,6 +173,9 @@ func TestClaude(t *testing.T) {
 		name: "no permissions",
 		file: "settings.json",
 		data: `{"model": "opus", "env": {}}`,
+		skipped: []string{
+			"permissions: (absent): the file has no permissions object, so there is nothing to import; is it a Claude Code settings.json?",
+		},
 	}})
 }
 
