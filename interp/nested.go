@@ -52,6 +52,14 @@ func (a *analyzer) nestedParts(parts []syntax.WordPart, f *frame) {
 			}
 			if p.Exp != nil {
 				a.nestedWord(p.Exp.Word, f)
+				if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil && a.err == nil {
+					// ${NAME:=value} assigns NAME (when unset or empty):
+					// a segment of that assignment, as for a for loop's
+					// variable, its value taken as only known at run time.
+					delete(a.assume.vars, p.Param.Value)
+					as := Word{Value: p.Param.Value + "=" + Hole, Source: p.Param.Value}
+					a.emit(f.place(p.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via}), f)
+				}
 			}
 		case *syntax.BraceExp:
 			for _, e := range p.Elems {
@@ -118,7 +126,9 @@ func (a *analyzer) nestedAssign(as *syntax.Assign, f *frame) {
 // code. The code of sh, dash and ash (posixShells) is parsed as POSIX sh:
 // /bin/sh is dash on the systems guardsh targets, and dash reads, for
 // instance, "((cmd))" as two subshells where bash reads arithmetic. The
-// others are parsed as bash.
+// others are parsed as bash, which for zsh, ksh and mksh is an
+// approximation: enough for deny rules to see into them, not for their
+// code to be allowed (see internal/guard's transparent).
 var shells = map[string]bool{
 	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "rbash": true, "guardsh": true,

@@ -266,7 +266,10 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 			continue
 		}
 		if i := strings.Index(w, Hole); i >= 0 {
-			if i > 0 && w[0] != '-' {
+			if i == 0 && !sc.cwdUnknown && sc.cwdCanon != "" {
+				// `cat *` after `cd ~/.ssh`.
+				sc.holedInCwd(w)
+			} else if i > 0 && w[0] != '-' {
 				sc.holed(w, w[:i])
 			}
 			if w[0] != '-' && sc.ask == nil {
@@ -281,10 +284,11 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 				sc.value(w, w[i+1:])
 			} else if len(w) > 2 && w[1] != '-' {
 				// A value glued to a short option: after any letter of
-				// the cluster (-tsub/../x, -abt/dir), when it looks like
-				// a path; and from the first "/", "~" or ".".
+				// the cluster (-tsub/../x, -abt/dir, -fid_rsa: a plain
+				// name is looked up in the working directory's listing);
+				// and from the first "/", "~" or ".".
 				for i := 2; i < len(w) && i < 12 && sc.deny == nil; i++ {
-					if isLetter(w[i-1]) && (strings.IndexByte(w[i:], '/') >= 0 || w[i] == '~') {
+					if isLetter(w[i-1]) {
 						sc.value(w, w[i:])
 					}
 				}
@@ -373,6 +377,20 @@ func (sc *argScan) value(word, c string) {
 func (sc *argScan) path(word, c string) {
 	if c == "" || sc.deny != nil {
 		return
+	}
+	if strings.HasPrefix(c, "/proc/") || strings.HasPrefix(c, "/dev/fd/") {
+		// As the command sees it (see procPath), not as guardsh does.
+		p, known := procPath(c, sc.cwd)
+		if !known {
+			if p != "" {
+				sc.unknownDir(word, p)
+				if sc.ask == nil {
+					sc.holedSecret(Hole + "/" + p)
+				}
+			}
+			return
+		}
+		c = p
 	}
 	pathLike := c[0] == '/' || c[0] == '~' || c[0] == '.' || strings.IndexByte(c, '/') >= 0
 	switch {
@@ -482,6 +500,41 @@ func (sc *argScan) holedSecret(word string) {
 		}
 		if hit {
 			sc.ask = &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+			return
+		}
+	}
+}
+
+// holedInCwd checks a word that is only known at run time from its start
+// (`cat *`, `cat $f`) against the rules whose pattern names the files of
+// the working directory itself ("~/.ssh/*" or "~/.ssh/id_*" after `cd
+// ~/.ssh`): a deny rule there could match, so it asks, and so does a
+// built-in secret. Patterns of other directories are not tried: the word
+// may be anything, and trying every rule would make every `eval "$x"` ask
+// (a known limit for run-time words).
+func (sc *argScan) holedInCwd(word string) {
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		for i := range t.entries {
+			e := &t.entries[i]
+			if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
+				continue
+			}
+			slash := strings.LastIndexByte(e.g.pat, '/')
+			if slash < 0 || e.g.pat[:max(slash, 1)] != sc.cwdCanon || strings.Contains(e.g.pat[:slash], "*") ||
+				strings.HasPrefix(e.g.pat[slash+1:], ".") {
+				// Another directory's files, or a dot-file, which a
+				// glob does not match (run-time values may: known limit).
+				continue
+			}
+			a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+			if e.rule.Decision == Deny {
+				if sc.could == nil {
+					sc.could = a
+				}
+			} else if sc.ask == nil {
+				sc.ask = a
+			}
 			return
 		}
 	}

@@ -87,10 +87,21 @@ func TestModeStricter(t *testing.T) {
 	order := []Mode{Chat, Plan, Approve, AskMode, Auto, Bypass}
 	for i, a := range order {
 		for k, b := range order {
-			if got := a.Stricter(b); got != (i < k) {
-				t.Errorf("%s.Stricter(%s) = %v", a, b, got)
+			// plan and approve are not comparable: plan runs read-only
+			// commands approve asks about, approve asks what plan denies.
+			want := i < k && !(a == Plan && b == Approve)
+			if got := a.Stricter(b); got != want {
+				t.Errorf("%s.Stricter(%s) = %v, want %v", a, b, got, want)
 			}
 		}
+	}
+	// So neither GUARDSH_MODE=plan under approve, nor approve under a
+	// locked plan, loosens anything.
+	if m, ok := Tighten(Approve, Plan); ok || m != Approve {
+		t.Errorf("Tighten(approve, plan) = %s, %v", m, ok)
+	}
+	if m, ok := Tighten(Plan, Approve); ok || m != Plan {
+		t.Errorf("Tighten(plan, approve) = %s, %v", m, ok)
 	}
 	if !Mode("default").Stricter(Auto) || Mode("allow-all").Stricter(Auto) {
 		t.Error("aliases are not ranked as the mode they name")

@@ -507,6 +507,18 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		sec, verb = 1, "reads"
 	}
 	j := judgement{t: x.sections[sec], couldWhy: "since the path is only known at run time", path: s.Words[0]}
+	if strings.HasPrefix(s.Words[0], "/dev/tcp/") || strings.HasPrefix(s.Words[0], "/dev/udp/") {
+		// bash(1) REDIRECTION: bash itself opens a TCP or UDP connection
+		// for these names, whether or not the file exists.
+		j.class, j.sensitivity, j.noAllow = Sensitive, Network, true
+		j.why = fmt.Sprintf("%s %s, a network connection bash opens", verb, shown(s.Words[0]))
+		j.h = hits{deny: -1, could: -1, ask: -1, allow: -1}
+		if !strings.Contains(s.Words[0], Hole) {
+			j.h = j.t.matchString(s.Words[0])
+			j.h.allow = -1
+		}
+		return j.verdict(mode)
+	}
 	ps := newPathSubject(s.Words[0], ctx)
 	if !ps.static {
 		j.h = j.t.matchUnits(ps.units, &holeMatcher{})

@@ -269,8 +269,8 @@ func sedRuns(words []string, hit func(int, string, string) (int, string, string)
 		case w == "-f" || sedLong(w, "file") || (strings.HasPrefix(w, "--f") && !sedLong(w, "follow-symlinks")):
 			// A script read from a file is not seen.
 			return hit(i, w, "script is read from a file, which may run commands")
-		case w == "-l" || w == "--line-length":
-			i++
+		case w == "-l" || (sedLong(w, "line-length") && !strings.Contains(w, "=")):
+			i++ // --line-length N, or any abbreviation of it (--line N)
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !strings.HasPrefix(w, "--"):
 			if k := strings.IndexAny(w, "efl"); k > 0 && w[k] == 'f' {
 				return hit(i, w, "script is read from a file, which may run commands")

@@ -71,7 +71,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		warn(l.User, "lock_mode only has effect in the system config (/etc/guardsh/config.yaml); ignored")
 	}
 	switch s, u := l.System, l.User; {
-	case u != nil && u.Mode != "" && s != nil && s.LockMode && s.Mode != "" && s.Mode.Stricter(u.Mode):
+	case u != nil && u.Mode != "" && s != nil && s.LockMode && s.Mode != "" && !(u.Mode == s.Mode || u.Mode.Stricter(s.Mode)):
 		warnAt(u.File, u.modeLine, "mode %s is looser than mode %s, which %s locks; ignored", u.Mode, s.Mode, s.ModeSource)
 		out.Mode, out.ModeSource, out.LockMode = s.Mode, s.ModeSource, true
 	case u != nil && u.Mode != "":

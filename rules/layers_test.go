@@ -91,6 +91,7 @@ func TestMergeModeAndLock(t *testing.T) {
 		{"user overrides an unlocked system mode", Layers{System: sys("mode: plan"), User: usr("mode: auto")}, Auto, false, ""},
 		{"a lock keeps a looser user mode out", Layers{System: sys("mode: ask\nlock_mode: true"), User: usr("mode: bypass")}, AskMode, true, "which /etc/guardsh/config.yaml:1 locks"},
 		{"a lock lets the user tighten", Layers{System: sys("mode: ask\nlock_mode: true"), User: usr("mode: plan")}, Plan, true, ""},
+		{"plan does not tighten a locked approve", Layers{System: sys("mode: approve\nlock_mode: true"), User: usr("mode: plan")}, Approve, true, "which /etc/guardsh/config.yaml:1 locks"},
 		{"lock_mode in the user file does nothing", Layers{User: usr("mode: auto\nlock_mode: true")}, Auto, false, "lock_mode only has effect in the system config"},
 	}
 	for _, c := range cases {

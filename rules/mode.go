@@ -51,12 +51,51 @@ func (m Mode) rank() int {
 	return -1
 }
 
-// Stricter reports whether m lets less run unasked than o. The order,
-// strictest first, is chat, plan, approve, ask, auto, bypass; an unknown
-// mode is stricter than every known one (fail closed). Layers use it to let
-// a lower-trust layer only tighten the mode.
+// Stricter reports whether m is at least as strict as o in every row of
+// the mode table and stricter in one: it never allows what o asks or
+// denies, never asks what o denies. Modes are not all comparable: plan runs
+// read-only commands that approve asks about, and denies what approve asks
+// about, so neither is stricter than the other. An unknown mode is
+// stricter than every known one (fail closed). Layers, the environment
+// and flags use it to let a lower-trust source only tighten the mode.
 func (m Mode) Stricter(o Mode) bool {
-	return m.rank() < o.rank()
+	mr, or := m.rank(), o.rank()
+	if mr < 0 || or < 0 {
+		return mr < 0 && or >= 0
+	}
+	a, b := modeRows(modeOrder[mr]), modeRows(modeOrder[or])
+	strict := false
+	for i := range a {
+		if a[i] < b[i] {
+			return false
+		}
+		strict = strict || a[i] > b[i]
+	}
+	return strict
+}
+
+// modeRows is a mode's decision for each row of the design's table: a
+// sensitive command an allow rule matches, a read-only command, a
+// workspace write, a sensitive command, a command an ask rule matches, a
+// protected write.
+func modeRows(m Mode) [6]Decision {
+	allowRule := Allow
+	switch m {
+	case Chat, Plan:
+		allowRule = Deny // plan: an allow rule runs only read-only commands
+	}
+	askRule := Ask
+	switch m {
+	case Chat, Plan:
+		askRule = Deny
+	case Bypass:
+		askRule = Allow
+	}
+	protected := Ask
+	if m == Chat || m == Plan {
+		protected = Deny
+	}
+	return [6]Decision{allowRule, classDecision(m, ReadOnly), classDecision(m, Workspace), classDecision(m, Sensitive), askRule, protected}
 }
 
 // classDecision is the mode table for a segment that no rule decided:

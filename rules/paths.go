@@ -78,9 +78,9 @@ func (pr pathRule) expand(home, base string) string {
 // pathIndex is the compiled form of the path rules and of the protected
 // paths for one Context.
 type pathIndex struct {
-	home, ws, cwd string
-	protectedIn   []string
-	tmpIn         []string
+	home, ws, root, cwd string
+	protectedIn         []string
+	tmpIn               []string
 
 	sections  [2]*trie // write, read
 	protected []*glob
@@ -108,7 +108,7 @@ func (x *pathIndex) canonicalCwd(cwd string) string {
 }
 
 func (x *pathIndex) fits(ctx Context, tmp []string) bool {
-	return x.home == ctx.Home && x.ws == ctx.Workspace &&
+	return x.home == ctx.Home && x.ws == ctx.Workspace && x.root == ctx.Root &&
 		(ctx.Workspace != "" || x.cwd == ctx.Cwd) &&
 		slices.Equal(x.tmpIn, tmp) && slices.Equal(x.protectedIn, ctx.Protected)
 }
@@ -119,7 +119,9 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // every later shell, guardsh's real shell included); ~/.ssh (keys,
 // authorized_keys, config with ProxyCommand); git hooks and config (run by
 // every later git command, see githooks(5) and core.fsmonitor,
-// core.pager in git-config(1)), and the user's git config (aliases and
+// core.pager in git-config(1); and what points git at another config:
+// commondir, config.worktree, a worktree's or submodule's config, see
+// gitrepository-layout(5)), and the user's git config (aliases and
 // core.pager run programs); ~/.gnupg; guardsh's own configuration; and the
 // settings of the agents and editors that decide what an agent may run or
 // that run commands themselves: Claude Code (~/.claude, a project's
@@ -139,7 +141,9 @@ var builtinProtected = []string{
 	"~/.gitconfig", "~/.config/git/config", "~/.gnupg", "~/.gnupg/*",
 	"~/.config/guardsh", "~/.config/guardsh/*",
 	"/etc/guardsh", "/etc/guardsh/*",
-	"*/.git/hooks", "*/.git/hooks/*", "*/.git/config",
+	"*/.git/hooks", "*/.git/hooks/*", "*/.git/config", "*/.git/config.worktree", "*/.git/commondir",
+	"*/.git/worktrees/*/config.worktree", "*/.git/worktrees/*/commondir", "*/.git/modules/*/config",
+	"*/.git/modules/*/hooks/*",
 	"~/.claude", "~/.claude/*", "~/.claude.json", "*/.claude/settings.json", "*/.claude/settings.local.json",
 	"*/.mcp.json",
 	"~/.codex", "~/.codex/*", "*/.codex/*",
@@ -188,10 +192,13 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		return x
 	}
 	x := &pathIndex{
-		home: ctx.Home, ws: ctx.Workspace, cwd: ctx.Cwd,
+		home: ctx.Home, ws: ctx.Workspace, root: ctx.Root, cwd: ctx.Cwd,
 		protectedIn: slices.Clone(ctx.Protected), tmpIn: slices.Clone(tmp),
 	}
 	base := ctx.Workspace
+	if ctx.Root != "" {
+		base = ctx.Root
+	}
 	if base == "" {
 		base = ctx.Cwd
 	}
@@ -388,6 +395,18 @@ func newPathSubject(w string, ctx Context) pathSubject {
 			return pathSubject{units: append([]uint16{uHole}, appendUnits(nil, strings.TrimPrefix(w, Hole))...), shown: shown}
 		}
 		abs = ctx.Cwd + "/" + w
+	}
+	if strings.HasPrefix(abs, "/proc/") || strings.HasPrefix(abs, "/dev/fd/") {
+		cwd := ctx.Cwd
+		if ctx.CwdUnknown {
+			cwd = ""
+		}
+		p, known := procPath(abs, cwd)
+		if !known {
+			// Where the link leads is only known at run time.
+			return pathSubject{units: append([]uint16{uHole, '/'}, appendUnits(nil, p)...), shown: shown}
+		}
+		abs = p
 	}
 	h := strings.Index(abs, Hole)
 	if h < 0 {

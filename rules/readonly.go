@@ -63,6 +63,10 @@ type program struct {
 	// NAME` and `git tag NAME` change something).
 	MaxOperands int
 	NoOperands  bool
+	// OperandPrefix, when set, is how every operand must start (date's
+	// "+FORMAT"): any other operand, or one only known at run time, makes
+	// the command sensitive.
+	OperandPrefix string
 	// Require lists what the first argument must be (`command -v`).
 	Require []string
 	// Names: operands are variable names or NAME=value; a name that
@@ -136,8 +140,8 @@ var readOnlyPrograms = []program{
 	{Name: "stat", Source: "coreutils: prints file status", HoleSafe: true},
 	{Name: "du", Source: "coreutils: prints disk usage", HoleSafe: true},
 	{Name: "df", Source: "coreutils: prints file system usage", HoleSafe: true},
-	{Name: "date", Source: "coreutils: prints the date; excluded: -s/--set sets the clock",
-		HoleSafe: true, Exclude: []string{"-s", "--set"}, ArgShort: "dfrs", OptArgShort: "I",
+	{Name: "date", Source: "coreutils: prints the date; excluded: -s/--set sets the clock, and so does an operand that is not +FORMAT (date MMDDhhmm)",
+		HoleSafe: true, Exclude: []string{"-s", "--set"}, ArgShort: "dfrs", OptArgShort: "I", OperandPrefix: "+",
 		ArgLong: []string{"--date", "--file", "--reference", "--set"}},
 	{Name: "whoami", Source: "coreutils: prints the user name", HoleSafe: true},
 	{Name: "id", Source: "coreutils: prints user and group ids", HoleSafe: true},
@@ -266,7 +270,10 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 // SYSTEMD_EDITOR, BROWSER, glibc's GCONV_PATH (iconv modules), git's
 // GIT_TEMPLATE_DIR (hooks copied by git init and clone), bash's
 // BASH_LOADABLES_PATH; curl's CURL_HOME (its .curlrc) and the proxy
-// variables (a loopback request sent to a proxy leaves the machine); and
+// variables (a loopback request sent to a proxy leaves the machine); zsh's
+// ZDOTDIR (where its start-up files are read); Python's PYTHONUSERBASE
+// (user site-packages, whose .pth files run), PYTHONEXECUTABLE and
+// PYTHONPYCACHEPREFIX (where it writes bytecode); and
 // guardsh's own settings (GUARDSH_*, and
 // XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
 // trusts and its audit log), which a nested guardsh would obey.
@@ -290,6 +297,7 @@ var dangerousNames = map[string]bool{
 	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
 	"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
 	"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
+	"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,
 }
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_"}
@@ -429,6 +437,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 				}
 			}
 			if !could {
+				if prog.OperandPrefix != "" && !strings.HasPrefix(a, prog.OperandPrefix) {
+					return Sensitive, fmt.Sprintf("%s has an operand only known at run time (%q) (%s)", label, shown(a), prog.Source), false
+				}
 				operands++
 				optsDone = optsDone || prog.OptionsFirst
 			}
@@ -461,6 +472,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 				}
 			}
 			continue
+		}
+		if prog.OperandPrefix != "" && !strings.HasPrefix(a, prog.OperandPrefix) {
+			return Sensitive, fmt.Sprintf("%s operand %q changes something (%s)", label, a, prog.Source), false
 		}
 		operands++
 		optsDone = optsDone || prog.OptionsFirst

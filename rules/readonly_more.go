@@ -111,7 +111,7 @@ var moreReadOnlyPrograms = []program{
 	{Name: "hexdump", Source: "util-linux hexdump(1): dumps files to stdout (-f reads a format file, -e formats only print)", HoleSafe: true},
 	{Name: "strings", Source: "binutils strings(1): prints printable strings of files (@FILE reads options from FILE)", HoleSafe: true},
 	{Name: "xxd", Source: "xxd(1): `xxd [options] [infile [outfile]]` writes outfile (with -r too), hence one operand at most; xxd reads only the first letter of an option (-ac is -a, not -a -c), so no option is taken to consume the next word: write -c16, not -c 16",
-		MaxOperands: 1},
+		MaxOperands: 1, OptionsFirst: true}, // xxd takes options only before infile: `xxd -r - -x` writes the file "-x"
 
 	// The user, the session, the system.
 	{Name: "logname", Source: "coreutils logname(1): prints the login name", HoleSafe: true},

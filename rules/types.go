@@ -69,6 +69,11 @@ type Context struct {
 	Mode Mode
 	// Cwd, Home and Workspace are absolute, cleaned paths.
 	Cwd, Home, Workspace string
+	// Root, when set, is the directory relative path patterns are
+	// anchored at instead of Workspace: the git work tree's top when
+	// GUARDSH_WORKSPACE narrowed the workspace (narrowing the workspace
+	// must not move where a relative deny rule applies).
+	Root string
 	// CwdUnknown says a cd earlier in the command (or in an earlier command
 	// of the same script) may have moved the working directory: a relative
 	// path argument then names a path only known at run time, which asks

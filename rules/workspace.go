@@ -39,13 +39,20 @@ type writerOptions struct{ flags, withArg string }
 func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	name := words[0]
 	if name == "git" {
-		return gitWritesOnlyWorkspace(words, ctx)
+		ok, why := gitWritesOnlyWorkspace(words, ctx)
+		if ok && words[1] == "mv" && p.landsProtected(words[2:], ctx) {
+			return false, ""
+		}
+		return ok, why
 	}
 	opts, ok := workspaceWriters[name]
 	if !ok || len(words) < 2 {
 		return false, ""
 	}
 	x := p.pathIndexFor(ctx)
+	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(words[1:], ctx) {
+		return false, ""
+	}
 	operands := 0
 	for _, w := range words[1:] {
 		if strings.Contains(w, Hole) {
@@ -90,6 +97,80 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		return false, ""
 	}
 	return true, fmt.Sprintf("%s changes only files inside the workspace", name)
+}
+
+// landsProtected reports whether cp, mv, ln or git mv with args (after the
+// program or subcommand) would put a file where a protected path is: the
+// destination (the last operand, or the value of -t/--target-directory)
+// joined with each source's base name — `cp tasks.json .vscode` writes
+// .vscode/tasks.json, also when a command before it creates .vscode — or a
+// destination that names a protected directory, into which a directory
+// tree lands (`mv y .claude`).
+func (p *Policy) landsProtected(args []string, ctx Context) bool {
+	x := p.pathIndexFor(ctx)
+	var ops []string
+	dest := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-t" || a == "--target-directory":
+			if i+1 < len(args) {
+				dest = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--target-directory="):
+			dest = strings.TrimPrefix(a, "--target-directory=")
+		case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--"):
+			dest = a[2:]
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if dest == "" {
+		if len(ops) < 2 {
+			return false
+		}
+		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	d := newPathSubject(dest, ctx)
+	if !d.static {
+		return true
+	}
+	if x.protectedUnder(d.resolved) || x.protectedUnder(d.cleaned) {
+		return true
+	}
+	for _, src := range ops {
+		for _, landing := range []string{d.cleaned, d.resolved} {
+			l := newPathSubject(landing+"/"+path.Base(src), ctx)
+			if !l.static || x.protectedBy(l) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// protectedUnder reports whether a protected path could lie below dir: an
+// anchored protected pattern that could match something below it
+// (~/.ssh/* below ~/.ssh), or a pattern for any directory ("*/.claude/
+// settings.json") whose first component is dir's own name (.claude).
+func (x *pathIndex) protectedUnder(dir string) bool {
+	below := append(appendUnits(nil, strings.TrimSuffix(dir, "/")+"/"), uHole)
+	var hm holeMatcher
+	for _, g := range x.protected {
+		if rest, ok := strings.CutPrefix(g.pat, "*/"); ok {
+			first, _, _ := strings.Cut(rest, "/")
+			if first == path.Base(dir) {
+				return true
+			}
+			continue
+		}
+		if hm.could(g, below) {
+			return true
+		}
+	}
+	return false
 }
 
 // protectedBelow reports whether a protected path lies below dir, an

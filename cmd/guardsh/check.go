@@ -89,12 +89,12 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	ws := workspace(canonical(cwd), stderr)
+	ws, root := workspace(canonical(cwd), stderr)
 	path, explicit := configPath()
 	if configFile != "" {
 		path, explicit = configFile, true
 	}
-	cfg, err := loadPolicy(path, explicit, ws)
+	cfg, err := loadPolicy(path, explicit, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return checkUsage
@@ -115,7 +115,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if logPath, err := auditPath(policy); err == nil {
 		protected = append(protected, canonical(logPath))
 	}
-	g := newGuard(policy, cfg.name, mode, cwd, ws, protected...)
+	g := newGuard(policy, cfg.name, mode, cwd, ws, root, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
 		writeCheckJSON(stdout, o, mode, explain)

@@ -108,7 +108,8 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 			n++
 		}
 		cwd, _ := os.Getwd()
-		project := filepath.Join(workspace(canonical(cwd), stderr), projectConfig)
+		_, root := workspace(canonical(cwd), stderr)
+		project := filepath.Join(root, projectConfig)
 		if _, err := os.Stat(project); err == nil {
 			findings = append(findings, rules.LintFile(project)...)
 			if p, err := rules.Load(project); err == nil {

@@ -52,12 +52,12 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	} else if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return usage("--cwd " + cwd + ": not a directory")
 	}
-	ws := workspace(canonical(cwd), stderr)
+	ws, root := workspace(canonical(cwd), stderr)
 	path, explicit := configPath()
 	if configFile != "" {
 		path, explicit = configFile, true
 	}
-	cfg, err := loadPolicy(path, explicit, ws)
+	cfg, err := loadPolicy(path, explicit, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return configUsage
@@ -76,7 +76,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		env = "GUARDSH_MODE=" + v
 	}
 	fmt.Fprintf(w, "  %-8s %s (may only tighten the mode)\n", "env", env)
-	showLayer(w, "project", ws+"/"+projectConfig, cfg.files, "")
+	showLayer(w, "project", root+"/"+projectConfig, cfg.files, "")
 	fmt.Fprintln(w)
 
 	mode, modeFrom := p.Mode, p.ModeSource

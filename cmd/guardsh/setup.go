@@ -171,20 +171,22 @@ func canonical(p string) string {
 	return filepath.Clean(p)
 }
 
-// workspace is the workspace of the working directory dir: the root of
-// the git work tree holding dir, else dir; GUARDSH_WORKSPACE may name a
-// directory within that one (the environment may only narrow it) and is
-// otherwise ignored with a warning.
-func workspace(dir string, stderr io.Writer) string {
-	ws := workspaceOf(dir)
+// workspace returns the workspace of the working directory dir and its
+// root: root is the top of the git work tree holding dir, else dir — where
+// the project's .guardsh.yaml is read and relative path patterns are
+// anchored; ws is root, or GUARDSH_WORKSPACE when that names a directory
+// within it (the environment may only narrow which writes count as
+// workspace writes) — otherwise it is ignored with a warning.
+func workspace(dir string, stderr io.Writer) (ws, root string) {
+	root = workspaceOf(dir)
 	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
 		c := canonical(w)
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == ws || strings.HasPrefix(c, ws+"/") || ws == "/") {
-			return c
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == root || strings.HasPrefix(c, root+"/") || root == "/") {
+			return c, root
 		}
-		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s; ignored\n", w, ws)
+		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s; ignored\n", w, root)
 	}
-	return ws
+	return root, root
 }
 
 // workspaceOf is the root of the git work tree holding dir, else dir.
@@ -203,7 +205,7 @@ func workspaceOf(dir string) string {
 
 // newGuard builds the guard for a policy, mode and working directory.
 // protected are extra paths only a human may approve writing.
-func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws string, protected ...string) *guard.Guard {
+func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root string, protected ...string) *guard.Guard {
 	cwd = canonical(cwd)
 	home, _ := os.UserHomeDir()
 	if home != "" {
@@ -228,6 +230,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws strin
 			Cwd:       cwd,
 			Home:      home,
 			Workspace: ws,
+			Root:      root,
 			Protected: protected,
 		},
 		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd},

@@ -39,9 +39,9 @@ type shellRun struct {
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr}
 	cwd, _ := os.Getwd()
-	ws := workspace(canonical(cwd), stderr)
+	ws, root := workspace(canonical(cwd), stderr)
 	path, explicit := configPath()
-	cfg, err := loadPolicy(path, explicit, ws)
+	cfg, err := loadPolicy(path, explicit, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\nguardsh: refusing to run anything until the config is fixed\n", err)
 		return exitRefused
@@ -97,7 +97,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if logPath != "" {
 		protected = append(protected, canonical(logPath))
 	}
-	s.guard = newGuard(policy, policyFile, mode, cwd, ws, protected...)
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.

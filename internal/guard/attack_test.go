@@ -70,6 +70,22 @@ func TestAttackRunFinds(t *testing.T) {
 		{"sort -T /tmp f.txt", false},
 		{"git -p log", false},
 		{"shopt -s expand_aliases; alias touch=ls\ntouch /tmp/m", false},
+		// A seventh attack run.
+		{"echo 696d706f7274206f73 | xxd -r -p - -x.pth", false},
+		{`: "${BASH_CMDS[cat]:=/bin/sh}"; cat -c "touch /tmp/m"`, true},
+		{`set -a; : "${GIT_CONFIG_COUNT:=1}" "${GIT_CONFIG_KEY_0:=core.fsmonitor}"; git status --short`, true},
+		{"sed --line 5 '1e touch /tmp/m' f.txt", false},
+		{`zsh -c 'echo *(e:"touch /tmp/m":)'`, false},
+		{`ZDOTDIR=. zsh -c "echo hi"`, true},
+		{"PYTHONUSERBASE=ub yq .", true},
+		{"cat < /dev/tcp/203.0.113.5/443", false},
+		{"cat $HOME/.ssh/id_rsa", false},
+		{"cd ~/.ssh && cat *", false},
+		{"cd ~/.ssh && date -fid_rsa", false},
+		{"cd ~/.ssh && cat /proc/self/cwd/id_rsa", false},
+		{"cat /proc/1/cwd/.ssh/id_rsa", false},
+		{"date 010100002030", false},
+		{"cat .e*", false},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
 			t.Errorf("ask mode: %q is allowed\n%s", c.text, describeOutcome(o))
@@ -78,6 +94,42 @@ func TestAttackRunFinds(t *testing.T) {
 			if o := bypass.Evaluate(c.text); o.Decision == rules.Allow {
 				t.Errorf("bypass mode: %q is allowed\n%s", c.text, describeOutcome(o))
 			}
+		}
+	}
+}
+
+// TestAttackRunFindsInAuto holds what an attack run found mode auto ran as
+// workspace writes though it ran code or wrote a protected path.
+func TestAttackRunFindsInAuto(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(ws, ".git", "hooks"), filepath.Join(ws, "y"), filepath.Join(ws, ".vscode"), filepath.Join(ws, "-d")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/nonexistent-temp"}}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	for _, text := range []string{
+		"echo 5b636f72655d | xxd -r -p - -d/../.git/config",
+		"cd ~ && echo x | tee -a /proc/self/cwd/.bashrc",
+		"cd .git/hooks && cp /tmp/hk.sh /proc/self/cwd/post-checkout",
+		"echo ../e > .git/commondir",
+		"cp y/tasks.json .vscode",
+		"mv y .claude",
+		"cp -r y .claude",
+		"mkdir .claude && cp y/settings.json .claude",
+		"git mv y .claude",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("auto mode: %q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+	// What auto runs still runs.
+	for _, text := range []string{"cp a.txt b.txt", "mv old.txt new.txt", "mkdir -p build && cp -r src build", "git add . && git commit -m x"} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("auto mode: %q is %v\n%s", text, o.Decision, describeOutcome(o))
 		}
 	}
 }

@@ -232,8 +232,19 @@ func transparent(seg interp.Segment) bool {
 		return true
 	}
 	switch name {
-	case "bash", "sh", "dash", "zsh", "ksh", "guardsh":
+	case "bash", "sh", "dash", "guardsh":
+	case "zsh":
+		// zsh code is analysed as bash so that deny rules see into it,
+		// and agents on macOS run everything through `zsh -lc`. It is
+		// transparent only without the zsh constructs that run code
+		// where bash runs none: glob qualifiers (*(e:…:), *(+f)),
+		// parameter flags (${(e)x}, ${(%)x}) and =(…).
+		if zshRunsCode(seg) {
+			return false
+		}
 	default:
+		// ksh and mksh code is analysed as bash, an approximation:
+		// never transparent.
 		return false
 	}
 	// Options, then the -c string, and nothing after it: operands would
@@ -252,6 +263,31 @@ func transparent(seg interp.Segment) bool {
 			continue
 		}
 		return i == len(args)-1
+	}
+	return false
+}
+
+// zshRunsCode reports that a zsh command's words hold what zsh may read as
+// code bash would not run: "(" right after a glob character or a word
+// (a glob qualifier: zshexpn(1) "Glob Qualifiers"), "${(" (parameter
+// expansion flags, "e" and "%" evaluate), "=(" (process substitution into a
+// temporary file) — conservatively, wherever they appear.
+func zshRunsCode(seg interp.Segment) bool {
+	for _, w := range seg.Args[1:] {
+		v := w.Value
+		if strings.Contains(v, "${(") || strings.Contains(v, "=(") {
+			return true
+		}
+		for i := 1; i < len(v); i++ {
+			if v[i] != '(' {
+				continue
+			}
+			switch c := v[i-1]; {
+			case c == '*' || c == '?' || c == ']' || c == ')' || c == '_' || c == '.' || c == '/' ||
+				c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+				return true
+			}
+		}
 	}
 	return false
 }
