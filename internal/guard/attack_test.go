@@ -86,6 +86,7 @@ func TestAttackRunFinds(t *testing.T) {
 		{"cat /proc/1/cwd/.ssh/id_rsa", false},
 		{"date 010100002030", false},
 		{"cat .e*", false},
+		{"sleep 1 & wait -p BASH_CMDS", false},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
 			t.Errorf("ask mode: %q is allowed\n%s", c.text, describeOutcome(o))
