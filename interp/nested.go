@@ -363,7 +363,60 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 		return
 	}
 	c.src, c.blanks, c.written = parsed, blanks, text
+	start := len(a.segs)
 	a.stmts(file.Stmts, c)
+	if posix && a.err == nil && (strings.HasPrefix(via, "sh ") || via == "| sh") {
+		a.bashReading(text, via, off, f, deferred, start)
+	}
+}
+
+// bashReading analyses the code of sh -c (read as POSIX sh above, from
+// segment start on) a second time as bash, which /bin/sh is on Fedora,
+// Arch and macOS, where the two languages differ ($'…' quoting,
+// "((…))"): when that reading gives other segments, they are kept too, so
+// that each is decided (the stricter wins); when it gives the same ones, or
+// bash cannot parse the text (then bash as sh runs nothing of it), they
+// are dropped.
+func (a *analyzer) bashReading(text, via string, off int, f *frame, deferred bool, start int) {
+	if _, _, _, err := a.parse(text, false); err != nil {
+		return
+	}
+	end, loops, firstCd := len(a.segs), len(a.loops), a.firstCd
+	a.nested(text, via+" (read as bash)", off, f, deferred, false)
+	if a.err != nil {
+		// Code nested in it that bash cannot read (an eval payload) runs
+		// nothing there: the POSIX reading stands.
+		a.err = nil
+		a.segs, a.meta, a.loops, a.firstCd = a.segs[:end], a.meta[:end], a.loops[:loops], firstCd
+		return
+	}
+	if sameSegments(a.segs[start:end], a.segs[end:]) {
+		a.segs, a.meta, a.loops, a.firstCd = a.segs[:end], a.meta[:end], a.loops[:loops], firstCd
+	}
+}
+
+// sameSegments reports whether two readings found the same segments.
+func sameSegments(x, y []Segment) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Kind != y[i].Kind || len(x[i].Args) != len(y[i].Args) || len(x[i].Assigns) != len(y[i].Assigns) ||
+			x[i].RunsCode != y[i].RunsCode {
+			return false
+		}
+		for j := range x[i].Args {
+			if x[i].Args[j].Value != y[i].Args[j].Value {
+				return false
+			}
+		}
+		for j := range x[i].Assigns {
+			if x[i].Assigns[j].Value != y[i].Assigns[j].Value {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // shell finds the code a shell runs: the operand after -c (flags may come

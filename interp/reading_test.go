@@ -130,11 +130,13 @@ func TestAnalyzeAnsiCEscapes(t *testing.T) {
 	})
 }
 
-// sh, dash and ash are dash here: their code is parsed as POSIX sh.
+// sh, dash and ash are dash here: their code is parsed as POSIX sh; sh's
+// code is read as bash too (/bin/sh is bash on Fedora, Arch and macOS), and
+// where that reading differs its segments are kept as well.
 func TestAnalyzePOSIXShells(t *testing.T) {
 	runCases(t, home, []analyzeCase{
 		{"double parentheses are subshells to dash", `sh -c "((curl - x))"`,
-			[]string{"exec sh -c \"((curl - x))\"", "exec curl - x via sh -c"}},
+			[]string{"exec sh -c \"((curl - x))\"", "exec curl - x via sh -c", "exec (( \"curl - x\" )) via sh -c (read as bash)"}},
 		{"dash -c", `dash -c "((curl x))"`, []string{"exec dash -c \"((curl x))\"", "exec curl x via dash -c"}},
 		{"ash -c", `ash -c "((curl x))"`, []string{"exec ash -c \"((curl x))\"", "exec curl x via ash -c"}},
 		{"/bin/sh -c", `/bin/sh -ec "((curl x))"`, []string{"exec /bin/sh -ec \"((curl x))\"", "exec curl x via sh -c"}},
@@ -146,9 +148,12 @@ func TestAnalyzePOSIXShells(t *testing.T) {
 		{"trap inside sh -c", `sh -c 'trap "((curl x))" EXIT'`,
 			[]string{"exec sh -c \"trap \\\"((curl x))\\\" EXIT\"", "exec trap \"((curl x))\" EXIT via sh -c", "exec curl x via sh -c,trap"}},
 		{"dash has no brace expansion", `sh -c 'rm {a,b} x=~/y'`,
-			[]string{"exec sh -c \"rm {a,b} x=~/y\"", "exec rm {a,b} x=~/y via sh -c"}},
+			[]string{"exec sh -c \"rm {a,b} x=~/y\"", "exec rm {a,b} x=~/y via sh -c", "exec rm a b x=/home/u/y via sh -c (read as bash)"}},
 		{"[[ is a command to dash", `sh -c '[[ a < b ]]'`,
-			[]string{"exec sh -c \"[[ a < b ]]\"", "read b via sh -c", "exec [[ a ]] via sh -c"}},
+			[]string{"exec sh -c \"[[ a < b ]]\"", "read b via sh -c", "exec [[ a ]] via sh -c", "exec [[ a < b ]] via sh -c (read as bash)"}},
+		{"$'…' hides a command only from dash", `sh -c "echo \$'\\'';touch x;#'"`,
+			[]string{"exec sh -c \"echo $'\\\\'';touch x;#'\"", "exec echo \"$\\\\;touch x;#\" via sh -c",
+				"exec echo \"'\" via sh -c (read as bash)", "exec touch x via sh -c (read as bash)"}},
 		{"bash -c stays bash", `bash -c "((x))"`, []string{"exec bash -c ((x))", "exec (( x )) via bash -c"}},
 	})
 	for _, src := range []string{`sh -c 'a=(1 2)'`, `sh -c 'cat <(ls)'`, "sh <<'E'\necho ${x/a/b}\nE\n", `dash -c 'cat <<< x'`} {
