@@ -492,13 +492,39 @@ func (r *resolver) globWord(parts []syntax.WordPart, src string, out []Word) (_ 
 	if len(fields) != 1 {
 		return r.add(out, Word{Value: Hole, Source: src})
 	}
-	prefix := fields[0]
-	if i := strings.IndexAny(prefix, "*?["+Hole); i >= 0 {
-		prefix = prefix[:i]
-	} else {
-		prefix = ""
+	return r.add(out, Word{Value: globShape(fields[0]), Source: src})
+}
+
+// globShape is a glob pattern as the names it matches are seen: each "*",
+// "?" and bracket expression a Hole, the literal text kept, so that what
+// the glob aims at stays visible ($HOME/.ssh/id_rs? is …/.ssh/id_rs…).
+// A pattern without a literal part is a whole Hole.
+func globShape(p string) string {
+	var b strings.Builder
+	hole := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '*' || c == '?' || c == Hole[0]:
+		case c == '[':
+			j := strings.IndexByte(p[i+1:], ']')
+			if j < 0 {
+				b.WriteByte(c) // no bracket expression: a literal "["
+				hole = false
+				continue
+			}
+			i += j + 1
+		default:
+			b.WriteByte(c)
+			hole = false
+			continue
+		}
+		if !hole {
+			b.WriteString(Hole)
+			hole = true
+		}
 	}
-	return r.add(out, Word{Value: prefix + Hole, Source: src})
+	return b.String()
 }
 
 // expandFields runs expand.FieldsSeq on a prepared word.

@@ -112,10 +112,10 @@ type walk struct {
 var walkers = map[string]walk{
 	"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
 	"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
-	"grep":    {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
-	"egrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
-	"fgrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
-	"ugrep":   {short: "rR", long: []string{"--recursive", "--dereference-recursive"}},
+	"grep":    {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+	"egrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+	"fgrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+	"ugrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
 	"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
 	"scp":     {short: "r"},
 	"rm":      {short: "rR", long: []string{"--recursive"}},
@@ -124,7 +124,7 @@ var walkers = map[string]walk{
 	"chgrp":   {short: "R", long: []string{"--recursive"}},
 	"setfacl": {short: "R", long: []string{"--recursive"}},
 	"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
-	"diff":    {short: "r", long: []string{"--recursive"}},
+	"diff":    {}, // diff DIR DIR reads every file of both, -r or not
 	"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
 }
 
@@ -147,8 +147,9 @@ func walker(words []string) string {
 		case a == "--":
 			return ""
 		case strings.HasPrefix(a, "--"):
+			opt, _, _ := strings.Cut(a, "=")
 			for _, l := range w.long {
-				if a == l || (len(a) >= 5 && strings.HasPrefix(l, a)) {
+				if opt == l || (len(opt) >= 5 && strings.HasPrefix(l, opt)) {
 					return name
 				}
 			}
@@ -265,7 +266,21 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		if w == "" {
 			continue
 		}
+		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {
+			// /proc/self/cwd/* and the like: as the command sees it.
+			if r, known := procPath(w, sc.cwd); known {
+				w = r
+			} else {
+				w = Hole + "/" + r
+			}
+		}
 		if i := strings.Index(w, Hole); i >= 0 {
+			if i == 0 && strings.Contains(w, "/.") && sc.could == nil {
+				// `cat $HOME/.ssh/id_*`, `cat */.ssh/id_rs?`: the
+				// literal part aims at a dot-directory; a deny rule that
+				// could match the whole word asks.
+				sc.holedWhole(w)
+			}
 			if i == 0 && !sc.cwdUnknown && sc.cwdCanon != "" {
 				// `cat *` after `cd ~/.ssh`.
 				sc.holedInCwd(w)
@@ -378,7 +393,7 @@ func (sc *argScan) path(word, c string) {
 	if c == "" || sc.deny != nil {
 		return
 	}
-	if strings.HasPrefix(c, "/proc/") || strings.HasPrefix(c, "/dev/fd/") {
+	if isProcPath(c) {
 		// As the command sees it (see procPath), not as guardsh does.
 		p, known := procPath(c, sc.cwd)
 		if !known {
@@ -480,6 +495,16 @@ func (sc *argScan) holedSecret(word string) {
 		}
 		u = append(appendUnits(u, p), uHole)
 	}
+	// The whole word, each run-time part any string, when its literal
+	// text names a dot-directory after a run-time part (/.ssh/, /.aws/):
+	// structure enough that it aims at one, not `$d/src/*.go`.
+	var full []uint16
+	if strings.Contains(word[h:], "/.") {
+		full = appendUnits(nil, word)
+		if !strings.HasPrefix(word, "/") && !strings.HasPrefix(word, Hole) {
+			full = appendUnits(append([]uint16{uHole}, '/'), word)
+		}
+	}
 	t := sc.x.sections[1]
 	for i := range t.entries {
 		e := &t.entries[i]
@@ -495,11 +520,27 @@ func (sc *argScan) holedSecret(word string) {
 			}
 		} else if u != nil && sc.hm.could(e.g, u) {
 			hit = true
-		} else if strings.Contains(tail, "/") && sc.hm.could(e.g, appendUnits([]uint16{uHole}, tail)) {
+		} else if strings.Contains(tail, "/.") && sc.hm.could(e.g, appendUnits([]uint16{uHole}, tail)) {
 			hit = true // $X/.ssh/id_rsa: whatever $X is, it could be ~
+		} else if full != nil && sc.hm.could(e.g, full) {
+			hit = true // $HOME/.ssh/id_rs?, */.ssh/id_*
 		}
 		if hit {
 			sc.ask = &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+			return
+		}
+	}
+}
+
+// holedWhole matches a word that starts with a run-time part against the
+// deny rules, each run-time part read as any string.
+func (sc *argScan) holedWhole(word string) {
+	u := appendUnits(nil, word)
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		h := t.matchUnits(u, &sc.hm)
+		if i := minHit(h.deny, h.could); i >= 0 {
+			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
 			return
 		}
 	}

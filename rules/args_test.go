@@ -109,7 +109,7 @@ func TestArgumentsUnderTheDefaultPolicy(t *testing.T) {
 		{"cat of a workspace file is allowed", []string{"cat", "README.md"}, Allow, "", ""},
 		{"grep -r of the workspace is allowed", []string{"grep", "-rn", "TODO", "."}, Allow, "", ""},
 		{"echo of a run-time word is allowed", []string{"echo", Hole}, Allow, "", ""},
-		{"a run-time prefix before a secret's name asks", []string{"cat", Hole + "/.ssh/id_rsa"}, Ask, "~/.ssh/id_*", "could match read ask rule"},
+		{"a run-time prefix before a secret's name asks", []string{"cat", Hole + "/.ssh/id_rsa"}, Ask, "~/.ssh/id_*", "could match read deny rule"},
 		{"listing ~/.ssh is allowed: ~/.ssh/* does not match ~/.ssh", []string{"ls", "-la", home + "/.ssh"}, Allow, "", ""},
 		{"ls is no walker", []string{"ls", "-R", home + "/.ssh"}, Allow, "", ""},
 		{"testing a key exists is allowed", []string{"test", "-f", key}, Allow, "", ""},

@@ -256,7 +256,8 @@ func TestProtectedPathsInBypass(t *testing.T) {
 		ctx.Home + "/.bash_logout", ctx.Workspace + "/.git/hooks/pre-commit", ctx.Workspace + "/.git/config",
 		"/srv/other/.git/hooks/post-checkout", ctx.Home + "/.config/guardsh/config.yaml", "/etc/guardsh/config.yaml",
 		"/opt/guardsh/bin/guardsh", "/var/log/guardsh/audit.jsonl",
-		ctx.Workspace + "/sub/../.git/config", // cleaned first
+		ctx.Workspace + "/sub/../.git/config",                                                   // cleaned first
+		ctx.Workspace + "/.git/objects/x", ctx.Workspace + "/.git/rebase-merge/git-rebase-todo", // all of .git
 	}
 	for _, path := range protected {
 		v := p.Decide(write(path), ctx)
@@ -264,7 +265,7 @@ func TestProtectedPathsInBypass(t *testing.T) {
 			t.Errorf("bypass write %s = %v (%s)", path, v.Decision, v.Reason)
 		}
 	}
-	for _, path := range []string{ctx.Workspace + "/.git/objects/x", ctx.Home + "/.bashrc.bak", ctx.Workspace + "/hooks/x", "/var/log/guardsh"} {
+	for _, path := range []string{ctx.Workspace + "/.gitignore", ctx.Home + "/.bashrc.bak", ctx.Workspace + "/hooks/x", "/var/log/guardsh"} {
 		if v := p.Decide(write(path), ctx); v.Decision != Allow {
 			t.Errorf("bypass write %s = %v (%s), want allow", path, v.Decision, v.Reason)
 		}
@@ -519,7 +520,8 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"set", "+H"}, ReadOnly},
 		{[]string{"shopt", "-s", "expand_aliases"}, Sensitive},
 		{[]string{"shopt", "-s", "autocd"}, Sensitive},
-		{[]string{"shopt", "-u", "extglob"}, ReadOnly},
+		{[]string{"shopt", "-u", "nullglob"}, ReadOnly},
+		{[]string{"shopt", "-s", "extglob"}, Sensitive}, // a later glob matches what analysis does not expect
 		{[]string{"[[", "-f", "x", "]]"}, ReadOnly},
 		{[]string{"[[", "x", "-eq", "0", "]]"}, Sensitive},
 		{[]string{"[[", "a", "-lt", "b", "]]"}, Sensitive},

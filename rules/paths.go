@@ -120,8 +120,9 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // authorized_keys, config with ProxyCommand); git hooks and config (run by
 // every later git command, see githooks(5) and core.fsmonitor,
 // core.pager in git-config(1); and what points git at another config:
-// commondir, config.worktree, a worktree's or submodule's config, see
-// gitrepository-layout(5)), and the user's git config (aliases and
+// commondir, config.worktree, a worktree's or submodule's config, a
+// rebase's todo list with its exec lines, see gitrepository-layout(5): all
+// of .git, which git itself writes), and the user's git config (aliases and
 // core.pager run programs); ~/.gnupg; guardsh's own configuration; and the
 // settings of the agents and editors that decide what an agent may run or
 // that run commands themselves: Claude Code (~/.claude, a project's
@@ -141,9 +142,7 @@ var builtinProtected = []string{
 	"~/.gitconfig", "~/.config/git/config", "~/.gnupg", "~/.gnupg/*",
 	"~/.config/guardsh", "~/.config/guardsh/*",
 	"/etc/guardsh", "/etc/guardsh/*",
-	"*/.git/hooks", "*/.git/hooks/*", "*/.git/config", "*/.git/config.worktree", "*/.git/commondir",
-	"*/.git/worktrees/*/config.worktree", "*/.git/worktrees/*/commondir", "*/.git/modules/*/config",
-	"*/.git/modules/*/hooks/*",
+	"*/.git/hooks", "*/.git/*",
 	"~/.claude", "~/.claude/*", "~/.claude.json", "*/.claude/settings.json", "*/.claude/settings.local.json",
 	"*/.mcp.json",
 	"~/.codex", "~/.codex/*", "*/.codex/*",
@@ -172,6 +171,8 @@ var builtinSecrets = func() []Rule {
 		"~/.ssh/id_*", "~/.ssh/*_key", "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*",
 		"~/.azure/*", "~/.netrc", "~/.git-credentials", "~/.docker/config.json", "~/.kube/config",
 		"~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml", "~/.pgpass", "~/.gnupg/*",
+		"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
+		"~/.local/share/opencode/auth.json", "~/.vault-token", "~/.cargo/credentials", "~/.cargo/credentials.toml",
 		"/*/.env", "/*/.env.local", "/*/.env.*.local", "/*/.env.production", "/*/.env.development",
 	}
 	rs := make([]Rule, len(pats))
@@ -396,7 +397,7 @@ func newPathSubject(w string, ctx Context) pathSubject {
 		}
 		abs = ctx.Cwd + "/" + w
 	}
-	if strings.HasPrefix(abs, "/proc/") || strings.HasPrefix(abs, "/dev/fd/") {
+	if isProcPath(abs) {
 		cwd := ctx.Cwd
 		if ctx.CwdUnknown {
 			cwd = ""

@@ -12,6 +12,7 @@ import "strings"
 // returned unchanged with true. cwd "" means the working directory is
 // unknown.
 func procPath(p, cwd string) (string, bool) {
+	p = squeeze(p)
 	rest, ok := strings.CutPrefix(p, "/proc/")
 	if !ok {
 		if r, fd := strings.CutPrefix(p, "/dev/fd/"); fd {
@@ -33,6 +34,35 @@ func procPath(p, cwd string) (string, bool) {
 		return afterLink(rest), false
 	}
 	return p, true // /proc/cpuinfo, /proc/self/status: plain files
+}
+
+// isProcPath reports whether p lies under /proc/ or /dev/fd/, however
+// spelled (//proc/, /proc/./).
+func isProcPath(p string) bool {
+	if !strings.Contains(p, "proc/") && !strings.Contains(p, "fd/") {
+		return false
+	}
+	s := squeeze(p)
+	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/")
+}
+
+// squeeze drops empty and "." components from p (//proc/self/./cwd is
+// /proc/self/cwd); ".." is left alone, since after a link it is the
+// link target's parent.
+func squeeze(p string) string {
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for i, c := range parts {
+		if (c == "" && i > 0) || c == "." {
+			continue
+		}
+		out = append(out, c)
+	}
+	s := strings.Join(out, "/")
+	if strings.HasSuffix(p, "/") && !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s
 }
 
 // afterLink drops the first component (a descriptor number) of rest.

@@ -111,8 +111,8 @@ var readOnlyPrograms = []program{
 	{Name: "shift", Source: "bash builtin: shifts positional parameters", HoleSafe: true},
 	{Name: "wait", Source: "bash builtin: waits for jobs already started; excluded: -p VAR assigns a variable", HoleSafe: true, OptionsFirst: true,
 		Exclude: []string{"-p"}, ArgShort: "p"},
-	{Name: "shopt", Source: "bash builtin: sets shell options; excluded: expand_aliases (a later word runs an alias's code), autocd and cdable_vars (a later word changes directory), extdebug (DEBUG traps can skip commands)",
-		HoleSafe: true, ExcludeWords: []string{"expand_aliases", "autocd", "cdable_vars", "extdebug"}},
+	{Name: "shopt", Source: "bash builtin: sets shell options; excluded: expand_aliases (a later word runs an alias's code), autocd and cdable_vars (a later word changes directory), extdebug (DEBUG traps can skip commands), dotglob, extglob, globstar and nocaseglob (a later glob matches what the analysis does not expect: .env, ~/.ssh/@(id_rsa))",
+		HoleSafe: true, ExcludeWords: []string{"expand_aliases", "autocd", "cdable_vars", "extdebug", "dotglob", "extglob", "globstar", "nocaseglob"}},
 	{Name: "set", Source: "bash builtin: sets options and positional parameters; excluded: -k / -o keyword (later NAME=value arguments become environment, which analysis would not see) and -H / -o histexpand / -o history (history expansion rewrites a command after analysis)",
 		HoleSafe: true, OptionsFirst: true, PlusOptions: true,
 		Exclude: []string{"-k", "-H"}, ExcludeWords: []string{"keyword", "histexpand", "history"}, ArgShort: "o"},
@@ -203,8 +203,8 @@ var readOnlyPrograms = []program{
 			{Name: "status", Source: "git-status(1): shows the working tree status"},
 			{Name: "log", Source: "git-log(1): excluded: --output writes a file, --ext-diff runs the external diff program",
 				Exclude: []string{"--output", "--ext-diff"}},
-			{Name: "diff", Source: "git-diff(1): excluded: --output writes a file, --ext-diff runs the external diff program",
-				Exclude: []string{"--output", "--ext-diff"}},
+			{Name: "diff", Source: "git-diff(1): excluded: --output writes a file, --ext-diff runs the external diff program, --no-index compares any files or directories, like diff",
+				Exclude: []string{"--output", "--ext-diff", "--no-index"}},
 			{Name: "show", Source: "git-show(1): excluded: --output writes a file, --ext-diff runs the external diff program",
 				Exclude: []string{"--output", "--ext-diff"}},
 			{Name: "rev-parse", Source: "git-rev-parse(1): prints object names and repository paths"},
@@ -215,8 +215,8 @@ var readOnlyPrograms = []program{
 				Exclude: []string{"--output"}},
 			{Name: "describe", Source: "git-describe(1): names a commit from its tags; excluded: --output writes a file",
 				Exclude: []string{"--output"}},
-			{Name: "grep", Source: "git-grep(1): searches tracked files; excluded: -O/--open-files-in-pager runs a program, --no-index searches any directory like grep -r",
-				Exclude: []string{"-O", "--open-files-in-pager", "--no-index"}, OptArgShort: "O"},
+			{Name: "grep", Source: "git-grep(1): searches tracked files; excluded: -O/--open-files-in-pager runs a program, --no-index searches any directory like grep -r, --untracked and --no-exclude-standard search files git does not track (.env)",
+				Exclude: []string{"-O", "--open-files-in-pager", "--no-index", "--untracked", "--no-exclude-standard"}, OptArgShort: "O"},
 			{Name: "branch", Source: "git-branch(1) with no operand lists branches; excluded: the options that delete, move, copy, or set upstream and descriptions",
 				NoOperands: true, Exclude: []string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "--delete", "--move", "--copy",
 					"--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--create-reflog"}},
@@ -274,7 +274,13 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 // variables (a loopback request sent to a proxy leaves the machine); zsh's
 // ZDOTDIR (where its start-up files are read); Python's PYTHONUSERBASE
 // (user site-packages, whose .pth files run), PYTHONEXECUTABLE and
-// PYTHONPYCACHEPREFIX (where it writes bytecode); and
+// PYTHONPYCACHEPREFIX (where it writes bytecode); OpenSSL's OPENSSL_CONF,
+// OPENSSL_MODULES and OPENSSL_ENGINES (config(5ssl): a provider module is
+// loaded code) and SSLKEYLOGFILE (a file it appends to); GNUPGHOME
+// (gpg.conf names programs gpg runs); GLOBIGNORE (bash: set, it makes
+// globs match dot-files); module paths of Perl, Ruby gems, Lua, Java and
+// Tcl; OpenTelemetry exporters (OTEL_*, DOCKER_CLI_OTEL_*: an endpoint
+// any program may send to); and
 // guardsh's own settings (GUARDSH_*, and
 // XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
 // trusts and its audit log), which a nested guardsh would obey.
@@ -299,9 +305,12 @@ var dangerousNames = map[string]bool{
 	"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
 	"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
 	"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,
+	"OPENSSL_CONF": true, "OPENSSL_MODULES": true, "OPENSSL_ENGINES": true, "SSLKEYLOGFILE": true, "GNUPGHOME": true,
+	"GLOBIGNORE": true, "PERLLIB": true, "GEM_HOME": true, "GEM_PATH": true, "LUA_PATH": true, "LUA_CPATH": true,
+	"CLASSPATH": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "TCLLIBPATH": true,
 }
 
-var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_"}
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_"}
 
 // inertGitNames are the GIT_ variables that change no program, file or
 // repository git uses (every other GIT_ variable may: GIT_TRACE writes a

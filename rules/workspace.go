@@ -143,7 +143,7 @@ func (p *Policy) landsProtected(args []string, ctx Context) bool {
 	for _, src := range ops {
 		for _, landing := range []string{d.cleaned, d.resolved} {
 			l := newPathSubject(landing+"/"+path.Base(src), ctx)
-			if !l.static || x.protectedBy(l) != "" {
+			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
 				return true
 			}
 		}
@@ -265,7 +265,7 @@ func (x *pathIndex) insideWorkspace(p string, strictly bool) bool {
 // or throw away work that no commit holds (reset --hard, switch --discard-
 // changes, checkout -f, stash drop/clear, clean: a human decides those).
 var gitWorkspaceSubcommands = map[string][]string{
-	"add":         {"--interactive", "-i", "--patch", "-p", "--edit", "-e"},
+	"add":         {"--interactive", "-i", "--patch", "-p", "--edit", "-e", "--output"},
 	"commit":      {"--interactive", "--patch", "-p"},
 	"stash":       {"drop", "clear"},
 	"switch":      {"--discard-changes", "-f", "--force"},
@@ -313,6 +313,9 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	for i, w := range words[2:] {
 		if gitValueOptions[words[1+i]] {
 			continue // the value of -m, -F…: not an option
+		}
+		if opt, _, _ := strings.Cut(w, "="); len(opt) > 3 && (strings.HasPrefix("--output", opt) || strings.HasPrefix(opt, "--output")) {
+			return false, "" // --output=FILE (stash list takes log's options) writes anywhere
 		}
 		if strings.Contains(w, Hole) && couldBeOption(w) {
 			return false, ""

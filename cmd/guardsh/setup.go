@@ -174,11 +174,18 @@ func canonical(p string) string {
 // workspace returns the workspace of the working directory dir and its
 // root: root is the top of the git work tree holding dir, else dir — where
 // the project's .guardsh.yaml is read and relative path patterns are
-// anchored; ws is root, or GUARDSH_WORKSPACE when that names a directory
+// anchored; ws is "" when root is the home directory or "/" (no workspace),
+// else root, or GUARDSH_WORKSPACE when that names a directory
 // within it (the environment may only narrow which writes count as
 // workspace writes) — otherwise it is ignored with a warning.
 func workspace(dir string, stderr io.Writer) (ws, root string) {
 	root = workspaceOf(dir)
+	if home, err := os.UserHomeDir(); root == "/" || (err == nil && root == canonical(home)) {
+		// Started in the home directory or at the root (and no git work
+		// tree around): all of it is no workspace. Nothing counts as a
+		// workspace write but the temp directory.
+		return "", root
+	}
 	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
 		c := canonical(w)
 		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == root || strings.HasPrefix(c, root+"/") || root == "/") {

@@ -87,6 +87,30 @@ func TestAttackRunFinds(t *testing.T) {
 		{"date 010100002030", false},
 		{"cat .e*", false},
 		{"sleep 1 & wait -p BASH_CMDS", false},
+		// An eighth attack run.
+		{"diff -N ~/.ssh /tmp", false},
+		{"git diff --no-index ~/.ssh /tmp", false},
+		{"grep --directories=recurse -h . ~/.ssh", false},
+		{"grep -d recurse -h . ~/.ssh", false},
+		{"git grep --untracked --no-exclude-standard KEY", false},
+		{"cd ~/.ssh && cat //proc/self/cwd/id_rsa", false},
+		{"cd ~/.ssh && cat /proc/self/./cwd/id_rsa", false},
+		{"cat /proc/self/root" + home + "/.ssh/id_*", false},
+		{"cd ~/.ssh && cat /proc/self/cwd/*", false},
+		{"env --ch=" + home + "/.ssh cat id_rsa", false},
+		{"shopt -s extglob\ncat ~/.ssh/@(id_rsa)", false},
+		{"cat $HOME/.ssh/id_rs?", false},
+		{"cat ${HOME}/.ssh/id_*", false},
+		{"cd .. && cat */.ssh/id_rs?", false},
+		{"shopt -s dotglob; cat *", false},
+		{"GLOBIGNORE=x; cat *", true},
+		{`zsh -c 'echo /usr/bin/*+(e:"touch /tmp/m":)'`, false},
+		{`zsh -c 'x=/usr/bin/c*"(e:touch /tmp/m:)"; echo $~x'`, false},
+		{`zsh -o globsubst -c 'echo $x'`, false},
+		{"OPENSSL_CONF=o.cnf curl -s http://127.0.0.1:1/", true},
+		{"SSLKEYLOGFILE=" + home + "/.bashrc curl -sk https://localhost:8443/ -o /dev/null", true},
+		{"DOCKER_CLI_OTEL_EXPORTER_OTLP_ENDPOINT=http://example.com:4318 docker ps", true},
+		{"GNUPGHOME=g git log --show-signature", true},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
 			t.Errorf("ask mode: %q is allowed\n%s", c.text, describeOutcome(o))
@@ -122,6 +146,15 @@ func TestAttackRunFindsInAuto(t *testing.T) {
 		"cp -r y .claude",
 		"mkdir .claude && cp y/settings.json .claude",
 		"git mv y .claude",
+		// An eighth attack run.
+		"echo 'exec touch /tmp/m' > .git/rebase-merge/git-rebase-todo && git rebase --continue",
+		"git stash list --format=x --output=" + home + "/.local/lib/python3/site-packages/zz.pth",
+		"git mv x/.vscode .",
+		"git mv y/.claude .",
+		"echo x | env --ch=" + home + " tee -a .bashrc",
+		"env --ch=.git tee hooks/pre-commit < /dev/null",
+		"cd ~ && echo x | tee -a /proc/self/./cwd/.bashrc",
+		"GNUPGHOME=g git merge --verify-signatures side",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("auto mode: %q is allowed\n%s", text, describeOutcome(o))

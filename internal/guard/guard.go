@@ -224,9 +224,9 @@ func transparent(seg interp.Segment) bool {
 		// A wrapper that only sets limits, priority or environment for
 		// the command it runs (which is decided on its own).
 		for _, w := range seg.Args[1:] {
-			if name == "env" && (w.Value == "-C" || strings.HasPrefix(w.Value, "--chdir") ||
+			if name == "env" && (w.Value == "-C" || strings.HasPrefix(w.Value, "--c") ||
 				(strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "--") && strings.ContainsRune(w.Value, 'C'))) {
-				return false // env -C DIR moves the command's relative paths
+				return false // env -C DIR (--chdir, --ch…) moves the command's relative paths
 			}
 		}
 		return true
@@ -267,25 +267,33 @@ func transparent(seg interp.Segment) bool {
 	return false
 }
 
-// zshRunsCode reports that a zsh command's words hold what zsh may read as
-// code bash would not run: "(" right after a glob character or a word
-// (a glob qualifier: zshexpn(1) "Glob Qualifiers"), "${(" (parameter
-// expansion flags, "e" and "%" evaluate), "=(" (process substitution into a
-// temporary file) — conservatively, wherever they appear.
+// zshRunsCode reports that a zsh command may run code bash would not: an
+// option before the -c string other than -c, -l, -e, -f, -x (-o
+// globsubst), or, in the string, a "(" attached to a word (a glob
+// qualifier: zshexpn(1) "Glob Qualifiers", also after +, @ or !), "${("
+// (parameter flags: e and % evaluate), "=(" (process substitution into a
+// file), "$~" (GLOB_SUBST: a value globbed, qualifiers and all), setopt or
+// emulate — conservatively, wherever they appear.
 func zshRunsCode(seg interp.Segment) bool {
-	for _, w := range seg.Args[1:] {
+	args := seg.Args[1:]
+	for i, w := range args {
 		v := w.Value
-		if strings.Contains(v, "${(") || strings.Contains(v, "=(") {
-			return true
+		if i < len(args)-1 {
+			// Options before the -c string: only -c, -l, -e, -f and
+			// -x (no -o: setopt globsubst and the like).
+			if !strings.HasPrefix(v, "-") || strings.Trim(v[1:], "clefx") != "" {
+				return true
+			}
+			continue
+		}
+		for _, s := range []string{"${(", "=(", "$~", "${~", "setopt", "emulate", "GLOB_SUBST", "globsubst"} {
+			if strings.Contains(v, s) {
+				return true
+			}
 		}
 		for i := 1; i < len(v); i++ {
-			if v[i] != '(' {
-				continue
-			}
-			switch c := v[i-1]; {
-			case c == '*' || c == '?' || c == ']' || c == ')' || c == '_' || c == '.' || c == '/' ||
-				c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
-				return true
+			if v[i] == '(' && !strings.ContainsRune("$( \t\n;|&<>", rune(v[i-1])) {
+				return true // a "(" attached to a word: a glob qualifier, +(…), @(…)
 			}
 		}
 	}
