@@ -188,7 +188,7 @@ func workspace(dir string, stderr io.Writer) (ws, root string) {
 	}
 	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
 		c := canonical(w)
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == root || strings.HasPrefix(c, root+"/") || root == "/") {
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == root || strings.HasPrefix(c, root+"/")) {
 			return c, root
 		}
 		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s; ignored\n", w, root)
