@@ -135,6 +135,11 @@ func walker(words []string) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
+	if name == "git" && len(words) > 1 && words[1] == "diff" {
+		// git diff of a path outside the work tree is git diff
+		// --no-index, which reads directories through (git-diff(1)).
+		return "git diff"
+	}
 	w, ok := walkers[name]
 	if !ok {
 		return ""
@@ -149,8 +154,8 @@ func walker(words []string) string {
 		case strings.HasPrefix(a, "--"):
 			opt, _, _ := strings.Cut(a, "=")
 			for _, l := range w.long {
-				if opt == l || (len(opt) >= 5 && strings.HasPrefix(l, opt)) {
-					return name
+				if opt == l || (len(opt) >= 4 && strings.HasPrefix(l, opt)) {
+					return name // also an abbreviation getopt_long takes (--di)
 				}
 			}
 		case len(a) > 1 && a[0] == '-' && w.short != "" && strings.ContainsAny(a[1:], w.short):

@@ -178,7 +178,8 @@ var readOnlyPrograms = []program{
 	{Name: "sha512sum", Source: "coreutils: prints or checks checksums", HoleSafe: true},
 	{Name: "cksum", Source: "coreutils: prints checksums", HoleSafe: true},
 	{Name: "grep", Source: "GNU grep: searches files (-f reads patterns; nothing writes or runs)", HoleSafe: true},
-	{Name: "jq", Source: "jq 1.6/1.7: filters JSON; the language has no file output or process execution", HoleSafe: true},
+	{Name: "jq", Source: "jq 1.6/1.7: filters JSON; the language has no file output or process execution; excluded: modules (import and include read files the program names, -L/--library-path says where, jq(1) MODULES), which path rules cannot see",
+		HoleSafe: true},
 	{Name: "sort", Source: "coreutils sort(1): excluded: -o/--output writes FILE, --compress-program runs PROG, -T/--temporary-directory writes files there",
 		Exclude: []string{"-o", "--output", "--compress-program", "-T", "--temporary-directory"}, ArgShort: "kStTo",
 		ArgLong: []string{"--key", "--buffer-size", "--field-separator", "--temporary-directory", "--output",
@@ -252,6 +253,26 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 	return t
 })
 
+// jqModules reports a jq argument (the program, as written) that uses
+// modules — import, include, modulemeta or get_search_list read files the
+// program names — or the option naming where they are (-L, --library-path)
+// or a program read from a file (-f, --from-file). A program only known at
+// run time is not seen (a known limit of run-time words).
+func jqModules(args []string) bool {
+	for _, a := range args {
+		short := len(a) > 1 && a[0] == '-' && a[1] != '-'
+		if (short && strings.ContainsAny(a[1:], "fL")) || strings.HasPrefix(a, "--library-path") || strings.HasPrefix(a, "--from-file") {
+			return true // a library path, or a program read from a file
+		}
+		for _, k := range []string{"import", "include", "modulemeta", "get_search_list"} {
+			if strings.Contains(a, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // dangerousNames are variables whose value changes what a later command
 // runs, with their sources: the dynamic loader (ld.so(8): LD_PRELOAD,
 // LD_LIBRARY_PATH, LD_AUDIT; all LD_* and macOS DYLD_* by prefix), bash(1)
@@ -310,12 +331,21 @@ var dangerousNames = map[string]bool{
 	"CLASSPATH": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "TCLLIBPATH": true,
 }
 
-var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_"}
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_", "PYTHON"}
 
 // inertGitNames are the GIT_ variables that change no program, file or
 // repository git uses (every other GIT_ variable may: GIT_TRACE writes a
 // file, GIT_DIR and GIT_COMMON_DIR pick a config that runs programs,
 // GIT_CONFIG_* set config).
+// inertPythonNames are the PYTHON* variables that load no code and name no
+// file (python(1) ENVIRONMENT); every other one is dangerous (PYTHONPATH,
+// PYTHONSTARTUP, PYTHONPLATLIBDIR replaces the standard library,
+// PYTHONINSPECT, PYTHONWARNINGS imports a module named in it…).
+var inertPythonNames = map[string]bool{
+	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONIOENCODING": true,
+	"PYTHONHASHSEED": true, "PYTHONUTF8": true, "PYTHONNOUSERSITE": true, "PYTHONSAFEPATH": true,
+}
+
 var inertGitNames = map[string]bool{
 	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
 	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
@@ -326,7 +356,7 @@ func dangerousName(name string) bool {
 	if dangerousNames[name] || toolConfigNames[name] {
 		return true
 	}
-	if inertGitNames[name] {
+	if inertGitNames[name] || inertPythonNames[name] {
 		return false
 	}
 	for _, p := range dangerousPrefixes {
@@ -381,6 +411,9 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	name := words[0]
 	if strings.Contains(name, Hole) {
 		return Sensitive, "the command name is only known at run time", false
+	}
+	if name == "jq" && jqModules(words[1:]) {
+		return Sensitive, "jq's program imports or includes a module, a file path rules do not see (jq(1) MODULES)", false
 	}
 	if name == "curl" && curlLoopbackGet(words[1:]) {
 		return ReadOnly, describeLoopback(name), false

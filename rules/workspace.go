@@ -112,14 +112,15 @@ func (p *Policy) landsProtected(args []string, ctx Context) bool {
 	dest := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		opt, val, hasVal := strings.Cut(a, "=")
 		switch {
-		case a == "-t" || a == "--target-directory":
+		case len(opt) >= 3 && strings.HasPrefix("--target-directory", opt) && hasVal:
+			dest = val // --target-directory=D, or an abbreviation: --t=D
+		case a == "-t" || (len(opt) >= 3 && strings.HasPrefix("--target-directory", opt)):
 			if i+1 < len(args) {
 				dest = args[i+1]
 				i++
 			}
-		case strings.HasPrefix(a, "--target-directory="):
-			dest = strings.TrimPrefix(a, "--target-directory=")
 		case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--"):
 			dest = a[2:]
 		case strings.HasPrefix(a, "-") && a != "-":

@@ -111,6 +111,12 @@ func TestAttackRunFinds(t *testing.T) {
 		{"SSLKEYLOGFILE=" + home + "/.bashrc curl -sk https://localhost:8443/ -o /dev/null", true},
 		{"DOCKER_CLI_OTEL_EXPORTER_OTLP_ENDPOINT=http://example.com:4318 docker ps", true},
 		{"GNUPGHOME=g git log --show-signature", true},
+		// A ninth attack run.
+		{"grep --di=rec . ~/.ssh", false},
+		{`jq -n -L ~ 'import ".ssh/id_rsa" as $a; $a'`, false},
+		{"git diff ~/.ssh /tmp", false},
+		{"PYTHONPLATLIBDIR=$PWD/ev yq . f.json", true},
+		{"PYTHONINSPECT=1 yq . f.json", true},
 	} {
 		if o := ask.Evaluate(c.text); o.Decision == rules.Allow {
 			t.Errorf("ask mode: %q is allowed\n%s", c.text, describeOutcome(o))
@@ -155,6 +161,9 @@ func TestAttackRunFindsInAuto(t *testing.T) {
 		"env --ch=.git tee hooks/pre-commit < /dev/null",
 		"cd ~ && echo x | tee -a /proc/self/./cwd/.bashrc",
 		"GNUPGHOME=g git merge --verify-signatures side",
+		// A ninth attack run.
+		"cp --t=.vscode y/tasks.json",
+		"mv --ta=.claude y/settings.json",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("auto mode: %q is allowed\n%s", text, describeOutcome(o))
