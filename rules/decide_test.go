@@ -521,6 +521,8 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"shopt", "-s", "expand_aliases"}, Sensitive},
 		{[]string{"shopt", "-s", "autocd"}, Sensitive},
 		{[]string{"shopt", "-u", "nullglob"}, ReadOnly},
+		{[]string{"shopt", "-u", "extglob"}, ReadOnly},
+		{[]string{"shopt", "-u", "-o", "extglob"}, Sensitive},
 		{[]string{"shopt", "-s", "extglob"}, Sensitive}, // a later glob matches what analysis does not expect
 		{[]string{"[[", "-f", "x", "]]"}, ReadOnly},
 		{[]string{"[[", "x", "-eq", "0", "]]"}, Sensitive},

@@ -412,6 +412,12 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	if strings.Contains(name, Hole) {
 		return Sensitive, "the command name is only known at run time", false
 	}
+	if name == "shopt" && len(words) > 2 && words[1] == "-u" && !strings.Contains(strings.Join(words[2:], " "), Hole) &&
+		!slices.ContainsFunc(words[2:], func(w string) bool { return strings.HasPrefix(w, "-") }) {
+		// shopt -u NAME…: turning options off changes nothing the
+		// analysis relies on (the excluded names matter when set).
+		return ReadOnly, "shopt -u only turns shell options off", false
+	}
 	if name == "jq" && jqModules(words[1:]) {
 		return Sensitive, "jq's program imports or includes a module, a file path rules do not see (jq(1) MODULES)", false
 	}
