@@ -260,8 +260,7 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 // run time is not seen (a known limit of run-time words).
 func jqModules(args []string) bool {
 	for _, a := range args {
-		short := len(a) > 1 && a[0] == '-' && a[1] != '-'
-		if (short && strings.ContainsAny(a[1:], "fL")) || strings.HasPrefix(a, "--library-path") || strings.HasPrefix(a, "--from-file") {
+		if strings.HasPrefix(a, "-L") || jqFlags(a, 'f') || strings.HasPrefix(a, "--library-path") || strings.HasPrefix(a, "--from-file") {
 			return true // a library path, or a program read from a file
 		}
 		for _, k := range []string{"import", "include", "modulemeta", "get_search_list"} {
@@ -271,6 +270,20 @@ func jqModules(args []string) bool {
 		}
 	}
 	return false
+}
+
+// jqFlags reports whether a is a cluster of jq's one-letter flags holding
+// flag (-rf is -r -f).
+func jqFlags(a string, flag byte) bool {
+	if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if !strings.ContainsRune("nrjascCMSeRfhV", rune(a[i])) {
+			return false
+		}
+	}
+	return strings.IndexByte(a[1:], flag) >= 0
 }
 
 // dangerousNames are variables whose value changes what a later command
