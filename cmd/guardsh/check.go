@@ -89,12 +89,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	ws, root := workspace(canonical(cwd), stderr)
-	path, explicit := configPath()
-	if configFile != "" {
-		path, explicit = configFile, true
-	}
-	cfg, err := loadPolicy(path, explicit, root)
+	cfg, ws, root, err := loadFor(cwd, configFile, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return checkUsage

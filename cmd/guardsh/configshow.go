@@ -52,12 +52,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	} else if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return usage("--cwd " + cwd + ": not a directory")
 	}
-	ws, root := workspace(canonical(cwd), stderr)
-	path, explicit := configPath()
-	if configFile != "" {
-		path, explicit = configFile, true
-	}
-	cfg, err := loadPolicy(path, explicit, root)
+	cfg, ws, root, err := loadFor(cwd, configFile, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
 		return configUsage
@@ -70,7 +65,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	if cfg.name == embeddedName {
 		userNote = "absent: the embedded default policy serves; guardsh default-config prints it"
 	}
-	showLayer(w, "user", path, cfg.files, userNote)
+	showLayer(w, "user", cfg.userPath, cfg.files, userNote)
 	env := "unset"
 	if v := os.Getenv("GUARDSH_MODE"); v != "" {
 		env = "GUARDSH_MODE=" + v

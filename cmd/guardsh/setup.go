@@ -47,8 +47,9 @@ const projectConfig = ".guardsh.yaml"
 type loaded struct {
 	policy *rules.Policy
 	// name is the user's config file, or "<embedded default>", for
-	// guidance in messages.
-	name string
+	// guidance in messages; userPath is where the user's config was
+	// looked for.
+	name, userPath string
 	// files are the config files read, canonical: protected paths.
 	files []string
 	// warnings say what a layer set but may not (rules.Merge).
@@ -77,7 +78,7 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 	if l.System, err = optional(systemConfig); err != nil {
 		return out, err
 	}
-	out.name = embeddedName
+	out.name, out.userPath = embeddedName, path
 	if path != "" {
 		if !explicit {
 			l.User, err = optional(path)
@@ -100,6 +101,20 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 	}
 	out.policy, out.warnings = rules.Merge(l)
 	return out, nil
+}
+
+// loadFor finds the workspace of the working directory cwd and loads the
+// layers for it: the user config is configFile when given (it must then
+// exist), else configPath's. It returns the policy, the workspace and its
+// root (see workspace), or the config error.
+func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root string, err error) {
+	ws, root = workspace(canonical(cwd), stderr)
+	path, explicit := configPath()
+	if configFile != "" {
+		path, explicit = configFile, true
+	}
+	cfg, err = loadPolicy(path, explicit, root)
+	return cfg, ws, root, err
 }
 
 // warnLayers prints the warnings of the merge on w, one line each:

@@ -39,9 +39,7 @@ type shellRun struct {
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr}
 	cwd, _ := os.Getwd()
-	ws, root := workspace(canonical(cwd), stderr)
-	path, explicit := configPath()
-	cfg, err := loadPolicy(path, explicit, root)
+	cfg, ws, root, err := loadFor(cwd, "", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\nguardsh: refusing to run anything until the config is fixed\n", err)
 		return exitRefused
