@@ -287,7 +287,7 @@ type frame struct {
 	// lineBase is the number of lines of the text before src, when src
 	// is one group of commands of a long text (see analyzer.long).
 	lineBase int
-	deferred  bool
+	deferred bool
 	// posix: the code is run by a POSIX shell (sh, dash, ash) and is
 	// parsed as POSIX sh, nested eval and trap payloads included.
 	posix bool
