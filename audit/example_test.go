@@ -59,11 +59,16 @@ func Example() {
 	data, _ := os.ReadFile(path)
 	fmt.Println("lines:", bytes.Count(data, []byte("\n")))
 	fmt.Println("id:", len(r.ID), "characters, time part", r.ID[:10])
-	fmt.Print(strings.Replace(string(data), r.ID, "<id>", 1))
+	shown := strings.Replace(string(data), r.ID, "<id>", 1)
+	fmt.Print(shown[:strings.Index(shown, `,"prev"`)] + "…\n")
+	// The record closes the hash chain's first link: prev is Genesis and
+	// hash the SHA-256 of the line without it.
+	fmt.Println(r.Prev == audit.Genesis, len(r.Hash))
 	// Output:
 	// lines: 1
 	// id: 26 characters, time part 01JZ2XQDKV
-	// {"v":1,"ts":"2025-07-01T12:00:00.123Z","id":"<id>","ppid":4242,"agent":"claude-code","user":"dev","cwd":"/home/dev/project","argv":["bash","-c","git status && ls"],"command":"git status && ls","mode":"ask","segments":[{"argv":["git","status"],"kind":"exec","class":"read-only","decision":"allow","rule":"git status *","source":"/home/dev/.config/guardsh/config.yaml:3","reason":"matches allow rule"},{"argv":["ls"],"kind":"exec","class":"read-only","decision":"allow","rule":null,"reason":"read-only command"}],"decision":"allow","decided_by":"rule","exit":0,"duration_ms":3.25}
+	// {"v":2,"ts":"2025-07-01T12:00:00.123Z","id":"<id>","ppid":4242,"agent":"claude-code","user":"dev","cwd":"/home/dev/project","argv":["bash","-c","git status && ls"],"command":"git status && ls","mode":"ask","segments":[{"argv":["git","status"],"kind":"exec","class":"read-only","decision":"allow","rule":"git status *","source":"/home/dev/.config/guardsh/config.yaml:3","reason":"matches allow rule"},{"argv":["ls"],"kind":"exec","class":"read-only","decision":"allow","rule":null,"reason":"read-only command"}],"decision":"allow","decided_by":"rule","exit":0,"duration_ms":3.25…
+	// true 64
 }
 
 func ExampleDetect() {
