@@ -78,6 +78,10 @@ type Options struct {
 	// Redact, when not nil, is applied to every record before it is
 	// written (see Redactor.Record).
 	Redact *Redactor
+	// Syslog, when not nil, is sent every record after it is written (see
+	// Syslog.Record). A failed send makes Append return an error after
+	// the record was written.
+	Syslog *Syslog
 }
 
 // Open opens the audit log at path with the zero Options; see OpenWith.
@@ -173,6 +177,12 @@ func (l *Log) Append(r *Record) error {
 		return err
 	}
 	r.Prev, r.Hash = string(body[prevAt:prevAt+len(Genesis)]), head
+	if l.opt.Syslog != nil {
+		line, _ := seal(body)
+		if err := l.opt.Syslog.Record(r.Decision, line[:len(line)-1]); err != nil {
+			return fmt.Errorf("audit log %s: record written, not shipped: %w", l.path, err)
+		}
+	}
 	if l.opt.Anchor != nil {
 		if err := l.opt.Anchor.Anchor(l.path, r.ID, head); err != nil {
 			return fmt.Errorf("audit log %s: record written, anchor failed: %w", l.path, err)
