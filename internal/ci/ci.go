@@ -196,7 +196,8 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 			export = "export " + n + "=" + shellQuote(v)
 		}
 		o := judge(export)
-		if o.Decision == rules.Allow && laxAllow(o) {
+		lax := o.Decision == rules.Allow && laxAllow(o)
+		if lax {
 			// Only the mode let it through (bypass): the next steps are
 			// not this step's to change.
 			o.Decision = rules.Ask
@@ -204,7 +205,12 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 		if o.Decision != rules.Allow {
 			why := "as `" + export + "`"
 			if len(o.Segments) > 0 {
-				why += ": " + o.Segments[len(o.Segments)-1].Verdict.Reason
+				r := o.Segments[len(o.Segments)-1].Verdict.Reason
+				if lax {
+					r, _, _ = strings.Cut(r, "; mode bypass")
+					r += "; only an allow rule, not the mode, lets a step set it for the steps after it"
+				}
+				why += ": " + r
 			}
 			v := ask(why)
 			v.Decision = o.Decision

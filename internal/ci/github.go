@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/interp"
 )
 
 // escapeData escapes the message of a GitHub workflow command (%, CR, LF).
@@ -48,7 +49,14 @@ func Summary(w io.Writer, command string, o guard.Outcome) error {
 		if r := c.Verdict.Rule; r != nil {
 			rule = "`" + cell(r.Pattern) + "` (" + cell(r.Source()) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", c.Verdict.Decision, cell(strings.Join(guard.DisplayArgv(c.Segment), " ")), rule, cell(c.Verdict.Reason))
+		seg := strings.Join(guard.DisplayArgv(c.Segment), " ")
+		switch c.Segment.Kind {
+		case interp.Write:
+			seg = "> " + seg
+		case interp.Read:
+			seg = "< " + seg
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", c.Verdict.Decision, cell(seg), rule, cell(c.Verdict.Reason))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
