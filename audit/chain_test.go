@@ -180,6 +180,14 @@ func TestConcurrentProcessesFormOneLinearChain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	runAppenders(t, path, 64, 500, 200)
 	checkAppenders(t, path, 64, 500, 200)
+	schema := loadSchema(t)
+	for i, line := range lines(t, path) {
+		if i%997 == 0 { // a sample: every line has the shape Append gives
+			if errs := schema.validate(bytes.TrimSuffix(line, []byte("\n"))); len(errs) > 0 {
+				t.Errorf("line %d does not validate: %v", i+1, errs)
+			}
+		}
+	}
 	v, err := audit.Verify([]string{path}, nil)
 	if err != nil || v.Records != 32_000 {
 		t.Fatalf("Verify = %+v, %v; want 32000 records in one chain", v, err)
