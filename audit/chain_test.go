@@ -159,6 +159,7 @@ func TestParseAnchor(t *testing.T) {
 }
 
 func TestVerifiesAnUntouchedLogOf100000Records(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("100,000 records")
 	}
@@ -174,6 +175,7 @@ func TestVerifiesAnUntouchedLogOf100000Records(t *testing.T) {
 // 64 processes append 500 records each at once: 32,000 lines that form
 // one linear chain, none lost.
 func TestConcurrentProcessesFormOneLinearChain(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("64 processes")
 	}
@@ -197,6 +199,7 @@ func TestConcurrentProcessesFormOneLinearChain(t *testing.T) {
 // Rotation by size while many processes write keeps one chain across
 // the files, and no record is lost.
 func TestRotationKeepsTheChainAcrossFiles(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	runAppenders(t, path, 8, 100, 200, "AUDIT_HELPER_MAXBYTES=20000")
 	old, err := audit.Rotated(path)

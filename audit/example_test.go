@@ -86,3 +86,30 @@ func ExampleNewID() {
 	fmt.Println(len(a), a[:10], a < b)
 	// Output: 26 01ARYZ6S41 true
 }
+
+// Verify checks the hash chain of a log and names the first broken line.
+func ExampleVerify() {
+	dir, _ := os.MkdirTemp("", "guardsh-verify-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "audit.jsonl")
+	log, _ := audit.Open(path)
+	for _, cmd := range []string{"git status", "go test ./...", "git push"} {
+		r := audit.NewRecord(time.Now())
+		r.User, r.Cwd, r.Command, r.Mode = "dev", "/src", cmd, "ask"
+		r.Decision, r.DecidedBy = audit.Allow, "class"
+		log.Append(r)
+	}
+	log.Close()
+	v, err := audit.Verify([]string{path}, nil)
+	fmt.Println(v.Records, err)
+
+	// Someone removes the second record.
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(path, []byte(lines[0]+lines[2]), 0o600)
+	_, err = audit.Verify([]string{path}, nil)
+	fmt.Println(strings.Replace(err.Error(), path, "audit.jsonl", 1)[:40])
+	// Output:
+	// 3 <nil>
+	// audit.jsonl:2: deleted: the record before
+}
