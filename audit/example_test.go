@@ -108,7 +108,7 @@ func ExampleVerify() {
 	lines := strings.SplitAfter(string(data), "\n")
 	os.WriteFile(path, []byte(lines[0]+lines[2]), 0o600)
 	_, err = audit.Verify([]string{path}, nil)
-	fmt.Println(strings.Replace(err.Error(), path, "audit.jsonl", 1)[:40])
+	fmt.Println(strings.Replace(err.Error(), path, "audit.jsonl", 1)[:41])
 	// Output:
 	// 3 <nil>
 	// audit.jsonl:2: deleted: the record before
