@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/rules"
@@ -31,4 +33,16 @@ func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
 		return nil, fmt.Errorf("audit.anchor: %w (anchor: syslog needs audit.syslog)", err)
 	}
 	return audit.OpenWith(path, opt)
+}
+
+// auditProtected are the audit trail's files, written only with a human's
+// yes: the log, its rotated files and the file of a rotation under way,
+// and the anchor file.
+func auditProtected(p *rules.Policy, logPath string) []string {
+	c := canonical(logPath)
+	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*")}
+	if a, ok := strings.CutPrefix(p.Audit.Anchor, "file:"); ok {
+		out = append(out, canonical(a))
+	}
+	return out
 }

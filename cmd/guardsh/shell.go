@@ -104,7 +104,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	protected := cfg.files
 	if logPath != "" {
-		protected = append(protected, canonical(logPath))
+		protected = append(protected, auditProtected(policy, logPath)...)
 	}
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
