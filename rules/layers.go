@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Layers are the config files of one user, by trust, highest first (see
 // Merge). A nil layer is absent.
@@ -47,6 +50,17 @@ func Merge(l Layers) (*Policy, []Finding) {
 	}
 	out := &Policy{Audit: AuditConfig{Required: true}}
 	setFalse, setTrue := false, false
+	for _, p := range []*Policy{l.User, l.System} { // the system's win
+		if p == nil {
+			continue
+		}
+		a := p.Audit
+		out.Audit.Anchor = cmp.Or(a.Anchor, out.Audit.Anchor)
+		out.Audit.Syslog = cmp.Or(a.Syslog, out.Audit.Syslog)
+		out.Audit.MaxBytes = cmp.Or(a.MaxBytes, out.Audit.MaxBytes)
+		out.Audit.Fsync = out.Audit.Fsync || a.Fsync
+		out.Audit.Redact = append(out.Audit.Redact, a.Redact...)
+	}
 	for _, p := range []*Policy{l.System, l.User} {
 		if p == nil {
 			continue
@@ -93,7 +107,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		if p.Shell != "" {
 			warnAt(p.File, p.shellLine, "a project file may not choose the shell (%s); ignored", p.Shell)
 		}
-		if p.Audit.Path != "" || p.Audit.RequiredSet {
+		if a := p.Audit; a.Path != "" || a.RequiredSet || a.Anchor != "" || a.MaxBytes != 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
 		}
 		for _, r := range p.rules {

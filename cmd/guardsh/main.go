@@ -14,6 +14,8 @@
 //	guardsh import claude|codex|gemini|goose|opencode FILE
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
+//	guardsh ci-config         (prints the CI policy preset)
+//	guardsh audit verify|tail|stats|replay …
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 
@@ -26,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -53,6 +56,9 @@ Commands:
   guardsh import claude|codex|gemini|goose|opencode FILE
                                            other agents' rules as guardsh rules
   guardsh default-config                   the embedded default policy
+  guardsh ci-config                        the CI policy preset
+  guardsh audit verify|tail|stats|replay   check, query and replay the audit log
+                                           (guardsh audit help)
   guardsh version
   guardsh help
 
@@ -85,6 +91,11 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return configMain(argv[2:], stdout, stderr)
 		case "import":
 			return importMain(argv[2:], stdout, stderr)
+		case "audit":
+			return auditMain(argv[2:], stdout, stderr)
+		case "ci-config":
+			_, _ = stdout.Write(ci.Preset())
+			return 0
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0
