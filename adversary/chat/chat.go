@@ -51,10 +51,11 @@ func (c Client) Call(ctx context.Context, req adversary.Request) (adversary.Resp
 	}
 	cfg := openai.DefaultConfig(key)
 	cfg.BaseURL = req.BaseURL
-	cfg.HTTPClient = c.HTTPClient
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
 	}
+	cfg.HTTPClient = hc
 	client := openai.NewClientWithConfig(cfg)
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/guardsh/guardsh/adversary"
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/interp"
@@ -30,6 +31,8 @@ type shellRun struct {
 	guard  *guard.Guard
 	log    *audit.Log
 	runner interp.Run
+	// llm is the LLM layer; nil when none is configured.
+	llm *adversary.Layer
 	// agent and user go into every record; found once per invocation.
 	agent, user string
 }
@@ -95,13 +98,15 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if logPath != "" {
 		protected = append(protected, canonical(logPath))
 	}
+	home, _ := os.UserHomeDir()
+	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
 			if o := s.guard.Evaluate(string(data)); o.Decision != rules.Allow {
-				return s.refuse(string(data), o)
+				return s.refuse(string(data), o, nil)
 			}
 		}
 	}
@@ -137,11 +142,11 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
-	o := s.guard.Evaluate(text)
+	o, calls := s.review(text, s.guard.Evaluate(text))
 	if o.Decision != rules.Allow {
-		return s.refuse(text, o)
+		return s.refuse(text, o, calls)
 	}
-	rec := s.record(text, o)
+	rec := s.record(text, o, calls)
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
@@ -186,12 +191,12 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		}
 		text, err := reader.Next()
 		if text != "" {
-			o := s.guard.Evaluate(text)
+			o, calls := s.review(text, s.guard.Evaluate(text))
 			for _, c := range o.Segments {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
-			rec := s.record(text, o)
+			rec := s.record(text, o, calls)
 			if o.Decision != rules.Allow {
 				s.printRefusal(o)
 				text = "(exit 126)\n"
@@ -217,8 +222,8 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 }
 
 // refuse prints why text does not run, records it, and returns 126.
-func (s *shellRun) refuse(text string, o guard.Outcome) int {
-	rec := s.record(text, o)
+func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall) int {
+	rec := s.record(text, o, calls)
 	s.printRefusal(o)
 	s.finish(rec, nil)
 	return exitRefused
@@ -230,8 +235,9 @@ func (s *shellRun) printRefusal(o guard.Outcome) {
 	}
 }
 
-// record starts the audit record of one decision.
-func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
+// record starts the audit record of one decision, with the LLM calls
+// that shaped it.
+func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
@@ -244,6 +250,7 @@ func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
 	rec.Command = text
 	rec.Mode = string(s.guard.Context.Mode)
 	o.Record(rec)
+	guard.RecordLLM(rec, o, calls)
 	if o.Decision == rules.Ask {
 		// Nothing can answer an ask here: the headless policy refuses it.
 		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
