@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -68,4 +69,56 @@ func (s *shellRun) review(text string, o guard.Outcome) (guard.Outcome, []guard.
 		}
 	}
 	return o, calls
+}
+
+const llmUsage = "usage: guardsh llm test [--config F]"
+
+// llmMain is `guardsh llm test`: it sends a canned review to the
+// configured endpoint through guardsh-llm and prints the latency, the raw
+// answer and how it was parsed. Exit status 0 when the answer parsed, 1
+// when it did not or no answer came, 64 for a config error, 2 for usage.
+func llmMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "test" {
+		fmt.Fprintln(stderr, llmUsage)
+		return exitUsage
+	}
+	explicit := ""
+	switch rest := args[1:]; {
+	case len(rest) == 2 && rest[0] == "--config":
+		explicit = rest[1]
+	case len(rest) != 0:
+		fmt.Fprintln(stderr, llmUsage)
+		return exitUsage
+	}
+	cwd, _ := os.Getwd()
+	cfg, _, _, err := loadFor(cwd, explicit, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardsh: config: %v\n", err)
+		return configUsage
+	}
+	home, _ := os.UserHomeDir()
+	l, _ := llmLayer(cfg.policy, home, "", nil)
+	if l == nil || !cfg.policy.LLM.Set {
+		fmt.Fprintf(stderr, "guardsh: llm test: %s has no llm: section (base_url and model)\n", cfg.name)
+		return configUsage
+	}
+	c := l.Config
+	fmt.Fprintf(stdout, "endpoint: %s\nmodel: %s\n", c.BaseURL, c.Model)
+	if c.APIKeyEnv != "" {
+		state := "set"
+		if os.Getenv(c.APIKeyEnv) == "" {
+			state = "EMPTY"
+		}
+		fmt.Fprintf(stdout, "api key: $%s (%s)\n", c.APIKeyEnv, state)
+	}
+	fmt.Fprintf(stdout, "helper: %s\nstructured output: %v\n", l.Caller.(adversary.Helper).Path, c.Structured)
+	res := l.Probe(context.Background())
+	fmt.Fprintf(stdout, "latency: %d ms (%d attempts)\nraw answer: %q\n", res.Latency.Milliseconds(), res.Attempts, res.Raw)
+	if res.Err != nil {
+		fmt.Fprintf(stdout, "parsed: no: %v\n", res.Err)
+		fmt.Fprintln(stdout, "result: every role would apply its on_error to this answer")
+		return 1
+	}
+	fmt.Fprintf(stdout, "parsed: verdict %s, confident %v, reason %q\nresult: ok\n", res.Answer.Verdict, res.Answer.Confident, res.Answer.Reason)
+	return 0
 }

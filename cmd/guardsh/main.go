@@ -12,6 +12,7 @@
 //	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
+//	guardsh llm test [--config F]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //go:debug containermaxprocs=0
@@ -52,6 +53,7 @@ Commands:
   guardsh config lint [FILE…]              mistakes in config files
   guardsh import claude|codex|gemini|goose|opencode FILE
                                            other agents' rules as guardsh rules
+  guardsh llm test [--config F]            check the llm: endpoint with a canned review
   guardsh default-config                   the embedded default policy
   guardsh version
   guardsh help
@@ -85,6 +87,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return configMain(argv[2:], stdout, stderr)
 		case "import":
 			return importMain(argv[2:], stdout, stderr)
+		case "llm":
+			return llmMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

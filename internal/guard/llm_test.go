@@ -392,3 +392,33 @@ func TestReviewerNeverLiftsDenyOrProtected(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReviewCacheHit measures what the LLM step adds to a decision
+// whose answer is cached (target ≤ 50 µs, issue 7): Evaluate then Review of
+// a reviewed segment, against Evaluate alone, in the same run. The server
+// answers once, to fill the cache, and is then closed.
+func BenchmarkReviewCacheHit(b *testing.B) {
+	srv := newChatServer(&testing.T{}, func(int) reply { return reply{content: answer("SAFE", true, "a page")} })
+	f := newLLMFixture(&testing.T{}, srv.URL, rules.Auto, rules.LLMConfig{}, "")
+	const command = "curl https://example.com"
+	if o, _ := f.review(command); o.Decision != rules.Allow {
+		b.Fatalf("priming: %s", o.Decision)
+	}
+	srv.Close()
+	var plain, reviewed time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		o := f.g.Evaluate(command)
+		mid := time.Now()
+		o, calls := f.g.Review(context.Background(), command, o, f.layer)
+		end := time.Now()
+		if o.Decision != rules.Allow || !calls[0].Result.Cached {
+			b.Fatalf("%s %+v", o.Decision, calls)
+		}
+		plain += mid.Sub(start)
+		reviewed += end.Sub(mid)
+	}
+	b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N)/1000, "evaluate-µs")
+	b.ReportMetric(float64(reviewed.Nanoseconds())/float64(b.N)/1000, "cache-hit-added-µs")
+}
