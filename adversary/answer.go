@@ -46,11 +46,18 @@ const (
 	NotReadOnly = "NOT_READ_ONLY"
 )
 
-// verdicts are the two verdicts each role's schema admits.
-var verdicts = map[Role][2]string{
-	RoleAdversary: {Allow, Block},
-	RoleReviewer:  {Safe, Unsafe},
-	RoleJudge:     {ReadOnly, NotReadOnly},
+// verdictsOf returns the two verdicts role's schema admits, the yes
+// first (false for an unknown role).
+func verdictsOf(role Role) ([2]string, bool) {
+	switch role {
+	case RoleAdversary:
+		return [2]string{Allow, Block}, true
+	case RoleReviewer:
+		return [2]string{Safe, Unsafe}, true
+	case RoleJudge:
+		return [2]string{ReadOnly, NotReadOnly}, true
+	}
+	return [2]string{}, false
 }
 
 // Answer is a model's parsed answer: one of its role's two verdicts,
@@ -69,7 +76,7 @@ var ErrUnparseable = errors.New("unparseable answer")
 // exactly verdict (one of the role's two words), confident (boolean) and
 // reason (string).
 func Schema(role Role) json.RawMessage {
-	v := verdicts[role]
+	v, _ := verdictsOf(role)
 	s, _ := json.Marshal(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
@@ -97,7 +104,7 @@ func Parse(role Role, content string) (Answer, error) {
 	if m := fence().FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
-	v, ok := verdicts[role]
+	v, ok := verdictsOf(role)
 	if !ok {
 		return Answer{}, fmt.Errorf("%w: unknown role %q", ErrUnparseable, role)
 	}
