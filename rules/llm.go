@@ -216,6 +216,9 @@ func (ps *parser) llmRole(n *yaml.Node, name string, r *LLMRole) error {
 
 // duration reads a positive Go duration ("10s", "1h30m").
 func (ps *parser) duration(n *yaml.Node, where string) (time.Duration, error) {
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+		return 0, ps.errorf(n, "%s: %s has no unit; write it as %ss (or ms, m, h)", where, n.Value, n.Value)
+	}
 	s, err := ps.str(n, where)
 	if err != nil {
 		return 0, err
