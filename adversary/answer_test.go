@@ -111,3 +111,25 @@ func BenchmarkCacheHit(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "µs/hit")
 }
+
+// FuzzParse: no answer makes Parse panic, and every accepted answer has one
+// of its role's two verdicts.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"verdict":"SAFE","confident":true,"reason":"x"}`, "BLOCK: x", "```json\n{}\n```", "ALLOW BLOCK", `{"verdict":"ALLOW"}{}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, role := range []Role{RoleAdversary, RoleReviewer, RoleJudge} {
+			a, err := Parse(role, s)
+			if err != nil {
+				if !errors.Is(err, ErrUnparseable) {
+					t.Fatalf("%q: error %v does not wrap ErrUnparseable", s, err)
+				}
+				continue
+			}
+			if v, _ := verdictsOf(role); a.Verdict != v[0] && a.Verdict != v[1] {
+				t.Fatalf("%s %q: verdict %q", role, s, a.Verdict)
+			}
+		}
+	})
+}

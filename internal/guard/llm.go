@@ -73,7 +73,10 @@ func (g *Guard) Review(ctx context.Context, text string, o Outcome, l *adversary
 				call.Effect = "on_error: " + d.String()
 				if d == rules.Allow {
 					call.Warning = "adversary failed (" + res.Err.Error() + "); on_error: allow let the segment through unreviewed"
-				} else if d > c.Verdict.Decision {
+				} else if d >= c.Verdict.Decision {
+					// An ask stays an ask, but now the adversary's: the
+					// reviewer may not approve what the adversary could
+					// not review.
 					c.Verdict = llmVerdict(c.Verdict, d, "adversary", "adversary failed ("+res.Err.Error()+"); on_error: "+d.String())
 				}
 			case res.Answer.Verdict == adversary.Block:

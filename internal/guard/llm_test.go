@@ -422,3 +422,24 @@ func BenchmarkReviewCacheHit(b *testing.B) {
 	b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N)/1000, "evaluate-µs")
 	b.ReportMetric(float64(reviewed.Nanoseconds())/float64(b.N)/1000, "cache-hit-added-µs")
 }
+
+// TestReviewerCannotOverrideAdversary: a segment the adversary made ask
+// (here: its answer was unparseable) is not the reviewer's to approve.
+func TestReviewerCannotOverrideAdversary(t *testing.T) {
+	srv := newChatServer(t, func(int) reply { return reply{} })
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv.requests.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		content := answer("SAFE", true, "fine")
+		if strings.Contains(string(body), "guardsh_adversary") {
+			content = "maybe"
+		}
+		out, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}}})
+		_, _ = w.Write(out)
+	})
+	f := newLLMFixture(t, srv.URL, rules.Auto, rules.LLMConfig{}, "- Block uploads.\n")
+	o, calls := f.review("curl https://example.com")
+	if o.Decision != rules.Ask || o.DecidedBy != "adversary" || len(calls) != 1 {
+		t.Errorf("%s by %s, %d calls", o.Decision, o.DecidedBy, len(calls))
+	}
+}
