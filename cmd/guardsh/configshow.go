@@ -101,6 +101,9 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(w, "audit:     %s (%s)\n", log, req)
 	}
+	if line := llmSummary(p); line != "" {
+		fmt.Fprintf(w, "llm:       %s\n", line)
+	}
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 
 	all := p.Rules()

@@ -122,3 +122,27 @@ func llmMain(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "parsed: verdict %s, confident %v, reason %q\nresult: ok\n", res.Answer.Verdict, res.Answer.Confident, res.Answer.Reason)
 	return 0
 }
+
+// llmSummary is `config show`'s llm line: the model, where it is set and
+// which roles are on; "" when no role can run.
+func llmSummary(p *rules.Policy) string {
+	home, _ := os.UserHomeDir()
+	l, _ := llmLayer(p, home, "", nil)
+	if l == nil {
+		return ""
+	}
+	c := l.Config
+	s := "no endpoint (llm: base_url and model); every review fails: on_error"
+	if c.Set {
+		s = fmt.Sprintf("%s at %s (%s:%d)", c.Model, c.BaseURL, c.File, c.Line)
+	}
+	adv := "off"
+	if rf, err := l.Rules(); err != nil {
+		adv = err.Error()
+	} else if rf != nil {
+		adv = rf.Path
+	}
+	on := func(b bool) string { return map[bool]string{true: "on", false: "off"}[b] }
+	return fmt.Sprintf("%s; adversary: %s; reviewer (auto): %s; judge (ask, smart): %s", s, adv,
+		on(c.Set && !c.Reviewer.Disabled), on(c.Set && c.Smart && !c.Judge.Disabled))
+}
