@@ -48,8 +48,10 @@ type Caller interface {
 
 // Helper is the Caller guardsh uses: it runs Path (guardsh-llm), writes the
 // Request as JSON on its stdin and reads a Response as JSON from its
-// stdout. The helper inherits the environment (it reads the API key from
-// the variable the request names). It is killed when ctx ends.
+// stdout. The helper's environment holds only the API key variable the
+// request names (the agent sets guardsh's environment: no proxy, CA file
+// or Go setting of its choosing reaches the client). It is killed when
+// ctx ends.
 type Helper struct {
 	Path string
 }
@@ -61,6 +63,12 @@ func (h Helper) Call(ctx context.Context, req Request) (Response, error) {
 		return Response{}, err
 	}
 	cmd := exec.CommandContext(ctx, h.Path)
+	cmd.Env = []string{}
+	if req.APIKeyEnv != "" {
+		if v, ok := os.LookupEnv(req.APIKeyEnv); ok {
+			cmd.Env = append(cmd.Env, req.APIKeyEnv+"="+v)
+		}
+	}
 	cmd.Stdin = bytes.NewReader(in)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

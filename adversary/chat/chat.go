@@ -18,8 +18,9 @@ import (
 	"github.com/guardsh/guardsh/adversary"
 )
 
-// Client is an adversary.Caller. The zero value uses http.DefaultTransport
-// and os.Getenv.
+// Client is an adversary.Caller. The zero value uses a clone of
+// http.DefaultTransport that ignores HTTP_PROXY and HTTPS_PROXY, and
+// os.Getenv.
 type Client struct {
 	// HTTPClient, when set, replaces the default (which has no timeout of
 	// its own: the request's Timeout bounds every call).
@@ -53,7 +54,11 @@ func (c Client) Call(ctx context.Context, req adversary.Request) (adversary.Resp
 	cfg.BaseURL = req.BaseURL
 	hc := c.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		// No proxy from the environment: the agent sets guardsh's
+		// environment, and must not route reviews through its own server.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil
+		hc = &http.Client{Transport: t}
 	}
 	cfg.HTTPClient = hc
 	client := openai.NewClientWithConfig(cfg)
