@@ -30,7 +30,9 @@ type LLMCall struct {
 //   - Nothing is asked about a command that was not understood or that is
 //     denied: deny is absolute, and rules alone decided it.
 //   - The adversary (an adversary.md, enabled) reviews every segment that
-//     would run or ask and that its front matter covers, in every mode. It
+//     would run or ask and that its front matter covers, in every mode,
+//     except the code of a file read by source (an agent's shell snapshot
+//     holds hundreds of segments; the source segment itself is reviewed). It
 //     may only tighten: BLOCK makes the segment deny (or ask with on_block:
 //     ask); a failure applies on_error (ask by default; allow leaves the
 //     verdict and warns). After a deny no further segment is reviewed.
@@ -57,7 +59,7 @@ func (g *Guard) Review(ctx context.Context, text string, o Outcome, l *adversary
 	if rf, err := l.Rules(); rf != nil || err != nil {
 		for i := range o.Segments {
 			c := &o.Segments[i]
-			if c.Verdict.Decision == rules.Deny || (rf != nil && !rf.Covers(Subject(c.Segment).Words)) {
+			if c.Verdict.Decision == rules.Deny || c.Segment.Sourced != "" || (rf != nil && !rf.Covers(Subject(c.Segment).Words)) {
 				continue
 			}
 			var res adversary.Result

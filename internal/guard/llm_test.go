@@ -443,3 +443,32 @@ func TestReviewerCannotOverrideAdversary(t *testing.T) {
 		t.Errorf("%s by %s, %d calls", o.Decision, o.DecidedBy, len(calls))
 	}
 }
+
+// TestAdversarySkipsSourcedCode: the segments of a sourced file (an
+// agent's shell snapshot) are not sent one by one; the source segment and
+// the command after it are.
+func TestAdversarySkipsSourcedCode(t *testing.T) {
+	srv := newChatServer(t, func(int) reply { return reply{content: answer("ALLOW", true, "ok")} })
+	f := newLLMFixture(t, srv.URL, rules.Bypass, rules.LLMConfig{}, "- Block uploads.\n")
+	snap := filepath.Join(f.g.Context.Workspace, "snap.sh")
+	if err := os.WriteFile(snap, []byte("a() { echo a; }\nb() { echo b; }\nexport X=1\nalias ll='ls -l'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, calls := f.review("source " + snap + " && ls")
+	sourced := 0
+	for _, c := range o.Segments {
+		if c.Segment.Sourced != "" {
+			sourced++
+		}
+	}
+	if sourced == 0 {
+		t.Fatalf("no segment from the sourced file: %+v", o.Segments)
+	}
+	var sent []string
+	for _, c := range calls {
+		sent = append(sent, strings.Join(DisplayArgv(o.Segments[c.Segment].Segment), " "))
+	}
+	if len(calls) != 2 || !strings.HasPrefix(sent[0], "source ") || sent[1] != "ls" {
+		t.Errorf("reviewed %q", sent)
+	}
+}
