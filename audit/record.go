@@ -84,6 +84,9 @@ type Record struct {
 	// DurationMS is the wall time of the invocation in milliseconds, from
 	// start to the record being made (fractional; never negative).
 	DurationMS float64 `json:"duration_ms"`
+	// LLM is the model review that decided (or the last one made); absent
+	// when no model was asked. Each reviewed segment carries its own.
+	LLM *LLM `json:"llm,omitempty"`
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -126,6 +129,37 @@ type Segment struct {
 	// Via is the chain of constructs that led to nested code, outermost
 	// first (for example ["bash -c", "$(…)"]); empty at top level.
 	Via []string `json:"via,omitempty"`
+	// LLM is the model's review of this segment; absent when none.
+	LLM *LLM `json:"llm,omitempty"`
+}
+
+// LLM is one model review of one segment (package adversary).
+type LLM struct {
+	// Role is "adversary", "reviewer" or "judge".
+	Role string `json:"role"`
+	// Model is the configured model name.
+	Model string `json:"model"`
+	// Verdict is the answer's verdict in lower case ("allow", "block",
+	// "safe", "unsafe", "read_only", "not_read_only"), or "error" when no
+	// usable answer came (Error says why).
+	Verdict string `json:"verdict"`
+	// Confident is the model's confidence; absent on error.
+	Confident *bool `json:"confident,omitempty"`
+	// Reason is the model's one sentence (untrusted text).
+	Reason string `json:"reason,omitempty"`
+	// Effect is what the review did: "blocked", "approved", "read-only",
+	// "none", or "on_error: allow|ask|deny".
+	Effect string `json:"effect"`
+	// LatencyMS is the time the review took, in milliseconds (a cache hit
+	// included).
+	LatencyMS float64 `json:"latency_ms"`
+	// Cached says the answer came from the verdict cache.
+	Cached bool `json:"cached"`
+	// Error is why no usable answer came.
+	Error string `json:"error,omitempty"`
+	// Warning is set when on_error: allow let a segment through after a
+	// failure (fail-open).
+	Warning string `json:"warning,omitempty"`
 }
 
 // NewRecord returns a record stamped for an invocation that started at t:

@@ -43,6 +43,9 @@ type Policy struct {
 	// File is the name the policy was parsed under ("<embedded default>"
 	// for Default).
 	File string
+	// LLM is the llm: section (see LLMConfig); only the user's and the
+	// system's count (see Merge).
+	LLM LLMConfig
 
 	rules []Rule // every rule, in file order
 	shell *trie  // shell rules, compiled
@@ -369,7 +372,7 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules", "llm")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -431,6 +434,11 @@ func (ps *parser) walk(root *yaml.Node) error {
 			ps.p.Audit.Required, ps.p.Audit.RequiredSet = b, true
 		}
 		if err := ps.auditMore(af); err != nil {
+			return err
+		}
+	}
+	if n := fields["llm"]; n != nil {
+		if err := ps.llm(n); err != nil {
 			return err
 		}
 	}

@@ -34,6 +34,8 @@ type Layers struct {
 //   - shell and audit.path: the user's, else the system's; a project's
 //     are ignored with a warning (a repository must not choose the program
 //     that runs commands or where their record goes).
+//   - llm: the user's, else the system's; a project's is ignored with a
+//     warning.
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -72,6 +74,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		if p.Audit.Path != "" {
 			out.Audit.Path = p.Audit.Path
 		}
+		if p.LLM.Set {
+			out.LLM = p.LLM
+		}
 		if p.Audit.RequiredSet {
 			setFalse = setFalse || !p.Audit.Required
 			setTrue = setTrue || p.Audit.Required
@@ -109,6 +114,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 		if a := p.Audit; a.Path != "" || a.RequiredSet || a.Anchor != "" || a.MaxBytes != 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
+		}
+		if p.LLM.Set {
+			warnAt(p.File, p.LLM.Line, "a project file may not configure the llm (where commands are sent, and who may approve them); ignored")
 		}
 		for _, r := range p.rules {
 			switch {

@@ -104,6 +104,9 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "           anchor %q, max_bytes %d, fsync %v, syslog %q, redact %q\n", a.Anchor, a.MaxBytes, a.Fsync, a.Syslog, a.Redact)
 		}
 	}
+	if line := llmSummary(p); line != "" {
+		fmt.Fprintf(w, "llm:       %s\n", line)
+	}
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 
 	all := p.Rules()

@@ -12,6 +12,7 @@
 //	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
+//	guardsh llm test [--config F]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //	guardsh ci-config         (prints the CI policy preset)
@@ -55,6 +56,7 @@ Commands:
   guardsh config lint [FILE…]              mistakes in config files
   guardsh import claude|codex|gemini|goose|opencode FILE
                                            other agents' rules as guardsh rules
+  guardsh llm test [--config F]            check the llm: endpoint with a canned review
   guardsh default-config                   the embedded default policy
   guardsh ci-config                        the CI policy preset
   guardsh audit verify|tail|stats|replay   check, query and replay the audit log
@@ -96,6 +98,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 		case "ci-config":
 			_, _ = stdout.Write(ci.Preset())
 			return 0
+		case "llm":
+			return llmMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

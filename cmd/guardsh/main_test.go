@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/guardsh/guardsh/adversary/chat"
 )
 
 // TestMain makes the test binary act as guardsh when run under guardsh's
@@ -24,6 +26,14 @@ func TestMain(m *testing.M) {
 	}
 	if actsAsGuardsh(os.Args[0]) {
 		os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	if filepath.Base(os.Args[0]) == "guardsh-llm" {
+		os.Exit(chat.Serve(os.Stdin, os.Stdout, os.Stderr))
+	}
+	// The scripts' guardsh runs as guardsh-llm a link to the test binary
+	// (made by TestScripts' Setup), which then acts as guardsh-llm.
+	if h := os.Getenv("GUARDSH_TEST_LLM_HELPER"); h != "" {
+		llmHelper = h
 	}
 	testscript.Main(m, map[string]func(){
 		"guardsh": func() { os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -47,6 +57,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"chatserver": chatServerCmd, "chatrequests": chatRequestsCmd},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
@@ -61,6 +72,15 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("GUARDSH_TEST_BINARY", exe)
+			helper := filepath.Join(env.WorkDir, ".llm", "guardsh-llm")
+			if err := os.MkdirAll(filepath.Dir(helper), 0o755); err != nil {
+				return err
+			}
+			if err := os.Symlink(exe, helper); err != nil {
+				return err
+			}
+			env.Setenv("GUARDSH_TEST_LLM_HELPER", helper)
+			env.Values["chat"] = &chatState{}
 			return os.MkdirAll(home, 0o755)
 		},
 	})

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/guardsh/guardsh/adversary"
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
@@ -31,6 +32,8 @@ type shellRun struct {
 	guard  *guard.Guard
 	log    *audit.Log
 	runner interp.Run
+	// llm is the LLM layer; nil when none is configured.
+	llm *adversary.Layer
 	// agent and user go into every record; found once per invocation.
 	agent, user string
 	// ci is CI mode (--ci or CI=true, see package ci): asks are refused
@@ -106,13 +109,15 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if logPath != "" {
 		protected = append(protected, auditProtected(policy, logPath)...)
 	}
+	home, _ := os.UserHomeDir()
+	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			if o := s.evaluate(string(data)); o.Decision != rules.Allow {
-				return s.refuse(string(data), o)
+			if o, calls := s.review(string(data), s.evaluate(string(data))); o.Decision != rules.Allow {
+				return s.refuse(string(data), o, calls)
 			}
 		}
 	}
@@ -148,11 +153,11 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
-	o := s.evaluate(text)
+	o, calls := s.review(text, s.evaluate(text))
 	if o.Decision != rules.Allow {
-		return s.refuse(text, o)
+		return s.refuse(text, o, calls)
 	}
-	rec := s.record(text, o)
+	rec := s.record(text, o, calls)
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
@@ -197,12 +202,12 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		}
 		text, err := reader.Next()
 		if text != "" {
-			o := s.evaluate(text)
+			o, calls := s.review(text, s.evaluate(text))
 			for _, c := range o.Segments {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
-			rec := s.record(text, o)
+			rec := s.record(text, o, calls)
 			if o.Decision != rules.Allow {
 				s.printRefusal(text, o)
 				text = "(exit 126)\n"
@@ -228,8 +233,8 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 }
 
 // refuse prints why text does not run, records it, and returns 126.
-func (s *shellRun) refuse(text string, o guard.Outcome) int {
-	rec := s.record(text, o)
+func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall) int {
+	rec := s.record(text, o, calls)
 	s.printRefusal(text, o)
 	s.finish(rec, nil)
 	return exitRefused
@@ -265,8 +270,9 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome) {
 	}
 }
 
-// record starts the audit record of one decision.
-func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
+// record starts the audit record of one decision, with the LLM calls
+// that shaped it.
+func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
@@ -279,6 +285,7 @@ func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
 	rec.Command = text
 	rec.Mode = string(s.guard.Context.Mode)
 	o.Record(rec)
+	guard.RecordLLM(rec, o, calls)
 	if o.Decision == rules.Ask {
 		// Nothing can answer an ask here: the headless policy refuses it.
 		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
