@@ -84,6 +84,12 @@ type Record struct {
 	// DurationMS is the wall time of the invocation in milliseconds, from
 	// start to the record being made (fractional; never negative).
 	DurationMS float64 `json:"duration_ms"`
+	// Sandbox says how the command ran with respect to the Landlock jail:
+	// "workspace" or "strict" (the sandbox mode) when it ran jailed, with
+	// ", network" when the jail let it connect; "unavailable (ABI n)"
+	// when it would have run jailed but the kernel's Landlock ABI is too
+	// old, so it asked; empty (absent) when no jail was involved.
+	Sandbox string `json:"sandbox,omitempty"`
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -117,6 +123,9 @@ type Segment struct {
 	// Via is the chain of constructs that led to nested code, outermost
 	// first (for example ["bash -c", "$(…)"]); empty at top level.
 	Via []string `json:"via,omitempty"`
+	// Sandbox is true when the segment would have asked and runs inside
+	// the Landlock jail instead (its Decision is then Allow).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // NewRecord returns a record stamped for an invocation that started at t:

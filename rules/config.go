@@ -43,6 +43,8 @@ type Policy struct {
 	// File is the name the policy was parsed under ("<embedded default>"
 	// for Default).
 	File string
+	// Sandbox is the `sandbox:` setting (see sandbox.go).
+	Sandbox SandboxConfig
 
 	rules []Rule // every rule, in file order
 	shell *trie  // shell rules, compiled
@@ -173,6 +175,7 @@ func readConfig(path string) ([]byte, error) {
 //	shell: /usr/bin/bash      # absolute path of the real shell
 //	audit: {path: ~/x.jsonl, required: true}
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
+//	sandbox: workspace        # off | workspace | strict, or {mode: workspace, write: [~/.cache]}
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
@@ -297,7 +300,7 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules", "sandbox")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -357,6 +360,11 @@ func (ps *parser) walk(root *yaml.Node) error {
 				return err
 			}
 			ps.p.Audit.Required, ps.p.Audit.RequiredSet = b, true
+		}
+	}
+	if n := fields["sandbox"]; n != nil {
+		if err := ps.sandbox(n); err != nil {
+			return err
 		}
 	}
 	if n := fields["rules"]; n != nil {

@@ -31,6 +31,8 @@ type Layers struct {
 //   - shell and audit.path: the user's, else the system's; a project's
 //     are ignored with a warning (a repository must not choose the program
 //     that runs commands or where their record goes).
+//   - sandbox: the user's, else the system's (extra write paths of
+//     both); a project may only turn it off.
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -107,6 +109,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 			}
 		}
 	}
+	out.Sandbox = mergeSandbox(l, warnAt)
 	out.build()
 	return out, warnings
 }

@@ -6,13 +6,16 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"os/user"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -148,12 +151,32 @@ func (s *shellRun) serve(text string, args []string) int {
 		s.finish(rec, &status)
 		return status
 	}
-	status, err := s.runner.Command(text, args)
+	runner := s.runner
+	if o.Sandbox {
+		self, _ := os.Executable()
+		spec := s.guard.Jail(o, canonical(self))
+		runner.Start = func(c *exec.Cmd) error { return sandbox.Start(c, spec) }
+	}
+	status, err := runner.Command(text, args)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
+	if o.Sandbox && status != 0 {
+		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
+	}
 	s.finish(rec, &status)
 	return status
+}
+
+// sandboxHint is the line printed after a jailed command fails: what the
+// jail forbade, and how to let this command do it.
+func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
+	net := "no TCP connect or bind"
+	if o.Network {
+		net = "TCP allowed"
+	}
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (writes only beneath %s; %s; secrets unreadable); if a write or connect failed with \"Permission denied\", add the directory to sandbox.write in %s, or an allow rule for the command to rules.shell.allow to run it outside the jail",
+		strings.Join(spec.Write, ", "), net, policyFile)
 }
 
 // stream serves a script read from r one complete command at a time, so a
@@ -178,6 +201,11 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		return exitRefused
+	}
+	// The shell of a streamed script starts before its commands are
+	// known: none of them can run jailed, so what would asks.
+	if s.guard.SandboxUnavailable == "" {
+		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
 	reader := interp.NewCommandReader(r)
 	for {
