@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"os/user"
 	"strings"
 	"time"
@@ -35,6 +34,11 @@ type shellRun struct {
 	runner interp.Run
 	// agent and user go into every record; found once per invocation.
 	agent, user string
+	// jail, when the sandbox is on, is the jail of a command that needs
+	// no network, built while the command is decided; self is guardsh's
+	// binary, which a jail lets run.
+	jail *sandbox.Jail
+	self string
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
@@ -108,6 +112,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 			}
 		}
 	}
+	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && !(inv.stdin || len(inv.operands) == 0) {
+		s.self = canonical(self)
+		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
+		defer s.jail.Close()
+	}
 	switch {
 	case inv.command:
 		return s.serve(inv.operands[0], inv.operands[1:])
@@ -153,9 +162,12 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	runner := s.runner
 	if o.Sandbox {
-		self, _ := os.Executable()
-		spec := s.guard.Jail(o, canonical(self))
-		runner.Start = func(c *exec.Cmd) error { return sandbox.Start(c, spec) }
+		jail := s.jail
+		if jail == nil || o.Network {
+			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
+			defer jail.Close()
+		}
+		runner.Start = jail.Start
 	}
 	status, err := runner.Command(text, args)
 	if err != nil {

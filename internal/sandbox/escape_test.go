@@ -97,7 +97,9 @@ func TestEscapes(t *testing.T) {
 		{name: "symlink made before", script: `echo x > "$WS/link/f"`,
 			setup: func(t *testing.T, p place) { must(t, os.Symlink(p.out, filepath.Join(p.ws, "link"))) }, check: wrote("f")},
 		{name: "hard link", script: `ln "$OUT/victim" "$WS/hl" && echo changed >> "$WS/hl"`,
-			setup: func(t *testing.T, p place) { must(t, os.WriteFile(filepath.Join(p.out, "victim"), []byte("v\n"), 0o644)) },
+			setup: func(t *testing.T, p place) {
+				must(t, os.WriteFile(filepath.Join(p.out, "victim"), []byte("v\n"), 0o644))
+			},
 			check: func(p place) bool {
 				b, _ := os.ReadFile(filepath.Join(p.out, "victim"))
 				return strings.Contains(string(b), "changed")

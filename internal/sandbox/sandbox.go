@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -91,26 +92,56 @@ var (
 	deviceDirs  = []string{"/dev/pts", "/dev/shm"}
 )
 
-// Start starts cmd inside a jail built from s, like cmd.Start: the
-// Landlock ruleset is built in the calling process, then one goroutine
-// locks its OS thread, sets no_new_privs and restricts that thread alone,
-// and forks and execs cmd from it; the thread is never unlocked, so Go
-// ends it with the goroutine and no other code ever runs confined.
-// Writable descriptors other than standard input, output and error that
-// guardsh inherited are closed on exec first, so the jail cannot write
-// through a file opened outside it.
+// Start starts cmd inside a jail built from s, like cmd.Start; it is
+// Prepare(s) followed by Jail.Start and Jail.Close.
+func Start(cmd *exec.Cmd, s Spec) error {
+	j := Prepare(s)
+	defer j.Close()
+	return j.Start(cmd)
+}
+
+// Jail is a Landlock ruleset being built, or built, for one Spec: Prepare
+// starts building it in the background (walking the file system beside
+// the hidden paths and adding one rule per path), so that a caller can
+// decide the command meanwhile; Start waits for it.
+type Jail struct {
+	done  chan struct{}
+	fd    int
+	flags uint32
+	err   error
+}
+
+// Prepare starts building the jail of s in a new goroutine and returns at
+// once. Close the Jail when done with it.
+func Prepare(s Spec) *Jail {
+	j := &Jail{done: make(chan struct{}), fd: -1}
+	go func() {
+		defer close(j.done)
+		if abi := ABI(); abi < MinABI {
+			j.err = fmt.Errorf("%w: Landlock ABI %d, the jail needs %d", ErrUnavailable, abi, MinABI)
+			return
+		}
+		j.fd, j.flags, j.err = s.ruleset()
+	}()
+	return j
+}
+
+// Start starts cmd inside the jail, like cmd.Start: one goroutine locks
+// its OS thread, sets no_new_privs and restricts that thread alone with
+// the ruleset, and forks and execs cmd from it; the thread is never
+// unlocked, so Go ends it with the goroutine and no other code of the
+// caller ever runs confined. Writable descriptors other than standard
+// input, output and error that the process inherited are closed on exec
+// first, so the jail cannot write through a file opened outside it.
 //
 // Errors: the kernel's ABI is below MinABI (wrapping ErrUnavailable),
-// the ruleset could not be built, or cmd could not start.
-func Start(cmd *exec.Cmd, s Spec) error {
-	if abi := ABI(); abi < MinABI {
-		return fmt.Errorf("%w: Landlock ABI %d, jail needs %d", ErrUnavailable, abi, MinABI)
+// the ruleset could not be built, or cmd could not start. A Jail starts
+// any number of commands.
+func (j *Jail) Start(cmd *exec.Cmd) error {
+	<-j.done
+	if j.err != nil {
+		return j.err
 	}
-	fd, flags, err := s.ruleset()
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
 	closeInheritedWriters()
 	done := make(chan error, 1)
 	go func() {
@@ -120,13 +151,22 @@ func Start(cmd *exec.Cmd, s Spec) error {
 			done <- fmt.Errorf("sandbox: no_new_privs: %w", err)
 			return
 		}
-		if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		if err := ll.LandlockRestrictSelf(j.fd, j.flags); err != nil {
 			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 			return
 		}
 		done <- cmd.Start()
 	}()
 	return <-done
+}
+
+// Close releases the ruleset (after waiting for it to be built).
+func (j *Jail) Close() {
+	<-j.done
+	if j.fd >= 0 {
+		unix.Close(j.fd)
+		j.fd = -1
+	}
 }
 
 // ErrUnavailable is wrapped by Start's error when the kernel has no
@@ -263,8 +303,8 @@ func closeInheritedWriters() {
 		return
 	}
 	for _, e := range ents {
-		var fd int
-		if _, err := fmt.Sscan(e.Name(), &fd); err != nil || fd <= 2 {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
 			continue
 		}
 		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
