@@ -86,7 +86,9 @@ type Record struct {
 	DurationMS float64 `json:"duration_ms"`
 	// Sandbox says how the command ran with respect to the Landlock jail:
 	// "workspace" or "strict" (the sandbox mode) when it ran jailed, with
-	// ", network" when the jail let it connect; "unavailable (ABI n)"
+	// ", network" when the jail let it connect and "; restored PATHS" when
+	// guardsh put back protected paths in the workspace that the command
+	// changed; "unavailable (ABI n)"
 	// when it would have run jailed but the kernel's Landlock ABI is too
 	// old, so it asked; empty (absent) when no jail was involved.
 	Sandbox string `json:"sandbox,omitempty"`

@@ -190,3 +190,25 @@ func sourceLine(src string) int {
 	}
 	return n
 }
+
+// WorkspaceProtected returns the protected paths a workspace may hold,
+// relative to its root: files (.git/config, agent and editor settings,
+// the project's .guardsh.yaml) and directories whose every entry is
+// protected (.git/hooks, .codex). They come from the built-in protected
+// patterns of the form "*/NAME" (see builtinProtected); all of .git is
+// protected, but only the parts git runs code from are listed.
+func WorkspaceProtected() (files, dirs []string) {
+	files = []string{".git/config", ".git/config.worktree", ".git/commondir", ".git/info/attributes", ".guardsh.yaml"}
+	dirs = []string{".git/hooks"}
+	for _, p := range builtinProtected {
+		rest, ok := strings.CutPrefix(p, "*/")
+		switch {
+		case !ok || strings.HasPrefix(rest, ".git/"):
+		case strings.HasSuffix(rest, "/*") && !strings.Contains(strings.TrimSuffix(rest, "/*"), "*"):
+			dirs = append(dirs, strings.TrimSuffix(rest, "/*"))
+		case !strings.Contains(rest, "*"):
+			files = append(files, rest)
+		}
+	}
+	return files, dirs
+}

@@ -169,9 +169,20 @@ func (s *shellRun) serve(text string, args []string) int {
 		}
 		runner.Start = jail.Start
 	}
+	var kept *sandbox.Kept
+	if o.Sandbox {
+		kept = s.guard.Keep()
+	}
 	status, err := runner.Command(text, args)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	if kept != nil {
+		if changed := kept.Restore(); len(changed) > 0 {
+			what := sandbox.Changed(changed, s.guard.Context.Workspace)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed protected paths in the workspace, which need a human's yes; put back: %s\n", what)
+			rec.Sandbox += "; restored " + what
+		}
 	}
 	if o.Sandbox && status != 0 {
 		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))

@@ -113,10 +113,32 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	}
 	for _, p := range ctx.Protected {
 		p = strings.TrimSuffix(p, "/*")
+		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
+			continue // kept and restored instead (see Keep): hiding it would carve the workspace
+		}
 		if filepath.IsAbs(p) && p != self && !strings.ContainsAny(p, "*?[") {
 			spec.Hidden = append(spec.Hidden, p)
 		}
 	}
 	spec.Network = o.Network
 	return spec
+}
+
+// Keep records the protected paths inside the workspace before a jailed
+// command runs (see sandbox.Keep and rules.WorkspaceProtected), so that
+// what the jail could write there is put back afterwards; nil without a
+// workspace.
+func (g *Guard) Keep() *sandbox.Kept {
+	ws := g.Context.Workspace
+	if ws == "" {
+		return nil
+	}
+	files, dirs := rules.WorkspaceProtected()
+	for i := range files {
+		files[i] = filepath.Join(ws, files[i])
+	}
+	for i := range dirs {
+		dirs[i] = filepath.Join(ws, dirs[i])
+	}
+	return sandbox.Keep(files, dirs)
 }
