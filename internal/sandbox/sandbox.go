@@ -61,14 +61,14 @@ type Spec struct {
 	// Write are the directories beneath which the jail may create, write,
 	// truncate, rename, link and remove files: the workspace, the temp
 	// directories, configured extra paths.
-	Write []string
+	Write []string `json:"write"`
 	// Hidden are files and directories the jail may neither read nor
 	// write, even beneath a Write directory: secrets, guardsh's own
 	// configuration and audit log.
-	Hidden []string
+	Hidden []string `json:"hidden"`
 	// Network lets the jail connect and bind TCP sockets (the policy
 	// allowed the network for this command).
-	Network bool
+	Network bool `json:"network"`
 }
 
 // Rights the jail grants: reading (and executing) outside the hidden
