@@ -107,7 +107,15 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			if o := s.guard.Evaluate(string(data)); o.Decision != rules.Allow {
+			// bash sources it unjailed, before any command: nothing in
+			// it may run only because a jail would contain it.
+			jail := s.guard.SandboxUnavailable
+			if jail == "" {
+				s.guard.SandboxUnavailable = "unavailable (init file)"
+			}
+			o := s.guard.Evaluate(string(data))
+			s.guard.SandboxUnavailable = jail
+			if o.Decision != rules.Allow {
 				return s.refuse(string(data), o)
 			}
 		}

@@ -46,6 +46,9 @@ func Keep(files, dirs []string) *Kept {
 		}
 		for _, e := range ents {
 			k.dirs[d] = append(k.dirs[d], e.Name())
+			if strings.HasSuffix(e.Name(), ".sample") {
+				continue // git's examples, which git never runs
+			}
 			p := filepath.Join(d, e.Name())
 			k.files[p] = keepFile(p)
 		}
@@ -98,6 +101,11 @@ func (k *Kept) Restore() []string {
 		} else if was.data == nil || !was.mode.IsRegular() || restore(p, was) != nil {
 			changed = append(changed, p+" (not restored)")
 			continue
+		} else {
+			// Restored: its new time stamp is what the next Restore compares.
+			now = keepFile(p)
+			now.data = was.data
+			k.files[p] = now
 		}
 		changed = append(changed, p)
 	}
