@@ -281,6 +281,9 @@ func resolveAll(paths []string) []string {
 		if !filepath.IsAbs(p) {
 			continue
 		}
+		if _, err := os.Lstat(p); err != nil {
+			continue // most secrets a policy names do not exist here
+		}
 		r, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			continue
