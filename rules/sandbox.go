@@ -212,3 +212,29 @@ func WorkspaceProtected() (files, dirs []string) {
 	}
 	return files, dirs
 }
+
+// WriteGuarded returns the literal paths of the policy's write deny and ask
+// rules, expanded against home and base (the workspace root, for relative
+// patterns): a file for an exact pattern, the directory before the first
+// wildcard otherwise ("secrets/*" guards base/secrets). A jail that may
+// write the workspace could write them unseen, so guardsh keeps and puts
+// back those inside it (see WorkspaceProtected). Patterns that start with a
+// wildcard name no place and are left out.
+func (p *Policy) WriteGuarded(home, base string) (files, dirs []string) {
+	for i := range p.rules {
+		r := &p.rules[i]
+		if r.Section != "write" || r.Decision == Allow {
+			continue
+		}
+		pat := newPathRule(r).expand(home, base)
+		if pat == "" || strings.HasPrefix(pat, "*") {
+			continue
+		}
+		if i := strings.IndexAny(pat, "*?["); i >= 0 {
+			dirs = append(dirs, filepath.Dir(pat[:i+1]))
+			continue
+		}
+		files = append(files, pat)
+	}
+	return files, dirs
+}

@@ -124,8 +124,10 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	return spec
 }
 
-// Keep records the protected paths inside the workspace before a jailed
-// command runs (see sandbox.Keep and rules.WorkspaceProtected), so that
+// Keep records the protected paths inside the workspace, and the places
+// the policy's write deny and ask rules name there, before a jailed
+// command runs (see sandbox.Keep, rules.WorkspaceProtected and
+// rules.Policy.WriteGuarded), so that
 // what the jail could write there is put back afterwards; nil without a
 // workspace.
 func (g *Guard) Keep() *sandbox.Kept {
@@ -139,6 +141,24 @@ func (g *Guard) Keep() *sandbox.Kept {
 	}
 	for i := range dirs {
 		dirs[i] = filepath.Join(ws, dirs[i])
+	}
+	// The policy's write deny and ask rules inside the workspace: the jail
+	// could write there unseen.
+	base := ws
+	if g.Context.Root != "" {
+		base = g.Context.Root
+	}
+	wf, wd := g.Policy.WriteGuarded(g.Context.Home, base)
+	inside := func(p string) bool { return strings.HasPrefix(p, ws+"/") }
+	for _, f := range wf {
+		if inside(f) {
+			files = append(files, f)
+		}
+	}
+	for _, d := range wd {
+		if inside(d) {
+			dirs = append(dirs, d)
+		}
 	}
 	return sandbox.Keep(files, dirs)
 }
