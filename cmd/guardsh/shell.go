@@ -86,6 +86,18 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		return exitRefused
 	}
 	logPath, err := auditPath(policy)
+	protected := cfg.files
+	if logPath != "" {
+		protected = append(protected, canonical(logPath))
+	}
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) {
+		// The jail of a command that needs no network is built while the
+		// log is opened and the command decided.
+		s.self = canonical(self)
+		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
+		defer s.jail.Close()
+	}
 	if err == nil {
 		s.log, err = audit.Open(logPath)
 	}
@@ -98,11 +110,6 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	} else {
 		defer s.log.Close()
 	}
-	protected := cfg.files
-	if logPath != "" {
-		protected = append(protected, canonical(logPath))
-	}
-	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
@@ -119,11 +126,6 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 				return s.refuse(string(data), o)
 			}
 		}
-	}
-	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && !(inv.stdin || len(inv.operands) == 0) {
-		s.self = canonical(self)
-		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
-		defer s.jail.Close()
 	}
 	switch {
 	case inv.command:
