@@ -19,14 +19,24 @@ import (
 // machine, less disturbed by other load than wall time) and the ratio.
 // Both configs allow /bin/true by rule, so the decision is the same and
 // only the jail (ruleset built from the file system, thread restricted,
-// bash started under it) differs. HOME is a fresh directory: the hidden
-// paths are guardsh's config and audit log; a home with many entries
-// costs one Landlock rule per entry beside a hidden path.
+// bash started under it) differs. HOME is a fresh directory under
+// /var/tmp: the hidden paths are guardsh's config and audit log; a home
+// with many entries costs one Landlock rule per entry beside a hidden
+// path.
 func BenchmarkSandboxOverhead(b *testing.B) {
 	if why := sandbox.Unavailable(); why != "" {
 		b.Skipf("sandbox %s", why)
 	}
-	dir := b.TempDir()
+	// HOME, and so guardsh's config and audit log, which the jail hides,
+	// lie outside the temp directory as they do on a real machine: a
+	// hidden path inside a crowded /tmp would cost one rule per entry of
+	// /tmp, twice (read and write).
+	dir, err := os.MkdirTemp("/var/tmp", "guardsh-bench-")
+	if err != nil {
+		dir = b.TempDir()
+	} else {
+		b.Cleanup(func() { os.RemoveAll(dir) })
+	}
 	bin := filepath.Join(dir, "guardsh")
 	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
