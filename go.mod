@@ -3,6 +3,7 @@ module github.com/guardsh/guardsh
 go 1.26.8
 
 require (
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.50.0
@@ -12,7 +13,6 @@ require (
 )
 
 require (
-	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	golang.org/x/tools v0.38.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
