@@ -87,6 +87,14 @@ type Record struct {
 	// LLM is the model review that decided (or the last one made); absent
 	// when no model was asked. Each reviewed segment carries its own.
 	LLM *LLM `json:"llm,omitempty"`
+	// Sandbox says how the command ran with respect to the Landlock jail:
+	// "workspace" or "strict" (the sandbox mode) when it ran jailed, with
+	// ", network" when the jail let it connect and "; restored PATHS" when
+	// guardsh put back protected paths in the workspace that the command
+	// changed; "unavailable (ABI n)"
+	// when it would have run jailed but the kernel's Landlock ABI is too
+	// old, so it asked; empty (absent) when no jail was involved.
+	Sandbox string `json:"sandbox,omitempty"`
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -131,6 +139,9 @@ type Segment struct {
 	Via []string `json:"via,omitempty"`
 	// LLM is the model's review of this segment; absent when none.
 	LLM *LLM `json:"llm,omitempty"`
+	// Sandbox is true when the segment would have asked and runs inside
+	// the Landlock jail instead (its Decision is then Allow).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // LLM is one model review of one segment (package adversary).

@@ -46,6 +46,8 @@ type Policy struct {
 	// LLM is the llm: section (see LLMConfig); only the user's and the
 	// system's count (see Merge).
 	LLM LLMConfig
+	// Sandbox is the `sandbox:` setting (see sandbox.go).
+	Sandbox SandboxConfig
 
 	rules []Rule // every rule, in file order
 	shell *trie  // shell rules, compiled
@@ -192,6 +194,7 @@ func readConfig(path string) ([]byte, error) {
 //	shell: /usr/bin/bash      # absolute path of the real shell
 //	audit: {path: ~/x.jsonl, required: true}
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
+//	sandbox: workspace        # off | workspace | strict, or {mode: workspace, write: [~/.cache]}
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
@@ -372,7 +375,7 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules", "llm")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules", "llm", "sandbox")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -439,6 +442,11 @@ func (ps *parser) walk(root *yaml.Node) error {
 	}
 	if n := fields["llm"]; n != nil {
 		if err := ps.llm(n); err != nil {
+			return err
+		}
+	}
+	if n := fields["sandbox"]; n != nil {
+		if err := ps.sandbox(n); err != nil {
 			return err
 		}
 	}

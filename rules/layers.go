@@ -36,6 +36,8 @@ type Layers struct {
 //     that runs commands or where their record goes).
 //   - llm: the user's, else the system's; a project's is ignored with a
 //     warning.
+//   - sandbox: the user's, else the system's (extra write paths of
+//     both); a project may only turn it off.
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -129,6 +131,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 			}
 		}
 	}
+	out.Sandbox = mergeSandbox(l, warnAt)
 	out.build()
 	return out, warnings
 }

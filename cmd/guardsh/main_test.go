@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/guardsh/guardsh/adversary/chat"
+	"github.com/guardsh/guardsh/internal/sandbox"
 )
 
 // TestMain makes the test binary act as guardsh when run under guardsh's
@@ -58,6 +60,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"chatserver": chatServerCmd, "chatrequests": chatRequestsCmd},
+		Condition: func(cond string) (bool, error) {
+			if cond == "landlock" {
+				// The kernel can jail a command (issue: sandbox).
+				return sandbox.Unavailable() == "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)

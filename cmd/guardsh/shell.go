@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -15,6 +16,7 @@ import (
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -43,6 +45,11 @@ type shellRun struct {
 	github bool
 	fc     ci.FileCommands
 	stdout io.Writer
+	// jail, when the sandbox is on, is the jail of a command that needs
+	// no network, built while the command is decided; self is guardsh's
+	// binary, which a jail lets run.
+	jail *sandbox.Jail
+	self string
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
@@ -93,6 +100,20 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		return exitRefused
 	}
 	logPath, err := auditPath(policy)
+	protected := cfg.files
+	if logPath != "" {
+		protected = append(protected, auditProtected(policy, logPath)...)
+	}
+	home, _ := os.UserHomeDir()
+	s.llm, protected = llmLayer(policy, home, logPath, protected)
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) {
+		// The jail of a command that needs no network is built while the
+		// log is opened and the command decided.
+		s.self = canonical(self)
+		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
+		defer s.jail.Close()
+	}
 	if err == nil {
 		s.log, err = openAudit(policy, logPath)
 	}
@@ -105,18 +126,19 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	} else {
 		defer s.log.Close()
 	}
-	protected := cfg.files
-	if logPath != "" {
-		protected = append(protected, auditProtected(policy, logPath)...)
-	}
-	home, _ := os.UserHomeDir()
-	s.llm, protected = llmLayer(policy, home, logPath, protected)
-	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			if o, calls := s.review(string(data), s.evaluate(string(data))); o.Decision != rules.Allow {
+			// bash sources it unjailed, before any command: nothing in
+			// it may run only because a jail would contain it.
+			jail := s.guard.SandboxUnavailable
+			if jail == "" {
+				s.guard.SandboxUnavailable = "unavailable (init file)"
+			}
+			o, calls := s.review(string(data), s.evaluate(string(data)))
+			s.guard.SandboxUnavailable = jail
+			if o.Decision != rules.Allow {
 				return s.refuse(string(data), o, calls)
 			}
 		}
@@ -164,12 +186,46 @@ func (s *shellRun) serve(text string, args []string) int {
 		s.finish(rec, &status)
 		return status
 	}
-	status, err := s.runner.Command(text, args)
+	runner := s.runner
+	if o.Sandbox {
+		jail := s.jail
+		if jail == nil || o.Network {
+			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
+			defer jail.Close()
+		}
+		runner.Start = jail.Start
+	}
+	var kept *sandbox.Kept
+	if o.Sandbox {
+		kept = s.guard.Keep()
+	}
+	status, err := runner.Command(text, args)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
+	if kept != nil {
+		if changed := kept.Restore(); len(changed) > 0 {
+			what := sandbox.Changed(changed, s.guard.Context.Workspace)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed protected paths in the workspace, which need a human's yes; put back: %s\n", what)
+			rec.Sandbox += "; restored " + what
+		}
+	}
+	if o.Sandbox && status != 0 {
+		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
+	}
 	s.finish(rec, &status)
 	return status
+}
+
+// sandboxHint is the line printed after a jailed command fails: what the
+// jail forbade, and how to let this command do it.
+func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
+	net := "no TCP connect or bind"
+	if o.Network {
+		net = "TCP allowed"
+	}
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (writes only beneath %s; %s; secrets unreadable); if a write or connect failed with \"Permission denied\", add the directory to sandbox.write in %s, or an allow rule for the command to rules.shell.allow to run it outside the jail",
+		strings.Join(spec.Write, ", "), net, policyFile)
 }
 
 // stream serves a script read from r one complete command at a time, so a
@@ -194,6 +250,11 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		return exitRefused
+	}
+	// The shell of a streamed script starts before its commands are
+	// known: none of them can run jailed, so what would asks.
+	if s.guard.SandboxUnavailable == "" {
+		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
 	reader := interp.NewCommandReader(r)
 	for {
