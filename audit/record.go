@@ -10,8 +10,6 @@
 package audit
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -187,38 +185,16 @@ func Timestamp(t time.Time) string {
 }
 
 // MarshalJSON writes r as one JSON object with no newline, nil slices as []
-// and HTML characters (<, >, &) unescaped so commands read as typed.
+// and HTML characters (<, >, &) unescaped so commands read as typed; the
+// bytes are those encoding/json would write (see encode.go).
 func (r Record) MarshalJSON() ([]byte, error) {
-	type plain Record // no methods: no recursion
-	p := plain(r)
-	if p.Argv == nil {
-		p.Argv = []string{}
-	}
-	if p.Segments == nil {
-		p.Segments = []Segment{}
-	}
-	return marshalPlain(p)
+	return appendRecord(make([]byte, 0, 512), &r)
 }
 
 // MarshalJSON writes s as one JSON object, Argv nil as [] and HTML
 // characters unescaped.
 func (s Segment) MarshalJSON() ([]byte, error) {
-	type plain Segment
-	p := plain(s)
-	if p.Argv == nil {
-		p.Argv = []string{}
-	}
-	return marshalPlain(p)
-}
-
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return appendSegment(make([]byte, 0, 128), &s)
 }
 
 // check reports the first way r would not validate against schema.json in
