@@ -109,12 +109,15 @@ type Jail struct {
 	fd    int
 	flags uint32
 	err   error
+	// network is Spec.Network: when false, a seccomp filter closes the
+	// ways to the network Landlock does not see (see seccomp.go).
+	network bool
 }
 
 // Prepare starts building the jail of s in a new goroutine and returns at
 // once. Close the Jail when done with it.
 func Prepare(s Spec) *Jail {
-	j := &Jail{done: make(chan struct{}), fd: -1}
+	j := &Jail{done: make(chan struct{}), fd: -1, network: s.Network}
 	go func() {
 		defer close(j.done)
 		if abi := ABI(); abi < MinABI {
@@ -154,6 +157,12 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 		if err := ll.LandlockRestrictSelf(j.fd, j.flags); err != nil {
 			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 			return
+		}
+		if !j.network {
+			if err := closeNetworkPastLandlock(); err != nil {
+				done <- err
+				return
+			}
 		}
 		done <- cmd.Start()
 	}()
