@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -182,8 +184,9 @@ type argHit struct {
 	walker string
 	could  bool
 	// cwdUnknown: arg is relative to a directory only known at run time;
-	// runtime: arg has a part (a glob, a variable) only known at run time.
-	cwdUnknown, runtime bool
+	// runtime: arg has a part (a glob, a variable) only known at run time;
+	// newFile: arg names nothing yet and may be a file the program makes.
+	cwdUnknown, runtime, newFile bool
 }
 
 // clause says what the argument matches, for a verdict's Reason.
@@ -199,6 +202,8 @@ func (a *argHit) clause() string {
 		return fmt.Sprintf("%s has a part only known at run time (a glob or a variable), and could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.cwdUnknown:
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
+	case a.newFile:
+		return fmt.Sprintf("%s names nothing yet, and as a file the program could make it could match %s", arg, rule)
 	case a.walker != "" && a.could:
 		return fmt.Sprintf("%s is a directory %s walks, and what is in it could match %s", arg, a.walker, rule)
 	case a.walker != "":
@@ -423,6 +428,37 @@ func (sc *argScan) path(word, c string) {
 	}
 	if sc.home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
 		sc.check(word, "", "", sc.home+c[1:], true)
+	}
+}
+
+// newFile checks a plain word that names no entry of the working
+// directory as the file a writing program would create there: against the
+// protected paths and the write rules (the read rules cannot match a file
+// that is not there to read). A deny rule it matches asks (could-match):
+// the word may name no file at all.
+func (sc *argScan) newFile(word, cleaned, resolved string) {
+	if sc.protected == nil {
+		if pat := sc.x.protectedBy(pathSubject{cleaned: cleaned, resolved: resolved}); pat != "" {
+			sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat}
+		}
+	}
+	if !slices.Contains(sc.sections, 0) {
+		return
+	}
+	t := sc.x.sections[0]
+	h := t.matchString(cleaned)
+	if resolved != cleaned {
+		hr := t.matchString(resolved)
+		h.deny, h.ask = minHit(h.deny, hr.deny), minHit(h.ask, hr.ask)
+	}
+	switch {
+	case h.deny >= 0 && sc.could == nil:
+		// The word may be no file at all (`git config x`): a deny rule
+		// that names it as one asks, as for a word known only at run
+		// time.
+		sc.could = &argHit{rule: t.entries[h.deny].rule, arg: tildeShown(word, sc.home), could: true, newFile: true}
+	case h.ask >= 0 && sc.ask == nil:
+		sc.ask = &argHit{rule: t.entries[h.ask].rule, arg: tildeShown(word, sc.home), newFile: true}
 	}
 }
 
@@ -684,13 +720,6 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		if canon == "/" {
 			resolved = "/" + c
 		}
-		if !sc.lk.has(canon, c) {
-			return // names nothing: not a path
-		}
-		fi, err := sc.lk.lstat(resolved)
-		if err != nil {
-			return // names nothing: not a path
-		}
 		switch {
 		case dir == canon:
 			cleaned = resolved
@@ -698,6 +727,22 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			cleaned = "/" + c
 		default:
 			cleaned = dir + "/" + c
+		}
+		var fi os.FileInfo
+		err := fs.ErrNotExist
+		if sc.lk.has(canon, c) {
+			fi, err = sc.lk.lstat(resolved)
+		}
+		if err != nil {
+			// It names nothing yet: nothing to read there, but a program
+			// that may write its arguments may create it (`cd ~/.ssh &&
+			// cp key authorized_keys`, `cd .git/hooks && touch
+			// pre-commit`): the protected paths and the write rules
+			// decide the new file.
+			if sc.protect {
+				sc.newFile(word, cleaned, resolved)
+			}
+			return
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			info, exists = fi, true

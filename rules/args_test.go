@@ -124,7 +124,10 @@ func TestArgumentsUnderTheDefaultPolicy(t *testing.T) {
 	runArgCases(t, p, inSSH, []argCase{
 		{"plain words naming nothing are not paths", []string{"wc", "-l", "nothing-here"}, Allow, "", ""},
 		{"plain words naming a key are", []string{"wc", "-l", "id_rsa"}, Deny, "~/.ssh/id_*", ""},
-		{"a subcommand word is not a path", []string{"git", "config", "x"}, Ask, "", "not in the read-only table"},
+		// A plain word a writing program is given may name a new file: a
+		// deny rule that names it so asks.
+		{"a new file name after a writing program asks", []string{"git", "config", "x"}, Ask, "~/.ssh/*", "could"},
+		{"a new key file after a writing program asks", []string{"cp", "/tmp/k", "authorized_keys"}, Ask, "~/.ssh/*", "could"},
 	})
 	// Deny is absolute.
 	by := ctx

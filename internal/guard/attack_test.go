@@ -54,6 +54,12 @@ func TestAttackRunFinds(t *testing.T) {
 		{"cd ~/.ssh && grep -rh e", false},
 		{"printf '%s\\0' -exec touch X ';' | xargs -0 find f.txt", true},
 		{"for i in 1 2; do cd ..; done; cat .ssh/id_rsa", false},
+		// A plain name that does not exist yet, given to a program that
+		// may write it, after a cd into a protected directory.
+		{"cd .git && cp f.txt description", true},
+		{"cd ~/.ssh && cp /tmp/k authorized_keys", true},
+		{"cd ~/.ssh && tee authorized_keys2 < /tmp/k", true},
+		{"cd .git && ln -s /tmp/x hooks2 && mv hooks2 hooks", true},
 		{`awk 'BEGIN{print "a;" > "/tmp/m"}'`, false},
 		{"awk 'BEGIN{print \"x\" |\\\n \"touch /tmp/m\"}'", false},
 		{`awk 'BEGIN{ARGV[1]=ENVIRON["HOME"] "/.ssh/id_rsa"; ARGC=2} {print}'`, false},
