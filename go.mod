@@ -11,4 +11,7 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/tools v0.38.0 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+)

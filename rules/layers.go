@@ -31,6 +31,8 @@ type Layers struct {
 //   - shell and audit.path: the user's, else the system's; a project's
 //     are ignored with a warning (a repository must not choose the program
 //     that runs commands or where their record goes).
+//   - approval: the user's, else the system's, else DefaultApproval; a
+//     project's is ignored with a warning (headless: allow would loosen).
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -45,7 +47,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 	if l.System == nil && l.Project == nil && l.User != nil && !l.User.LockMode {
 		return l.User, nil // one layer: it is the effective policy
 	}
-	out := &Policy{Audit: AuditConfig{Required: true}}
+	out := &Policy{Audit: AuditConfig{Required: true}, Approval: DefaultApproval}
 	setFalse, setTrue := false, false
 	for _, p := range []*Policy{l.System, l.User} {
 		if p == nil {
@@ -57,6 +59,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 		if p.Audit.Path != "" {
 			out.Audit.Path = p.Audit.Path
+		}
+		if p.Approval.Line > 0 {
+			out.Approval = p.Approval
 		}
 		if p.Audit.RequiredSet {
 			setFalse = setFalse || !p.Audit.Required
@@ -92,6 +97,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 		if p.Shell != "" {
 			warnAt(p.File, p.shellLine, "a project file may not choose the shell (%s); ignored", p.Shell)
+		}
+		if p.Approval.Line > 0 {
+			warnAt(p.File, p.Approval.Line, "a project file may not change how approvals are asked (approval:); ignored")
 		}
 		if p.Audit.Path != "" || p.Audit.RequiredSet {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")

@@ -12,6 +12,7 @@
 //	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
+//	guardsh approvals | approve ID [--always] | deny ID [-m MSG]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //go:debug containermaxprocs=0
@@ -52,6 +53,9 @@ Commands:
   guardsh config lint [FILE…]              mistakes in config files
   guardsh import claude|codex|gemini|goose|opencode FILE
                                            other agents' rules as guardsh rules
+  guardsh approvals                        pending approvals
+  guardsh approve ID [--always]            approve one (from your terminal)
+  guardsh deny ID [-m MESSAGE]             deny one, with a word for the agent
   guardsh default-config                   the embedded default policy
   guardsh version
   guardsh help
@@ -85,6 +89,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return configMain(argv[2:], stdout, stderr)
 		case "import":
 			return importMain(argv[2:], stdout, stderr)
+		case "approvals", "approve", "deny":
+			return approvalsMain(argv[1], argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

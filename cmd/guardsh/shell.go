@@ -14,12 +14,9 @@ import (
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
 )
-
-// noChannel says why an ask cannot be answered: guardsh has no approval
-// channel yet, so every ask is refused (headless).
-const noChannel = "no approval channel"
 
 // shellRun is one invocation of guardsh as a shell.
 type shellRun struct {
@@ -30,6 +27,8 @@ type shellRun struct {
 	guard  *guard.Guard
 	log    *audit.Log
 	runner interp.Run
+	// prompter answers asks (package prompt).
+	prompter *prompt.Prompter
 	// agent and user go into every record; found once per invocation.
 	agent, user string
 }
@@ -96,12 +95,14 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		protected = append(protected, canonical(logPath))
 	}
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			if o := s.guard.Evaluate(string(data)); o.Decision != rules.Allow {
-				return s.refuse(string(data), o)
+			o := s.guard.Evaluate(string(data))
+			if a := s.resolve(string(data), o); a.Decision != rules.Allow {
+				return s.refuse(string(data), o, a)
 			}
 		}
 	}
@@ -138,10 +139,12 @@ func describe(err error) string {
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
 	o := s.guard.Evaluate(text)
-	if o.Decision != rules.Allow {
-		return s.refuse(text, o)
+	a := s.resolve(text, o)
+	if a.Decision != rules.Allow {
+		return s.refuse(text, o, a)
 	}
-	rec := s.record(text, o)
+	s.printLines(a)
+	rec := s.record(text, o, a)
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
@@ -191,10 +194,13 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
-			rec := s.record(text, o)
-			if o.Decision != rules.Allow {
-				s.printRefusal(o)
+			a := s.resolve(text, o)
+			rec := s.record(text, o, a)
+			if a.Decision != rules.Allow {
+				s.printRefusal(o, a)
 				text = "(exit 126)\n"
+			} else {
+				s.printLines(a)
 			}
 			s.finish(rec, nil)
 			if _, werr := io.WriteString(w, text); werr != nil {
@@ -217,21 +223,34 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 }
 
 // refuse prints why text does not run, records it, and returns 126.
-func (s *shellRun) refuse(text string, o guard.Outcome) int {
-	rec := s.record(text, o)
-	s.printRefusal(o)
+func (s *shellRun) refuse(text string, o guard.Outcome, a prompt.Answer) int {
+	rec := s.record(text, o, a)
+	s.printRefusal(o, a)
 	s.finish(rec, nil)
 	return exitRefused
 }
 
-func (s *shellRun) printRefusal(o guard.Outcome) {
-	for _, line := range o.Refusal(s.guard.PolicyFile, noChannel) {
+func (s *shellRun) printRefusal(o guard.Outcome, a prompt.Answer) {
+	why := a.Why
+	if why == "" {
+		why = "no approval channel"
+	}
+	for _, line := range o.Refusal(s.guard.PolicyFile, why) {
+		fmt.Fprintln(s.stderr, line)
+	}
+	s.printLines(a)
+}
+
+// printLines prints the prompt's lines for the agent (stderr).
+func (s *shellRun) printLines(a prompt.Answer) {
+	for _, line := range a.Lines {
 		fmt.Fprintln(s.stderr, line)
 	}
 }
 
-// record starts the audit record of one decision.
-func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
+// record starts the audit record of one decision; a, the prompt's answer,
+// settles an ask.
+func (s *shellRun) record(text string, o guard.Outcome, a prompt.Answer) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
@@ -244,8 +263,11 @@ func (s *shellRun) record(text string, o guard.Outcome) *audit.Record {
 	rec.Command = text
 	rec.Mode = string(s.guard.Context.Mode)
 	o.Record(rec)
-	if o.Decision == rules.Ask {
-		// Nothing can answer an ask here: the headless policy refuses it.
+	switch {
+	case a.DecidedBy != "":
+		rec.Decision, rec.DecidedBy = a.Decision.String(), a.DecidedBy
+	case o.Decision == rules.Ask:
+		// Nothing answered the ask: it is refused.
 		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
 	}
 	return rec
