@@ -3,6 +3,7 @@ module github.com/guardsh/guardsh
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.50.0
@@ -11,7 +12,4 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require (
-	github.com/creack/pty v1.1.24 // indirect
-	golang.org/x/tools v0.38.0 // indirect
-)
+require golang.org/x/tools v0.38.0 // indirect

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -69,13 +70,15 @@ func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 		return Reply{Why: err.Error()}, err
 	}
 	defer restoreFg()
-	show(tty, req)
-	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 	old, err := term.MakeRaw(fd)
 	if err != nil {
 		return Reply{Why: err.Error()}, fmt.Errorf("dialog: raw mode: %w", err)
 	}
 	defer term.Restore(fd, old)
+	// Raw mode writes "\n" as is (no output processing): lines end "\r\n".
+	show(crlf{tty}, req)
+	// Keys typed before the dialog was shown answer nothing.
+	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 
 	keys := make(chan byte, 64)
 	done := make(chan struct{})
@@ -102,37 +105,52 @@ func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 }
 
 // takeForeground moves guardsh into a process group of its own and makes
-// it the terminal's foreground group; the function it returns undoes both
-// and continues the old foreground group.
+// it the terminal's foreground group; the function it returns gives the
+// terminal back to the old foreground group (only if guardsh still holds
+// it: a job-control shell that took it back keeps it), returns guardsh to
+// its group and continues the old foreground group. SIGTTOU and SIGTTIN
+// are ignored meanwhile, so that guardsh is never stopped: a read after
+// the terminal was taken away fails (EIO) and the dialog denies.
 func takeForeground(fd int) (func(), error) {
 	oldFg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
 	if err != nil {
 		return nil, fmt.Errorf("dialog: foreground group: %w", err)
 	}
 	oldPgrp := unix.Getpgrp()
-	// tcsetpgrp from a background group raises SIGTTOU: ignore it here.
-	signal.Ignore(syscall.SIGTTOU)
+	signal.Ignore(syscall.SIGTTOU, syscall.SIGTTIN)
 	if err := unix.Setpgid(0, 0); err != nil && !errors.Is(err, unix.EPERM) {
-		signal.Reset(syscall.SIGTTOU)
+		signal.Reset(syscall.SIGTTOU, syscall.SIGTTIN)
 		return nil, fmt.Errorf("dialog: process group: %w", err)
 	}
 	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, unix.Getpgrp()); err != nil {
 		_ = unix.Setpgid(0, oldPgrp)
-		signal.Reset(syscall.SIGTTOU)
+		signal.Reset(syscall.SIGTTOU, syscall.SIGTTIN)
 		return nil, fmt.Errorf("dialog: taking the terminal: %w", err)
 	}
 	return func() {
-		_ = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, oldFg)
+		if fg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil && fg == unix.Getpgrp() {
+			_ = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, oldFg)
+		}
 		if oldPgrp != unix.Getpgrp() {
 			_ = unix.Setpgid(0, oldPgrp)
 		}
-		// A parent that read the terminal meanwhile was stopped.
+		// A parent that read the terminal meanwhile was stopped (SIGTTIN).
 		_ = unix.Kill(-oldFg, unix.SIGCONT)
-		signal.Reset(syscall.SIGTTOU)
+		signal.Reset(syscall.SIGTTOU, syscall.SIGTTIN)
 	}, nil
 }
 
-// show writes the request (before raw mode: plain newlines).
+// crlf writes to a terminal in raw mode: every "\n" as "\r\n".
+type crlf struct{ w io.Writer }
+
+func (c crlf) Write(b []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// show writes the request.
 func show(w io.Writer, req Request) {
 	fmt.Fprintf(w, "\n── guardsh: approval needed ──\n")
 	fmt.Fprintf(w, "command: %s\n", Visible(req.Command))
@@ -195,7 +213,7 @@ func (d *dialog) key() (byte, Reply, error) {
 }
 
 func (d *dialog) say(format string, args ...any) {
-	fmt.Fprintf(d.w, strings.ReplaceAll(format, "\n", "\r\n"), args...)
+	fmt.Fprintf(crlf{d.w}, format, args...)
 }
 
 func (d *dialog) run(req Request) (Reply, error) {

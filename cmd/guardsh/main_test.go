@@ -10,8 +10,8 @@ import (
 )
 
 // TestMain makes the test binary act as guardsh when run under guardsh's
-// own names (testscript's "guardsh", and bash, sh, guardsh-prefix or a
-// login "-guardsh" through links the tests make), and runs the tests
+// own names (testscript's "guardsh", and guardsh, bash, sh, guardsh-prefix
+// or a login "-guardsh" through links the tests make), and runs the tests
 // otherwise.
 //
 // The test binary reads the system config from $GUARDSH_TEST_SYSTEM_CONFIG
@@ -35,7 +35,7 @@ func actsAsGuardsh(arg0 string) bool {
 		return true
 	}
 	switch filepath.Base(arg0) {
-	case "bash", "sh", "guardsh-prefix":
+	case "bash", "sh", "guardsh-prefix", "guardsh":
 		return true
 	}
 	return false
