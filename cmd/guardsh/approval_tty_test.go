@@ -401,3 +401,98 @@ func TestAgentOwnedPtyNeverApproves(t *testing.T) {
 		})
 	}
 }
+
+// startHeadless runs guardsh -c command with no terminal and returns it
+// once it names the pending approval, with the approval's id.
+func (e *approvalEnv) startHeadless(command string) (*exec.Cmd, string, *bytes.Buffer) {
+	e.t.Helper()
+	cmd := exec.Command(filepath.Join(e.bin, "bash"), "-c", command)
+	cmd.Dir, cmd.Env = e.proj, e.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal
+	r, w, err := os.Pipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	cmd.Stderr = w
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	w.Close()
+	var seen bytes.Buffer
+	rx := regexp.MustCompile(`guardsh approve ([a-z2-7]{10})`)
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		seen.Write(buf[:n])
+		if m := rx.FindSubmatch(seen.Bytes()); m != nil {
+			go func() { _, _ = seen.ReadFrom(r) }()
+			return cmd, string(m[1]), &seen
+		}
+		if err != nil {
+			_ = cmd.Wait()
+			e.t.Fatalf("no pending approval named:\n%s", seen.String())
+		}
+	}
+}
+
+// TestWaitApprovedFromAnotherTerminal: with headless: wait, `guardsh
+// approve ID` typed on a human's terminal lets the waiting guardsh run the
+// command within a second; the approval is then used up.
+func TestWaitApprovedFromAnotherTerminal(t *testing.T) {
+	e := newApprovalEnv(t)
+	if err := os.WriteFile(e.cfg, []byte("approval: {headless: wait, wait: 60s}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := e.tmux()
+	cmd, id, out := e.startHeadless("touch wait.txt")
+	stamp := filepath.Join(e.dir, "approved")
+	p.literal(filepath.Join(e.bin, "guardsh") + " approve " + id + " && date +%s.%N > " + stamp)
+	p.keys("Enter")
+	err := cmd.Wait()
+	exited := time.Now()
+	if err != nil {
+		t.Fatalf("guardsh: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(stamp)
+	if err != nil {
+		t.Fatalf("approve did not succeed: %v\n%s", err, p.screen())
+	}
+	secs, _ := strconv.ParseFloat(strings.TrimSpace(string(data)), 64)
+	latency := exited.Sub(time.Unix(0, int64(secs*1e9)))
+	t.Logf("approved → command done: %v", latency)
+	if latency > time.Second {
+		t.Errorf("guardsh proceeded %v after the approval, want ≤ 1s", latency)
+	}
+	if _, err := os.Stat(filepath.Join(e.proj, "wait.txt")); err != nil {
+		t.Error("approved command did not run")
+	}
+	if names, _ := filepath.Glob(filepath.Join(e.home, ".local/state/guardsh/approvals/*.json")); len(names) != 0 {
+		t.Errorf("approval not used up: %v", names)
+	}
+}
+
+// TestDenyModeRetryRunsOnce: with headless: deny, an approval given after
+// the refusal lets the retry of the same command run once, not twice.
+func TestDenyModeRetryRunsOnce(t *testing.T) {
+	e := newApprovalEnv(t)
+	p := e.tmux()
+	cmd, id, out := e.startHeadless("touch retry.txt")
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("refused command succeeded:\n%s", out)
+	}
+	p.literal(filepath.Join(e.bin, "guardsh") + " approve " + id)
+	p.keys("Enter")
+	p.waitFor(id + `: approved`)
+	run := func() error {
+		c := exec.Command(filepath.Join(e.bin, "bash"), "-c", "touch retry.txt")
+		c.Dir, c.Env = e.proj, e.env
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		return c.Run()
+	}
+	if err := run(); err != nil {
+		t.Fatalf("the approved retry was refused: %v", err)
+	}
+	if err := run(); err == nil {
+		t.Fatal("the approval was used twice")
+	}
+}
