@@ -374,19 +374,22 @@ func TestAgentOwnedPtyNeverApproves(t *testing.T) {
 			var out bytes.Buffer
 			done := make(chan struct{})
 			go func() { _, _ = out.ReadFrom(f); close(done) }()
-			stop := time.After(3 * time.Second)
+			_, _ = f.Write([]byte("y\r")) // typed ahead, too
+			exited := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(exited) }()
+			// The agent types "y" until guardsh is gone.
+			stop := time.After(20 * time.Second)
 		typing:
 			for {
 				select {
-				case <-stop:
+				case <-exited:
 					break typing
-				case <-time.After(50 * time.Millisecond):
-					if _, err := f.Write([]byte("y\r")); err != nil {
-						break typing
-					}
+				case <-stop:
+					t.Fatal("guardsh still running after 20s on an agent-owned pty")
+				case <-time.After(20 * time.Millisecond):
+					_, _ = f.Write([]byte("y\r"))
 				}
 			}
-			_ = cmd.Wait()
 			f.Close()
 			<-done
 			if _, err := os.Stat(filepath.Join(e.proj, "pty.txt")); err == nil {
