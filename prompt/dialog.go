@@ -100,7 +100,13 @@ func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 			}
 		}
 	}()
-	d := &dialog{w: tty, keys: keys, sigs: sigs, deadline: time.After(timeout), timeout: timeout}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	lost := func() bool {
+		fg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+		return err != nil || fg != unix.Getpgrp()
+	}
+	d := &dialog{w: tty, keys: keys, sigs: sigs, deadline: time.After(timeout), timeout: timeout, tick: tick.C, lost: lost}
 	return d.run(req)
 }
 
@@ -194,21 +200,31 @@ type dialog struct {
 	sigs     <-chan os.Signal
 	deadline <-chan time.Time
 	timeout  time.Duration
+	// tick paces the check that guardsh still holds the terminal (lost):
+	// a job-control shell takes it back when it sees the parent stopped.
+	tick <-chan time.Time
+	lost func() bool
 }
 
 // key waits for one byte; ok is false (and reply says why) when the
 // dialog must end with a denial.
 func (d *dialog) key() (byte, Reply, error) {
-	select {
-	case c, open := <-d.keys:
-		if !open {
-			return 0, Reply{Why: "the terminal closed"}, errors.New("dialog: the terminal closed")
+	for {
+		select {
+		case c, open := <-d.keys:
+			if !open {
+				return 0, Reply{Why: "the terminal closed"}, errors.New("dialog: the terminal closed")
+			}
+			return c, Reply{}, nil
+		case s := <-d.sigs:
+			return 0, Reply{Why: "interrupted by " + s.String()}, fmt.Errorf("%w by %v", ErrInterrupted, s)
+		case <-d.deadline:
+			return 0, Reply{Why: fmt.Sprintf("no answer within %v", d.timeout)}, nil
+		case <-d.tick:
+			if d.lost() {
+				return 0, Reply{Why: "the terminal was taken back (job control) before an answer"}, nil
+			}
 		}
-		return c, Reply{}, nil
-	case s := <-d.sigs:
-		return 0, Reply{Why: "interrupted by " + s.String()}, fmt.Errorf("%w by %v", ErrInterrupted, s)
-	case <-d.deadline:
-		return 0, Reply{Why: fmt.Sprintf("no answer within %v", d.timeout)}, nil
 	}
 }
 

@@ -499,3 +499,22 @@ func TestDenyModeRetryRunsOnce(t *testing.T) {
 		t.Fatal("the approval was used twice")
 	}
 }
+
+// TestDialogJobControlTakesTerminal: a parent whose read of the terminal
+// stops it (SIGTTIN, the default) is reported stopped by the human's
+// job-control shell, which takes the terminal back; guardsh then denies at
+// once (no wait for the timeout, never stopped itself), and `fg` resumes
+// the agent, which gets the refusal.
+func TestDialogJobControlTakesTerminal(t *testing.T) {
+	e := newApprovalEnv(t)
+	e.write("tui2.sh", strings.Replace(fakeTUI, "trap '' TTIN TTOU; ", "", 1), 0o755)
+	p := e.tmux()
+	p.agent("tui2.sh", "touch jc.txt")
+	p.waitFor(`denied \(the terminal was taken back \(job control\) before an answer\)`)
+	p.waitFor(`Stopped`)
+	p.keys("fg", "Enter")
+	p.waitFor(`^agent: exit 126$`)
+	if _, err := os.Stat(filepath.Join(e.proj, "jc.txt")); err == nil {
+		t.Error("the command ran without an answer")
+	}
+}
