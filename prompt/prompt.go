@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -43,6 +44,9 @@ type Answer struct {
 	Lines []string
 	// Approval is the id of the pending approval left behind, if any.
 	Approval string
+	// Human is the human's answer for the audit record; nil when no human
+	// answered.
+	Human *audit.Human
 }
 
 // Resolve turns the decided outcome o into the human's or the headless
@@ -60,14 +64,25 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 		if err != nil {
 			p.say("guardsh: warning: %v", err)
 		} else if ok {
-			return given(a)
+			return given(a, 0)
 		}
 	}
 	tty, err := OpenTrusted(p.PPID)
 	if err == nil {
 		defer tty.Close()
+		start := time.Now()
 		reply, derr := Dialog(tty, req, p.Config.Timeout)
-		return p.apply(reply, derr, req)
+		ans := p.apply(reply, derr, req)
+		if reply.Why == "" && derr == nil {
+			ans.Human = &audit.Human{Answer: answerName[reply.Choice], LatencyMS: ms(time.Since(start)), Message: reply.Message}
+			if reply.Choice == Exact || reply.Choice == Prefix {
+				ans.Human.Rules = reply.Patterns
+			}
+		} else if ans.Decision == rules.Deny {
+			// No human answered: the declared default (deny) did.
+			ans.DecidedBy = "headless"
+		}
+		return ans
 	}
 	why := "no trusted terminal"
 	var ue *UntrustedError
@@ -77,13 +92,23 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 	return p.headless(req, why)
 }
 
-// given is the answer of an approval decided elsewhere.
-func given(a Approval) Answer {
+var answerName = map[Choice]string{Deny: "deny", Once: "once", Session: "session", Exact: "always", Prefix: "prefix"}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// given is the answer of an approval decided elsewhere, latency after
+// guardsh began waiting for it (0: given before guardsh asked).
+func given(a Approval, latency time.Duration) Answer {
+	h := &audit.Human{Answer: "approve", LatencyMS: ms(latency), Approval: a.ID, Message: a.Message}
+	if a.Reusable {
+		h.Answer = "session"
+	}
 	if a.Status == Approved {
-		return Answer{Decision: rules.Allow, DecidedBy: "human", Approval: a.ID,
+		return Answer{Decision: rules.Allow, DecidedBy: "human", Approval: a.ID, Human: h,
 			Lines: []string{fmt.Sprintf("guardsh: approved by a human (approval %s)", a.ID)}}
 	}
-	ans := Answer{Decision: rules.Deny, DecidedBy: "human", Approval: a.ID, Why: "denied by a human, approval " + a.ID}
+	h.Answer = "deny"
+	ans := Answer{Decision: rules.Deny, DecidedBy: "human", Approval: a.ID, Human: h, Why: "denied by a human, approval " + a.ID}
 	if a.Message != "" {
 		ans.Lines = []string{"guardsh: message from the human: " + Visible(a.Message)}
 	}
@@ -159,6 +184,7 @@ func (p *Prompter) headless(req Request, why string) Answer {
 		p.say("%s", l)
 	}
 	p.say("guardsh:   guardsh approve %s   (or: guardsh deny %s -m MESSAGE); waiting up to %v", a.ID, a.ID, p.Config.Wait)
+	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), p.Config.Wait)
 	defer cancel()
 	got, err := p.Spool.Wait(ctx, a.ID, 100*time.Millisecond)
@@ -168,7 +194,7 @@ func (p *Prompter) headless(req Request, why string) Answer {
 		}
 		return Answer{Decision: rules.Deny, DecidedBy: "headless", Why: fmt.Sprintf("%s; %v, approval %s still pending", why, err, a.ID), Lines: how, Approval: a.ID}
 	}
-	return given(got)
+	return given(got, time.Since(began))
 }
 
 // notify runs approval.notify with a as JSON on stdin; it does not wait

@@ -111,6 +111,13 @@ func newApprovalEnv(t *testing.T) *approvalEnv {
 	return e
 }
 
+// lastAudit is the last line of the audit log.
+func (e *approvalEnv) lastAudit() string {
+	data, _ := os.ReadFile(filepath.Join(e.home, ".local", "state", "guardsh", "audit.jsonl"))
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	return lines[len(lines)-1]
+}
+
 func (e *approvalEnv) write(name, text string, perm os.FileMode) {
 	if err := os.WriteFile(filepath.Join(e.dir, name), []byte(text), perm); err != nil {
 		e.t.Fatal(err)
@@ -212,6 +219,9 @@ func TestDialogAnswers(t *testing.T) {
 		if !touched("once.txt") {
 			t.Error("approved command did not run")
 		}
+		if rec := e.lastAudit(); !regexp.MustCompile(`"decision":"allow","decided_by":"human".*"human":\{"answer":"once","latency_ms":[0-9.]+\}`).MatchString(rec) {
+			t.Errorf("audit record: %s", rec)
+		}
 		// Once means once: the same command asks again.
 		p.agent("agent.sh", "touch once.txt")
 		p.keys("n")
@@ -237,6 +247,9 @@ func TestDialogAnswers(t *testing.T) {
 		p.keys("Enter")
 		p.waitFor(`^guardsh: message from the human: use make build instead$`)
 		p.waitFor(`^agent: exit 126$`)
+		if rec := e.lastAudit(); !strings.Contains(rec, `"decision":"deny","decided_by":"human"`) || !strings.Contains(rec, `"message":"use make build instead"`) {
+			t.Errorf("audit record: %s", rec)
+		}
 		if touched("msg.txt") {
 			t.Error("denied command ran")
 		}

@@ -265,7 +265,7 @@ func (s *shellRun) record(text string, o guard.Outcome, a prompt.Answer) *audit.
 	o.Record(rec)
 	switch {
 	case a.DecidedBy != "":
-		rec.Decision, rec.DecidedBy = a.Decision.String(), a.DecidedBy
+		rec.Decision, rec.DecidedBy, rec.Human = a.Decision.String(), a.DecidedBy, a.Human
 	case o.Decision == rules.Ask:
 		// Nothing answered the ask: it is refused.
 		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
