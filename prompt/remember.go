@@ -31,6 +31,9 @@ type Added struct {
 // still reported. The result must parse as a config (rules.Parse), else
 // nothing is written and the error says why.
 func Remember(path string, patterns []string, initial []byte) ([]Added, error) {
+	if path == "" {
+		return nil, errors.New("remembering the answer: no user config file (neither GUARDSH_CONFIG, XDG_CONFIG_HOME nor a home directory)")
+	}
 	if p, err := filepath.EvalSymlinks(path); err == nil {
 		path = p
 	}

@@ -31,8 +31,10 @@ type Layers struct {
 //   - shell and audit.path: the user's, else the system's; a project's
 //     are ignored with a warning (a repository must not choose the program
 //     that runs commands or where their record goes).
-//   - approval: the user's, else the system's, else DefaultApproval; a
-//     project's is ignored with a warning (headless: allow would loosen).
+//   - approval: the user's, else the system's, else DefaultApproval; but
+//     approval.headless may not be looser (deny < wait < allow) than the
+//     system's, which then holds, with a warning. A project's approval is
+//     ignored with a warning (headless: allow would loosen).
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -68,6 +70,11 @@ func Merge(l Layers) (*Policy, []Finding) {
 			setTrue = setTrue || p.Audit.Required
 		}
 		out.rules = append(out.rules, p.rules...)
+	}
+	if s, u := l.System, l.User; s != nil && u != nil && s.Approval.Line > 0 && u.Approval.Line > 0 &&
+		headlessRank[u.Approval.Headless] > headlessRank[s.Approval.Headless] {
+		warnAt(u.File, u.Approval.Line, "approval.headless: %s is looser than %s in %s; ignored", u.Approval.Headless, s.Approval.Headless, s.File)
+		out.Approval.Headless = s.Approval.Headless
 	}
 	if setFalse && !setTrue {
 		out.Audit.Required = false
@@ -131,3 +138,6 @@ func Tighten(configured, want Mode) (Mode, bool) {
 	}
 	return configured, false
 }
+
+// headlessRank orders approval.headless values from strictest.
+var headlessRank = map[string]int{"deny": 0, "wait": 1, "allow": 2}

@@ -531,3 +531,29 @@ func TestDialogJobControlTakesTerminal(t *testing.T) {
 		t.Error("the command ran without an answer")
 	}
 }
+
+// TestApproveAlways: `guardsh approve ID --always` remembers the exact
+// command in the user config (comments kept), so the retries run.
+func TestApproveAlways(t *testing.T) {
+	e := newApprovalEnv(t)
+	p := e.tmux()
+	cmd, id, out := e.startHeadless("touch keep.txt")
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("refused command succeeded:\n%s", out)
+	}
+	p.literal(filepath.Join(e.bin, "guardsh") + " approve " + id + " --always")
+	p.keys("Enter")
+	p.waitFor(`remembered: "touch keep.txt" in rules.shell.allow \(` + regexp.QuoteMeta(e.cfg) + `:\d+\)`)
+	data, _ := os.ReadFile(e.cfg)
+	if !strings.Contains(string(data), "# things I trust") || !strings.Contains(string(data), `"touch keep.txt"`) {
+		t.Errorf("config:\n%s", data)
+	}
+	for range 2 {
+		c := exec.Command(filepath.Join(e.bin, "bash"), "-c", "touch keep.txt")
+		c.Dir, c.Env = e.proj, e.env
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("remembered command refused: %v\n%s", err, out)
+		}
+	}
+}
