@@ -26,6 +26,8 @@ type Prompter struct {
 	// PPID is the process that started guardsh (the agent), for the
 	// trusted-terminal rule.
 	PPID int
+	// Exe is guardsh's executable, run by the tmux popup.
+	Exe string
 	// Stderr receives progress lines while waiting ("waiting for …").
 	Stderr io.Writer
 }
@@ -53,7 +55,8 @@ type Answer struct {
 // policy's answer; every decision but Ask passes through unchanged (deny
 // is absolute). In order: an answer already given from another terminal
 // for the same command, directory and session (used once); the dialog on
-// a trusted terminal (see OpenTrusted); the headless policy (deny, wait or allow; text that was not understood is
+// a trusted terminal (see OpenTrusted); with approval.prompt: tmux, a tmux
+// popup on the human's client (see PopupDialog); the headless policy (deny, wait or allow; text that was not understood is
 // never allowed headless).
 func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 	if o.Decision != rules.Ask {
@@ -88,6 +91,11 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 	var ue *UntrustedError
 	if errors.As(err, &ue) {
 		why = ue.Error()
+	}
+	if p.Config.Prompt == "tmux" {
+		if a, ok := p.popup(req); ok {
+			return a
+		}
 	}
 	return p.headless(req, why)
 }

@@ -25,6 +25,9 @@ type Request struct {
 	// human may allow it once, nothing is remembered, and headless
 	// "allow" does not apply.
 	NotUnderstood string `json:"not_understood,omitempty"`
+	// Agent is the pid of the process that started the asking guardsh,
+	// set for the tmux popup (whose server must be older).
+	Agent int `json:"agent,omitempty"`
 }
 
 // Item is one segment that needs approval.

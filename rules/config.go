@@ -176,7 +176,7 @@ func readConfig(path string) ([]byte, error) {
 //	shell: /usr/bin/bash      # absolute path of the real shell
 //	audit: {path: ~/x.jsonl, required: true}
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
-//	approval: {headless: deny, timeout: 5m, wait: 2m, expires: 1h, notify: [notify-send, guardsh]}
+//	approval: {headless: deny, timeout: 5m, wait: 2m, expires: 1h, prompt: terminal, notify: [notify-send, guardsh]}
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
@@ -609,6 +609,10 @@ type ApprovalConfig struct {
 	// Expires is how long a pending approval, or a given one not yet
 	// used, stays valid (default 1h).
 	Expires time.Duration
+	// Prompt is "terminal" (the default: the dialog on a trusted
+	// terminal only) or "tmux" (without one, a tmux display-popup on the
+	// human's client, when $TMUX names a server older than the agent).
+	Prompt string
 	// Notify is a command (argv) run with the pending request as JSON on
 	// stdin when an approval becomes pending; empty for none.
 	Notify []string
@@ -617,13 +621,13 @@ type ApprovalConfig struct {
 }
 
 // DefaultApproval is the approval section of a file that has none.
-var DefaultApproval = ApprovalConfig{Headless: "deny", Timeout: 5 * time.Minute, Wait: 2 * time.Minute, Expires: time.Hour}
+var DefaultApproval = ApprovalConfig{Headless: "deny", Timeout: 5 * time.Minute, Wait: 2 * time.Minute, Expires: time.Hour, Prompt: "terminal"}
 
 // approval parses the `approval:` section into ps.p.Approval.
 func (ps *parser) approval(n *yaml.Node) error {
 	a := &ps.p.Approval
 	a.Line = n.Line
-	f, err := ps.mapping(n, "approval", "headless", "timeout", "wait", "expires", "notify")
+	f, err := ps.mapping(n, "approval", "headless", "timeout", "wait", "expires", "prompt", "notify")
 	if err != nil {
 		return err
 	}
@@ -643,6 +647,9 @@ func (ps *parser) approval(n *yaml.Node) error {
 		return nil
 	}
 	if err := oneOf("headless", &a.Headless, "deny", "wait", "allow"); err != nil {
+		return err
+	}
+	if err := oneOf("prompt", &a.Prompt, "terminal", "tmux"); err != nil {
 		return err
 	}
 	for _, d := range []struct {

@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -107,7 +109,7 @@ func newApprovalEnv(t *testing.T) *approvalEnv {
 	e.env = []string{"HOME=" + e.home, "PATH=" + os.Getenv("PATH"), "TERM=xterm", "LANG=C.UTF-8",
 		"XDG_CONFIG_HOME=" + filepath.Join(e.home, ".config"), "XDG_STATE_HOME=" + filepath.Join(e.home, ".local", "state"),
 		"GS_BIN=" + e.bin, "TUI_LOG=" + filepath.Join(e.dir, "tui.log"), "USER=tester",
-		"GUARDSH_TEST_SYSTEM_CONFIG=" + filepath.Join(e.dir, "no-system.yaml")}
+		"GUARDSH_TEST_SYSTEM_CONFIG=" + filepath.Join(e.dir, "no-system.yaml"), "GUARDSH_TEST_ACT_AS_GUARDSH=1"}
 	return e
 }
 
@@ -555,5 +557,82 @@ func TestApproveAlways(t *testing.T) {
 		if out, err := c.CombinedOutput(); err != nil {
 			t.Fatalf("remembered command refused: %v\n%s", err, out)
 		}
+	}
+}
+
+// TestTmuxPopup: with approval.prompt: tmux and no terminal, guardsh shows
+// the dialog in a popup on the human's tmux client; the key typed there
+// approves. A tmux server younger than the agent is not used.
+func TestTmuxPopup(t *testing.T) {
+	e := newApprovalEnv(t)
+	if err := os.WriteFile(e.cfg, []byte("approval: {prompt: tmux, timeout: 60s}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := e.tmux()
+	// The human's terminal emulator: a client attached on a pty.
+	client := exec.Command("tmux", "-L", p.sock, "attach", "-t", "t")
+	client.Env = p.env
+	f, err := pty.StartWithSize(client, &pty.Winsize{Rows: 40, Cols: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var screen bytes.Buffer
+	var mu sync.Mutex
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := f.Read(b)
+			mu.Lock()
+			screen.Write(b[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	p.waitFor(`human\$ $`)
+	for strings.TrimSpace(p.run("list-clients")) == "" {
+		time.Sleep(50 * time.Millisecond)
+	}
+	tmuxEnv := strings.TrimSpace(p.run("display", "-p", "#{socket_path},#{pid},0"))
+	status := filepath.Join(e.dir, "status")
+	// The agent starts after the human's tmux server.
+	agent := exec.Command("/bin/sh", "-c", filepath.Join(e.bin, "bash")+" -c 'touch pop.txt'; echo $? > "+status)
+	agent.Dir, agent.Env = e.proj, append(slices.Clone(e.env), "TMUX="+tmuxEnv)
+	agent.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var agentErr bytes.Buffer
+	agent.Stderr = &agentErr
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		mu.Lock()
+		shown := strings.Contains(screen.String(), "[n] deny")
+		mu.Unlock()
+		if shown {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no popup; agent said:\n%s", agentErr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // the popup's dialog reaches its read
+	if _, err := f.Write([]byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(status); strings.TrimSpace(string(data)) != "0" {
+		t.Fatalf("agent's command: status %q\n%s", data, agentErr.String())
+	}
+	if _, err := os.Stat(filepath.Join(e.proj, "pop.txt")); err != nil {
+		t.Error("approved command did not run")
+	}
+	if rec := e.lastAudit(); !strings.Contains(rec, `"decided_by":"human"`) {
+		t.Errorf("audit record: %s", rec)
 	}
 }

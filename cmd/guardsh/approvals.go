@@ -24,8 +24,9 @@ func spool() prompt.Spool {
 // newPrompter is the approval channel of a shell run under policy; "always"
 // answers go to userPath.
 func newPrompter(policy *rules.Policy, userPath string, stderr io.Writer) *prompt.Prompter {
+	exe, _ := os.Executable()
 	return &prompt.Prompter{Config: policy.Approval, Spool: spool(), UserConfig: userPath,
-		Initial: rules.DefaultConfig(), PPID: os.Getppid(), Stderr: stderr}
+		Initial: rules.DefaultConfig(), PPID: os.Getppid(), Exe: exe, Stderr: stderr}
 }
 
 // session names the requesting session an approval is bound to.
@@ -56,13 +57,23 @@ func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "guardsh: approvals: no home directory")
 		return 1
 	}
-	if cmd == "approvals" {
+	if cmd == "approvals" && !(len(args) == 2 && args[0] == "dialog") {
 		if len(args) > 0 {
 			return usage()
 		}
 		if err := prompt.List(stdout, sp); err != nil {
 			fmt.Fprintf(stderr, "guardsh: %v\n", err)
 			return 1
+		}
+		return 0
+	}
+	if cmd == "approvals" && len(args) == 2 && args[0] == "dialog" {
+		// Run by the tmux popup (approval.prompt: tmux).
+		exe, _ := os.Executable()
+		path, _ := configPath()
+		if err := prompt.PopupDialog(sp, args[1], canonical(exe), path, rules.DefaultConfig(), rules.DefaultApproval.Timeout); err != nil {
+			fmt.Fprintf(stderr, "guardsh: approvals dialog: %v\n", err)
+			return exitRefused
 		}
 		return 0
 	}

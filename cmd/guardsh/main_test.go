@@ -22,7 +22,9 @@ func TestMain(m *testing.M) {
 	if systemConfig == "" {
 		systemConfig = filepath.Join(os.TempDir(), "guardsh-test-no-system-config", "config.yaml")
 	}
-	if actsAsGuardsh(os.Args[0]) {
+	// GUARDSH_TEST_ACT_AS_GUARDSH=1: the binary is run by its own path,
+	// as guardsh runs itself (the tmux popup).
+	if actsAsGuardsh(os.Args[0]) || os.Getenv("GUARDSH_TEST_ACT_AS_GUARDSH") == "1" {
 		os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
