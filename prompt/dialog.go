@@ -46,6 +46,13 @@ type Reply struct {
 	Why string
 }
 
+// ErrBackground is returned by Dialog, before anything is shown, when the
+// terminal's foreground process group is its session leader's and not
+// guardsh's (the human's shell has the terminal; guardsh runs in a
+// background job):
+// taking the terminal from the shell could make it exit.
+var ErrBackground = errors.New("guardsh runs in a background job of the terminal")
+
 // ErrInterrupted is returned (wrapped) by Dialog when a signal ended it;
 // the terminal has been restored.
 var ErrInterrupted = errors.New("dialog interrupted")
@@ -121,6 +128,9 @@ func takeForeground(fd int) (func(), error) {
 	oldFg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
 	if err != nil {
 		return nil, fmt.Errorf("dialog: foreground group: %w", err)
+	}
+	if sid, err := unix.IoctlGetInt(fd, unix.TIOCGSID); err != nil || (oldFg == sid && oldFg != unix.Getpgrp()) {
+		return nil, ErrBackground
 	}
 	oldPgrp := unix.Getpgrp()
 	signal.Ignore(syscall.SIGTTOU, syscall.SIGTTIN)

@@ -75,6 +75,9 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 		defer tty.Close()
 		start := time.Now()
 		reply, derr := Dialog(tty, req, p.Config.Timeout)
+		if errors.Is(derr, ErrBackground) {
+			return p.headless(req, derr.Error())
+		}
 		ans := p.apply(reply, derr, req)
 		if reply.Why == "" && derr == nil {
 			ans.Human = &audit.Human{Answer: answerName[reply.Choice], LatencyMS: ms(time.Since(start)), Message: reply.Message}

@@ -187,12 +187,19 @@ func (p *tmuxPane) waitFor(re string) []string {
 	}
 }
 
+// reset clears the screen and the history, at the prompt.
+func (p *tmuxPane) reset() {
+	p.t.Helper()
+	p.keys("clear", "Enter")
+	p.waitFor(`^human\$ $`)
+	p.run("clear-history", "-t", "t")
+}
+
 // agent starts the fake agent on command in the pane and waits for the
 // dialog.
 func (p *tmuxPane) agent(script, command string) {
 	p.t.Helper()
-	p.keys("clear", "Enter")
-	p.waitFor(`^human\$ $`)
+	p.reset()
 	p.literal("../" + script + " '" + command + "'")
 	p.keys("Enter")
 	p.waitFor(`\[n\] deny`)
@@ -273,8 +280,7 @@ func TestDialogAnswers(t *testing.T) {
 		}
 		// The rule holds: no dialog the next time.
 		os.Remove(filepath.Join(e.proj, "always.txt"))
-		p.keys("clear", "Enter")
-		p.waitFor(`^human\$ $`)
+		p.reset()
 		p.literal("../agent.sh 'touch always.txt'")
 		p.keys("Enter")
 		p.waitFor(`^agent: exit 0$`)
@@ -303,9 +309,52 @@ func TestDialogAnswers(t *testing.T) {
 		}
 	})
 
+	t.Run("a background job does not take the terminal from the shell", func(t *testing.T) {
+		p.reset()
+		p.literal("../agent.sh 'touch bg.txt' &")
+		p.keys("Enter")
+		p.waitFor(`refused \(guardsh runs in a background job of the terminal, approval [a-z2-7]{10} pending\)`)
+		p.waitFor(`agent: exit 126`)
+		if s := p.screen(); strings.Contains(s, "approval needed") {
+			t.Errorf("dialog shown from a background job:\n%s", s)
+		}
+		// The shell still has the terminal and answers.
+		p.literal("echo still-here")
+		p.keys("Enter")
+		p.waitFor(`^still-here$`)
+	})
+
+	t.Run("s allows the command for the session", func(t *testing.T) {
+		p.reset()
+		p.literal("GUARDSH_SESSION=s1 ../agent.sh 'touch s.txt'")
+		p.keys("Enter")
+		p.waitFor(`^> $`)
+		p.keys("s")
+		p.waitFor(`allowed in this directory and session until`)
+		p.waitFor(`^agent: exit 0$`)
+		run := func(session string) {
+			p.reset()
+			p.literal("GUARDSH_SESSION=" + session + " ../agent.sh 'touch s.txt'")
+			p.keys("Enter")
+		}
+		// The same session runs it again unasked, more than once.
+		for range 2 {
+			run("s1")
+			p.waitFor(`^agent: exit 0$`)
+			if strings.Contains(p.screen(), "approval needed") {
+				t.Fatalf("asked again in the same session:\n%s", p.screen())
+			}
+		}
+		// Another session is asked.
+		run("s2")
+		p.waitFor(`\[n\] deny`)
+		p.waitFor(`^> $`)
+		p.keys("n")
+		p.waitFor(`^agent: exit 126$`)
+	})
+
 	t.Run("deny is not lifted by the dialog", func(t *testing.T) {
-		p.keys("clear", "Enter")
-		p.waitFor(`^human\$ $`)
+		p.reset()
 		p.literal("../agent.sh 'rm -rf build'")
 		p.keys("Enter")
 		p.waitFor(`^agent: exit 126$`)
