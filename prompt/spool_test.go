@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +190,44 @@ func TestRememberKeepsComments(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(bad); string(data) != "rules: [1, 2]\n" {
 		t.Fatalf("malformed config changed: %q", data)
+	}
+}
+
+func TestRememberConcurrently(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("# keep me\nmode: ask\n"), 0o600)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := Remember(path, []string{fmt.Sprintf("tool%d *", i)}, nil); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	data, _ := os.ReadFile(path)
+	for i := range 8 {
+		if !strings.Contains(string(data), fmt.Sprintf(`"tool%d *"`, i)) {
+			t.Errorf("rule %d lost:\n%s", i, data)
+		}
+	}
+	if !strings.Contains(string(data), "# keep me") {
+		t.Errorf("comment lost:\n%s", data)
+	}
+}
+
+func TestShowEscapes(t *testing.T) {
+	var b strings.Builder
+	show(&b, Request{Command: "ls\x1b[2J\nrm -rf ~", Cwd: "/w", Items: []Item{{Text: "rm -rf ~", Class: "sensitive", Reason: "deletes", Rule: `"rm *" (c.yaml:3)`}}})
+	out := b.String()
+	for _, want := range []string{`command: ls\x1b[2J\nrm -rf ~`, "cwd:     /w", "• rm -rf ~  [sensitive]", `asked by rule "rm *" (c.yaml:3)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsRune(out, 0x1b) {
+		t.Errorf("raw escape in the dialog: %q", out)
 	}
 }
