@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -84,13 +83,4 @@ func ApproveAlways(s Spool, id, userConfig string, initial []byte) ([]Added, err
 	}
 	_, err = s.Decide(id, Approved, true, "")
 	return added, err
-}
-
-// Quote renders pats for a message.
-func Quote(pats []string) string {
-	q := make([]string, len(pats))
-	for i, p := range pats {
-		q[i] = fmt.Sprintf("%q", p)
-	}
-	return strings.Join(q, ", ")
 }
