@@ -59,11 +59,16 @@ func Example() {
 	data, _ := os.ReadFile(path)
 	fmt.Println("lines:", bytes.Count(data, []byte("\n")))
 	fmt.Println("id:", len(r.ID), "characters, time part", r.ID[:10])
-	fmt.Print(strings.Replace(string(data), r.ID, "<id>", 1))
+	shown := strings.Replace(string(data), r.ID, "<id>", 1)
+	fmt.Print(shown[:strings.Index(shown, `,"prev"`)] + "…\n")
+	// The record closes the hash chain's first link: prev is Genesis and
+	// hash the SHA-256 of the line without it.
+	fmt.Println(r.Prev == audit.Genesis, len(r.Hash))
 	// Output:
 	// lines: 1
 	// id: 26 characters, time part 01JZ2XQDKV
-	// {"v":1,"ts":"2025-07-01T12:00:00.123Z","id":"<id>","ppid":4242,"agent":"claude-code","user":"dev","cwd":"/home/dev/project","argv":["bash","-c","git status && ls"],"command":"git status && ls","mode":"ask","segments":[{"argv":["git","status"],"kind":"exec","class":"read-only","decision":"allow","rule":"git status *","source":"/home/dev/.config/guardsh/config.yaml:3","reason":"matches allow rule"},{"argv":["ls"],"kind":"exec","class":"read-only","decision":"allow","rule":null,"reason":"read-only command"}],"decision":"allow","decided_by":"rule","exit":0,"duration_ms":3.25}
+	// {"v":2,"ts":"2025-07-01T12:00:00.123Z","id":"<id>","ppid":4242,"agent":"claude-code","user":"dev","cwd":"/home/dev/project","argv":["bash","-c","git status && ls"],"command":"git status && ls","mode":"ask","segments":[{"argv":["git","status"],"kind":"exec","class":"read-only","decision":"allow","rule":"git status *","source":"/home/dev/.config/guardsh/config.yaml:3","reason":"matches allow rule"},{"argv":["ls"],"kind":"exec","class":"read-only","decision":"allow","rule":null,"reason":"read-only command"}],"decision":"allow","decided_by":"rule","exit":0,"duration_ms":3.25…
+	// true 64
 }
 
 func ExampleDetect() {
@@ -80,4 +85,31 @@ func ExampleNewID() {
 	a, b := audit.NewID(t), audit.NewID(t.Add(time.Millisecond))
 	fmt.Println(len(a), a[:10], a < b)
 	// Output: 26 01ARYZ6S41 true
+}
+
+// Verify checks the hash chain of a log and names the first broken line.
+func ExampleVerify() {
+	dir, _ := os.MkdirTemp("", "guardsh-verify-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "audit.jsonl")
+	log, _ := audit.Open(path)
+	for _, cmd := range []string{"git status", "go test ./...", "git push"} {
+		r := audit.NewRecord(time.Now())
+		r.User, r.Cwd, r.Command, r.Mode = "dev", "/src", cmd, "ask"
+		r.Decision, r.DecidedBy = audit.Allow, "class"
+		log.Append(r)
+	}
+	log.Close()
+	v, err := audit.Verify([]string{path}, nil)
+	fmt.Println(v.Records, err)
+
+	// Someone removes the second record.
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(path, []byte(lines[0]+lines[2]), 0o600)
+	_, err = audit.Verify([]string{path}, nil)
+	fmt.Println(strings.Replace(err.Error(), path, "audit.jsonl", 1)[:41])
+	// Output:
+	// 3 <nil>
+	// audit.jsonl:2: deleted: the record before
 }

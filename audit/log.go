@@ -2,12 +2,19 @@ package audit
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -38,54 +45,102 @@ func DefaultPath() (string, error) {
 // Log is an open audit log file. Its methods are safe for concurrent use by
 // goroutines, and any number of processes may append to the same file at
 // once: each Append takes an exclusive flock(2) on the file for the one write
-// of its line, so lines never interleave. Records are not fsynced: a line is
+// of its line, so lines never interleave, and reads the hash of the line
+// before it under that lock, so the records form one linear hash chain (see
+// Verify). Records are fsynced only with Options.Sync: otherwise a line is
 // in the kernel's page cache when Append returns, and survives the process
 // but not necessarily a power loss.
 type Log struct {
 	path string
+	opt  Options
 
 	mu     sync.Mutex // flock does not exclude goroutines sharing one file
 	file   *os.File
 	closed bool
 }
 
-// Open opens the audit log at path for appending, creating its missing
+// Options tune a Log. The zero value appends without fsync, never rotates,
+// anchors nowhere and redacts nothing.
+type Options struct {
+	// Sync fsyncs the file after each line (fdatasync(2)), before the lock
+	// is released.
+	Sync bool
+	// MaxBytes, when > 0, rotates the log before a line would take it past
+	// MaxBytes bytes: the full file is renamed to RotatedName(path, t) and
+	// a new file at path continues the chain (its first record's prev is
+	// the last hash of the rotated file). A single line longer than
+	// MaxBytes still goes into a file of its own.
+	MaxBytes int64
+	// Anchor, when not nil, is given the chain head after every append
+	// (see Anchor). An anchor that fails makes Append return an error
+	// after the record was written.
+	Anchor Anchor
+	// Redact, when not nil, is applied to every record before it is
+	// written (see Redactor.Record).
+	Redact *Redactor
+	// Syslog, when not nil, is sent every record after it is written (see
+	// Syslog.Record). A failed send makes Append return an error after
+	// the record was written.
+	Syslog *Syslog
+}
+
+// Open opens the audit log at path with the zero Options; see OpenWith.
+func Open(path string) (*Log, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens the audit log at path for appending, creating its missing
 // parent directories (mode 0700) and the file (mode 0600) if needed; an
 // existing file keeps its mode and content. Call it before running the
 // command, so that a log that cannot be written refuses the command.
 //
 // path may also name an existing device or other non-directory file
-// (/dev/stderr, /dev/full). Errors name path and what failed (creating a
-// directory, opening the file) and wrap the system error (errors.Is works
-// with fs.ErrPermission, syscall.ENOTDIR, …).
-func Open(path string) (*Log, error) {
+// (/dev/stderr, /dev/full); records written there carry the Genesis prev,
+// since nothing can be read back. Errors name path and what failed
+// (creating a directory, opening the file) and wrap the system error
+// (errors.Is works with fs.ErrPermission, syscall.ENOTDIR, …).
+func OpenWith(path string, opt Options) (*Log, error) {
 	if path == "" {
 		return nil, errors.New("audit log: empty path")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit log %s: create directory: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openLog(path)
 	if err != nil {
 		return nil, fmt.Errorf("audit log %s: open for appending: %w", path, err)
 	}
-	return &Log{path: path, file: f}, nil
+	return &Log{path: path, opt: opt, file: f}, nil
+}
+
+// openLog opens path for reading (the chain's tail) and appending; a file
+// that cannot be read (a write-only device) is opened for appending only.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
+	return f, err
 }
 
 // Path returns the path the log was opened with.
 func (l *Log) Path() string { return l.path }
 
-// Append writes r as one line: its JSON (see Record.MarshalJSON) and "\n".
-// It returns an error, naming the log's path, when r is not a valid record
+// Append redacts r (Options.Redact), chains it and writes it as one line:
+// its JSON (see Record.MarshalJSON) and "\n". It sets r.Prev and r.Hash. It
+// returns an error, naming the log's path, when r is not a valid record
 // (wrong V, no TS or ID, a decision other than allow/ask/deny, a segment kind
-// other than exec/write/read, a negative or non-finite duration) or when the line cannot be written whole.
+// other than exec/write/read, a negative or non-finite duration) or when the
+// line cannot be written whole.
 //
-// The line is written by one write(2) while an exclusive flock(2) is held,
-// so concurrent appenders (goroutines or processes) never interleave. A
-// failed write (for example ENOSPC, EFBIG, EIO; errors.Is works on them)
-// leaves no partial line: if the kernel wrote only part of the line, the
-// file is truncated back to its size before the write, still under the
-// lock, and the error says so.
+// Under an exclusive flock(2) on the file, Append checks that path still
+// names the file it holds (another process may have rotated it; then it
+// reopens path), reads the hash of the last line (the prev of this one,
+// Genesis for an empty file), rotates when Options.MaxBytes says so, and
+// writes the line with one write(2), so concurrent appenders (goroutines or
+// processes) never interleave and form one chain. A failed write (for
+// example ENOSPC, EFBIG, EIO; errors.Is works on them) leaves no partial
+// line: if the kernel wrote only part of the line, the file is truncated
+// back to its size before the write, still under the lock, and the error
+// says so.
 func (l *Log) Append(r *Record) error {
 	if r == nil {
 		return fmt.Errorf("audit log %s: nil record", l.path)
@@ -93,40 +148,257 @@ func (l *Log) Append(r *Record) error {
 	if err := r.check(); err != nil {
 		return fmt.Errorf("audit log %s: %w", l.path, err)
 	}
+	if l.opt.Redact != nil {
+		l.opt.Redact.Record(r)
+	}
+	r.Prev, r.Hash = Genesis, ""
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(r); err != nil { // Encode ends the line with "\n"
 		return fmt.Errorf("audit log %s: encode record: %w", l.path, err)
 	}
-	line := buf.Bytes()
+	body := buf.Bytes()
+	// body ends `,"prev":"<64 zeros>","hash":""}\n`: prev is filled in
+	// under the lock, hash after it.
+	if !bytes.HasSuffix(body, []byte(`","hash":""}`+"\n")) {
+		return fmt.Errorf("audit log %s: encode record: hash is not the last member", l.path)
+	}
+	body = body[:len(body)-len(`,"hash":""}`+"\n")]
+	prevAt := len(body) - 1 - len(Genesis)
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return fmt.Errorf("audit log %s: append after Close", l.path)
 	}
-	rc, err := l.file.SyscallConn()
+	head, err := l.appendChained(body, prevAt)
 	if err != nil {
-		return fmt.Errorf("audit log %s: %w", l.path, err)
+		return err
 	}
-	var werr error
-	if err := rc.Control(func(fd uintptr) { werr = l.appendLocked(int(fd), line) }); err != nil {
-		return fmt.Errorf("audit log %s: %w", l.path, err)
+	r.Prev, r.Hash = string(body[prevAt:prevAt+len(Genesis)]), head
+	if l.opt.Syslog != nil {
+		line, _ := seal(body)
+		if err := l.opt.Syslog.Record(r.Decision, line[:len(line)-1]); err != nil {
+			return fmt.Errorf("audit log %s: record written, not shipped: %w", l.path, err)
+		}
 	}
-	return werr
+	if l.opt.Anchor != nil {
+		if err := l.opt.Anchor.Anchor(l.path, r.ID, head); err != nil {
+			return fmt.Errorf("audit log %s: record written, anchor failed: %w", l.path, err)
+		}
+	}
+	return nil
 }
 
-// appendLocked does the flock / write / unlock for Append on fd.
-func (l *Log) appendLocked(fd int, line []byte) error {
-	if err := retryEINTR(func() error { return unix.Flock(fd, unix.LOCK_EX) }); err != nil {
-		return fmt.Errorf("audit log %s: lock: %w", l.path, err)
+// appendChained locks the file that path names, fills in prev at prevAt in
+// body, appends the finished line and returns its hash.
+func (l *Log) appendChained(body []byte, prevAt int) (string, error) {
+	for range 100 {
+		fd, err := fdOf(l.file)
+		if err != nil {
+			return "", fmt.Errorf("audit log %s: %w", l.path, err)
+		}
+		if err := retryEINTR(func() error { return unix.Flock(fd, unix.LOCK_EX) }); err != nil {
+			return "", fmt.Errorf("audit log %s: lock: %w", l.path, err)
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			unix.Flock(fd, unix.LOCK_UN)
+			return "", fmt.Errorf("audit log %s: fstat: %w", l.path, err)
+		}
+		regular := st.Mode&unix.S_IFMT == unix.S_IFREG
+		if regular {
+			var now unix.Stat_t
+			if err := unix.Stat(l.path, &now); err != nil || now.Ino != st.Ino || now.Dev != st.Dev {
+				// Rotated (or removed) by another process: write to
+				// what path names now.
+				unix.Flock(fd, unix.LOCK_UN)
+				f, err := openLog(l.path)
+				if err != nil {
+					return "", fmt.Errorf("audit log %s: reopen after rotation: %w", l.path, err)
+				}
+				l.file.Close()
+				l.file = f
+				continue
+			}
+		}
+		head, err := l.writeChained(fd, st.Size, regular, body, prevAt)
+		if uerr := unix.Flock(fd, unix.LOCK_UN); uerr != nil && err == nil {
+			err = fmt.Errorf("audit log %s: unlock: %w", l.path, uerr)
+		}
+		return head, err
 	}
-	err := l.writeLine(fd, line)
-	if uerr := unix.Flock(fd, unix.LOCK_UN); uerr != nil && err == nil {
-		err = fmt.Errorf("audit log %s: unlock: %w", l.path, uerr)
+	return "", fmt.Errorf("audit log %s: the file kept being replaced while appending", l.path)
+}
+
+func fdOf(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
 	}
-	return err
+	var fd int
+	err = rc.Control(func(u uintptr) { fd = int(u) })
+	return fd, err
+}
+
+// writeChained, with fd locked and size its length, reads the last hash,
+// rotates if needed, and writes the line.
+func (l *Log) writeChained(fd int, size int64, regular bool, body []byte, prevAt int) (string, error) {
+	prev := Genesis
+	if regular && size > 0 {
+		p, err := tailHash(fd, size)
+		if err != nil {
+			return "", fmt.Errorf("audit log %s: read the chain's last hash: %w", l.path, err)
+		}
+		prev = p
+	}
+	copy(body[prevAt:], prev)
+	line, head := seal(body)
+	if regular && l.opt.MaxBytes > 0 && size > 0 && size+int64(len(line)) > l.opt.MaxBytes {
+		return head, l.rotate(line)
+	}
+	if err := l.writeLine(fd, line); err != nil {
+		return "", err
+	}
+	if l.opt.Sync {
+		if err := unix.Fdatasync(fd); err != nil {
+			return "", fmt.Errorf("audit log %s: fsync: %w", l.path, err)
+		}
+	}
+	return head, nil
+}
+
+// seal appends the hash member to body (a record's JSON without its
+// closing brace and hash) and returns the line and the hash.
+func seal(body []byte) (line []byte, hash string) {
+	sum := sha256.New()
+	sum.Write(body)
+	sum.Write([]byte("}"))
+	hash = hex.EncodeToString(sum.Sum(nil))
+	line = make([]byte, 0, len(body)+len(hashTail)+len(hash)+3)
+	line = append(line, body...)
+	line = append(line, hashTail...)
+	line = append(line, hash...)
+	line = append(line, "\"}\n"...)
+	return line, hash
+}
+
+// rotate, with the full log locked, writes line as the first line of a new
+// file, links the full one to its rotated name and moves the new one to
+// path: path always names a complete log. Writers waiting for the old
+// file's lock find it replaced and reopen path.
+func (l *Log) rotate(line []byte) error {
+	dir := filepath.Dir(l.path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(l.path)+".new-*")
+	if err != nil {
+		return fmt.Errorf("audit log %s: rotate: %w", l.path, err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("audit log %s: rotate: %w", l.path, err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := tmp.Write(line); err != nil {
+		return fail(err)
+	}
+	if l.opt.Sync {
+		if err := tmp.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	old := RotatedName(l.path, time.Now())
+	for i := 1; ; i++ {
+		err := os.Link(l.path, old)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || i == 100 {
+			return fail(err)
+		}
+		old = RotatedName(l.path, time.Now()) + "." + strconv.Itoa(i)
+	}
+	if err := os.Rename(tmp.Name(), l.path); err != nil {
+		os.Remove(old)
+		return fail(err)
+	}
+	tmp.Close()
+	return nil
+}
+
+// RotatedName is the name a log at path gets when it is rotated at t:
+// PATH.YYYYMMDDTHHMMSS.mmmZ (UTC), so rotated files sort by name in the
+// order they were written.
+func RotatedName(path string, t time.Time) string {
+	return path + "." + t.UTC().Format("20060102T150405.000Z")
+}
+
+// Rotated returns the rotated files of the log at path, oldest first.
+func Rotated(path string) ([]string, error) {
+	m, err := filepath.Glob(escapeGlob(path) + ".[0-9]*T*Z*")
+	sort.Strings(m)
+	return m, err
+}
+
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[\\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// hashTail is what comes between a line's prev and its hash.
+const hashTail = `,"hash":"`
+
+// Genesis is the prev of the first record of a log: 64 zeros.
+const Genesis = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// tailHash reads the hash of the last line of the file fd, of size bytes.
+// A last line without one (not a guardsh record of this schema) gives
+// Genesis, and Verify reports that line.
+func tailHash(fd int, size int64) (string, error) {
+	const n = len(hashTail) + len(Genesis) + len("\"}\n")
+	if size < int64(n) {
+		return Genesis, nil
+	}
+	var buf [n]byte
+	if _, err := unix.Pread(fd, buf[:], size-int64(n)); err != nil {
+		return "", err
+	}
+	h, ok := lineHash(buf[:n-1])
+	if !ok {
+		return Genesis, nil
+	}
+	return h, nil
+}
+
+// lineHash returns the hash member at the end of line (without "\n").
+func lineHash(line []byte) (string, bool) {
+	const n = len(hashTail) + len(Genesis) + len(`"}`)
+	if len(line) < n || !bytes.HasPrefix(line[len(line)-n:], []byte(hashTail)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return "", false
+	}
+	h := line[len(line)-n+len(hashTail) : len(line)-2]
+	if !isHex(h) {
+		return "", false
+	}
+	return string(h), true
+}
+
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // writeLine writes line with one write(2) on fd, which the caller has

@@ -124,7 +124,7 @@ func TestAppendWritesTheDocumentedShape(t *testing.T) {
 	}
 	line := string(data)
 	for _, want := range []string{
-		`{"v":1,"ts":"2025-07-01T12:00:00.987Z","id":"` + r.ID + `",`,
+		`{"v":2,"ts":"2025-07-01T12:00:00.987Z","id":"` + r.ID + `",`,
 		`"argv":[]`,                 // nil slice written as an empty list
 		`"segments":[]`,             // likewise
 		`"exit":null`,               // nothing ran

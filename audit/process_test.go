@@ -73,7 +73,11 @@ func helperRecord(proc, seq, size int) *audit.Record {
 // appends AUDIT_HELPER_COUNT records of AUDIT_HELPER_SIZE-byte commands.
 func helperAppend() int {
 	proc, count, size := envInt("AUDIT_HELPER_PROC"), envInt("AUDIT_HELPER_COUNT"), envInt("AUDIT_HELPER_SIZE")
-	l, err := audit.Open(os.Getenv("AUDIT_HELPER_PATH"))
+	var opt audit.Options
+	if m := os.Getenv("AUDIT_HELPER_MAXBYTES"); m != "" {
+		opt.MaxBytes = int64(envInt("AUDIT_HELPER_MAXBYTES"))
+	}
+	l, err := audit.OpenWith(os.Getenv("AUDIT_HELPER_PATH"), opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -137,7 +141,7 @@ func helperShortWrite() int {
 // runAppenders starts procs helper processes that each append count records
 // of size-byte commands to path, releases them together once all have
 // opened the log, and waits for all.
-func runAppenders(t *testing.T, path string, procs, count, size int) {
+func runAppenders(t *testing.T, path string, procs, count, size int, env ...string) {
 	t.Helper()
 	start, release, err := os.Pipe()
 	if err != nil {
@@ -156,6 +160,7 @@ func runAppenders(t *testing.T, path string, procs, count, size int) {
 			"AUDIT_HELPER_PROC="+strconv.Itoa(i),
 			"AUDIT_HELPER_COUNT="+strconv.Itoa(count),
 			"AUDIT_HELPER_SIZE="+strconv.Itoa(size))
+		c.cmd.Env = append(c.cmd.Env, env...)
 		c.cmd.ExtraFiles = []*os.File{start}
 		c.cmd.Stderr = &c.stderr
 		if err := c.cmd.Start(); err != nil {
@@ -175,11 +180,15 @@ func runAppenders(t *testing.T, path string, procs, count, size int) {
 // checkAppenders reads path and checks it holds exactly the records the
 // helpers wrote: one valid JSON record per line, ids distinct, each command
 // intact, each process's records in the order it appended them.
-func checkAppenders(t *testing.T, path string, procs, count, size int) {
+func checkAppenders(t *testing.T, path string, procs, count, size int, older ...string) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	var data []byte
+	for _, p := range append(older, path) {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, d...)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		t.Fatalf("log does not end with a newline (%d bytes)", len(data))

@@ -19,8 +19,8 @@ import (
 
 // SchemaVersion is the value of "v" in every record this package writes. It
 // changes when a field is removed or changes meaning; schema.json carries the
-// same number.
-const SchemaVersion = 1
+// same number. Version 2 added the hash chain (Prev, Hash).
+const SchemaVersion = 2
 
 // TimeLayout is the layout of Record.TS: RFC 3339 in UTC with exactly three
 // fractional digits (milliseconds), for example "2025-07-01T12:00:00.123Z".
@@ -90,6 +90,15 @@ type Record struct {
 	// Human is the human's answer when one settled an ask (decided_by
 	// "human"); nil (absent) otherwise.
 	Human *Human `json:"human,omitempty"`
+	// Prev is the Hash of the record before this one in the log (across
+	// rotated files), or Genesis for the first record: 64 lower-case hex
+	// digits. Set by Log.Append; whatever the caller puts here is
+	// replaced.
+	Prev string `json:"prev"`
+	// Hash is the SHA-256, in lower-case hex, of the record's line with
+	// the hash member left out (see Log.Append and Verify). Set by
+	// Log.Append. It is the last member of the line.
+	Hash string `json:"hash"`
 }
 
 // Human is a human's answer to an ask.

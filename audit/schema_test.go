@@ -241,7 +241,9 @@ func TestRecordsValidateAgainstSchema(t *testing.T) {
 func TestSchemaRejectsMalformedRecords(t *testing.T) {
 	// The validator above is only worth something if it fails these.
 	v := loadSchema(t)
-	good, err := json.Marshal(fullRecord(time.Now(), "true"))
+	full := fullRecord(time.Now(), "true")
+	full.Prev, full.Hash = audit.Genesis, strings.Repeat("ab", 32)
+	good, err := json.Marshal(full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +251,9 @@ func TestSchemaRejectsMalformedRecords(t *testing.T) {
 		name   string
 		change func(m map[string]any)
 	}{
-		{"another version", func(m map[string]any) { m["v"] = 2 }},
+		{"another version", func(m map[string]any) { m["v"] = 1 }},
+		{"a short hash", func(m map[string]any) { m["hash"] = "abc" }},
+		{"no prev", func(m map[string]any) { delete(m, "prev") }},
 		{"a missing ts", func(m map[string]any) { delete(m, "ts") }},
 		{"a ts with seconds only", func(m map[string]any) { m["ts"] = "2025-07-01T12:00:00Z" }},
 		{"an id with a lower-case letter", func(m map[string]any) { m["id"] = "01arz3ndektsv4rrffq69g5fav" }},

@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -12,9 +13,18 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// MaxTextSize is the largest command text Analyze accepts, in bytes (1 MiB);
-// the same bound applies to every nested payload (eval, sh -c).
+// MaxTextSize is the largest single command Analyze parses at once, in
+// bytes (1 MiB): a top-level command, a nested payload (eval, sh -c) or a
+// sourced file. The parser recurses once per operator of a chain (a && b
+// && …) and this bound keeps that recursion well inside the goroutine
+// stack; see TestAnalyzeLargeTextsInBoundedTime.
 const MaxTextSize = 1 << 20
+
+// MaxScriptSize is the largest text Analyze accepts, in bytes (16 MiB). A
+// text over MaxTextSize is parsed one top-level command at a time, as bash
+// reads a script, each command at most MaxTextSize; the work budget (words,
+// nested code) grows with the text, one MaxTextSize's worth per MiB.
+const MaxScriptSize = 16 << 20
 
 // DefaultMaxDepth is the nesting bound for eval and sh -c payloads when
 // Options.MaxDepth is 0.
@@ -71,9 +81,9 @@ type Options struct {
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
 // carriage return or NUL byte, nesting deeper than Options.MaxDepth (or a
-// bracket nesting the parser cannot afford), text over MaxTextSize, an
-// expansion over the analysis budget, or a nested payload that fails in any
-// of these ways (and, should the analysis itself fail, "internal error").
+// bracket nesting the parser cannot afford), text over MaxScriptSize or a
+// command over MaxTextSize, an expansion over the analysis budget, or a
+// nested payload that fails in any of these ways (and, should the analysis itself fail, "internal error").
 // Such text must not run unasked.
 type NotUnderstood struct {
 	// Line and Col are 1-based, in bytes, in the text given to Analyze.
@@ -104,7 +114,10 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	a := &analyzer{opt: opt, firstCd: -1}
-	a.segs, a.meta = make([]Segment, 0, 16), make([]segMeta, 0, 16)
+	// About one segment per 24 bytes of script (measured on CI scripts):
+	// sized up front, a long script's segments are not copied as they grow.
+	n := max(16, len(src)/24)
+	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
 	a.res = newResolver(opt.Home, &a.budget)
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
@@ -115,7 +128,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 			segs, err = nil, &NotUnderstood{Line: 1, Col: 1, Reason: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
-	if nu := checkText(src, top); nu != nil {
+	if nu := checkText(src, top, MaxScriptSize); nu != nil {
 		return nil, nu
 	}
 	if trailingBackslash(src) {
@@ -125,13 +138,14 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, &NotUnderstood{Line: line, Col: col, Reason: "text ends in a backslash"}
 	}
 	a.budget.parsed = len(src)
-	f, text, blanks, perr := a.parse(src, false)
-	if perr != nil {
-		line, col := parseErrPos(perr, top)
-		return nil, &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
+	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
+	if len(src) <= MaxTextSize {
+		if nu := a.top(src, top); nu != nil {
+			return nil, nu
+		}
+	} else if nu := a.long(src, top); nu != nil {
+		return nil, nu
 	}
-	top.src, top.blanks, top.written = text, blanks, src
-	a.stmts(f.Stmts, top)
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -147,6 +161,69 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		}
 	}
 	return a.segs, nil
+}
+
+// top parses src, which top describes, and analyses its statements.
+func (a *analyzer) top(src string, top *frame) *NotUnderstood {
+	f, text, blanks, perr := a.parse(src, false)
+	if perr != nil {
+		line, col := parseErrPos(perr, top)
+		return &NotUnderstood{Line: line + top.lineBase, Col: col, Reason: parseErrText(perr)}
+	}
+	top.src, top.blanks, top.written = text, blanks, src
+	a.stmts(f.Stmts, top)
+	return nil
+}
+
+// long analyses a text over MaxTextSize one group of whole top-level
+// commands at a time, each group at most MaxTextSize, split where bash
+// would split them when reading the text as a script (CommandReader). The
+// groups share the analysis: functions, aliases and directories carry over
+// as they do in bash. A single command over MaxTextSize is refused.
+func (a *analyzer) long(src string, whole *frame) *NotUnderstood {
+	cr := NewCommandReader(strings.NewReader(src))
+	var group strings.Builder
+	lines := 0 // lines before group
+	flush := func() *NotUnderstood {
+		if group.Len() == 0 {
+			return nil
+		}
+		text := group.String()
+		f := &frame{src: text, lines: &lineIndex{}, mayRunCode: whole.mayRunCode, lineBase: lines}
+		lines += strings.Count(text, "\n")
+		group.Reset()
+		if nu := a.top(text, f); nu != nil {
+			return nu
+		}
+		if a.err != nil {
+			return a.err
+		}
+		return nil
+	}
+	for {
+		cmd, err := cr.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return flush()
+			}
+			var nu *NotUnderstood
+			if errors.As(err, &nu) {
+				nu.Line += lines + strings.Count(group.String(), "\n")
+				return nu
+			}
+			return &NotUnderstood{Line: lines + 1, Col: 1, Reason: err.Error()}
+		}
+		if len(cmd) > MaxTextSize {
+			return &NotUnderstood{Line: lines + strings.Count(group.String(), "\n") + 1, Col: 1,
+				Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
+		}
+		if group.Len()+len(cmd) > MaxTextSize {
+			if nu := flush(); nu != nil {
+				return nu
+			}
+		}
+		group.WriteString(cmd)
+	}
 }
 
 // analyzer holds the state of one Analyze call.
@@ -207,7 +284,10 @@ type frame struct {
 	// line and col, when line > 0, replace every position: the frame is a
 	// re-parsed payload and they locate its word in the top-level text.
 	line, col int
-	deferred  bool
+	// lineBase is the number of lines of the text before src, when src
+	// is one group of commands of a long text (see analyzer.long).
+	lineBase int
+	deferred bool
 	// posix: the code is run by a POSIX shell (sh, dash, ash) and is
 	// parsed as POSIX sh, nested eval and trap payloads included.
 	posix bool
@@ -235,6 +315,14 @@ func textMayRunCode(src string) bool {
 // budget bounds the work of one analysis.
 type budget struct {
 	words, braceWords, valueBytes, parsed int
+	// scale multiplies the limits: 1 per MaxTextSize of top-level text.
+	scale int
+}
+
+// parsedOver reports whether the code parsed so far (top level and nested)
+// is over the budget.
+func (b *budget) parsedOver() bool {
+	return b.parsed > maxParsedBytes*max(b.scale, 1)
 }
 
 var errBudget = errors.New("expansion too large to analyse")
@@ -242,7 +330,7 @@ var errBudget = errors.New("expansion too large to analyse")
 func (b *budget) spend(words, bytes int) error {
 	b.words += words
 	b.valueBytes += bytes
-	if b.words > maxWords || b.valueBytes > maxValueBytes {
+	if k := max(b.scale, 1); b.words > maxWords*k || b.valueBytes > maxValueBytes*k {
 		return errBudget
 	}
 	return nil
@@ -289,14 +377,14 @@ func (a *analyzer) parse(src string, posix bool) (f *syntax.File, text string, b
 	return f, text, blanks, nil
 }
 
-// checkText refuses what must not reach the parser: text over the size
-// limit, raw carriage returns and NUL bytes (bash and the parser treat them
+// checkText refuses what must not reach the parser: text over limit
+// bytes, raw carriage returns and NUL bytes (bash and the parser treat them
 // differently than a reader would), and nesting deep enough to exhaust the
 // stack.
-func checkText(src string, f *frame) *NotUnderstood {
-	if len(src) > MaxTextSize {
+func checkText(src string, f *frame, limit int) *NotUnderstood {
+	if len(src) > limit {
 		line, col := f.pos(0)
-		return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(src), MaxTextSize)}
+		return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(src), limit)}
 	}
 	if i := strings.IndexAny(src, "\r\x00"); i >= 0 {
 		what := "raw carriage return"
@@ -361,9 +449,9 @@ func (f *frame) pos(offset int) (line, col int) {
 	offset = min(max(offset, 0), len(f.src))
 	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
 	if f.blanks != nil {
-		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
+		return l + f.lineBase, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
 	}
-	return l, offset - ls[l-1] + 1
+	return l + f.lineBase, offset - ls[l-1] + 1
 }
 
 // at returns the 1-based line and column of p (see pos).

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/guardsh/guardsh/internal/benchdata"
 )
 
 // render shows a segment compactly for tables: the kind, the assignments in
@@ -518,7 +520,9 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 		{"an unfinished if is refused", "if true; then", home, 1, 10, "incomplete command"},
 		{"a syntax error is refused", "echo )", home, 1, 6, "parse error"},
 		{"an error on a later line is located", "a\nb\nfi", home, 3, 1, "parse error"},
-		{"a 2 MiB text is refused", "echo " + strings.Repeat("a", 2<<20), home, 1, 1, "over the 1048576-byte limit"},
+		{"a 17 MiB text is refused", "echo " + strings.Repeat("a", 17<<20), home, 1, 1, "over the 16777216-byte limit"},
+		{"a 2 MiB command is refused", "echo " + strings.Repeat("a", 2<<20), home, 1, 1, "one command is over 1048576 bytes"},
+		{"a 2 MiB command after others is located", "echo a\necho b\n" + "echo " + strings.Repeat("a", 2<<20), home, 3, 1, "one command is over 1048576 bytes"},
 		{"an eval depth bomb is refused", deepEval, home, 1, 6, "nested deeper than 8 levels"},
 		{"a quoted eval depth bomb is refused", quotedEval, Options{MaxDepth: 4}, 1, 6, "nested deeper than 4 levels"},
 		{"a lower MaxDepth is honoured", "eval \"eval 'eval x'\"", Options{MaxDepth: 1}, 1, 6, "nested deeper than 1 levels"},
@@ -551,6 +555,41 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 	}
 }
 
+// TestAnalyzeLongScript checks that a script over MaxTextSize is analysed
+// command by command as one script: a function defined in the first MiB
+// runs its body when called in the third, and positions count the lines of
+// the whole text.
+func TestAnalyzeLongScript(t *testing.T) {
+	filler := benchdata.Script(5 << 19)
+	src := "wipe() { rm -rf \"$HOME\"; }\n" + filler + "wipe\ncat ~/.ssh/id_rsa\n"
+	if len(src) <= MaxTextSize*2 {
+		t.Fatalf("text is only %d bytes", len(src))
+	}
+	segs, err := Analyze(src, Options{Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(src, "\n")
+	var rm, cat *Segment
+	for i := range segs {
+		switch s := &segs[i]; {
+		case s.Kind == Exec && len(s.Args) > 0 && s.Args[0].Value == "rm":
+			rm = s
+		case s.Kind == Exec && len(s.Args) > 1 && s.Args[0].Value == "cat" && s.Args[1].Value == "/home/u/.ssh/id_rsa":
+			cat = s
+		}
+	}
+	if rm == nil || rm.Args[len(rm.Args)-1].Value != "/home/u" {
+		t.Errorf("the function's rm -rf \"$HOME\" was not found: %+v", rm)
+	}
+	if cat == nil || cat.Line != lines {
+		t.Errorf("cat ~/.ssh/id_rsa should be at line %d: %+v", lines, cat)
+	}
+	if rm != nil && rm.Line != lines-1 && rm.Line != 1 {
+		t.Errorf("rm is at line %d, want the call (%d) or the definition (1)", rm.Line, lines-1)
+	}
+}
+
 func TestAnalyzeLargeTextsInBoundedTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
@@ -564,6 +603,10 @@ func TestAnalyzeLargeTextsInBoundedTime(t *testing.T) {
 		{"a long test chain", "[[ " + big("a&&", "a ]]")},
 		{"a big heredoc", "cat <<'EOF' > f\n" + big("some text (with brackets) and $signs\n", "EOF\n")},
 		{"a long arithmetic chain", "echo $((" + big("1+", "1))")},
+		// Over MaxTextSize the text is split into commands and a chain
+		// longer than that is one command: refused, never parsed whole.
+		{"a chain of 4 MiB", "[[ " + strings.Repeat("a&&", 4*MaxTextSize/3) + "a ]]"},
+		{"a pipeline of 4 MiB", strings.Repeat("a|", 2*MaxTextSize) + "a"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

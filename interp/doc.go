@@ -149,7 +149,8 @@
 //
 // Analyze returns *NotUnderstood, and no segments, for text that does not
 // parse or is incomplete, contains a raw carriage return or NUL byte, is
-// larger than MaxTextSize, nests brackets deeper than the parser can afford,
+// larger than MaxScriptSize or holds one command larger than MaxTextSize
+// (a longer text is parsed one top-level command at a time), nests brackets deeper than the parser can afford,
 // expands beyond the analysis budget, or holds a nested payload with any of
 // these problems or nested deeper than Options.MaxDepth.
 //

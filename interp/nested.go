@@ -347,12 +347,12 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 		return
 	}
 	inner := &frame{src: text}
-	if nu := checkText(text, inner); nu != nil {
+	if nu := checkText(text, inner, MaxTextSize); nu != nil {
 		fail(nu.Error())
 		return
 	}
 	a.budget.parsed += len(text)
-	if a.budget.parsed > maxParsedBytes {
+	if a.budget.parsedOver() {
 		fail(fmt.Sprintf("more than %d bytes of nested code", maxParsedBytes))
 		return
 	}

@@ -61,7 +61,7 @@ func (a *analyzer) splitParens(p *syntax.Parser, src string, perr error) (f *syn
 		blanks = append(blanks, q)
 		slices.Sort(blanks)
 		a.budget.parsed += len(text)
-		if a.budget.parsed > maxParsedBytes {
+		if a.budget.parsedOver() {
 			return nil, "", nil, false
 		}
 		f, err = p.Parse(strings.NewReader(text), "")

@@ -252,7 +252,7 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 		return true
 	}
 	a.budget.parsed += len(data)
-	if a.budget.parsed > maxParsedBytes {
+	if a.budget.parsedOver() {
 		a.err = &NotUnderstood{Line: line, Col: col, Reason: via + ": too much nested code"}
 		return true
 	}
@@ -349,7 +349,7 @@ func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, ca
 	sub.res = newResolver(a.opt.Home, &sub.budget)
 	sub.assume = &assumptions{home: a.opt.Home}
 	top := &frame{src: text, lines: &lineIndex{}, mayRunCode: textMayRunCode(text), posix: f.posix}
-	if nu := checkText(text, top); nu != nil {
+	if nu := checkText(text, top, MaxTextSize); nu != nil {
 		return nil, false, nu
 	}
 	file, parsed, blanks, perr := sub.parse(text, f.posix)

@@ -77,6 +77,22 @@ type AuditConfig struct {
 	Required bool
 	// RequiredSet says the file spells `required:` out (see Merge).
 	RequiredSet bool
+
+	// The chain, rotation, shipping and redaction settings (audit
+	// package). Merge: a higher layer's anchor, syslog and max_bytes win;
+	// fsync is on if any layer sets it; redact patterns add up.
+	//
+	//	audit:
+	//	  anchor: file:/var/log/guardsh.anchor   # or: syslog
+	//	  max_bytes: 10000000                    # rotate at this size (bytes)
+	//	  fsync: true                            # fdatasync every record
+	//	  syslog: udp://logs.example:514         # RFC 5424; tcp://…, unix:///dev/log, or "local"
+	//	  redact: ["corp-[0-9]{6}"]              # RE2, besides the built-in secrets
+	Anchor   string
+	MaxBytes int64
+	Fsync    bool
+	Syslog   string
+	Redact   []string
 }
 
 // ConfigError is a problem with a config file, located by file and line.
@@ -205,6 +221,62 @@ func Parse(data []byte, file string) (*Policy, error) {
 	slices.SortStableFunc(ps.p.rules, func(a, b Rule) int { return a.Line - b.Line })
 	ps.p.build()
 	return ps.p, nil
+}
+
+// auditMore reads audit.anchor, max_bytes, fsync, syslog and redact.
+func (ps *parser) auditMore(af map[string]*yaml.Node) error {
+	a := &ps.p.Audit
+	if v := af["anchor"]; v != nil {
+		s, err := ps.str(v, "audit.anchor")
+		if err != nil {
+			return err
+		}
+		if rest, ok := strings.CutPrefix(s, "file:"); !(s == "syslog" || ok && filepath.IsAbs(rest)) {
+			return ps.errorf(v, "audit.anchor: want syslog or file:/ABSOLUTE/PATH, got %q", s)
+		}
+		a.Anchor = s
+	}
+	if v := af["max_bytes"]; v != nil {
+		n, err := strconv.ParseInt(v.Value, 10, 64)
+		if v.Kind != yaml.ScalarNode || err != nil || n < 4096 {
+			return ps.errorf(v, "audit.max_bytes: want a whole number of bytes of at least 4096, got %q", v.Value)
+		}
+		a.MaxBytes = n
+	}
+	if v := af["fsync"]; v != nil {
+		b, err := ps.boolean(v, "audit.fsync")
+		if err != nil {
+			return err
+		}
+		a.Fsync = b
+	}
+	if v := af["syslog"]; v != nil {
+		s, err := ps.str(v, "audit.syslog")
+		if err != nil {
+			return err
+		}
+		scheme, addr, ok := strings.Cut(s, "://")
+		if !(s == "local" || ok && addr != "" && (scheme == "udp" || scheme == "tcp" || scheme == "unix" || scheme == "unixgram")) {
+			return ps.errorf(v, "audit.syslog: want local, udp://HOST:PORT, tcp://HOST:PORT or unix:///PATH, got %q", s)
+		}
+		a.Syslog = s
+	}
+	if v := af["redact"]; v != nil {
+		if v.Kind != yaml.SequenceNode {
+			return ps.errorf(v, "audit.redact: expected a list of regular expressions, got %s", kindName(v))
+		}
+		for i, e := range v.Content {
+			s, err := ps.str(deref(e), fmt.Sprintf("audit.redact[%d]", i))
+			if err != nil {
+				return err
+			}
+			if re, err := regexp.Compile(s); err != nil || re.MatchString("") {
+				return ps.errorf(e, "audit.redact[%d]: %q is not a regular expression matching something (RE2): %v", i, s, err)
+			}
+			a.Redact = append(a.Redact, s)
+		}
+	}
+	return nil
 }
 
 // build compiles p.rules, in their order, and the readonly patterns.
@@ -341,7 +413,7 @@ func (ps *parser) walk(root *yaml.Node) error {
 	}
 	if n := fields["audit"]; n != nil {
 		ps.p.auditLine = n.Line
-		af, err := ps.mapping(n, "audit", "path", "required")
+		af, err := ps.mapping(n, "audit", "path", "required", "anchor", "max_bytes", "fsync", "syslog", "redact")
 		if err != nil {
 			return err
 		}
@@ -361,6 +433,9 @@ func (ps *parser) walk(root *yaml.Node) error {
 				return err
 			}
 			ps.p.Audit.Required, ps.p.Audit.RequiredSet = b, true
+		}
+		if err := ps.auditMore(af); err != nil {
+			return err
 		}
 	}
 	if n := fields["approval"]; n != nil {

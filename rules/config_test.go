@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestConfigErrors(t *testing.T) {
 		{"audit.required not a boolean", "audit:\n  required: maybe\n",
 			`c.yaml:2: audit.required: expected true or false, got a string`},
 		{"unknown audit key", "audit: {file: x}\n",
-			`c.yaml:1: audit: unknown key "file" (expected path or required)`},
+			`c.yaml:1: audit: unknown key "file" (expected path, required, anchor, max_bytes, fsync, syslog or redact)`},
 		{"relative shell", "shell: bash\n",
 			`c.yaml:1: shell: must be an absolute path, got "bash"`},
 		{"shell pattern with trailing space", "rules:\n  shell:\n    deny: [\"rm -rf / \"]\n",
@@ -315,11 +316,49 @@ func TestDefaultGenerated(t *testing.T) {
 	}
 	d := Default()
 	if d.Mode != p.Mode || d.ModeSource != p.ModeSource || d.modeLine != p.modeLine || d.Shell != p.Shell ||
-		d.Audit != p.Audit || d.File != p.File || d.LockMode != p.LockMode || d.Denies() != p.Denies() {
+		!reflect.DeepEqual(d.Audit, p.Audit) || d.File != p.File || d.LockMode != p.LockMode || d.Denies() != p.Denies() {
 		t.Errorf("Default() = mode %q (%s) shell %q audit %+v; default.yaml = mode %q (%s) shell %q audit %+v: run go generate in rules/",
 			d.Mode, d.ModeSource, d.Shell, d.Audit, p.Mode, p.ModeSource, p.Shell, p.Audit)
 	}
 	if !slices.Equal(d.Rules(), p.Rules()) {
 		t.Errorf("Default() rules differ from default.yaml's: run go generate in rules/")
+	}
+}
+
+func TestParseAuditChainSettings(t *testing.T) {
+	p, err := Parse([]byte("audit:\n  anchor: file:/var/log/g.anchor\n  max_bytes: 1000000\n  fsync: true\n  syslog: udp://127.0.0.1:514\n  redact: ['corp-[0-9]+']\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := p.Audit
+	if a.Anchor != "file:/var/log/g.anchor" || a.MaxBytes != 1000000 || !a.Fsync || a.Syslog != "udp://127.0.0.1:514" || len(a.Redact) != 1 {
+		t.Errorf("audit = %+v", a)
+	}
+	for _, bad := range []struct{ yaml, want string }{
+		{"audit: {anchor: file:rel}", "c.yaml:1: audit.anchor"},
+		{"audit:\n  max_bytes: 10", "c.yaml:2: audit.max_bytes"},
+		{"audit:\n  syslog: http://x", "c.yaml:2: audit.syslog"},
+		{"audit:\n  redact: ['(']", "c.yaml:2: audit.redact[0]"},
+		{"audit:\n  redact: ['x*']", "c.yaml:2: audit.redact[0]"},
+	} {
+		if _, err := Parse([]byte(bad.yaml), "c.yaml"); err == nil || !strings.HasPrefix(err.Error(), bad.want) {
+			t.Errorf("Parse(%q) = %v, want %s…", bad.yaml, err, bad.want)
+		}
+	}
+}
+
+// The system's anchor and syslog cannot be removed or moved by the user;
+// redact patterns add up; a project file changes none of it.
+func TestMergeAuditChainSettings(t *testing.T) {
+	sys, _ := Parse([]byte("audit: {anchor: 'file:/var/log/sys.anchor', redact: ['a+']}"), "/etc/guardsh/config.yaml")
+	user, _ := Parse([]byte("audit: {anchor: 'file:/tmp/mine', syslog: 'udp://x:1', redact: ['b+']}"), "user.yaml")
+	proj, _ := Parse([]byte("audit: {fsync: true}"), ".guardsh.yaml")
+	p, warnings := Merge(Layers{System: sys, User: user, Project: proj})
+	a := p.Audit
+	if a.Anchor != "file:/var/log/sys.anchor" || a.Syslog != "udp://x:1" || len(a.Redact) != 2 || a.Fsync {
+		t.Errorf("merged audit = %+v", a)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Problem, "audit settings") {
+		t.Errorf("warnings = %v", warnings)
 	}
 }

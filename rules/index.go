@@ -14,7 +14,11 @@ import (
 //
 // A subject with a Hole stops the walk at the Hole: patterns filed deeper
 // might still match once the Hole is known, so for the could-match question
-// each node also lists every deny pattern filed in its subtree.
+// each node also knows the deny patterns filed in its subtree: the trie's
+// deny entries are kept in depth-first order, where a subtree's are one
+// run, and a node holds the bounds of its run. Building is linear in the
+// total key length; a per-node copy of the subtree's list cost time and
+// memory in the keys' depth times the denies, at every start.
 
 // entry is one compiled pattern of a rule. A path rule may have two entries,
 // one for the pattern as written and one with its directory's symlinks
@@ -28,7 +32,8 @@ type tnode struct {
 	keys []byte   // child edge labels, parallel to kids
 	kids []*tnode // children
 	here []int32  // entries whose key ends at this node
-	deny []int32  // deny entries at or below this node, ascending
+	// lo, hi bound the deny entries at or below this node in trie.deny.
+	lo, hi int32
 }
 
 func (n *tnode) child(c byte) *tnode {
@@ -43,7 +48,10 @@ func (n *tnode) child(c byte) *tnode {
 type trie struct {
 	root    *tnode
 	entries []entry
-	ndeny   int // number of deny entries
+	// deny holds the indexes of the deny entries, node by node in
+	// depth-first order (see tnode.lo); first is the earliest, -1 for none.
+	deny  []int32
+	first int
 }
 
 func newTrie(entries []entry) *trie {
@@ -61,25 +69,28 @@ func newTrie(entries []entry) *trie {
 			n = next
 		}
 		n.here = append(n.here, int32(i))
-		if e.rule.Decision == Deny {
-			t.ndeny++
-		}
 	}
+	t.first = -1
 	t.fillDeny(t.root)
 	return t
 }
 
+// fillDeny appends the deny entries at or below n to t.deny and sets n's
+// bounds. Recursion depth is the longest key, bounded by the pattern length.
 func (t *trie) fillDeny(n *tnode) {
+	n.lo = int32(len(t.deny))
 	for _, i := range n.here {
 		if t.entries[i].rule.Decision == Deny {
-			n.deny = append(n.deny, i)
+			t.deny = append(t.deny, i)
+			if t.first < 0 || int(i) < t.first {
+				t.first = int(i)
+			}
 		}
 	}
 	for _, k := range n.kids {
 		t.fillDeny(k)
-		n.deny = append(n.deny, k.deny...)
 	}
-	slices.Sort(n.deny)
+	n.hi = int32(len(t.deny))
 }
 
 // hits are the earliest entries (indexes into trie.entries, -1 for none)
@@ -185,7 +196,11 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 		}
 	}
 	if stop != nil {
-		for _, ei := range stop.deny {
+		// Ascending, so the earliest deny that could match is reported
+		// (sorted here, on the rare path, rather than at every start).
+		below := slices.Clone(t.deny[stop.lo:stop.hi])
+		slices.Sort(below)
+		for _, ei := range below {
 			if slices.Contains(stop.here, ei) {
 				continue // on the path: already tried
 			}
@@ -200,8 +215,8 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 
 // firstDeny returns the earliest deny entry of the section, or -1.
 func (t *trie) firstDeny() int {
-	if t == nil || len(t.root.deny) == 0 {
+	if t == nil {
 		return -1
 	}
-	return int(t.root.deny[0])
+	return t.first
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Layers are the config files of one user, by trust, highest first (see
 // Merge). A nil layer is absent.
@@ -51,6 +54,17 @@ func Merge(l Layers) (*Policy, []Finding) {
 	}
 	out := &Policy{Audit: AuditConfig{Required: true}, Approval: DefaultApproval}
 	setFalse, setTrue := false, false
+	for _, p := range []*Policy{l.User, l.System} { // the system's win
+		if p == nil {
+			continue
+		}
+		a := p.Audit
+		out.Audit.Anchor = cmp.Or(a.Anchor, out.Audit.Anchor)
+		out.Audit.Syslog = cmp.Or(a.Syslog, out.Audit.Syslog)
+		out.Audit.MaxBytes = cmp.Or(a.MaxBytes, out.Audit.MaxBytes)
+		out.Audit.Fsync = out.Audit.Fsync || a.Fsync
+		out.Audit.Redact = append(out.Audit.Redact, a.Redact...)
+	}
 	for _, p := range []*Policy{l.System, l.User} {
 		if p == nil {
 			continue
@@ -108,7 +122,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		if p.Approval.Line > 0 {
 			warnAt(p.File, p.Approval.Line, "a project file may not change how approvals are asked (approval:); ignored")
 		}
-		if p.Audit.Path != "" || p.Audit.RequiredSet {
+		if a := p.Audit; a.Path != "" || a.RequiredSet || a.Anchor != "" || a.MaxBytes != 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
 		}
 		for _, r := range p.rules {

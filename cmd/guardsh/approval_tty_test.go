@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/guardsh/guardsh/audit"
 )
 
 // The approval flow end to end: a human terminal (a tmux pane running an
@@ -227,6 +229,10 @@ func TestDialogAnswers(t *testing.T) {
 		p.waitFor(`^agent: tty icanon$`)
 		if !touched("once.txt") {
 			t.Error("approved command did not run")
+		}
+		// A record with the human's answer keeps the chain whole.
+		if _, err := audit.Verify([]string{filepath.Join(e.home, ".local", "state", "guardsh", "audit.jsonl")}, nil); err != nil {
+			t.Errorf("audit verify: %v", err)
 		}
 		if rec := e.lastAudit(); !regexp.MustCompile(`"decision":"allow","decided_by":"human".*"human":\{"answer":"once","latency_ms":[0-9.]+\}`).MatchString(rec) {
 			t.Errorf("audit record: %s", rec)

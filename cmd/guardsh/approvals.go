@@ -37,9 +37,10 @@ func session() string {
 	return "ppid:" + strconv.Itoa(os.Getppid())
 }
 
-// resolve asks about o when it is Ask (prompt.Prompter.Resolve).
+// resolve asks about o when it is Ask (prompt.Prompter.Resolve); in CI
+// mode nothing is asked (the ask is refused: headless deny).
 func (s *shellRun) resolve(text string, o guard.Outcome) prompt.Answer {
-	if o.Decision != rules.Ask || s.prompter == nil {
+	if o.Decision != rules.Ask || s.prompter == nil || s.ci {
 		return prompt.Answer{Decision: o.Decision}
 	}
 	return s.prompter.Resolve(o, prompt.NewRequest(o, text, s.guard.Context.Cwd, session()))

@@ -100,6 +100,9 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 			req = "not required"
 		}
 		fmt.Fprintf(w, "audit:     %s (%s)\n", log, req)
+		if a := p.Audit; a.Anchor != "" || a.MaxBytes > 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
+			fmt.Fprintf(w, "           anchor %q, max_bytes %d, fsync %v, syslog %q, redact %q\n", a.Anchor, a.MaxBytes, a.Fsync, a.Syslog, a.Redact)
+		}
 	}
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 

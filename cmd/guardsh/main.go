@@ -15,6 +15,8 @@
 //	guardsh approvals | approve ID [--always] | deny ID [-m MSG]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
+//	guardsh ci-config         (prints the CI policy preset)
+//	guardsh audit verify|tail|stats|replay …
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 
@@ -27,6 +29,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -57,6 +60,9 @@ Commands:
   guardsh approve ID [--always]            approve one (from your terminal)
   guardsh deny ID [-m MESSAGE]             deny one, with a word for the agent
   guardsh default-config                   the embedded default policy
+  guardsh ci-config                        the CI policy preset
+  guardsh audit verify|tail|stats|replay   check, query and replay the audit log
+                                           (guardsh audit help)
   guardsh version
   guardsh help
 
@@ -91,6 +97,11 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return importMain(argv[2:], stdout, stderr)
 		case "approvals", "approve", "deny":
 			return approvalsMain(argv[1], argv[2:], stdout, stderr)
+		case "audit":
+			return auditMain(argv[2:], stdout, stderr)
+		case "ci-config":
+			_, _ = stdout.Write(ci.Preset())
+			return 0
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

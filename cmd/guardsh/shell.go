@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/prompt"
@@ -31,12 +32,22 @@ type shellRun struct {
 	prompter *prompt.Prompter
 	// agent and user go into every record; found once per invocation.
 	agent, user string
+	// ci is CI mode (--ci or CI=true, see package ci): asks are refused
+	// (headless deny), the runner's file commands are decided as such, and
+	// on GitHub Actions a refusal is annotated and summarised.
+	ci     bool
+	github bool
+	fc     ci.FileCommands
+	stdout io.Writer
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
 // string, a script file, or a script read from stdin.
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
-	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr}
+	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr, stdout: stdout}
+	if s.ci = ci.Enabled(os.Getenv, inv.ci); s.ci {
+		s.github, s.fc = ci.GitHub(os.Getenv), ci.FindFileCommands(os.Getenv)
+	}
 	cwd, _ := os.Getwd()
 	cfg, ws, root, err := loadFor(cwd, "", stderr)
 	if err != nil {
@@ -79,7 +90,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	logPath, err := auditPath(policy)
 	if err == nil {
-		s.log, err = audit.Open(logPath)
+		s.log, err = openAudit(policy, logPath)
 	}
 	if err != nil {
 		if policy.Audit.Required {
@@ -92,7 +103,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	protected := cfg.files
 	if logPath != "" {
-		protected = append(protected, canonical(logPath))
+		protected = append(protected, auditProtected(policy, logPath)...)
 	}
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
@@ -100,7 +111,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			o := s.guard.Evaluate(string(data))
+			o := s.evaluate(string(data))
 			if a := s.resolve(string(data), o); a.Decision != rules.Allow {
 				return s.refuse(string(data), o, a)
 			}
@@ -138,7 +149,7 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
-	o := s.guard.Evaluate(text)
+	o := s.evaluate(text)
 	a := s.resolve(text, o)
 	if a.Decision != rules.Allow {
 		return s.refuse(text, o, a)
@@ -189,7 +200,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		}
 		text, err := reader.Next()
 		if text != "" {
-			o := s.guard.Evaluate(text)
+			o := s.evaluate(text)
 			for _, c := range o.Segments {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
@@ -197,7 +208,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 			a := s.resolve(text, o)
 			rec := s.record(text, o, a)
 			if a.Decision != rules.Allow {
-				s.printRefusal(o, a)
+				s.printRefusal(text, o, a)
 				text = "(exit 126)\n"
 			} else {
 				s.printLines(a)
@@ -225,26 +236,49 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 // refuse prints why text does not run, records it, and returns 126.
 func (s *shellRun) refuse(text string, o guard.Outcome, a prompt.Answer) int {
 	rec := s.record(text, o, a)
-	s.printRefusal(o, a)
+	s.printRefusal(text, o, a)
 	s.finish(rec, nil)
 	return exitRefused
 }
 
-func (s *shellRun) printRefusal(o guard.Outcome, a prompt.Answer) {
-	why := a.Why
-	if why == "" {
-		why = "no approval channel"
+// evaluate decides text; in CI mode the runner's file commands too.
+func (s *shellRun) evaluate(text string) guard.Outcome {
+	o := s.guard.Evaluate(text)
+	if s.ci {
+		s.fc.Decide(text, &o, s.guard.Policy, s.guard.Context, s.guard.Evaluate)
 	}
-	for _, line := range o.Refusal(s.guard.PolicyFile, why) {
-		fmt.Fprintln(s.stderr, line)
-	}
-	s.printLines(a)
+	return o
 }
 
 // printLines prints the prompt's lines for the agent (stderr).
 func (s *shellRun) printLines(a prompt.Answer) {
 	for _, line := range a.Lines {
 		fmt.Fprintln(s.stderr, line)
+	}
+}
+
+func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
+	channel := a.Why
+	if channel == "" {
+		channel = "no approval channel"
+	}
+	if s.ci {
+		channel = "CI mode: no one to approve (headless deny)"
+	}
+	lines := o.Refusal(s.guard.PolicyFile, channel)
+	for _, line := range lines {
+		fmt.Fprintln(s.stderr, line)
+	}
+	s.printLines(a)
+	if !s.github {
+		return
+	}
+	// The runner reads workflow commands from the step's stdout.
+	fmt.Fprint(s.stdout, ci.Annotation(lines))
+	if p := s.fc["GITHUB_STEP_SUMMARY"]; p != "" {
+		if err := ci.AppendSummary(p, text, o); err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+		}
 	}
 }
 

@@ -114,7 +114,9 @@ func cdTarget(s interp.Segment, home string) (string, bool) {
 // mentionsDirState reports a segment that may change how cd resolves or
 // where popd goes: a word (as written or as resolved) naming CDPATH or
 // DIRSTACK, an assignment to a name only known at run time, or a builtin
-// that assigns a variable named by a run-time word.
+// that assigns a variable named by a run-time word (printf -v NAME, the
+// name part of declare/export/local/readonly/typeset NAME=VALUE, any word
+// of read, mapfile, readarray, getopts and unset).
 func mentionsDirState(s interp.Segment) bool {
 	words := append(append([]interp.Word(nil), s.Assigns...), s.Args...)
 	for _, w := range words {
@@ -130,9 +132,25 @@ func mentionsDirState(s interp.Segment) bool {
 		}
 	}
 	if len(s.Args) > 1 {
+		args := s.Args[1:]
 		switch s.Args[0].Value {
-		case "declare", "typeset", "local", "export", "readonly", "read", "printf", "mapfile", "readarray", "getopts", "unset":
-			for _, w := range s.Args[1:] {
+		case "printf":
+			// Only printf -v NAME assigns; the format and its arguments
+			// are printed. A run-time first word may be -v itself.
+			first := args[0].Value
+			return strings.Contains(first, interp.Hole) ||
+				first == "-v" && len(args) > 1 && strings.Contains(args[1].Value, interp.Hole)
+		case "declare", "typeset", "local", "export", "readonly":
+			// NAME=VALUE: only the name part names a variable; a value
+			// known only at run time assigns a known name.
+			for _, w := range args {
+				name, _, _ := strings.Cut(w.Value, "=")
+				if strings.Contains(name, interp.Hole) {
+					return true
+				}
+			}
+		case "read", "mapfile", "readarray", "getopts", "unset":
+			for _, w := range args {
 				if strings.Contains(w.Value, interp.Hole) {
 					return true
 				}

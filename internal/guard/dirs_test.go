@@ -43,6 +43,13 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		{"cd - && cat key.pem", rules.Ask},
 		{"CDPATH=/x cd sub && cat key.pem", rules.Ask},
 		{"shopt -s cdable_vars; cd sub && cat key.pem", rules.Ask},
+		// A run-time value printed or assigned to a known name moves no
+		// directory; a run-time name may be CDPATH.
+		{`printf '%s\n' "$v"; cd sub && cat key.pem`, rules.Allow},
+		{`export OUT="$d/out"; cd sub && cat key.pem`, rules.Allow},
+		{`printf -v "$n" %s /x; cd sub && cat key.pem`, rules.Ask},
+		{`printf "$f" -v CDPATH /x; cd sub && cat key.pem`, rules.Ask},
+		{`export "$n=/x"; cd sub && cat key.pem`, rules.Ask},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))

@@ -1,0 +1,297 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Filter selects records. The zero Filter selects every record; each set
+// field narrows the selection.
+type Filter struct {
+	// Decision is allow, ask or deny: the record's overall decision, or,
+	// for ask, a record whose decision was made by a human or the headless
+	// policy on an ask ("ask" selects what asked, whatever the answer).
+	Decision string
+	// Since and Until bound the record's ts (inclusive, exclusive).
+	Since, Until time.Time
+	// Agent is the detected caller, exactly.
+	Agent string
+	// Cwd selects records made in this directory or below it.
+	Cwd string
+	// Command is a pattern the whole command text must match: * matches
+	// any run of characters, everything else is literal (the policy's
+	// pattern syntax).
+	Command string
+	// Rule is a pattern some segment's rule must match (same syntax).
+	Rule string
+
+	command, rule *regexp.Regexp
+}
+
+// glob compiles a pattern of the policy's syntax: * any run, the rest
+// literal, the whole string.
+func glob(p string) *regexp.Regexp {
+	parts := strings.Split(p, "*")
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return regexp.MustCompile(`^(?s:` + strings.Join(parts, ".*") + `)$`)
+}
+
+// Match reports whether f selects r.
+func (f *Filter) Match(r *Record) bool {
+	switch {
+	case f.Decision != "" && r.Decision != f.Decision && !(f.Decision == Ask && asked(r)):
+		return false
+	case f.Agent != "" && r.Agent != f.Agent:
+		return false
+	case f.Cwd != "" && r.Cwd != f.Cwd && !strings.HasPrefix(r.Cwd, strings.TrimSuffix(f.Cwd, "/")+"/"):
+		return false
+	}
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		t, err := time.Parse(time.RFC3339Nano, r.TS)
+		if err != nil || !f.Since.IsZero() && t.Before(f.Since) || !f.Until.IsZero() && !t.Before(f.Until) {
+			return false
+		}
+	}
+	if f.Command != "" {
+		if f.command == nil {
+			f.command = glob(f.Command)
+		}
+		if !f.command.MatchString(r.Command) {
+			return false
+		}
+	}
+	if f.Rule != "" {
+		if f.rule == nil {
+			f.rule = glob(f.Rule)
+		}
+		if !slices.ContainsFunc(r.Segments, func(s Segment) bool { return s.Rule != nil && f.rule.MatchString(*s.Rule) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// asked reports a record where something asked: the decision, or a
+// segment, was ask before a human or the headless policy settled it.
+func asked(r *Record) bool {
+	return r.Decision == Ask || slices.ContainsFunc(r.Segments, func(s Segment) bool { return s.Decision == Ask })
+}
+
+// Scan reads the records of a JSONL log from r and calls fn with each and
+// its 1-based line number; name names r in errors. A line that is not a
+// record is an error naming it and its line. fn's error stops the scan
+// and is returned.
+func Scan(r io.Reader, name string, fn func(line int, rec *Record) error) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var rec Record
+			if jerr := json.Unmarshal(line, &rec); jerr != nil {
+				return fmt.Errorf("%s:%d: not an audit record: %v", name, n, jerr)
+			}
+			if ferr := fn(n, &rec); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+}
+
+// ScanFiles scans the files in order (see Scan).
+func ScanFiles(files []string, fn func(file string, line int, rec *Record) error) error {
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		err = Scan(f, name, func(line int, rec *Record) error { return fn(name, line, rec) })
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Follow calls fn with each record appended to the log at path from its
+// current end on, until ctx is done, checking every poll interval; when
+// the log is rotated it goes on from the start of the new file. It
+// returns ctx's error, or the first error of reading or of fn.
+func Follow(ctx context.Context, path string, poll time.Duration, fn func(rec *Record) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer func() { f.Close() }()
+	off, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	var partial []byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := f.ReadAt(buf, off)
+		if n > 0 {
+			off += int64(n)
+			partial = append(partial, buf[:n]...)
+			for {
+				i := bytes.IndexByte(partial, '\n')
+				if i < 0 {
+					break
+				}
+				var rec Record
+				if err := json.Unmarshal(partial[:i], &rec); err != nil {
+					return fmt.Errorf("%s: not an audit record: %v", path, err)
+				}
+				partial = partial[i+1:]
+				if err := fn(&rec); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return rerr
+		}
+		// At the end: rotated?
+		if st, err := os.Stat(path); err == nil {
+			if cur, err := f.Stat(); err == nil && !os.SameFile(st, cur) {
+				nf, err := os.Open(path)
+				if err == nil {
+					f.Close()
+					f, off, partial = nf, 0, nil
+					continue
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// WriteJSONL writes r as its JSON line.
+func WriteJSONL(w io.Writer, r *Record) error {
+	b, err := r.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Table writes records as an aligned table: time, decision, what decided,
+// agent, working directory and command (newlines shown as ⏎, cut at width
+// characters).
+type Table struct {
+	tw    *tabwriter.Writer
+	width int
+	n     int
+}
+
+// NewTable returns a Table writing to w; width <= 0 means 80.
+func NewTable(w io.Writer, width int) *Table {
+	if width <= 0 {
+		width = 80
+	}
+	return &Table{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0), width: width}
+}
+
+// Add writes one record's row (the header first).
+func (t *Table) Add(r *Record) {
+	if t.n == 0 {
+		fmt.Fprintln(t.tw, "TIME\tDECISION\tBY\tAGENT\tCWD\tCOMMAND")
+	}
+	t.n++
+	cmdText := strings.ReplaceAll(r.Command, "\n", "⏎")
+	if rs := []rune(cmdText); len(rs) > t.width {
+		cmdText = string(rs[:t.width-1]) + "…"
+	}
+	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.TS, r.Decision, r.DecidedBy, cmp.Or(r.Agent, "-"), r.Cwd, cmdText)
+}
+
+// Flush writes out the rows added so far.
+func (t *Table) Flush() error { return t.tw.Flush() }
+
+// Stats counts records: by decision, segments by class, the commands that
+// asked most and the rules that decided most.
+type Stats struct {
+	Records    int
+	ByDecision map[string]int
+	ByClass    map[string]int
+	Asked      map[string]int // command text → records where it asked
+	Rules      map[string]int // "PATTERN (FILE:LINE)" → segments it decided
+}
+
+// Add counts r.
+func (s *Stats) Add(r *Record) {
+	if s.ByDecision == nil {
+		s.ByDecision, s.ByClass, s.Asked, s.Rules = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	s.Records++
+	s.ByDecision[r.Decision]++
+	for _, seg := range r.Segments {
+		s.ByClass[seg.Class]++
+		if seg.Rule != nil {
+			k := *seg.Rule
+			if seg.Source != "" {
+				k += " (" + seg.Source + ")"
+			}
+			s.Rules[k]++
+		}
+	}
+	if asked(r) {
+		s.Asked[r.Command]++
+	}
+}
+
+// Write prints the counts, the top most-asked commands and most-hit rules.
+func (s *Stats) Write(w io.Writer, top int) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "records\t%d\n", s.Records)
+	section := func(title string, m map[string]int, limit int) {
+		fmt.Fprintf(tw, "\n%s\n", title)
+		type kv struct {
+			k string
+			v int
+		}
+		var all []kv
+		for k, v := range m {
+			all = append(all, kv{k, v})
+		}
+		slices.SortFunc(all, func(a, b kv) int { return cmp.Or(b.v-a.v, strings.Compare(a.k, b.k)) })
+		if limit > 0 && len(all) > limit {
+			all = all[:limit]
+		}
+		for _, e := range all {
+			fmt.Fprintf(tw, "  %d\t%s\n", e.v, strings.ReplaceAll(e.k, "\n", "⏎"))
+		}
+	}
+	section("by decision", s.ByDecision, 0)
+	section("segments by class", s.ByClass, 0)
+	section("most-asked commands", s.Asked, top)
+	section("most-hit rules", s.Rules, top)
+	return tw.Flush()
+}

@@ -1,0 +1,93 @@
+package audit_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/guardsh/guardsh/audit"
+)
+
+// Follow sees records appended after it started, across a rotation.
+func TestFollowSeesNewRecordsAcrossRotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.OpenWith(path, audit.Options{MaxBytes: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Append(helperRecord(0, 0, 100)); err != nil { // before Follow: not seen
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got := make(chan string, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- audit.Follow(ctx, path, 10*time.Millisecond, func(r *audit.Record) error {
+			got <- r.Session
+			return nil
+		})
+	}()
+	time.Sleep(100 * time.Millisecond) // Follow has found the end
+	const n = 40                       // 40 records of ~700 bytes: several rotations
+	for i := 1; i <= n; i++ {
+		if err := l.Append(helperRecord(0, i, 300)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if old, _ := audit.Rotated(path); len(old) < 3 {
+		t.Fatalf("only %d rotations", len(old))
+	}
+	for i := 1; i <= n; i++ {
+		select {
+		case s := <-got:
+			if want := fmt.Sprintf("0/%d", i); s != want {
+				t.Fatalf("record %d: session %s, want %s", i, s, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("saw %d of %d records", i-1, n)
+		}
+	}
+	cancel()
+	if err := <-done; err != context.Canceled {
+		t.Errorf("Follow = %v, want context.Canceled", err)
+	}
+}
+
+func TestFilterSelects(t *testing.T) {
+	r := helperRecord(1, 2, 50)
+	r.Agent, r.Cwd, r.TS = "codex", "/home/dev/proj/sub", "2026-11-29T10:00:00.000Z"
+	rule := "git push *"
+	r.Segments[0].Rule = &rule
+	r.Segments[0].Decision = audit.Ask
+	r.Decision, r.DecidedBy = audit.Deny, "headless"
+	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
+	tests := []struct {
+		f    audit.Filter
+		want bool
+	}{
+		{audit.Filter{}, true},
+		{audit.Filter{Decision: "deny"}, true},
+		{audit.Filter{Decision: "ask"}, true}, // it asked; headless refused
+		{audit.Filter{Decision: "allow"}, false},
+		{audit.Filter{Agent: "codex"}, true},
+		{audit.Filter{Agent: "claude-code"}, false},
+		{audit.Filter{Cwd: "/home/dev/proj"}, true},
+		{audit.Filter{Cwd: "/home/dev/pro"}, false},
+		{audit.Filter{Command: "p01 s002 *"}, true},
+		{audit.Filter{Command: "s002*"}, false},
+		{audit.Filter{Rule: "git push*"}, true},
+		{audit.Filter{Rule: "rm *"}, false},
+		{audit.Filter{Since: at("2026-11-29T09:00:00Z"), Until: at("2026-11-29T10:00:00.001Z")}, true},
+		{audit.Filter{Until: at("2026-11-29T10:00:00Z")}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.f.Match(r); got != tt.want {
+			t.Errorf("%+v.Match = %v, want %v", tt.f, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package audit_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guardsh/guardsh/audit"
+)
+
+func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
+	r, err := audit.NewRedactor([]string{`corp-[0-9]{6}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, in, secret, keep string
+	}{
+		{"bearer token", `curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig" https://api`, "eyJhbGci", "Authorization: "},
+		{"bare bearer", `http GET api.example.com "bearer abcdefgh12345678"`, "abcdefgh12345678", "bearer "},
+		{"Authorization basic", `curl -H 'authorization: Basic dXNlcjpwYXNz' x`, "dXNlcjpwYXNz", "authorization: "},
+		{"URL credentials", `git clone https://alice:s3cretpw@github.com/org/repo`, "s3cretpw", "https://"},
+		{"password= assignment", `mysql --host db password=hunter2`, "hunter2", "password="},
+		{"--password option", `mysql --password hunter2 -h db`, "hunter2", "--password "},
+		{"--password= option", `docker login --password=hunter2 ghcr.io`, "hunter2", "--password="},
+		{"export of a token", `export GITHUB_TOKEN=abc123def456`, "abc123def456", "export GITHUB_TOKEN="},
+		{"export of a quoted secret", `export MY_API_KEY="with spaces inside"`, "with spaces", "export MY_API_KEY="},
+		{"AWS access key", `aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE`, "AKIAIOSFODNN7EXAMPLE", "aws configure"},
+		{"AWS secret", `AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls`, "wJalrXUtnFEMI", "AWS_SECRET_ACCESS_KEY="},
+		{"GCP API key", `curl "https://maps.googleapis.com/x?key=AIzaSyA1234567890abcdefghijklmnopqrstuv"`, "AIzaSyA1234567890", "https://maps"},
+		{"GitHub token", `gh auth login --with-token <<< ghp_abcdefghijklmnopqrstuvwxyz0123456789`, "ghp_abcdef", "gh auth login"},
+		{"GitHub fine-grained token", `echo github_pat_11ABCDEFG0123456789_abcdefghijklmnop`, "github_pat_11", "echo "},
+		{"OpenAI key", `OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz012345 python run.py`, "sk-proj-abcdef", "python run.py"},
+		{"private key", "echo '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----' > k", "b3BlbnNzaC1rZXk", "> k"},
+		{"an extra pattern", `deploy --ticket corp-123456`, "corp-123456", "deploy --ticket "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.String(tt.in)
+			if strings.Contains(got, tt.secret) || !strings.Contains(got, audit.Redacted) || !strings.Contains(got, tt.keep) {
+				t.Errorf("String(%q) = %q: want %q gone, %q kept", tt.in, got, tt.secret, tt.keep)
+			}
+		})
+	}
+	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist"} {
+		if got := r.String(clean); got != clean {
+			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
+		}
+	}
+}
+
+// The record written is redacted in every field that holds command text;
+// the secret split across argv words (an option and its value) too.
+func TestAppendWritesTheRedactedRecord(t *testing.T) {
+	red, err := audit.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, path := openTemp(t)
+	l.Close()
+	l, err = audit.OpenWith(path, audit.Options{Redact: red})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := fullRecord(time.Now(), `mysql --password hunter2 && curl -H "Authorization: Bearer tok12345678"`)
+	rec.Argv = []string{"bash", "-c", rec.Command}
+	rec.Segments[0].Argv = []string{"mysql", "--password", "hunter2"}
+	if err := l.Append(rec); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	data := string(readFile(t, path))
+	for _, secret := range []string{"hunter2", "tok12345678"} {
+		if strings.Contains(data, secret) {
+			t.Errorf("log holds %q: %s", secret, data)
+		}
+	}
+	if !strings.Contains(data, `["mysql","--password","[REDACTED]"]`) {
+		t.Errorf("segment argv not redacted word by word: %s", data)
+	}
+	if _, err := audit.Verify([]string{path}, nil); err != nil {
+		t.Errorf("redacted log does not verify: %v", err)
+	}
+}
+
+func TestNewRedactorRejectsBadPatterns(t *testing.T) {
+	for _, bad := range []string{"(", "x*"} {
+		if _, err := audit.NewRedactor([]string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("NewRedactor(%q) = %v, want an error naming it", bad, err)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package audit_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guardsh/guardsh/audit"
+)
+
+var rfc5424 = regexp.MustCompile(`^<(\d+)>1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z \S+ guardsh \d+ (record|anchor) - (.*)$`)
+
+// A record goes to a real UDP syslog listener on loopback as one RFC 5424
+// datagram holding the record's line, and the anchor after it.
+func TestSyslogShipsRecordsAndAnchorsOverUDP(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	sl, err := audit.DialSyslog("udp://" + pc.LocalAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.OpenWith(path, audit.Options{Syslog: sl, Anchor: sl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := helperRecord(1, 0, 50)
+	rec.Decision = audit.Deny
+	if err := l.Append(rec); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	buf := make([]byte, 64<<10)
+	pc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var got []string
+	for range 2 {
+		n, _, err := pc.ReadFrom(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(buf[:n]))
+	}
+	m := rfc5424.FindStringSubmatch(got[0])
+	if m == nil || m[1] != "84" || m[2] != "record" {
+		t.Fatalf("first message %q: want <84>1 … record (authpriv.warning)", got[0])
+	}
+	var shipped audit.Record
+	if err := json.Unmarshal([]byte(m[3]), &shipped); err != nil || shipped.Hash != rec.Hash || shipped.Command != rec.Command {
+		t.Errorf("shipped record %q: %v", m[3], err)
+	}
+	as, err := audit.ReadAnchors(strings.NewReader(got[1]+"\n"), "udp")
+	if err != nil || len(as) != 1 || as[0].Hash != rec.Hash {
+		t.Errorf("anchor message %q: %+v, %v", got[1], as, err)
+	}
+}
+
+// Over TCP, messages are framed by octet counting (RFC 6587).
+func TestSyslogFramesTCPMessagesByOctetCount(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	msgs := make(chan string, 2)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		for range 2 {
+			n, err := r.ReadString(' ')
+			if err != nil {
+				return
+			}
+			size, _ := strconv.Atoi(strings.TrimSpace(n))
+			b := make([]byte, size)
+			if _, err := io.ReadFull(r, b); err != nil {
+				return
+			}
+			msgs <- string(b)
+		}
+	}()
+	sl, err := audit.DialSyslog("tcp://" + ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	for _, m := range []string{"one", "two with spaces"} {
+		if err := sl.Send(audit.SeverityInfo, "record", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{"one", "two with spaces"} {
+		select {
+		case got := <-msgs:
+			if m := rfc5424.FindStringSubmatch(got); m == nil || m[3] != want {
+				t.Errorf("message %q, want MSG %q", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no message")
+		}
+	}
+}
+
+func TestDialSyslogRejectsBadSpecs(t *testing.T) {
+	for _, bad := range []string{"udp://", "http://x", "x"} {
+		if _, err := audit.DialSyslog(bad); err == nil {
+			t.Errorf("DialSyslog(%q) accepted", bad)
+		}
+	}
+}

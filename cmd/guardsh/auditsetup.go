@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// openAudit opens the audit log at path with the policy's audit settings:
+// redaction, fsync, rotation, syslog shipping and the anchor. Any of them
+// that cannot be set up is an error, like a log that cannot be opened.
+func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
+	a := p.Audit
+	opt := audit.Options{Sync: a.Fsync, MaxBytes: a.MaxBytes}
+	var err error
+	if opt.Redact, err = audit.NewRedactor(a.Redact); err != nil {
+		return nil, fmt.Errorf("audit.redact: %w", err)
+	}
+	if a.Syslog != "" {
+		if opt.Syslog, err = audit.DialSyslog(a.Syslog); err != nil {
+			return nil, fmt.Errorf("audit.syslog: %w", err)
+		}
+	}
+	var send func(string) error
+	if opt.Syslog != nil {
+		sl := opt.Syslog
+		send = func(m string) error { return sl.Send(audit.SeverityInfo, "anchor", m) }
+	}
+	if opt.Anchor, err = audit.ParseAnchor(a.Anchor, send); err != nil {
+		return nil, fmt.Errorf("audit.anchor: %w (anchor: syslog needs audit.syslog)", err)
+	}
+	return audit.OpenWith(path, opt)
+}
+
+// auditProtected are the audit trail's files, written only with a human's
+// yes: the log, its rotated files and the file of a rotation under way,
+// and the anchor file.
+func auditProtected(p *rules.Policy, logPath string) []string {
+	c := canonical(logPath)
+	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*")}
+	if a, ok := strings.CutPrefix(p.Audit.Anchor, "file:"); ok {
+		out = append(out, canonical(a))
+	}
+	return out
+}

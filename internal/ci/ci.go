@@ -1,0 +1,347 @@
+// Package ci is guardsh in a CI job step: when CI mode is on, how the
+// runner's file commands ($GITHUB_OUTPUT, $GITHUB_ENV, …) are decided, and
+// what a refused command leaves in the job's log and summary on GitHub
+// Actions.
+//
+// CI mode only ever tightens: it turns every ask into a refusal (headless
+// deny: no dialog, nobody to answer), and lifts nothing but the ask a write
+// to one of the runner's own file-command files would get for lying
+// outside the workspace. What a step writes to $GITHUB_ENV or $GITHUB_PATH
+// sets later steps' environment, so it is decided as the export it amounts
+// to.
+package ci
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// Enabled reports CI mode: the --ci flag, or the CI variable every major
+// CI system sets ("true", "1" or "yes", any case).
+func Enabled(getenv func(string) string, flag bool) bool {
+	switch strings.ToLower(getenv("CI")) {
+	case "true", "1", "yes":
+		return true
+	}
+	return flag
+}
+
+// GitHub reports a GitHub Actions runner (GITHUB_ACTIONS=true).
+func GitHub(getenv func(string) string) bool { return getenv("GITHUB_ACTIONS") == "true" }
+
+// The runner's file-command variables. Output, summary and state only
+// pass data to the workflow; env and path change later steps.
+var fileCommandVars = map[string]string{
+	"GITHUB_OUTPUT":       "set_output",
+	"GITHUB_STEP_SUMMARY": "step_summary",
+	"GITHUB_STATE":        "save_state",
+	"GITHUB_ENV":          "set_env",
+	"GITHUB_PATH":         "add_path",
+}
+
+var fileNameRE = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
+// FileCommands maps each runner file-command variable to its file, for the
+// variables whose value has the runner's shape:
+// /…/_runner_file_commands/set_output_<uuid> (and step_summary_, set_env_,
+// add_path_, save_state_). A value of another shape is not a file command
+// (an agent setting GITHUB_OUTPUT=~/.bashrc gains nothing).
+type FileCommands map[string]string
+
+// FindFileCommands reads the file-command variables from getenv.
+func FindFileCommands(getenv func(string) string) FileCommands {
+	fc := FileCommands{}
+	for name, prefix := range fileCommandVars {
+		p := getenv(name)
+		if p == "" || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+			continue
+		}
+		rest, ok := strings.CutPrefix(filepath.Base(p), prefix+"_")
+		if ok && filepath.Base(filepath.Dir(p)) == "_runner_file_commands" && fileNameRE.MatchString(rest) {
+			fc[name] = p
+		}
+	}
+	return fc
+}
+
+// target returns the file-command variable a redirection target, as
+// written, names: $NAME, ${NAME}, "$NAME" or "${NAME}".
+func (fc FileCommands) target(source string) string {
+	s := strings.TrimSuffix(strings.TrimPrefix(source, `"`), `"`)
+	if len(s) != len(source)-2 && s != source {
+		return "" // one quote only
+	}
+	s, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return ""
+	}
+	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+		s = s[1 : len(s)-1]
+	}
+	if _, ok := fc[s]; ok {
+		return s
+	}
+	return ""
+}
+
+// Judge is how the export a $GITHUB_ENV or $GITHUB_PATH line amounts to
+// is decided: the guard's Evaluate.
+type Judge func(text string) guard.Outcome
+
+// Decide re-decides, in o (the outcome of text), the writes to file-command
+// files: a write to $GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY or $GITHUB_STATE
+// is decided on the file's real path, and an ask it gets only for being
+// outside the workspace becomes allow; a write to $GITHUB_ENV or
+// $GITHUB_PATH is, in addition, allowed only when its lines are static
+// text guardsh can read (echo, printf without %, cat of a here-document)
+// and each line, as `export NAME=VALUE` (or `export PATH=DIR:$PATH`), is
+// allowed by judge; otherwise it keeps its verdict, with the reason. A
+// deny stays a deny, and a rule or protected path that asks still asks.
+// o.Decision and o.DecidedBy are recomputed.
+func (fc FileCommands) Decide(text string, o *guard.Outcome, p *rules.Policy, ctx rules.Context, judge Judge) {
+	if len(fc) == 0 || o.Err != nil {
+		return
+	}
+	var file *syntax.File
+	changed := false
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		seg := c.Segment
+		if seg.Kind != interp.Write || len(seg.Args) != 1 || c.Verdict.Decision == rules.Deny || len(seg.Via) > 0 {
+			continue
+		}
+		name := fc.target(seg.Args[0].Source)
+		if name == "" {
+			continue
+		}
+		real := seg
+		real.Args = []interp.Word{{Value: fc[name], Source: seg.Args[0].Source}}
+		v := p.Decide(guard.Subject(real), ctx)
+		if v.Decision == rules.Deny || v.DecidedBy == rules.ByRule && v.Decision == rules.Ask || v.Protected != "" {
+			c.Verdict, changed = v, true
+			continue
+		}
+		allow := rules.Verdict{Decision: rules.Allow, Class: rules.Workspace, DecidedBy: rules.ByClass,
+			Reason: "writes the runner's file command $" + name + " (CI)"}
+		if name == "GITHUB_ENV" || name == "GITHUB_PATH" {
+			if file == nil {
+				file, _ = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+			}
+			if w := judgeEnv(file, seg, name, judge); w.Decision != rules.Allow {
+				c.Verdict, changed = w, true
+				continue
+			} else {
+				allow.Reason = w.Reason
+			}
+		}
+		c.Verdict, changed = allow, true
+	}
+	if !changed {
+		return
+	}
+	o.Decision, o.DecidedBy = rules.Allow, "class"
+	for i, c := range o.Segments {
+		if i == 0 || c.Verdict.Decision > o.Decision {
+			o.Decision, o.DecidedBy = c.Verdict.Decision, c.Verdict.DecidedBy
+		}
+	}
+}
+
+// judgeEnv decides the lines the statement redirecting at seg writes to
+// $GITHUB_ENV or $GITHUB_PATH.
+func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) rules.Verdict {
+	ask := func(why string) rules.Verdict {
+		return rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, Sensitivity: "interpreter", DecidedBy: rules.ByClass,
+			Reason: "writes $" + name + ", which sets later steps' environment: " + why}
+	}
+	if file == nil {
+		return ask("the text was not parsed")
+	}
+	var stmt *syntax.Stmt
+	var redir *syntax.Redirect
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if s, ok := n.(*syntax.Stmt); ok {
+			for _, r := range s.Redirs {
+				if int(r.OpPos.Line()) == seg.Line && int(r.OpPos.Col()) == seg.Col {
+					stmt, redir = s, r
+				}
+			}
+		}
+		return stmt == nil
+	})
+	if stmt == nil {
+		return ask("guardsh could not find the command that writes it")
+	}
+	lines, why := contentLines(stmt, redir)
+	if why != "" {
+		return ask(why)
+	}
+	for _, line := range lines {
+		var export string
+		if name == "GITHUB_PATH" {
+			export = "export PATH=" + shellQuote(line) + `:"$PATH"`
+		} else {
+			n, v, ok := strings.Cut(line, "=")
+			if !ok || !validName(n) {
+				return ask(fmt.Sprintf("the line %q is not NAME=VALUE", line))
+			}
+			export = "export " + n + "=" + shellQuote(v)
+		}
+		o := judge(export)
+		lax := o.Decision == rules.Allow && laxAllow(o)
+		if lax {
+			// Only the mode let it through (bypass): the next steps are
+			// not this step's to change.
+			o.Decision = rules.Ask
+		}
+		if o.Decision != rules.Allow {
+			why := "as `" + export + "`"
+			if len(o.Segments) > 0 {
+				r := o.Segments[len(o.Segments)-1].Verdict.Reason
+				if lax {
+					r, _, _ = strings.Cut(r, "; mode bypass")
+					r += "; only an allow rule, not the mode, lets a step set it for the steps after it"
+				}
+				why += ": " + r
+			}
+			v := ask(why)
+			v.Decision = o.Decision
+			return v
+		}
+	}
+	return rules.Verdict{Decision: rules.Allow, Class: rules.Workspace, DecidedBy: rules.ByClass,
+		Reason: fmt.Sprintf("writes $%s (CI); its %d line(s), as exports, are allowed", name, len(lines))}
+}
+
+// contentLines returns the lines stmt writes, when they are static text
+// guardsh can read; else why not.
+func contentLines(stmt *syntax.Stmt, redir *syntax.Redirect) ([]string, string) {
+	if len(stmt.Redirs) != 1 && !(len(stmt.Redirs) == 2 && isHeredoc(stmt.Redirs[0]) != isHeredoc(stmt.Redirs[1])) {
+		return nil, "more than one redirection"
+	}
+	if redir.Op != syntax.AppOut && redir.Op != syntax.RdrOut {
+		return nil, "not written with > or >>"
+	}
+	call, ok := stmt.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
+		return nil, "written by a compound command"
+	}
+	words := make([]string, 0, len(call.Args))
+	for _, w := range call.Args {
+		s, ok := static(w)
+		if !ok {
+			return nil, "its text is only known at run time (a value could hold a newline and set any variable)"
+		}
+		words = append(words, s)
+	}
+	var text string
+	switch words[0] {
+	case "echo":
+		args := words[1:]
+		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			return nil, "echo with an option"
+		}
+		text = strings.Join(args, " ")
+		if strings.Contains(text, `\`) {
+			return nil, "a backslash"
+		}
+	case "printf":
+		if len(words) != 2 || strings.ContainsAny(words[1], "%") || strings.Contains(strings.ReplaceAll(words[1], `\n`, ""), `\`) {
+			return nil, "printf with arguments, % or escapes other than \\n"
+		}
+		text = strings.ReplaceAll(words[1], `\n`, "\n")
+	case "cat":
+		var hd *syntax.Redirect
+		for _, r := range stmt.Redirs {
+			if isHeredoc(r) {
+				hd = r
+			}
+		}
+		if len(words) != 1 || hd == nil {
+			return nil, "cat of something other than a here-document"
+		}
+		s, ok := static(hd.Hdoc)
+		if hd.Hdoc != nil && !ok {
+			return nil, "a here-document with run-time parts"
+		}
+		text = s
+	default:
+		return nil, words[0] + " writes it"
+	}
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, ""
+}
+
+// laxAllow reports an allowed export that only the mode allowed: a
+// sensitive segment no allow rule names.
+func laxAllow(o guard.Outcome) bool {
+	for _, c := range o.Segments {
+		if c.Verdict.Class == rules.Sensitive && c.Verdict.DecidedBy != rules.ByRule {
+			return true
+		}
+	}
+	return false
+}
+
+func isHeredoc(r *syntax.Redirect) bool { return r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc }
+
+// static returns the value of w when no part of it is only known at run
+// time.
+func static(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", true
+	}
+	var b strings.Builder
+	var walk func(parts []syntax.WordPart) bool
+	walk = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				if p.Dollar || !walk(p.Parts) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(w.Parts) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+func validName(n string) bool {
+	if n == "" || n[0] >= '0' && n[0] <= '9' {
+		return false
+	}
+	for _, c := range n {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

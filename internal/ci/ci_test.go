@@ -1,0 +1,113 @@
+package ci_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/guardsh/guardsh/internal/ci"
+	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/rules"
+)
+
+func TestEnabled(t *testing.T) {
+	for _, tt := range []struct {
+		ci   string
+		flag bool
+		want bool
+	}{{"true", false, true}, {"TRUE", false, true}, {"1", false, true}, {"", false, false}, {"false", false, false}, {"", true, true}, {"false", true, true}} {
+		if got := ci.Enabled(func(string) string { return tt.ci }, tt.flag); got != tt.want {
+			t.Errorf("Enabled(CI=%q, --ci %v) = %v", tt.ci, tt.flag, got)
+		}
+	}
+}
+
+// Only paths of the runner's shape are file commands: an agent that sets
+// GITHUB_OUTPUT to a file of its choosing gains nothing.
+func TestFindFileCommandsWantsTheRunnersShape(t *testing.T) {
+	env := map[string]string{
+		"GITHUB_OUTPUT":       "/home/runner/work/_temp/_runner_file_commands/set_output_6f1b0a4e-3c0d-4b7a-9f6e-2a2b1c0d9e8f",
+		"GITHUB_ENV":          "/home/runner/.bashrc",
+		"GITHUB_PATH":         "/tmp/_runner_file_commands/set_env_6f1b0a4e", // wrong prefix for PATH
+		"GITHUB_STEP_SUMMARY": "relative/_runner_file_commands/step_summary_6f1b0a4e",
+	}
+	fc := ci.FindFileCommands(func(k string) string { return env[k] })
+	if len(fc) != 1 || fc["GITHUB_OUTPUT"] == "" {
+		t.Errorf("FindFileCommands = %v, want GITHUB_OUTPUT only", fc)
+	}
+}
+
+func decideIn(t *testing.T, policy string, text string) guard.Outcome {
+	t.Helper()
+	p, err := rules.Parse([]byte(policy), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newCIGuard(t, p).evaluate(text)
+}
+
+func TestFileCommandWrites(t *testing.T) {
+	const ask = "mode: ask\nrules:\n  write:\n    deny: [\"~/.ssh/*\"]\n"
+	tests := []struct {
+		name, policy, text string
+		want               rules.Decision
+		reason             string
+	}{
+		{"an output is written unasked", ask, `echo "version=1.2" >> "$GITHUB_OUTPUT"`, rules.Allow, "file command $GITHUB_OUTPUT"},
+		{"the step summary too, spelled ${…}", ask, `echo '### done' >> ${GITHUB_STEP_SUMMARY}`, rules.Allow, "GITHUB_STEP_SUMMARY"},
+		{"an output of run-time text", ask, `echo "sha=$(git rev-parse HEAD)" >> $GITHUB_OUTPUT`, rules.Allow, ""},
+		{"an ordinary variable for GITHUB_ENV", ask, `echo "CC=clang" >> $GITHUB_ENV`, rules.Allow, "as exports"},
+		{"several lines of a quoted here-document", ask, "cat >> \"$GITHUB_ENV\" <<'EOF'\nCC=clang\nGOFLAGS=-mod=mod\nEOF", rules.Allow, "2 line"},
+		{"LD_PRELOAD for the next steps", ask, `echo "LD_PRELOAD=/tmp/x.so" >> $GITHUB_ENV`, rules.Ask, "export LD_PRELOAD"},
+		{"BASH_ENV for the next steps, even in bypass", "mode: bypass\n", `echo BASH_ENV=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "export BASH_ENV"},
+		{"NODE_OPTIONS by printf", ask, `printf 'A=1\nNODE_OPTIONS=--require /tmp/x.js\n' >> $GITHUB_ENV`, rules.Ask, "NODE_OPTIONS"},
+		{"a directory for GITHUB_PATH", ask, `echo "$HOME/.local/bin" >> $GITHUB_PATH`, rules.Ask, "only known at run time"},
+		{"a static directory for GITHUB_PATH is a PATH export", ask, `echo /opt/tool/bin >> $GITHUB_PATH`, rules.Ask, "export PATH="},
+		{"run-time text into GITHUB_ENV could hold a newline", ask, `echo "V=$VERSION" >> $GITHUB_ENV`, rules.Ask, "newline"},
+		{"a block writing GITHUB_ENV", ask, `{ echo A=1; cat /tmp/more; } >> $GITHUB_ENV`, rules.Ask, "compound"},
+		{"another program writing GITHUB_ENV", ask, `./tool export >> $GITHUB_ENV`, rules.Ask, "writes it"},
+		{"a deny rule on the real path still denies", "mode: ask\nrules:\n  write:\n    deny: [\"/*/_runner_file_commands/*\"]\n", `echo a=b >> $GITHUB_OUTPUT`, rules.Deny, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := decideIn(t, tt.policy, tt.text)
+			var reasons []string
+			for _, c := range o.Segments {
+				reasons = append(reasons, c.Verdict.Decision.String()+": "+c.Verdict.Reason)
+			}
+			all := strings.Join(reasons, "\n")
+			if o.Decision != tt.want || !strings.Contains(all, tt.reason) {
+				t.Errorf("%s\n= %s, want %s with %q; segments:\n%s", tt.text, o.Decision, tt.want, tt.reason, all)
+			}
+		})
+	}
+}
+
+func TestAnnotationEscapesTheMessage(t *testing.T) {
+	got := ci.Annotation([]string{`guardsh: denied: rm -rf / (rule "rm * / *")`, "100% sure"})
+	want := "::error title=guardsh refused a command::guardsh: denied: rm -rf / (rule \"rm * / *\")%0A100%25 sure\n"
+	if got != want {
+		t.Errorf("Annotation = %q, want %q", got, want)
+	}
+}
+
+func TestSummaryIsAMarkdownTable(t *testing.T) {
+	o := decideIn(t, "mode: ask\nrules:\n  shell:\n    deny: [\"git push *\"]\n", "git status && git push origin main | tee x")
+	var b bytes.Buffer
+	if err := ci.Summary(&b, "git status && git push origin main | tee x", o); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"### guardsh refused a command", "| decision | segment | rule | reason |", "| deny | `git push origin main` | `git push *` (test.yaml:4) |", "| allow | `git status` |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPresetParses(t *testing.T) {
+	p, err := ci.PresetPolicy()
+	if err != nil || p.Mode != rules.Bypass {
+		t.Errorf("PresetPolicy = %v, %v; want mode bypass", p, err)
+	}
+}
