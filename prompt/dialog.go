@@ -222,6 +222,10 @@ func (d *dialog) key() (byte, Reply, error) {
 	for {
 		select {
 		case c, open := <-d.keys:
+			if !open && d.lost() {
+				// A read after the terminal was taken away fails (EIO).
+				return 0, Reply{Why: "the terminal was taken back (job control) before an answer"}, nil
+			}
 			if !open {
 				return 0, Reply{Why: "the terminal closed"}, errors.New("dialog: the terminal closed")
 			}

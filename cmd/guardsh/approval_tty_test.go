@@ -526,7 +526,14 @@ func TestWaitApprovedFromAnotherTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("guardsh: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(stamp)
+	// guardsh may be done before date has written the stamp.
+	p.waitFor(id + `: approved`)
+	var data []byte
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if data, err = os.ReadFile(stamp); err == nil && len(data) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatalf("approve did not succeed: %v\n%s", err, p.screen())
 	}
@@ -579,8 +586,10 @@ func TestDialogJobControlTakesTerminal(t *testing.T) {
 	e := newApprovalEnv(t)
 	e.write("tui2.sh", strings.Replace(fakeTUI, "trap '' TTIN TTOU; ", "", 1), 0o755)
 	p := e.tmux()
-	p.agent("tui2.sh", "touch jc.txt")
-	p.waitFor(`denied \(the terminal was taken back \(job control\) before an answer\)`)
+	p.reset()
+	p.literal("../tui2.sh 'touch jc.txt'")
+	p.keys("Enter")
+	p.waitFor(`refused \(denied: the terminal was taken back \(job control\) before an answer\)`)
 	p.waitFor(`Stopped`)
 	p.keys("fg", "Enter")
 	p.waitFor(`^agent: exit 126$`)
