@@ -193,8 +193,24 @@ func (p *tmuxPane) waitFor(re string) []string {
 func (p *tmuxPane) reset() {
 	p.t.Helper()
 	p.keys("clear", "Enter")
-	p.waitFor(`^human\$ $`)
-	p.run("clear-history", "-t", "t")
+	deadline := time.Now().Add(60 * time.Second)
+	again := time.Now().Add(2 * time.Second)
+	for {
+		p.run("clear-history", "-t", "t")
+		s := p.screen()
+		if strings.TrimSpace(s) == "human$" {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("screen never cleared:\n%s", s)
+		}
+		if time.Now().After(again) {
+			// Something printed after the clear (a job notice).
+			p.keys("clear", "Enter")
+			again = time.Now().Add(2 * time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // agent starts the fake agent on command in the pane and waits for the
