@@ -41,16 +41,16 @@ type Reply struct {
 	Message string
 	// Patterns are the rules to remember (Exact and Prefix).
 	Patterns []string
-	// Why says how a Deny came about when no human chose it ("timed out
-	// after 5m0s", "interrupted by terminated").
+	// Why says how a Deny came about when no human chose it ("no answer
+	// within 5m0s", "interrupted by terminated", "the terminal was taken
+	// back (job control) before an answer").
 	Why string
 }
 
 // ErrBackground is returned by Dialog, before anything is shown, when the
 // terminal's foreground process group is its session leader's and not
 // guardsh's (the human's shell has the terminal; guardsh runs in a
-// background job):
-// taking the terminal from the shell could make it exit.
+// background job): taking the terminal from the shell could make it exit.
 var ErrBackground = errors.New("guardsh runs in a background job of the terminal")
 
 // ErrInterrupted is returned (wrapped) by Dialog when a signal ended it;
@@ -64,9 +64,12 @@ var ErrInterrupted = errors.New("dialog interrupted")
 // SIGTTIN if it tries); pending input is discarded before the keys are
 // read. On every return the terminal mode and foreground group are
 // restored, guardsh goes back to its group, and the old foreground group
-// is sent SIGCONT. After timeout without an answer it returns Deny. SIGINT,
-// SIGTERM, SIGHUP and SIGQUIT end it with Deny and an error wrapping
-// ErrInterrupted.
+// is sent SIGCONT. After timeout without an answer it returns Deny; so it
+// does within 100 ms of a job-control shell taking the terminal back (its
+// job was stopped). SIGINT, SIGTERM, SIGHUP and SIGQUIT end it with Deny
+// and an error wrapping ErrInterrupted. A process already blocked in
+// read(2) on the terminal before the dialog began can still receive a key
+// (the kernel checks the foreground group when a read starts).
 func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 	fd := int(tty.Fd())
 	sigs := make(chan os.Signal, 1)
