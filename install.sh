@@ -6,6 +6,8 @@
 #
 # It installs:
 #   $PREFIX/bin/guardsh                   the binary (static, CGO_ENABLED=0)
+#   $PREFIX/bin/guardsh-llm               the LLM client guardsh runs when a
+#                                         decision needs a model (llm: config)
 #   $PREFIX/bin/guardsh-prefix            link: a command prefix (Claude Code's
 #                                         CLAUDE_CODE_SHELL_PREFIX) takes the
 #                                         command string as its operand
@@ -28,6 +30,9 @@ mkdir -p "$bindir" "$bashdir"
 version=$(git -C "$src" describe --tags --always --dirty 2>/dev/null || echo dev)
 (cd "$src" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$bindir/guardsh.new" ./cmd/guardsh)
 mv -f "$bindir/guardsh.new" "$bindir/guardsh"
+# guardsh-llm: the LLM client, run only when a decision needs a model.
+(cd "$src" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bindir/guardsh-llm.new" ./cmd/guardsh-llm)
+mv -f "$bindir/guardsh-llm.new" "$bindir/guardsh-llm"
 ln -sf "$bindir/guardsh" "$bindir/guardsh-prefix"
 ln -sf "$bindir/guardsh" "$bashdir/bash"
 ln -sf "$bindir/guardsh" "$bashdir/sh"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,19 +151,16 @@ func (l *Log) Append(r *Record) error {
 		l.opt.Redact.Record(r)
 	}
 	r.Prev, r.Hash = Genesis, ""
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil { // Encode ends the line with "\n"
+	body, err := appendRecord(make([]byte, 0, 1024), r)
+	if err != nil {
 		return fmt.Errorf("audit log %s: encode record: %w", l.path, err)
 	}
-	body := buf.Bytes()
-	// body ends `,"prev":"<64 zeros>","hash":""}\n`: prev is filled in
+	// body ends `,"prev":"<64 zeros>","hash":""}`: prev is filled in
 	// under the lock, hash after it.
-	if !bytes.HasSuffix(body, []byte(`","hash":""}`+"\n")) {
+	if !bytes.HasSuffix(body, []byte(`","hash":""}`)) {
 		return fmt.Errorf("audit log %s: encode record: hash is not the last member", l.path)
 	}
-	body = body[:len(body)-len(`,"hash":""}`+"\n")]
+	body = body[:len(body)-len(`,"hash":""}`)]
 	prevAt := len(body) - 1 - len(Genesis)
 
 	l.mu.Lock()

@@ -10,8 +10,6 @@
 package audit
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -84,6 +82,17 @@ type Record struct {
 	// DurationMS is the wall time of the invocation in milliseconds, from
 	// start to the record being made (fractional; never negative).
 	DurationMS float64 `json:"duration_ms"`
+	// LLM is the model review that decided (or the last one made); absent
+	// when no model was asked. Each reviewed segment carries its own.
+	LLM *LLM `json:"llm,omitempty"`
+	// Sandbox says how the command ran with respect to the Landlock jail:
+	// "workspace" or "strict" (the sandbox mode) when it ran jailed, with
+	// ", network" when the jail let it connect and "; restored PATHS" when
+	// guardsh put back protected paths in the workspace that the command
+	// changed; "unavailable (ABI n)"
+	// when it would have run jailed but the kernel's Landlock ABI is too
+	// old, so it asked; empty (absent) when no jail was involved.
+	Sandbox string `json:"sandbox,omitempty"`
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`
@@ -148,6 +157,40 @@ type Segment struct {
 	// Via is the chain of constructs that led to nested code, outermost
 	// first (for example ["bash -c", "$(…)"]); empty at top level.
 	Via []string `json:"via,omitempty"`
+	// LLM is the model's review of this segment; absent when none.
+	LLM *LLM `json:"llm,omitempty"`
+	// Sandbox is true when the segment would have asked and runs inside
+	// the Landlock jail instead (its Decision is then Allow).
+	Sandbox bool `json:"sandbox,omitempty"`
+}
+
+// LLM is one model review of one segment (package adversary).
+type LLM struct {
+	// Role is "adversary", "reviewer" or "judge".
+	Role string `json:"role"`
+	// Model is the configured model name.
+	Model string `json:"model"`
+	// Verdict is the answer's verdict in lower case ("allow", "block",
+	// "safe", "unsafe", "read_only", "not_read_only"), or "error" when no
+	// usable answer came (Error says why).
+	Verdict string `json:"verdict"`
+	// Confident is the model's confidence; absent on error.
+	Confident *bool `json:"confident,omitempty"`
+	// Reason is the model's one sentence (untrusted text).
+	Reason string `json:"reason,omitempty"`
+	// Effect is what the review did: "blocked", "approved", "read-only",
+	// "none", or "on_error: allow|ask|deny".
+	Effect string `json:"effect"`
+	// LatencyMS is the time the review took, in milliseconds (a cache hit
+	// included).
+	LatencyMS float64 `json:"latency_ms"`
+	// Cached says the answer came from the verdict cache.
+	Cached bool `json:"cached"`
+	// Error is why no usable answer came.
+	Error string `json:"error,omitempty"`
+	// Warning is set when on_error: allow let a segment through after a
+	// failure (fail-open).
+	Warning string `json:"warning,omitempty"`
 }
 
 // NewRecord returns a record stamped for an invocation that started at t:
@@ -164,38 +207,16 @@ func Timestamp(t time.Time) string {
 }
 
 // MarshalJSON writes r as one JSON object with no newline, nil slices as []
-// and HTML characters (<, >, &) unescaped so commands read as typed.
+// and HTML characters (<, >, &) unescaped so commands read as typed; the
+// bytes are those encoding/json would write (see encode.go).
 func (r Record) MarshalJSON() ([]byte, error) {
-	type plain Record // no methods: no recursion
-	p := plain(r)
-	if p.Argv == nil {
-		p.Argv = []string{}
-	}
-	if p.Segments == nil {
-		p.Segments = []Segment{}
-	}
-	return marshalPlain(p)
+	return appendRecord(make([]byte, 0, 512), &r)
 }
 
 // MarshalJSON writes s as one JSON object, Argv nil as [] and HTML
 // characters unescaped.
 func (s Segment) MarshalJSON() ([]byte, error) {
-	type plain Segment
-	p := plain(s)
-	if p.Argv == nil {
-		p.Argv = []string{}
-	}
-	return marshalPlain(p)
-}
-
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return appendSegment(make([]byte, 0, 128), &s)
 }
 
 // check reports the first way r would not validate against schema.json in

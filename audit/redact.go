@@ -12,36 +12,54 @@ const Redacted = "[REDACTED]"
 
 // redaction is one built-in form of secret: re matches it, and group
 // keep (when > 0) is the prefix that stays (the header name, the option).
+// Every match of re contains, ignoring case, one of triggers: a text with
+// none is left alone without compiling or running re, so a record with no
+// secret-looking word costs a few substring searches.
 type redaction struct {
-	name string
-	re   string
-	keep int
+	name     string
+	re       string
+	keep     int
+	triggers []string
 }
 
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
 // they contain.
 var builtinRedactions = []redaction{
-	{"private key block", `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`, 0},
-	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1},
-	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1},
-	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1},
-	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"]+)`, 1},
-	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|token|secret|api_?key|access_?key|private_?key|credentials?)[a-z0-9_]*\s*[=:]\s*)(?:'[^']*'|"[^"]*"|[^\s'"&;|]+)`, 1},
-	{"AWS access key ID", `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`, 0},
-	{"GCP API key", `\bAIza[0-9A-Za-z_-]{35}\b`, 0},
-	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0},
-	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0},
-	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0},
+	{"private key block", `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`, 0, []string{"private key-----"}},
+	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}},
+	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}},
+	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}},
+	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"]+)`, 1,
+		[]string{"-pass", "-token", "-api", "-secret", "-client"}},
+	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|token|secret|api_?key|access_?key|private_?key|credentials?)[a-z0-9_]*\s*[=:]\s*)(?:'[^']*'|"[^"]*"|[^\s'"&;|]+)`, 1,
+		[]string{"pass", "pwd", "token", "secret", "apikey", "api_key", "accesskey", "access_key", "privatekey", "private_key", "credential"}},
+	{"AWS access key ID", `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`, 0,
+		[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}},
+	{"GCP API key", `\bAIza[0-9A-Za-z_-]{35}\b`, 0, []string{"aiza"}},
+	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0, []string{"sk-"}},
+	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"}},
 }
 
-var builtinRE = sync.OnceValue(func() []*regexp.Regexp {
-	out := make([]*regexp.Regexp, len(builtinRedactions))
+// builtinRE compiles the built-in redactions, each on first need.
+var builtinRE = func() []func() *regexp.Regexp {
+	out := make([]func() *regexp.Regexp, len(builtinRedactions))
 	for i, r := range builtinRedactions {
-		out[i] = regexp.MustCompile(r.re)
+		out[i] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(r.re) })
 	}
 	return out
-})
+}()
+
+// mayHold reports whether s, lowered, contains one of r's triggers.
+func (r *redaction) mayHold(lower string) bool {
+	for _, t := range r.triggers {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}
 
 // Redactor removes secrets from records before they are written: the
 // built-in forms (bearer tokens, Authorization headers, credentials in
@@ -77,7 +95,12 @@ func (r *Redactor) String(s string) string {
 	if r == nil {
 		return s
 	}
-	for i, re := range builtinRE() {
+	lower := strings.ToLower(s)
+	for i := range builtinRedactions {
+		if !builtinRedactions[i].mayHold(lower) {
+			continue
+		}
+		re := builtinRE[i]()
 		if keep := builtinRedactions[i].keep; keep > 0 {
 			s = re.ReplaceAllString(s, fmt.Sprintf("${%d}%s", keep, Redacted))
 		} else {

@@ -97,6 +97,9 @@ type Run struct {
 	Stdin   io.Reader
 	Stdout  io.Writer
 	Stderr  io.Writer
+	// Start, when not nil, starts the prepared bash command in place of
+	// (*exec.Cmd).Start: the sandbox starts it inside a jail.
+	Start func(*exec.Cmd) error
 }
 
 // Command runs text, exactly as analysed, as `bash OPTIONS -c TEXT ARGS…`,
@@ -126,7 +129,7 @@ func (r Run) Command(text string, args []string) (int, error) {
 	cmd := r.cmd(argv)
 	cmd.Stdin = r.Stdin
 	cmd.ExtraFiles = extra
-	return waitFor(cmd)
+	return r.waitFor(cmd)
 }
 
 // Stream starts bash reading a script from the returned writer, which the
@@ -149,7 +152,7 @@ func (r Run) Stream(args []string, separate bool) (w io.WriteCloser, wait func()
 		if w, err = cmd.StdinPipe(); err != nil {
 			return nil, nil, err
 		}
-		return w, func() (int, error) { return waitFor(cmd) }, nil
+		return w, func() (int, error) { return r.waitFor(cmd) }, nil
 	}
 	argv = append(argv, "/dev/fd/3")
 	argv = append(argv, args...)
@@ -161,7 +164,7 @@ func (r Run) Stream(args []string, separate bool) (w io.WriteCloser, wait func()
 	}
 	cmd.ExtraFiles = []*os.File{pr}
 	return pw, func() (int, error) {
-		status, err := waitFor(cmd)
+		status, err := r.waitFor(cmd)
 		pr.Close()
 		return status, err
 	}, nil
@@ -171,7 +174,7 @@ func (r Run) Stream(args []string, separate bool) (w io.WriteCloser, wait func()
 func (r Run) Plain(args ...string) (int, error) {
 	cmd := r.cmd(append([]string{r.arg0()}, args...))
 	cmd.Stdin = r.Stdin
-	return waitFor(cmd)
+	return r.waitFor(cmd)
 }
 
 func (r Run) arg0() string {
@@ -186,13 +189,17 @@ func (r Run) cmd(argv []string) *exec.Cmd {
 	return cmd
 }
 
-// waitFor starts cmd, forwards signals to it, and converts its end into an exit
-// status.
-func waitFor(cmd *exec.Cmd) (int, error) {
+// waitFor starts cmd (with r.Start when set), forwards signals to it, and
+// converts its end into an exit status.
+func (r Run) waitFor(cmd *exec.Cmd) (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
+	start := cmd.Start
+	if r.Start != nil {
+		start = func() error { return r.Start(cmd) }
+	}
+	if err := start(); err != nil {
 		return 126, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
 	done := make(chan struct{})

@@ -46,6 +46,11 @@ type Policy struct {
 	// File is the name the policy was parsed under ("<embedded default>"
 	// for Default).
 	File string
+	// LLM is the llm: section (see LLMConfig); only the user's and the
+	// system's count (see Merge).
+	LLM LLMConfig
+	// Sandbox is the `sandbox:` setting (see sandbox.go).
+	Sandbox SandboxConfig
 
 	rules []Rule // every rule, in file order
 	shell *trie  // shell rules, compiled
@@ -193,6 +198,7 @@ func readConfig(path string) ([]byte, error) {
 //	audit: {path: ~/x.jsonl, required: true}
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
 //	approval: {headless: deny, timeout: 5m, wait: 2m, expires: 1h, prompt: terminal, notify: [notify-send, guardsh]}
+//	sandbox: workspace        # off | workspace | strict, or {mode: workspace, write: [~/.cache]}
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
@@ -373,7 +379,7 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "approval", "readonly", "rules")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "approval", "readonly", "rules", "llm", "sandbox")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -440,6 +446,16 @@ func (ps *parser) walk(root *yaml.Node) error {
 	}
 	if n := fields["approval"]; n != nil {
 		if err := ps.approval(n); err != nil {
+			return err
+		}
+	}
+	if n := fields["llm"]; n != nil {
+		if err := ps.llm(n); err != nil {
+			return err
+		}
+	}
+	if n := fields["sandbox"]; n != nil {
+		if err := ps.sandbox(n); err != nil {
 			return err
 		}
 	}

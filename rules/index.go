@@ -29,14 +29,21 @@ type entry struct {
 }
 
 type tnode struct {
-	keys []byte   // child edge labels, parallel to kids
-	kids []*tnode // children
+	// The first child is kept in the node: most nodes of a pattern trie
+	// have one. Further children are keys/kids, parallel.
+	key0 byte
+	kid0 *tnode
+	keys []byte   // further child edge labels, parallel to kids
+	kids []*tnode // further children
 	here []int32  // entries whose key ends at this node
 	// lo, hi bound the deny entries at or below this node in trie.deny.
 	lo, hi int32
 }
 
 func (n *tnode) child(c byte) *tnode {
+	if n.kid0 != nil && n.key0 == c {
+		return n.kid0
+	}
 	if i := bytes.IndexByte(n.keys, c); i >= 0 {
 		return n.kids[i]
 	}
@@ -55,16 +62,31 @@ type trie struct {
 }
 
 func newTrie(entries []entry) *trie {
-	t := &trie{root: &tnode{}, entries: entries}
+	// Nodes are allocated in blocks: a policy's trie has a node per byte
+	// of its keys' distinct prefixes, and one allocation each made up
+	// most of the cost of loading a policy in a fresh process.
+	var arena []tnode
+	alloc := func() *tnode {
+		if len(arena) == cap(arena) {
+			arena = make([]tnode, 0, 256)
+		}
+		arena = append(arena, tnode{})
+		return &arena[len(arena)-1]
+	}
+	t := &trie{root: alloc(), entries: entries}
 	for i, e := range entries {
 		n := t.root
 		for k := 0; k < len(e.g.key); k++ {
 			c := e.g.key[k]
 			next := n.child(c)
 			if next == nil {
-				next = &tnode{}
-				n.keys = append(n.keys, c)
-				n.kids = append(n.kids, next)
+				next = alloc()
+				if n.kid0 == nil {
+					n.key0, n.kid0 = c, next
+				} else {
+					n.keys = append(n.keys, c)
+					n.kids = append(n.kids, next)
+				}
 			}
 			n = next
 		}
@@ -86,6 +108,9 @@ func (t *trie) fillDeny(n *tnode) {
 				t.first = int(i)
 			}
 		}
+	}
+	if n.kid0 != nil {
+		t.fillDeny(n.kid0)
 	}
 	for _, k := range n.kids {
 		t.fillDeny(k)

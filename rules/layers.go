@@ -38,6 +38,10 @@ type Layers struct {
 //     approval.headless may not be looser (deny < wait < allow) than the
 //     system's, which then holds, with a warning. A project's approval is
 //     ignored with a warning (headless: allow would loosen).
+//   - llm: the user's, else the system's; a project's is ignored with a
+//     warning.
+//   - sandbox: the user's, else the system's (extra write paths of
+//     both); a project may only turn it off.
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -78,6 +82,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 		if p.Approval.Line > 0 {
 			out.Approval = p.Approval
+		}
+		if p.LLM.Set {
+			out.LLM = p.LLM
 		}
 		if p.Audit.RequiredSet {
 			setFalse = setFalse || !p.Audit.Required
@@ -125,6 +132,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		if a := p.Audit; a.Path != "" || a.RequiredSet || a.Anchor != "" || a.MaxBytes != 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
 		}
+		if p.LLM.Set {
+			warnAt(p.File, p.LLM.Line, "a project file may not configure the llm (where commands are sent, and who may approve them); ignored")
+		}
 		for _, r := range p.rules {
 			switch {
 			case r.Section == "readonly":
@@ -136,6 +146,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 			}
 		}
 	}
+	out.Sandbox = mergeSandbox(l, warnAt)
 	out.build()
 	return out, warnings
 }

@@ -30,14 +30,17 @@ type glob struct {
 // compileGlob compiles pattern; withBare enables the " *" rule (shell
 // patterns only). It never fails: every string is a pattern.
 func compileGlob(pattern string, withBare bool) *glob {
-	var b strings.Builder
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] == '*' && i > 0 && pattern[i-1] == '*' {
-			continue
+	pat := pattern
+	if strings.Contains(pattern, "**") {
+		var b strings.Builder
+		for i := 0; i < len(pattern); i++ {
+			if pattern[i] == '*' && i > 0 && pattern[i-1] == '*' {
+				continue
+			}
+			b.WriteByte(pattern[i])
 		}
-		b.WriteByte(pattern[i])
+		pat = b.String()
 	}
-	pat := b.String()
 	g := &glob{pat: pat, parts: strings.Split(pat, "*")}
 	if withBare && strings.HasSuffix(pat, " *") {
 		g.bare = true

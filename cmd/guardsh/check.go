@@ -9,6 +9,7 @@ import (
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -113,7 +114,13 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	g := newGuard(policy, cfg.name, mode, cwd, ws, root, protected...)
 	o := g.Evaluate(command)
 	if asJSON {
-		writeCheckJSON(stdout, o, mode, explain)
+		var jail *sandbox.Spec
+		if o.Sandbox {
+			self, _ := os.Executable()
+			spec := g.Jail(o, canonical(self))
+			jail = &spec
+		}
+		writeCheckJSON(stdout, o, mode, explain, jail)
 	} else {
 		writeCheckText(stdout, o, explain)
 	}
@@ -135,6 +142,10 @@ type checkJSON struct {
 	Mode     string `json:"mode"`
 	Error    string `json:"error,omitempty"`
 	Segments any    `json:"segments"`
+	// Sandbox is the audit record's sandbox field; Jail, when the command
+	// runs jailed, the jail's effective rules.
+	Sandbox string        `json:"sandbox,omitempty"`
+	Jail    *sandbox.Spec `json:"jail,omitempty"`
 }
 
 // auditSegment is audit.Segment without its MarshalJSON, so that
@@ -152,10 +163,11 @@ type explainedSegment struct {
 	DecidedBy string   `json:"decided_by"`
 }
 
-func writeCheckJSON(w io.Writer, o guard.Outcome, mode rules.Mode, explain bool) {
+func writeCheckJSON(w io.Writer, o guard.Outcome, mode rules.Mode, explain bool, jail *sandbox.Spec) {
 	var rec audit.Record
 	o.Record(&rec)
-	out := checkJSON{Decision: o.Decision.String(), Mode: string(mode), Error: rec.Error, Segments: rec.Segments}
+	out := checkJSON{Decision: o.Decision.String(), Mode: string(mode), Error: rec.Error, Segments: rec.Segments,
+		Sandbox: rec.Sandbox, Jail: jail}
 	if explain {
 		segs := make([]explainedSegment, len(rec.Segments))
 		for i, c := range o.Segments {
@@ -172,6 +184,9 @@ func writeCheckJSON(w io.Writer, o guard.Outcome, mode rules.Mode, explain bool)
 
 func writeCheckText(w io.Writer, o guard.Outcome, explain bool) {
 	fmt.Fprintln(w, o.Decision)
+	if o.SandboxNote != "" {
+		fmt.Fprintf(w, "  sandbox: %s\n", o.SandboxNote)
+	}
 	if o.Err != nil {
 		fmt.Fprintf(w, "  not understood: %v\n", o.Err)
 	}

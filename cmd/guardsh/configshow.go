@@ -110,6 +110,9 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, ", notify %q", a.Notify)
 	}
 	fmt.Fprintln(w)
+	if line := llmSummary(p); line != "" {
+		fmt.Fprintf(w, "llm:       %s\n", line)
+	}
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 
 	all := p.Rules()

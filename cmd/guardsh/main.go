@@ -13,6 +13,7 @@
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
 //	guardsh approvals | approve ID [--always] | deny ID [-m MSG]
+//	guardsh llm test [--config F]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
 //	guardsh ci-config         (prints the CI policy preset)
@@ -59,6 +60,7 @@ Commands:
   guardsh approvals                        pending approvals
   guardsh approve ID [--always]            approve one (from your terminal)
   guardsh deny ID [-m MESSAGE]             deny one, with a word for the agent
+  guardsh llm test [--config F]            check the llm: endpoint with a canned review
   guardsh default-config                   the embedded default policy
   guardsh ci-config                        the CI policy preset
   guardsh audit verify|tail|stats|replay   check, query and replay the audit log
@@ -102,6 +104,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 		case "ci-config":
 			_, _ = stdout.Write(ci.Preset())
 			return 0
+		case "llm":
+			return llmMain(argv[2:], stdout, stderr)
 		case "version":
 			fmt.Fprintf(stdout, "guardsh %s\n", version)
 			return 0

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/guardsh/guardsh/adversary/chat"
+	"github.com/guardsh/guardsh/internal/sandbox"
 )
 
 // TestMain makes the test binary act as guardsh when run under guardsh's
@@ -21,6 +25,14 @@ func TestMain(m *testing.M) {
 	systemConfig = os.Getenv("GUARDSH_TEST_SYSTEM_CONFIG")
 	if systemConfig == "" {
 		systemConfig = filepath.Join(os.TempDir(), "guardsh-test-no-system-config", "config.yaml")
+	}
+	if filepath.Base(os.Args[0]) == "guardsh-llm" {
+		os.Exit(chat.Serve(os.Stdin, os.Stdout, os.Stderr))
+	}
+	// The scripts' guardsh runs as guardsh-llm a link to the test binary
+	// (made by TestScripts' Setup), which then acts as guardsh-llm.
+	if h := os.Getenv("GUARDSH_TEST_LLM_HELPER"); h != "" {
+		llmHelper = h
 	}
 	// GUARDSH_TEST_ACT_AS_GUARDSH=1: the binary is run by its own path,
 	// as guardsh runs itself (the tmux popup).
@@ -49,6 +61,14 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"chatserver": chatServerCmd, "chatrequests": chatRequestsCmd},
+		Condition: func(cond string) (bool, error) {
+			if cond == "landlock" {
+				// The kernel can jail a command (issue: sandbox).
+				return sandbox.Unavailable() == "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
@@ -63,6 +83,15 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("GUARDSH_TEST_BINARY", exe)
+			helper := filepath.Join(env.WorkDir, ".llm", "guardsh-llm")
+			if err := os.MkdirAll(filepath.Dir(helper), 0o755); err != nil {
+				return err
+			}
+			if err := os.Symlink(exe, helper); err != nil {
+				return err
+			}
+			env.Setenv("GUARDSH_TEST_LLM_HELPER", helper)
+			env.Values["chat"] = &chatState{}
 			return os.MkdirAll(home, 0o755)
 		},
 	})

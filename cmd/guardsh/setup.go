@@ -12,6 +12,7 @@ import (
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
@@ -249,10 +250,15 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 		sources = interp.DirCache{Dir: dir}
 		protected = append(protected, canonical(dir), canonical(dir)+"/*")
 	}
+	unavailable := ""
+	if p.Sandbox.On() {
+		unavailable = sandbox.Unavailable()
+	}
 	return &guard.Guard{
-		Policy:     p,
-		Verdicts:   sources,
-		PolicyFile: policyFile,
+		SandboxUnavailable: unavailable,
+		Policy:             p,
+		Verdicts:           sources,
+		PolicyFile:         policyFile,
 		Context: rules.Context{
 			Mode:      mode,
 			Cwd:       cwd,

@@ -7,13 +7,16 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/guardsh/guardsh/adversary"
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
@@ -30,6 +33,8 @@ type shellRun struct {
 	runner interp.Run
 	// prompter answers asks (package prompt).
 	prompter *prompt.Prompter
+	// llm is the LLM layer; nil when none is configured.
+	llm *adversary.Layer
 	// agent and user go into every record; found once per invocation.
 	agent, user string
 	// ci is CI mode (--ci or CI=true, see package ci): asks are refused
@@ -39,6 +44,11 @@ type shellRun struct {
 	github bool
 	fc     ci.FileCommands
 	stdout io.Writer
+	// jail, when the sandbox is on, is the jail of a command that needs
+	// no network, built while the command is decided; self is guardsh's
+	// binary, which a jail lets run.
+	jail *sandbox.Jail
+	self string
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
@@ -89,6 +99,21 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		return exitRefused
 	}
 	logPath, err := auditPath(policy)
+	protected := cfg.files
+	if logPath != "" {
+		protected = append(protected, auditProtected(policy, logPath)...)
+	}
+	home, _ := os.UserHomeDir()
+	s.llm, protected = llmLayer(policy, home, logPath, protected)
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	s.prompter = newPrompter(policy, cfg.userPath, stderr)
+	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) {
+		// The jail of a command that needs no network is built while the
+		// log is opened and the command decided.
+		s.self = canonical(self)
+		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
+		defer s.jail.Close()
+	}
 	if err == nil {
 		s.log, err = openAudit(policy, logPath)
 	}
@@ -101,19 +126,20 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	} else {
 		defer s.log.Close()
 	}
-	protected := cfg.files
-	if logPath != "" {
-		protected = append(protected, auditProtected(policy, logPath)...)
-	}
-	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
-	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {
-			o := s.evaluate(string(data))
+			// bash sources it unjailed, before any command: nothing in
+			// it may run only because a jail would contain it.
+			jail := s.guard.SandboxUnavailable
+			if jail == "" {
+				s.guard.SandboxUnavailable = "unavailable (init file)"
+			}
+			o, calls := s.review(string(data), s.evaluate(string(data)))
+			s.guard.SandboxUnavailable = jail
 			if a := s.resolve(string(data), o); a.Decision != rules.Allow {
-				return s.refuse(string(data), o, a)
+				return s.refuse(string(data), o, calls, a)
 			}
 		}
 	}
@@ -149,25 +175,59 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
-	o := s.evaluate(text)
+	o, calls := s.review(text, s.evaluate(text))
 	a := s.resolve(text, o)
 	if a.Decision != rules.Allow {
-		return s.refuse(text, o, a)
+		return s.refuse(text, o, calls, a)
 	}
 	s.printLines(a)
-	rec := s.record(text, o, a)
+	rec := s.record(text, o, calls, a)
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
 		s.finish(rec, &status)
 		return status
 	}
-	status, err := s.runner.Command(text, args)
+	runner := s.runner
+	if o.Sandbox {
+		jail := s.jail
+		if jail == nil || o.Network {
+			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
+			defer jail.Close()
+		}
+		runner.Start = jail.Start
+	}
+	var kept *sandbox.Kept
+	if o.Sandbox {
+		kept = s.guard.Keep()
+	}
+	status, err := runner.Command(text, args)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
+	if kept != nil {
+		if changed := kept.Restore(); len(changed) > 0 {
+			what := sandbox.Changed(changed, s.guard.Context.Workspace)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed protected paths in the workspace, which need a human's yes; put back: %s\n", what)
+			rec.Sandbox += "; restored " + what
+		}
+	}
+	if o.Sandbox && status != 0 {
+		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
+	}
 	s.finish(rec, &status)
 	return status
+}
+
+// sandboxHint is the line printed after a jailed command fails: what the
+// jail forbade, and how to let this command do it.
+func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
+	net := "no TCP connect or bind"
+	if o.Network {
+		net = "TCP allowed"
+	}
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (writes only beneath %s; %s; secrets unreadable); if a write or connect failed with \"Permission denied\", add the directory to sandbox.write in %s, or an allow rule for the command to rules.shell.allow to run it outside the jail",
+		strings.Join(spec.Write, ", "), net, policyFile)
 }
 
 // stream serves a script read from r one complete command at a time, so a
@@ -193,6 +253,11 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		return exitRefused
 	}
+	// The shell of a streamed script starts before its commands are
+	// known: none of them can run jailed, so what would asks.
+	if s.guard.SandboxUnavailable == "" {
+		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
+	}
 	reader := interp.NewCommandReader(r)
 	for {
 		if interactive {
@@ -200,13 +265,13 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		}
 		text, err := reader.Next()
 		if text != "" {
-			o := s.evaluate(text)
+			o, calls := s.review(text, s.evaluate(text))
 			for _, c := range o.Segments {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
 			a := s.resolve(text, o)
-			rec := s.record(text, o, a)
+			rec := s.record(text, o, calls, a)
 			if a.Decision != rules.Allow {
 				s.printRefusal(text, o, a)
 				text = "(exit 126)\n"
@@ -234,8 +299,8 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 }
 
 // refuse prints why text does not run, records it, and returns 126.
-func (s *shellRun) refuse(text string, o guard.Outcome, a prompt.Answer) int {
-	rec := s.record(text, o, a)
+func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall, a prompt.Answer) int {
+	rec := s.record(text, o, calls, a)
 	s.printRefusal(text, o, a)
 	s.finish(rec, nil)
 	return exitRefused
@@ -282,9 +347,9 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 	}
 }
 
-// record starts the audit record of one decision; a, the prompt's answer,
-// settles an ask.
-func (s *shellRun) record(text string, o guard.Outcome, a prompt.Answer) *audit.Record {
+// record starts the audit record of one decision, with the LLM calls
+// that shaped it; a, the prompt's answer, settles an ask.
+func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall, a prompt.Answer) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
@@ -297,6 +362,7 @@ func (s *shellRun) record(text string, o guard.Outcome, a prompt.Answer) *audit.
 	rec.Command = text
 	rec.Mode = string(s.guard.Context.Mode)
 	o.Record(rec)
+	guard.RecordLLM(rec, o, calls)
 	switch {
 	case a.DecidedBy != "":
 		rec.Decision, rec.DecidedBy, rec.Human = a.Decision.String(), a.DecidedBy, a.Human

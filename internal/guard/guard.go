@@ -26,12 +26,19 @@ type Guard struct {
 	PolicyFile string
 	Context    rules.Context
 	Analysis   interp.Options
+	// SandboxUnavailable, when not empty, says why no jail can be set up
+	// here ("unavailable (ABI 3)", see sandbox.Unavailable): what would
+	// run jailed asks instead.
+	SandboxUnavailable string
 }
 
 // Checked is one segment with its verdict.
 type Checked struct {
 	Segment interp.Segment
 	Verdict rules.Verdict
+	// Sandboxed: the segment would have asked and runs inside the jail
+	// instead (Verdict.Decision is then Allow).
+	Sandboxed bool
 }
 
 // Outcome is the decision for one command text.
@@ -45,6 +52,16 @@ type Outcome struct {
 	Segments  []Checked
 	// Err is set when the text could not be analysed (*interp.NotUnderstood).
 	Err error
+	// Sandbox: the command runs inside the Landlock jail (DecidedBy is
+	// "sandbox" when that is what lets it run); Network: the jail lets it
+	// connect and bind TCP sockets, because an allow rule let a segment
+	// reach the network.
+	Sandbox, Network bool
+	// SandboxNote is the audit record's sandbox field: the sandbox mode
+	// ("workspace" or "strict", with ", network" when Network) when the
+	// command runs jailed; "unavailable (ABI n)" when it would have run
+	// jailed but asks because the kernel cannot jail it; else empty.
+	SandboxNote string
 }
 
 // Evaluate analyses text and decides every segment. It never returns Allow
@@ -105,6 +122,7 @@ func (g *Guard) Evaluate(text string) Outcome {
 	if g.Verdicts != nil {
 		g.recordClear(segs, ctx, vouched)
 	}
+	g.contain(&out)
 	return out
 }
 
@@ -326,6 +344,9 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 		lines = append(lines, "guardsh: refused: guardsh runs only what it can analyse; nothing ran")
 		return lines
 	}
+	if strings.HasPrefix(o.SandboxNote, "unavailable") {
+		lines = append(lines, "guardsh: sandbox "+o.SandboxNote+": Landlock with ABI 4 or later is needed to jail this command, so it asks")
+	}
 	if o.Decision == rules.Deny {
 		for _, c := range o.Segments {
 			if c.Verdict.Decision != rules.Deny {
@@ -366,6 +387,7 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 func (o Outcome) Record(r *audit.Record) {
 	r.Decision = o.Decision.String()
 	r.DecidedBy = o.DecidedBy
+	r.Sandbox = o.SandboxNote
 	if o.Err != nil {
 		r.Error = "not understood: " + o.Err.Error()
 	}
@@ -379,6 +401,7 @@ func (o Outcome) Record(r *audit.Record) {
 			Decision:    c.Verdict.Decision.String(),
 			Reason:      c.Verdict.Reason,
 			Via:         c.Segment.Via,
+			Sandbox:     c.Sandboxed,
 		}
 		if rule := c.Verdict.Rule; rule != nil {
 			p := rule.Pattern

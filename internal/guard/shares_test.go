@@ -99,9 +99,12 @@ func leadingCdDir(text, root string) string {
 }
 
 // TestAgentCommandShares decides the real agent commands under the
-// embedded default policy in modes ask, auto and plan, and reports the
+// embedded default policy in modes ask, auto and plan, and in ask and auto
+// with sandbox: workspace, and reports the
 // share each runs without asking and the most common reasons a command
-// still asks. Floors (issue: modes and classes): ask ≥ 50 %, auto ≥ 60 %.
+// still asks. Floors (issue: modes and classes): ask ≥ 50 %, auto ≥ 60 %;
+// (issue: sandbox) auto with sandbox: workspace ≥ 85 %. A jailed segment is
+// an unknown program, an interpreter or a workspace write.
 // Nothing unsafe is allowed: every segment of an allowed command is
 // read-only, a workspace write (auto), or allowed by a rule of the policy.
 func TestAgentCommandShares(t *testing.T) {
@@ -121,20 +124,38 @@ func TestAgentCommandShares(t *testing.T) {
 	for i, c := range cmds {
 		all[i].text, all[i].dir = placeCommand(t, root, c, roots)
 	}
-	share := map[rules.Mode]float64{}
-	for _, mode := range []rules.Mode{rules.AskMode, rules.Auto, rules.Plan} {
-		allowed, denied := 0, 0
+	share := map[string]float64{}
+	for _, run := range []struct {
+		name    string
+		mode    rules.Mode
+		sandbox rules.SandboxMode
+	}{{"ask", rules.AskMode, ""}, {"auto", rules.Auto, ""}, {"plan", rules.Plan, ""},
+		{"ask+sandbox", rules.AskMode, rules.SandboxWorkspace}, {"auto+sandbox", rules.Auto, rules.SandboxWorkspace}} {
+		mode := run.mode
+		policy := rules.Default()
+		policy.Sandbox.Mode = run.sandbox
+		allowed, denied, jailed := 0, 0, 0
 		why := map[string]int{}
 		for _, c := range all {
-			g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+			g := &Guard{Policy: policy, PolicyFile: rules.DefaultFile,
 				Context:  rules.Context{Mode: mode, Cwd: c.dir, Home: home, Workspace: c.dir, TempDirs: []string{"/tmp"}},
 				Analysis: interp.Options{Home: home, Dir: c.dir}}
 			o := g.Evaluate(c.text)
 			switch o.Decision {
 			case rules.Allow:
 				allowed++
+				if o.Sandbox {
+					jailed++
+				}
 				for _, s := range o.Segments {
 					v := s.Verdict
+					if s.Sandboxed {
+						if !o.Sandbox || v.Rule != nil || v.Protected != "" ||
+							!(v.Sensitivity == rules.UnknownProgram || v.Sensitivity == rules.Interpreter || v.Class == rules.Workspace) {
+							t.Errorf("%s jails %q: segment %s is %s/%s (%s)", run.name, c.text, s.Segment, v.Class, v.Sensitivity, v.Reason)
+						}
+						continue
+					}
 					if v.Class == rules.Sensitive && v.DecidedBy != rules.ByRule ||
 						v.Class == rules.Workspace && mode != rules.Auto && v.DecidedBy != rules.ByRule {
 						t.Errorf("%s allows %q: segment %s is %s/%s (%s)", mode, c.text, s.Segment, v.Class, v.Sensitivity, v.Reason)
@@ -156,17 +177,22 @@ func TestAgentCommandShares(t *testing.T) {
 				break
 			}
 		}
-		share[mode] = 100 * float64(allowed) / float64(len(all))
-		t.Logf("mode %s: %d of %d run unasked (%.1f%%), %d refused (%.1f%%)", mode, allowed, len(all), share[mode], denied, 100*float64(denied)/float64(len(all)))
+		share[run.name] = 100 * float64(allowed) / float64(len(all))
+		t.Logf("mode %s: %d of %d run unasked (%.1f%%; %d of them jailed), %d refused (%.1f%%)", run.name, allowed, len(all), share[run.name], jailed, denied, 100*float64(denied)/float64(len(all)))
 		if mode != rules.Plan {
 			t.Logf("  most common reasons a command still asks: %s", top(why, 10))
 		}
 	}
-	if share[rules.AskMode] < 50 {
-		t.Errorf("mode ask runs %.1f%% unasked, below the 50%% floor", share[rules.AskMode])
+	if share["ask"] < 50 {
+		t.Errorf("mode ask runs %.1f%% unasked, below the 50%% floor", share["ask"])
 	}
-	if share[rules.Auto] < 60 {
-		t.Errorf("mode auto runs %.1f%% unasked, below the 60%% floor", share[rules.Auto])
+	if share["auto"] < 60 {
+		t.Errorf("mode auto runs %.1f%% unasked, below the 60%% floor", share["auto"])
+	}
+	// Issue: sandbox. auto with sandbox: workspace runs at least 85 %
+	// unasked.
+	if share["auto+sandbox"] < 85 {
+		t.Errorf("mode auto with sandbox: workspace runs %.1f%% unasked, below the 85%% target", share["auto+sandbox"])
 	}
 }
 

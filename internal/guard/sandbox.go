@@ -1,0 +1,164 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/guardsh/guardsh/internal/sandbox"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// contain turns an Ask into a jailed Allow when the policy's sandbox is on
+// and every segment that asks could be contained by the jail (see
+// rules.Sandboxable); under sandbox: strict an allowed command runs jailed
+// too. When the jail is needed but g.SandboxUnavailable says the kernel
+// cannot provide it, o keeps asking and says why in o.SandboxNote. A deny,
+// a command not understood, or any segment asking for another reason is
+// left as it is: the sandbox widens nothing a rule forbids.
+func (g *Guard) contain(o *Outcome) {
+	sb := g.Policy.Sandbox
+	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
+		return
+	}
+	mode := g.mode()
+	if o.Decision == rules.Allow {
+		if sb.Mode == rules.SandboxStrict && mode != rules.Bypass {
+			if g.SandboxUnavailable != "" {
+				o.SandboxNote = g.SandboxUnavailable
+				o.Decision, o.DecidedBy = rules.Ask, "sandbox"
+				return
+			}
+			o.jailed(sb.Mode)
+		}
+		return
+	}
+	for _, c := range o.Segments {
+		if c.Verdict.Decision != rules.Allow && !rules.Sandboxable(c.Verdict, mode) {
+			return
+		}
+	}
+	if g.SandboxUnavailable != "" {
+		o.SandboxNote = g.SandboxUnavailable
+		return
+	}
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		if c.Verdict.Decision == rules.Ask {
+			c.Sandboxed = true
+			c.Verdict.Decision = rules.Allow
+			c.Verdict.Reason += "; runs inside the sandbox (sandbox: " + string(sb.Mode) + ")"
+			c.Verdict.Suggest = ""
+		}
+	}
+	o.Decision, o.DecidedBy = rules.Allow, "sandbox"
+	o.jailed(sb.Mode)
+}
+
+// jailed marks o to run inside the jail of sandbox mode m.
+func (o *Outcome) jailed(m rules.SandboxMode) {
+	o.Sandbox, o.Network = true, network(o.Segments)
+	o.SandboxNote = string(m)
+	if o.Network {
+		o.SandboxNote += ", network"
+	}
+}
+
+// network reports whether an allowed segment reaches the network (an
+// allow rule let it), so that the jail must let TCP through.
+func network(segs []Checked) bool {
+	for _, c := range segs {
+		if c.Verdict.Decision == rules.Allow && c.Verdict.Sensitivity == rules.Network {
+			return true
+		}
+	}
+	return false
+}
+
+// Jail returns the jail o runs in: writes beneath the workspace, the temp
+// directories and the policy's sandbox.write paths; no reads of the
+// policy's secrets (rules.Policy.HiddenPaths), of guardsh's own
+// configuration directory, or of the context's protected paths (guardsh's
+// config files, audit log and caches) except self, guardsh's binary,
+// which a jailed command may run; TCP only when o.Network.
+func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
+	ctx := g.Context
+	var spec sandbox.Spec
+	if ctx.Workspace != "" {
+		spec.Write = append(spec.Write, ctx.Workspace)
+	}
+	tmp := ctx.TempDirs
+	if tmp == nil {
+		tmp = []string{os.TempDir(), "/tmp"}
+	}
+	for _, t := range tmp {
+		// As for the analysis: "/" or a directory holding home is no
+		// temp directory.
+		if t = filepath.Clean(t); t != "/" && (ctx.Home == "" || !strings.HasPrefix(ctx.Home+"/", t+"/")) {
+			spec.Write = append(spec.Write, t)
+		}
+	}
+	for _, w := range g.Policy.Sandbox.Write {
+		if rest, ok := strings.CutPrefix(w, "~/"); ok {
+			if ctx.Home == "" {
+				continue
+			}
+			w = filepath.Join(ctx.Home, rest)
+		}
+		spec.Write = append(spec.Write, w)
+	}
+	spec.Hidden = g.Policy.HiddenPaths(ctx.Home)
+	if ctx.Home != "" {
+		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
+	}
+	for _, p := range ctx.Protected {
+		p = strings.TrimSuffix(p, "/*")
+		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
+			continue // kept and restored instead (see Keep): hiding it would carve the workspace
+		}
+		if filepath.IsAbs(p) && p != self && !strings.ContainsAny(p, "*?[") {
+			spec.Hidden = append(spec.Hidden, p)
+		}
+	}
+	spec.Network = o.Network
+	return spec
+}
+
+// Keep records the protected paths inside the workspace, and the places
+// the policy's write deny and ask rules name there, before a jailed
+// command runs (see sandbox.Keep, rules.WorkspaceProtected and
+// rules.Policy.WriteGuarded), so that
+// what the jail could write there is put back afterwards; nil without a
+// workspace.
+func (g *Guard) Keep() *sandbox.Kept {
+	ws := g.Context.Workspace
+	if ws == "" {
+		return nil
+	}
+	files, dirs := rules.WorkspaceProtected()
+	for i := range files {
+		files[i] = filepath.Join(ws, files[i])
+	}
+	for i := range dirs {
+		dirs[i] = filepath.Join(ws, dirs[i])
+	}
+	// The policy's write deny and ask rules inside the workspace: the jail
+	// could write there unseen.
+	base := ws
+	if g.Context.Root != "" {
+		base = g.Context.Root
+	}
+	wf, wd := g.Policy.WriteGuarded(g.Context.Home, base)
+	inside := func(p string) bool { return strings.HasPrefix(p, ws+"/") }
+	for _, f := range wf {
+		if inside(f) {
+			files = append(files, f)
+		}
+	}
+	for _, d := range wd {
+		if inside(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return sandbox.Keep(files, dirs)
+}

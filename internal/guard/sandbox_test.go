@@ -1,0 +1,116 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// TestSandboxDecides: with sandbox: workspace only what asks as an
+// unknown program, an interpreter or (in ask) a workspace write runs
+// jailed; a rule, the network, a protected path, a secret or a write
+// outside the workspace still decide, and an unavailable kernel asks.
+func TestSandboxDecides(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	home := filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(ws, ".git"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy, err := rules.Parse([]byte(`sandbox: workspace
+rules:
+  shell:
+    ask: ["./ask-me *"]
+    deny: ["./deny-me *"]
+    allow: ["curl https://example.com/*"]
+`), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		mode        rules.Mode
+		cmd         string
+		want        rules.Decision
+		jailed, net bool
+		unavailable string
+	}{
+		{rules.Auto, "./build.sh --fast", rules.Allow, true, false, ""},
+		{rules.Auto, "python3 -c 'print(1)'", rules.Allow, true, false, ""},
+		{rules.Auto, "some-unknown-tool x", rules.Allow, true, false, ""},
+		{rules.AskMode, "mkdir build", rules.Allow, true, false, ""},
+		{rules.Auto, "mkdir build", rules.Allow, false, false, ""}, // auto allows it unjailed
+		{rules.Auto, "ls", rules.Allow, false, false, ""},
+		{rules.Auto, "./ask-me now", rules.Ask, false, false, ""},
+		{rules.Auto, "./deny-me now", rules.Deny, false, false, ""},
+		{rules.Auto, "./build.sh && ./deny-me now", rules.Deny, false, false, ""},
+		{rules.Auto, "npx playwright test", rules.Ask, false, false, ""},
+		{rules.Auto, "./build.sh && curl https://evil.example/x", rules.Ask, false, false, ""},
+		{rules.Auto, "./build.sh && curl https://example.com/x", rules.Allow, true, true, ""},
+		{rules.Auto, "python3 x.py > ~/.bashrc", rules.Ask, false, false, ""},
+		{rules.Auto, "./build.sh > /etc/x", rules.Ask, false, false, ""},
+		{rules.Auto, "sudo ./build.sh", rules.Ask, false, false, ""},
+		{rules.Auto, "./build.sh", rules.Ask, false, false, "unavailable (ABI 3)"},
+		{rules.Approve, "./build.sh", rules.Ask, false, false, ""},
+		{rules.Plan, "./build.sh", rules.Deny, false, false, ""},
+	} {
+		t.Run(string(tt.mode)+" "+tt.cmd, func(t *testing.T) {
+			g := &Guard{Policy: policy, PolicyFile: "c.yaml", SandboxUnavailable: tt.unavailable,
+				Context:  rules.Context{Mode: tt.mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+				Analysis: interp.Options{Home: home, Dir: ws}}
+			o := g.Evaluate(tt.cmd)
+			if o.Decision != tt.want || o.Sandbox != tt.jailed || o.Network != tt.net {
+				t.Fatalf("decision %s sandbox %v network %v (%s), want %s %v %v", o.Decision, o.Sandbox, o.Network, o.DecidedBy, tt.want, tt.jailed, tt.net)
+			}
+			if tt.unavailable != "" {
+				if o.SandboxNote != tt.unavailable || !strings.Contains(strings.Join(o.Refusal("c.yaml", "x"), "\n"), "sandbox "+tt.unavailable) {
+					t.Errorf("note %q, refusal %q", o.SandboxNote, o.Refusal("c.yaml", "x"))
+				}
+			}
+			if o.Sandbox && o.DecidedBy == "sandbox" {
+				n := 0
+				for _, c := range o.Segments {
+					if c.Sandboxed {
+						n++
+					}
+				}
+				if n == 0 {
+					t.Errorf("jailed by the sandbox, but no segment is marked")
+				}
+			}
+		})
+	}
+}
+
+// TestJailSpec: the jail writes beneath the workspace, temp and
+// sandbox.write, and hides secrets and guardsh's state outside the
+// workspace but not guardsh's binary.
+func TestJailSpec(t *testing.T) {
+	policy, err := rules.Parse([]byte("sandbox: {mode: workspace, write: [~/.cache/go-build, /opt/x]}\nrules: {read: {deny: [\"~/private/*\"]}}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: policy, Context: rules.Context{Home: "/home/u", Workspace: "/home/u/p", TempDirs: []string{"/tmp"},
+		Protected: []string{"/home/u/.local/state/guardsh/audit.jsonl", "/usr/bin/guardsh", "/home/u/p/.guardsh.yaml"}}}
+	spec := g.Jail(Outcome{}, "/usr/bin/guardsh")
+	want := []string{"/home/u/p", "/tmp", "/home/u/.cache/go-build", "/opt/x"}
+	if strings.Join(spec.Write, " ") != strings.Join(want, " ") {
+		t.Errorf("Write = %v, want %v", spec.Write, want)
+	}
+	hidden := " " + strings.Join(spec.Hidden, " ") + " "
+	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws/credentials", "/home/u/private", "/home/u/.config/guardsh", "/home/u/.local/state/guardsh/audit.jsonl"} {
+		if !strings.Contains(hidden, " "+h+" ") {
+			t.Errorf("%s is not hidden: %v", h, spec.Hidden)
+		}
+	}
+	for _, h := range []string{"/usr/bin/guardsh", "/home/u/p/.guardsh.yaml"} {
+		if strings.Contains(hidden, " "+h+" ") {
+			t.Errorf("%s is hidden: %v", h, spec.Hidden)
+		}
+	}
+}

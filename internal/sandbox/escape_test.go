@@ -1,0 +1,348 @@
+package sandbox_test
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/guardsh/guardsh/internal/sandbox"
+)
+
+// place is a workspace, a directory outside it, and a home with an ssh
+// key, for one escape attempt.
+type place struct {
+	ws, out, home string
+}
+
+func newPlace(t *testing.T) place {
+	t.Helper()
+	root := t.TempDir()
+	p := place{ws: filepath.Join(root, "ws"), out: filepath.Join(root, "out"), home: filepath.Join(root, "home")}
+	for _, d := range []string{p.ws, p.out, filepath.Join(p.home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(p.home, ".ssh", "id_ed25519"), []byte("PRIVATE KEY\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (p place) spec() sandbox.Spec {
+	return sandbox.Spec{Write: []string{p.ws}, Hidden: []string{filepath.Join(p.home, ".ssh")}}
+}
+
+// run runs script with the real bash in p.ws, jailed by spec or not, and
+// returns its exit status and output.
+func run(t *testing.T, p place, spec *sandbox.Spec, script string, extra ...*os.File) (int, string) {
+	t.Helper()
+	cmd := exec.Command("/bin/bash", "-c", script)
+	cmd.Dir = p.ws
+	cmd.Env = append(os.Environ(), "WS="+p.ws, "OUT="+p.out, "HOME="+p.home)
+	cmd.ExtraFiles = extra
+	var b strings.Builder
+	cmd.Stdout, cmd.Stderr = &b, &b
+	var err error
+	if spec != nil {
+		err = sandbox.Start(cmd, *spec)
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	return cmd.ProcessState.ExitCode(), b.String()
+}
+
+func needJail(t *testing.T) {
+	t.Helper()
+	if why := sandbox.Unavailable(); why != "" {
+		t.Skipf("sandbox %s", why)
+	}
+}
+
+// TestEscapes runs each escape as an attacker would write it, once without
+// the jail (where it must succeed, so the test proves the jail and not
+// the environment) and once inside it (where it must fail). check says
+// whether the escape took effect.
+func TestEscapes(t *testing.T) {
+	needJail(t)
+	type escape struct {
+		name   string
+		script string
+		// setup prepares p; check reports whether the escape worked.
+		setup func(t *testing.T, p place)
+		check func(p place) bool
+		root  bool // needs root to set up
+	}
+	wrote := func(name string) func(p place) bool {
+		return func(p place) bool {
+			_, err := os.Stat(filepath.Join(p.out, name))
+			return err == nil
+		}
+	}
+	escapes := []escape{
+		{name: "dot-dot", script: `echo x > "$WS/../out/f"`, check: wrote("f")},
+		{name: "symlink", script: `ln -s "$OUT" "$WS/link" && echo x > "$WS/link/f"`, check: wrote("f")},
+		{name: "symlink made before", script: `echo x > "$WS/link/f"`,
+			setup: func(t *testing.T, p place) { must(t, os.Symlink(p.out, filepath.Join(p.ws, "link"))) }, check: wrote("f")},
+		{name: "hard link", script: `ln "$OUT/victim" "$WS/hl" && echo changed >> "$WS/hl"`,
+			setup: func(t *testing.T, p place) {
+				must(t, os.WriteFile(filepath.Join(p.out, "victim"), []byte("v\n"), 0o644))
+			},
+			check: func(p place) bool {
+				b, _ := os.ReadFile(filepath.Join(p.out, "victim"))
+				return strings.Contains(string(b), "changed")
+			}},
+		{name: "rename out of the workspace", script: `echo x > "$WS/f" && mv "$WS/f" "$OUT/f"`, check: wrote("f")},
+		{name: "proc self root", script: `echo x > "/proc/self/root$OUT/f"`, check: wrote("f")},
+		{name: "proc self cwd", script: `cd "$OUT" && cd "$WS" && echo x > "/proc/$$/root/$OUT/f"`, check: wrote("f")},
+		{name: "child re-execs", script: `exec /bin/sh -c 'exec python3 -S -c "open(\"$OUT/f\", \"w\").write(\"x\")"'`, check: wrote("f")},
+		{name: "bash -c", script: `bash -c 'echo x > "$OUT/f"'`, check: wrote("f")},
+		{name: "python -c", script: `python3 -S -c 'import os; open(os.environ["OUT"] + "/f", "w").write("x")'`, check: wrote("f")},
+		{name: "make", script: `printf 'all:\n\techo x > "$$OUT/f"\n' > Makefile && make -s`, check: wrote("f")},
+		{name: "background child outlives the shell", script: `(sleep 0.1; echo x > "$OUT/f") & disown`, check: wrote("f")},
+		{name: "mount", root: true, script: `mkdir -p "$WS/m" && unshare -rm sh -c 'mount --bind "$OUT" "$WS/m" && echo x > "$WS/m/f"'`, check: wrote("f")},
+		{name: "setuid helper", root: true,
+			script: `setpriv --reuid=65534 --regid=65534 --clear-groups "$WS/suidcp" /etc/hostname "$OUT/f"`,
+			setup: func(t *testing.T, p place) {
+				data, err := os.ReadFile("/bin/cp")
+				must(t, err)
+				must(t, os.WriteFile(filepath.Join(p.ws, "suidcp"), data, 0o755))
+				must(t, os.Chmod(filepath.Join(p.ws, "suidcp"), 0o755|os.ModeSetuid))
+				// nobody may reach the helper, but not write out.
+				for d := p.ws; d != filepath.Clean(os.TempDir()) && d != "/"; d = filepath.Dir(d) {
+					must(t, os.Chmod(d, 0o755))
+				}
+			}, check: wrote("f")},
+		{name: "read ssh key", script: `cat "$HOME"/.ssh/id_* > "$WS/stolen"`,
+			check: func(p place) bool {
+				b, _ := os.ReadFile(filepath.Join(p.ws, "stolen"))
+				return strings.Contains(string(b), "PRIVATE KEY")
+			}},
+		{name: "copy ssh key", script: `cp -r "$HOME/.ssh" "$WS/keys"`,
+			check: func(p place) bool {
+				_, err := os.Stat(filepath.Join(p.ws, "keys", "id_ed25519"))
+				return err == nil
+			}},
+	}
+	for _, e := range escapes {
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			if e.root && os.Getuid() != 0 {
+				t.Skip("needs root to set up")
+			}
+			needPrograms(t, e.script)
+			for _, jailed := range []bool{false, true} {
+				p := newPlace(t)
+				if e.setup != nil {
+					e.setup(t, p)
+				}
+				var spec *sandbox.Spec
+				if jailed {
+					s := p.spec()
+					spec = &s
+				}
+				status, out := run(t, p, spec, e.script)
+				if e.name == "background child outlives the shell" {
+					waitGone(p)
+				}
+				switch worked := e.check(p); {
+				case !jailed && !worked:
+					t.Fatalf("without the jail the escape does not work here (status %d): %s", status, out)
+				case jailed && worked:
+					t.Errorf("escaped the jail (status %d): %s", status, out)
+				}
+			}
+		})
+	}
+}
+
+// waitGone gives a background child of the script time to act.
+func waitGone(place) { time.Sleep(300 * time.Millisecond) }
+
+// TestPreopenedDescriptor: a file guardsh's caller opened for writing
+// outside the workspace, and left open across exec, is not writable from
+// the jail.
+func TestPreopenedDescriptor(t *testing.T) {
+	needJail(t)
+	for _, jailed := range []bool{false, true} {
+		p := newPlace(t)
+		target := filepath.Join(p.out, "f")
+		// Opened without O_CLOEXEC, as a caller's shell leaves `5>file`.
+		fd, err := unix.Open(target, unix.O_WRONLY|unix.O_CREAT, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spec *sandbox.Spec
+		if jailed {
+			s := p.spec()
+			spec = &s
+		}
+		status, out := run(t, p, spec, fmt.Sprintf(`echo escaped >&%d`, fd))
+		unix.Close(fd)
+		b, _ := os.ReadFile(target)
+		worked := strings.Contains(string(b), "escaped")
+		if !jailed && !worked {
+			t.Fatalf("without the jail the inherited descriptor is not written (status %d): %s", status, out)
+		}
+		if jailed && worked {
+			t.Errorf("the jail wrote through an inherited descriptor (status %d): %s", status, out)
+		}
+	}
+}
+
+// TestNetwork: TCP to a server on loopback that the test starts, by curl,
+// by bash's /dev/tcp and by python, and a TCP bind, fail in the jail and
+// work without it; with Network they work in the jail too.
+func TestNetwork(t *testing.T) {
+	needJail(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") })}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	port := ln.Addr().(*net.TCPAddr).Port
+	for _, tc := range []struct{ name, script string }{
+		{"curl", fmt.Sprintf(`curl -s http://127.0.0.1:%d/`, port)},
+		{"dev tcp", fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`, port)},
+		{"python socket", fmt.Sprintf(`python3 -S -c 'import socket; s = socket.create_connection(("127.0.0.1", %d)); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); print(s.recv(4096).decode())'`, port)},
+		{"bind", `python3 -S -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print("reached")'`},
+		// IPPROTO_MPTCP (262) falls back to TCP on the wire and is not
+		// TCP to Landlock; the seccomp filter closes it (an attack run's
+		// find).
+		{"mptcp socket", fmt.Sprintf(`python3 -S -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262); s.connect(("127.0.0.1", %d)); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); print(s.recv(4096).decode())'`, port)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			needPrograms(t, tc.script)
+			p := newPlace(t)
+			if _, out := run(t, p, nil, tc.script); !strings.Contains(out, "reached") {
+				if tc.name == "mptcp socket" {
+					t.Skipf("MPTCP is off on this kernel: %s", out)
+				}
+				t.Fatalf("without the jail the server is not reached: %s", out)
+			}
+			s := p.spec()
+			if _, out := run(t, p, &s, tc.script); strings.Contains(out, "reached") {
+				t.Errorf("reached the network from the jail: %s", out)
+			}
+			s.Network = true
+			if _, out := run(t, p, &s, tc.script); !strings.Contains(out, "reached") {
+				t.Errorf("with Network the jail does not reach the server: %s", out)
+			}
+		})
+	}
+}
+
+// TestSocketsPastLandlock: in a jail without the network, the sockets
+// Landlock does not restrict cannot be made (raw, packet, SCTP, MPTCP, SMC;
+// io_uring), while UNIX and UDP sockets and plain TCP sockets (which
+// Landlock then stops at connect) still can.
+func TestSocketsPastLandlock(t *testing.T) {
+	needJail(t)
+	needPrograms(t, "python3")
+	script := `python3 -S -c '
+import socket, errno
+def try_(name, *a):
+    try:
+        socket.socket(*a).close(); print(name, "made")
+    except OSError as e:
+        print(name, errno.errorcode.get(e.errno, e.errno))
+try_("mptcp", socket.AF_INET, socket.SOCK_STREAM, 262)
+try_("mptcp6", socket.AF_INET6, socket.SOCK_STREAM, 262)
+try_("sctp", socket.AF_INET, socket.SOCK_STREAM, 132)
+try_("raw", socket.AF_INET, socket.SOCK_RAW, 6)
+try_("packet", 17, socket.SOCK_RAW, 0)
+try_("smc", 43, socket.SOCK_STREAM, 0)
+try_("tcp", socket.AF_INET, socket.SOCK_STREAM, 0)
+try_("udp", socket.AF_INET, socket.SOCK_DGRAM, 0)
+try_("unix", socket.AF_UNIX, socket.SOCK_STREAM, 0)
+'`
+	p := newPlace(t)
+	s := p.spec()
+	_, out := run(t, p, &s, script)
+	for _, name := range []string{"mptcp", "mptcp6", "sctp", "raw", "packet", "smc"} {
+		if strings.Contains(out, name+" made") {
+			t.Errorf("the jail made a %s socket:\n%s", name, out)
+		}
+	}
+	for _, name := range []string{"tcp", "udp", "unix"} {
+		if !strings.Contains(out, name+" made") {
+			t.Errorf("the jail could not make a %s socket:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(out, "mptcp EACCES") {
+		t.Errorf("an MPTCP socket should fail with EACCES:\n%s", out)
+	}
+}
+
+// TestSignalsStayInside: a jailed process cannot signal a process outside
+// the jail (Landlock ABI 6 scopes signals).
+func TestSignalsStayInside(t *testing.T) {
+	needJail(t)
+	if sandbox.ABI() < 6 {
+		t.Skip("signal scoping needs Landlock ABI 6")
+	}
+	victim := exec.Command("sleep", "30")
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Process.Kill()
+	p := newPlace(t)
+	s := p.spec()
+	script := fmt.Sprintf("kill -0 %d && echo reached", victim.Process.Pid)
+	if _, out := run(t, p, &s, script); strings.Contains(out, "reached") {
+		t.Errorf("the jail signalled a process outside it: %s", out)
+	}
+	if _, out := run(t, p, nil, script); !strings.Contains(out, "reached") {
+		t.Fatalf("without the jail the signal does not reach: %s", out)
+	}
+}
+
+// TestWorkspaceWorks: inside the jail the workspace is fully usable —
+// create, write, rename across directories, link, remove — reads outside
+// it work, and so does /dev/null.
+func TestWorkspaceWorks(t *testing.T) {
+	needJail(t)
+	p := newPlace(t)
+	s := p.spec()
+	status, out := run(t, p, &s, `set -e
+mkdir -p a b && echo x > a/f && mv a/f b/f && ln b/f b/g && ln -s g b/h && cat b/h > /dev/null
+: > b/f && rm -r a && cat /etc/hostname > /dev/null && ls "$HOME" > /dev/null && echo ok`)
+	if status != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("status %d: %s", status, out)
+	}
+}
+
+// needPrograms skips the test when a program script names is missing
+// (.ci/run installs them).
+func needPrograms(t *testing.T, script string) {
+	t.Helper()
+	for _, prog := range []string{"python3", "curl", "make", "unshare", "setpriv"} {
+		if strings.Contains(script, prog) {
+			if _, err := exec.LookPath(prog); err != nil {
+				t.Skipf("no %s", prog)
+			}
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

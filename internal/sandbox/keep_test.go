@@ -1,0 +1,59 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/guardsh/guardsh/internal/sandbox"
+)
+
+// TestKeepRestore: what changed among kept paths is put back — a changed
+// file, a removed file, a new file, a new entry of a kept directory — and
+// reported; what did not change is left alone.
+func TestKeepRestore(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	gone := filepath.Join(dir, "settings.json")
+	absent := filepath.Join(dir, "tasks.json")
+	same := filepath.Join(dir, "same")
+	hooks := filepath.Join(dir, "hooks")
+	must(t, os.MkdirAll(hooks, 0o755))
+	must(t, os.WriteFile(cfg, []byte("[core]\n"), 0o644))
+	must(t, os.WriteFile(gone, []byte("{}"), 0o600))
+	must(t, os.WriteFile(same, []byte("x"), 0o644))
+	must(t, os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("#!/bin/sh\n"), 0o755))
+	k := sandbox.Keep([]string{cfg, gone, absent, same}, []string{hooks, filepath.Join(dir, "missing-dir")})
+
+	must(t, os.WriteFile(cfg, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+	must(t, os.Remove(gone))
+	must(t, os.WriteFile(absent, []byte("{}"), 0o644))
+	must(t, os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("evil"), 0o755))
+	must(t, os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("evil too"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(dir, "missing-dir"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "missing-dir", "x"), nil, 0o644))
+
+	got := k.Restore()
+	want := []string{cfg, filepath.Join(hooks, "pre-commit"), filepath.Join(hooks, "pre-push"), filepath.Join(dir, "missing-dir", "x"), gone, absent}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Restore = %q\nwant %q", got, want)
+	}
+	for p, content := range map[string]string{cfg: "[core]\n", gone: "{}", filepath.Join(hooks, "pre-push"): "#!/bin/sh\n", same: "x"} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != content {
+			t.Errorf("%s = %q, %v; want %q", p, b, err, content)
+		}
+	}
+	if info, err := os.Stat(gone); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("%s not restored with its mode: %v %v", gone, info, err)
+	}
+	for _, p := range []string{absent, filepath.Join(hooks, "pre-commit"), filepath.Join(dir, "missing-dir", "x")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	if again := k.Restore(); len(again) != 0 {
+		t.Errorf("second Restore = %q", again)
+	}
+}

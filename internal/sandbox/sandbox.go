@@ -1,0 +1,328 @@
+// Package sandbox confines a command's real shell, and every process it
+// starts, with Linux Landlock (github.com/landlock-lsm/go-landlock): reads
+// everywhere but the hidden paths, writes only beneath the writable
+// directories, no TCP connect or bind unless the network is allowed, no
+// signals to and no abstract UNIX sockets of processes outside the jail.
+//
+// The restrictions are set on one locked OS thread of the calling process
+// just before that thread forks the shell (see Start), so they hold from
+// the first instruction of the shell on, are inherited by every descendant
+// across fork and exec, and cannot be lifted: Landlock domains only ever
+// tighten, and no_new_privs keeps setuid and file capabilities from
+// applying. The calling process itself stays unconfined.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// MinABI is the lowest Landlock ABI the jail runs on: ABI 4 added TCP
+// connect and bind (Linux 6.7). Below it a jail could not close the
+// network, so nothing runs in one.
+const MinABI = 4
+
+// ABI returns the Landlock ABI version of the running kernel: 0 when
+// Landlock is missing or disabled (landlock_create_ruleset(2) with
+// LANDLOCK_CREATE_RULESET_VERSION). It asks the kernel once per process.
+var ABI = sync.OnceValue(func() int {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0
+	}
+	return v
+})
+
+// Unavailable returns why no jail can be set up on this kernel, for the
+// audit record ("unavailable (ABI 3)"), or "" when one can.
+func Unavailable() string {
+	if abi := ABI(); abi < MinABI {
+		return fmt.Sprintf("unavailable (ABI %d)", abi)
+	}
+	return ""
+}
+
+// Spec is what a jail lets its processes do. Paths are absolute; they are
+// resolved (symbolic links followed) when the jail is built, and paths
+// that do not exist are skipped.
+type Spec struct {
+	// Write are the directories beneath which the jail may create, write,
+	// truncate, rename, link and remove files: the workspace, the temp
+	// directories, configured extra paths.
+	Write []string `json:"write"`
+	// Hidden are files and directories the jail may neither read nor
+	// write, even beneath a Write directory: secrets, guardsh's own
+	// configuration and audit log.
+	Hidden []string `json:"hidden"`
+	// Network lets the jail connect and bind TCP sockets (the policy
+	// allowed the network for this command).
+	Network bool `json:"network"`
+}
+
+// Rights the jail grants: reading (and executing) outside the hidden
+// paths, listing the directories on the way to a hidden path, and the
+// full set of file rights beneath a writable directory, renames and links
+// within it included (REFER). Rights for single files leave out those
+// Landlock only knows for directories.
+const (
+	readRights  = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	writeRights = readRights | ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
+		ll.AccessFSMakeChar | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock |
+		ll.AccessFSMakeFifo | ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
+	fileRights = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate |
+		ll.AccessFSIoctlDev
+)
+
+// devices are the device files every shell writes: the null and zero
+// devices, the terminal, pseudo-terminals and shared memory.
+var (
+	deviceFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
+	deviceDirs  = []string{"/dev/pts", "/dev/shm"}
+)
+
+// Start starts cmd inside a jail built from s, like cmd.Start; it is
+// Prepare(s) followed by Jail.Start and Jail.Close.
+func Start(cmd *exec.Cmd, s Spec) error {
+	j := Prepare(s)
+	defer j.Close()
+	return j.Start(cmd)
+}
+
+// Jail is a Landlock ruleset being built, or built, for one Spec: Prepare
+// starts building it in the background (walking the file system beside
+// the hidden paths and adding one rule per path), so that a caller can
+// decide the command meanwhile; Start waits for it.
+type Jail struct {
+	done  chan struct{}
+	fd    int
+	flags uint32
+	err   error
+	// network is Spec.Network: when false, a seccomp filter closes the
+	// ways to the network Landlock does not see (see seccomp.go).
+	network bool
+}
+
+// Prepare starts building the jail of s in a new goroutine and returns at
+// once. Close the Jail when done with it.
+func Prepare(s Spec) *Jail {
+	j := &Jail{done: make(chan struct{}), fd: -1, network: s.Network}
+	go func() {
+		defer close(j.done)
+		if abi := ABI(); abi < MinABI {
+			j.err = fmt.Errorf("%w: Landlock ABI %d, the jail needs %d", ErrUnavailable, abi, MinABI)
+			return
+		}
+		j.fd, j.flags, j.err = s.ruleset()
+	}()
+	return j
+}
+
+// Start starts cmd inside the jail, like cmd.Start: one goroutine locks
+// its OS thread, sets no_new_privs and restricts that thread alone with
+// the ruleset, and forks and execs cmd from it; the thread is never
+// unlocked, so Go ends it with the goroutine and no other code of the
+// caller ever runs confined. Writable descriptors other than standard
+// input, output and error that the process inherited are closed on exec
+// first, so the jail cannot write through a file opened outside it.
+//
+// Errors: the kernel's ABI is below MinABI (wrapping ErrUnavailable),
+// the ruleset could not be built, or cmd could not start. A Jail starts
+// any number of commands.
+func (j *Jail) Start(cmd *exec.Cmd) error {
+	<-j.done
+	if j.err != nil {
+		return j.err
+	}
+	closeInheritedWriters()
+	done := make(chan error, 1)
+	go func() {
+		// Never unlocked: the confined thread ends with this goroutine.
+		runtime.LockOSThread()
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			done <- fmt.Errorf("sandbox: no_new_privs: %w", err)
+			return
+		}
+		if err := ll.LandlockRestrictSelf(j.fd, j.flags); err != nil {
+			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
+			return
+		}
+		if !j.network {
+			if err := closeNetworkPastLandlock(); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- cmd.Start()
+	}()
+	return <-done
+}
+
+// Close releases the ruleset (after waiting for it to be built).
+func (j *Jail) Close() {
+	<-j.done
+	if j.fd >= 0 {
+		unix.Close(j.fd)
+		j.fd = -1
+	}
+}
+
+// ErrUnavailable is wrapped by Start's error when the kernel has no
+// Landlock, or an ABI below MinABI.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// ruleset builds the Landlock ruleset of s and returns its descriptor and
+// the flags for landlock_restrict_self(2).
+func (s Spec) ruleset() (int, uint32, error) {
+	cfg := landlock.V7.BestEffort()
+	if s.Network {
+		cfg.HandledAccessNet = 0
+	}
+	fdRules, err := s.Rules()
+	if err != nil {
+		return -1, 0, err
+	}
+	fd, flags, err := cfg.NewRulesetFD(fdRules...)
+	if err != nil {
+		return -1, 0, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return -1, 0, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
+	}
+	return fd, flags, nil
+}
+
+// Rules returns the Landlock rules of s: read rights on the file system
+// minus the hidden paths (a directory holding a hidden path is listed,
+// and its other entries granted one by one), write rights beneath the
+// writable directories (carved the same way when one holds a hidden
+// path), and the device files. Symbolic links met while carving get no
+// rule: what they point to is granted, or not, where it lives.
+func (s Spec) Rules() ([]landlock.Rule, error) {
+	hidden := resolveAll(s.Hidden)
+	var c carver
+	c.carve("/", hidden, false)
+	for _, w := range resolveAll(s.Write) {
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
+			continue // the directory itself is hidden
+		}
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
+			c.carve(w, hidden, true)
+			continue
+		}
+		c.rwDirs = append(c.rwDirs, w)
+	}
+	out := []landlock.Rule{
+		landlock.PathAccess(readRights, c.roDirs...).IgnoreIfMissing(),
+		landlock.PathAccess(readRights&^ll.AccessFSReadDir, c.roFiles...).IgnoreIfMissing(),
+		landlock.PathAccess(ll.AccessFSReadDir, c.listDirs...).IgnoreIfMissing(),
+		landlock.PathAccess(writeRights, c.rwDirs...).IgnoreIfMissing(),
+		landlock.PathAccess(fileRights&^ll.AccessFSIoctlDev, c.rwFiles...).IgnoreIfMissing(),
+		landlock.PathAccess(fileRights, deviceFiles...).IgnoreIfMissing(),
+		landlock.PathAccess(writeRights|ll.AccessFSIoctlDev, deviceDirs...).IgnoreIfMissing(),
+	}
+	return out, nil
+}
+
+// carver collects the paths of each kind of rule.
+type carver struct {
+	roDirs, roFiles, listDirs, rwDirs, rwFiles []string
+}
+
+// carve grants dir minus the hidden paths beneath it: dir itself may only
+// be listed, each entry that holds no hidden path gets the full rights
+// (read, or write when rw), and each entry on the way to one is carved in
+// turn.
+func (c *carver) carve(dir string, hidden []string, rw bool) {
+	c.listDirs = append(c.listDirs, dir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return // nothing beneath it is granted
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case slices.Contains(hidden, p):
+			continue
+		case e.Type()&os.ModeSymlink != 0:
+			continue // its target is granted where it lives
+		case slices.ContainsFunc(hidden, func(h string) bool { return within(h, p) }):
+			c.carve(p, hidden, rw)
+		case e.IsDir():
+			if rw {
+				c.rwDirs = append(c.rwDirs, p)
+			} else {
+				c.roDirs = append(c.roDirs, p)
+			}
+		default:
+			if rw {
+				c.rwFiles = append(c.rwFiles, p)
+			} else {
+				c.roFiles = append(c.roFiles, p)
+			}
+		}
+	}
+}
+
+// within reports whether p is dir or beneath it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// resolveAll returns the paths with symbolic links resolved, cleaned,
+// without duplicates; paths that do not exist are left out.
+func resolveAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if _, err := os.Lstat(p); err != nil {
+			continue // most secrets a policy names do not exist here
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// closeInheritedWriters marks close-on-exec every descriptor above 2 that
+// is open for writing: guardsh opens its own with O_CLOEXEC, so these came
+// from guardsh's caller, and a jailed process must not write through a
+// file opened outside the jail. Descriptors open only for reading stay
+// (a jailed process may read what is outside the hidden paths anyway).
+func closeInheritedWriters() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY && fl&unix.O_PATH == 0 {
+			continue
+		}
+		unix.CloseOnExec(fd)
+	}
+}
