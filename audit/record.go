@@ -87,9 +87,11 @@ type Record struct {
 	LLM *LLM `json:"llm,omitempty"`
 	// Sandbox says how the command ran with respect to the Landlock jail:
 	// "workspace" or "strict" (the sandbox mode) when it ran jailed, with
-	// ", network" when the jail let it connect and "; restored PATHS" when
+	// ", network" when the jail let it connect, "; restored PATHS" when
 	// guardsh put back protected paths in the workspace that the command
-	// changed; "unavailable (ABI n)"
+	// changed and "; tampered DIRS" when the command replaced a directory
+	// holding protected paths (left alone: see sandbox.Kept.Restore);
+	// "unavailable (ABI n)"
 	// when it would have run jailed but the kernel's Landlock ABI is too
 	// old, so it asked; empty (absent) when no jail was involved.
 	Sandbox string `json:"sandbox,omitempty"`

@@ -206,10 +206,23 @@ func (s *shellRun) serve(text string, args []string) int {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
 	if kept != nil {
-		if changed := kept.Restore(); len(changed) > 0 {
+		changed, tampered := kept.Restore()
+		if len(changed) > 0 {
 			what := sandbox.Changed(changed, s.guard.Context.Workspace)
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed protected paths in the workspace, which need a human's yes; put back: %s\n", what)
 			rec.Sandbox += "; restored " + what
+		}
+		if len(tampered) > 0 {
+			// A directory holding protected paths was replaced: guardsh
+			// cannot put it back without following what replaced it.
+			what := sandbox.Changed(tampered, s.guard.Context.Workspace)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put it back: check it before running git or anything else there\n", what)
+			rec.Sandbox += "; tampered " + what
+		}
+		if len(changed)+len(tampered) > 0 && status == 0 {
+			// The command's changes to protected paths did not happen:
+			// say so to the caller, who would otherwise go on as if.
+			status = exitRefused
 		}
 	}
 	if o.Sandbox && status != 0 {

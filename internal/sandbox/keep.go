@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // maxKept is the largest file Keep saves a copy of, in bytes: config and
@@ -20,6 +21,87 @@ const maxKept = 64 << 10
 type Kept struct {
 	files map[string]keptFile
 	dirs  map[string][]string // directory → names of its entries
+	// ids holds the identity of every directory on the way to a kept path
+	// (its ancestors up to /, and the kept directories themselves):
+	// Restore touches nothing beneath a directory that is no longer the
+	// same directory, since a jailed command may have replaced it with a
+	// symbolic link to anywhere, and guardsh, outside the jail, would
+	// follow it.
+	ids map[string]dirID
+}
+
+// dirID identifies a directory: device and inode, as lstat(2) gives them.
+type dirID struct{ dev, ino uint64 }
+
+// idOf returns p's identity, ok false when p is not a directory itself
+// (missing, a file, or a symbolic link).
+func idOf(p string) (dirID, bool) {
+	info, err := os.Lstat(p)
+	if err != nil || !info.IsDir() {
+		return dirID{}, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return dirID{}, false
+	}
+	return dirID{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+// note records the identity of d and of its ancestors.
+func (k *Kept) note(d string) {
+	for {
+		if _, seen := k.ids[d]; seen {
+			return
+		}
+		id, ok := idOf(d)
+		if !ok {
+			id = dirID{} // missing or not a directory: must stay so
+		}
+		k.ids[d] = id
+		parent := filepath.Dir(d)
+		if parent == d {
+			return
+		}
+		d = parent
+	}
+}
+
+// replaced returns the first directory on the way to p (its ancestors,
+// and p itself when isDir) that is no longer what Keep saw, or "".
+func (k *Kept) replaced(p string, isDir bool) string {
+	d := filepath.Dir(p)
+	if isDir {
+		d = p
+	}
+	var chain []string
+	for {
+		chain = append(chain, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		was, known := k.ids[chain[i]]
+		if !known {
+			continue
+		}
+		now, ok := idOf(chain[i])
+		if was == (dirID{}) {
+			// It was missing: a real directory made in the jail is
+			// walked (and what it holds removed); a file or a link is
+			// not.
+			if _, err := os.Lstat(chain[i]); err == nil && !ok {
+				return chain[i]
+			}
+			continue
+		}
+		if !ok || now != was {
+			return chain[i]
+		}
+	}
+	return ""
 }
 
 type keptFile struct {
@@ -34,11 +116,13 @@ type keptFile struct {
 // (up to maxKept bytes), and for each directory the names of its entries
 // and their files. Paths that do not exist are recorded as absent.
 func Keep(files, dirs []string) *Kept {
-	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}}
+	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}}
 	for _, f := range files {
 		k.files[f] = keepFile(f)
+		k.note(filepath.Dir(f))
 	}
 	for _, d := range dirs {
+		k.note(d)
 		ents, err := os.ReadDir(d)
 		k.dirs[d] = []string{} // a missing directory: every entry made later is new
 		if err != nil {
@@ -71,10 +155,23 @@ func keepFile(p string) keptFile {
 // Restore puts back what changed since Keep: a new file or entry is
 // removed, a changed or removed file whose contents were kept is written
 // back with its mode. It returns the paths that changed, sorted, each
-// followed by " (not restored)" when it could not be put back.
-func (k *Kept) Restore() []string {
-	var changed []string
+// followed by " (not restored)" when it could not be put back, and the
+// directories on the way to a kept path that were replaced (by a symbolic
+// link, a file, another directory): beneath those it touches nothing, and
+// what they held is not restored.
+func (k *Kept) Restore() (changed, tampered []string) {
+	bad := map[string]bool{}
+	blocked := func(p string, isDir bool) bool {
+		if d := k.replaced(p, isDir); d != "" {
+			bad[d] = true
+			return true
+		}
+		return false
+	}
 	for d, names := range k.dirs {
+		if blocked(d, true) {
+			continue
+		}
 		ents, _ := os.ReadDir(d)
 		for _, e := range ents {
 			if slices.Contains(names, e.Name()) {
@@ -89,6 +186,9 @@ func (k *Kept) Restore() []string {
 		}
 	}
 	for p, was := range k.files {
+		if blocked(p, false) {
+			continue
+		}
 		now := keepFile(p)
 		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime {
 			continue
@@ -109,8 +209,12 @@ func (k *Kept) Restore() []string {
 		}
 		changed = append(changed, p)
 	}
+	for d := range bad {
+		tampered = append(tampered, d)
+	}
 	slices.Sort(changed)
-	return slices.Compact(changed)
+	slices.Sort(tampered)
+	return slices.Compact(changed), tampered
 }
 
 // restore writes was back at p, replacing whatever is there.

@@ -34,7 +34,10 @@ func TestKeepRestore(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(dir, "missing-dir"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "missing-dir", "x"), nil, 0o644))
 
-	got := k.Restore()
+	got, tampered := k.Restore()
+	if len(tampered) > 0 {
+		t.Errorf("tampered = %q", tampered)
+	}
 	want := []string{cfg, filepath.Join(hooks, "pre-commit"), filepath.Join(hooks, "pre-push"), filepath.Join(dir, "missing-dir", "x"), gone, absent}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
@@ -53,7 +56,54 @@ func TestKeepRestore(t *testing.T) {
 			t.Errorf("%s is still there", p)
 		}
 	}
-	if again := k.Restore(); len(again) != 0 {
+	if again, _ := k.Restore(); len(again) != 0 {
 		t.Errorf("second Restore = %q", again)
+	}
+}
+
+// TestRestoreFollowsNoReplacedDirectory: a jailed command that replaces a
+// directory holding protected paths (.git, .git/hooks) with a symbolic link
+// elsewhere gets nothing deleted or written there by Restore, which runs
+// outside the jail; the replaced directory is reported. An attack run
+// found Restore deleting and writing files through such a link.
+func TestRestoreFollowsNoReplacedDirectory(t *testing.T) {
+	for _, replace := range []string{"hooks", "git"} {
+		t.Run(replace, func(t *testing.T) {
+			ws := t.TempDir()
+			victim := t.TempDir()
+			git := filepath.Join(ws, ".git")
+			hooks := filepath.Join(git, "hooks")
+			cfg := filepath.Join(git, "config")
+			must(t, os.MkdirAll(hooks, 0o755))
+			must(t, os.WriteFile(cfg, []byte("[core]\n"), 0o644))
+			must(t, os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("#!/bin/sh\n"), 0o755))
+			// The victim directory mirrors the names Restore knows.
+			must(t, os.WriteFile(filepath.Join(victim, "secret"), []byte("keep me"), 0o600))
+			must(t, os.WriteFile(filepath.Join(victim, "config"), []byte("victim's"), 0o600))
+			must(t, os.WriteFile(filepath.Join(victim, "pre-push"), []byte("victim's"), 0o600))
+			k := sandbox.Keep([]string{cfg}, []string{hooks})
+
+			// What the jailed command does.
+			if replace == "hooks" {
+				must(t, os.Rename(hooks, filepath.Join(git, "hooks-old")))
+				must(t, os.Symlink(victim, hooks))
+			} else {
+				must(t, os.Rename(git, filepath.Join(ws, "gitreal")))
+				must(t, os.Symlink(victim, git))
+			}
+			changed, tampered := k.Restore()
+			want := hooks
+			if replace == "git" {
+				want = git
+			}
+			if !slices.Contains(tampered, want) {
+				t.Errorf("tampered = %q, want %s among them (changed %q)", tampered, want, changed)
+			}
+			for name, content := range map[string]string{"secret": "keep me", "config": "victim's", "pre-push": "victim's"} {
+				if b, err := os.ReadFile(filepath.Join(victim, name)); err != nil || string(b) != content {
+					t.Errorf("Restore changed %s beyond the link: %q, %v", name, b, err)
+				}
+			}
+		})
 	}
 }
