@@ -3,6 +3,7 @@ module github.com/guardsh/guardsh
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0

@@ -13,8 +13,8 @@ import (
 // that cost about half a millisecond of each start on the machines
 // measured, more than deciding the command. TestEncodingMatchesEncodingJSON
 // compares the two byte for byte on records filled at random, field by
-// field from the struct tags, so a field added to Record, Segment or LLM
-// and not written here fails it.
+// field from the struct tags, so a field added to Record, Segment, LLM or
+// Human and not written here fails it.
 
 // appendRecord appends r as one JSON object (no newline) to b: the members
 // in the order of Record's fields, omitempty members left out when empty,
@@ -74,6 +74,12 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	}
 	if r.Error != "" {
 		b = appendMember(b, "error", r.Error)
+	}
+	if r.Human != nil {
+		b = append(b, `,"human":`...)
+		if b, err = appendHuman(b, r.Human); err != nil {
+			return nil, err
+		}
 	}
 	b = appendMember(b, "prev", r.Prev)
 	b = appendMember(b, "hash", r.Hash)
@@ -143,6 +149,28 @@ func appendLLM(b []byte, l *LLM) ([]byte, error) {
 	}
 	if l.Warning != "" {
 		b = appendMember(b, "warning", l.Warning)
+	}
+	return append(b, '}'), nil
+}
+
+// appendHuman appends h as one JSON object.
+func appendHuman(b []byte, h *Human) ([]byte, error) {
+	b = append(b, `{"answer":`...)
+	b = appendString(b, h.Answer)
+	b = append(b, `,"latency_ms":`...)
+	b, err := appendFloat(b, h.LatencyMS)
+	if err != nil {
+		return nil, err
+	}
+	if h.Approval != "" {
+		b = appendMember(b, "approval", h.Approval)
+	}
+	if len(h.Rules) > 0 {
+		b = append(b, `,"rules":`...)
+		b = appendStrings(b, h.Rules)
+	}
+	if h.Message != "" {
+		b = appendMember(b, "message", h.Message)
 	}
 	return append(b, '}'), nil
 }

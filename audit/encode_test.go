@@ -87,6 +87,10 @@ func TestEncodingMatchesEncodingJSON(t *testing.T) {
 		if rec.LLM != nil && (math.IsNaN(rec.LLM.LatencyMS) || math.IsInf(rec.LLM.LatencyMS, 0)) {
 			rec.LLM.LatencyMS = 2
 		}
+		if rec.Human != nil {
+			rec.Human.LatencyMS = floats[r.Intn(len(floats))]
+			rec.Human.Message = odd[r.Intn(len(odd))]
+		}
 		got, err := rec.MarshalJSON()
 		if err != nil {
 			t.Errorf("MarshalJSON: %v", err)

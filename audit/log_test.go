@@ -39,6 +39,7 @@ func fullRecord(t time.Time, command string) *audit.Record {
 	}
 	r.Decision = audit.Ask
 	r.DecidedBy = "human"
+	r.Human = &audit.Human{Answer: "prefix", LatencyMS: 2300.5, Rules: []string{"git push *"}}
 	r.Exit = &exit
 	r.DurationMS = 12.5
 	r.Error = ""

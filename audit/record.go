@@ -98,6 +98,9 @@ type Record struct {
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`
+	// Human is the human's answer when one settled an ask (decided_by
+	// "human"); nil (absent) otherwise.
+	Human *Human `json:"human,omitempty"`
 	// Prev is the Hash of the record before this one in the log (across
 	// rotated files), or Genesis for the first record: 64 lower-case hex
 	// digits. Set by Log.Append; whatever the caller puts here is
@@ -107,6 +110,25 @@ type Record struct {
 	// the hash member left out (see Log.Append and Verify). Set by
 	// Log.Append. It is the last member of the line.
 	Hash string `json:"hash"`
+}
+
+// Human is a human's answer to an ask.
+type Human struct {
+	// Answer is what the human chose: "once", "session", "always" (the
+	// exact command remembered), "prefix" (a prefix remembered), "deny"
+	// (in the dialog), or "approve"/"deny" given from another terminal
+	// (Approval then names it).
+	Answer string `json:"answer"`
+	// LatencyMS is how long the answer took, in milliseconds, from the
+	// dialog being shown (or the wait beginning); 0 for an answer given
+	// before guardsh asked.
+	LatencyMS float64 `json:"latency_ms"`
+	// Approval is the pending approval's id, when there was one.
+	Approval string `json:"approval,omitempty"`
+	// Rules are the allow patterns remembered.
+	Rules []string `json:"rules,omitempty"`
+	// Message is the human's message for the agent with a denial.
+	Message string `json:"message,omitempty"`
 }
 
 // Segment is the decision for one segment: one simple command that would

@@ -191,6 +191,7 @@ func TestSchemaMatchesTheGoTypes(t *testing.T) {
 	}{
 		{"Record", reflect.TypeFor[audit.Record](), v.root},
 		{"Segment", reflect.TypeFor[audit.Segment](), v.root["$defs"].(map[string]any)["segment"].(map[string]any)},
+		{"Human", reflect.TypeFor[audit.Human](), v.root["$defs"].(map[string]any)["human"].(map[string]any)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			goNames, goReq := jsonFields(tt.typ)

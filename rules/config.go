@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -40,6 +41,8 @@ type Policy struct {
 	Shell string
 	// Audit says where decisions are recorded.
 	Audit AuditConfig
+	// Approval says how an ask is put to a human (the `approval:` section).
+	Approval ApprovalConfig
 	// File is the name the policy was parsed under ("<embedded default>"
 	// for Default).
 	File string
@@ -138,7 +141,7 @@ func DefaultConfig() []byte { return bytes.Clone(defaultYAML) }
 // so that start-up parses no YAML.
 func Default() *Policy {
 	d := defaultParsed
-	p := &Policy{Mode: d.mode, ModeSource: d.modeSource, Shell: d.shell, Audit: d.audit, File: DefaultFile,
+	p := &Policy{Mode: d.mode, ModeSource: d.modeSource, Shell: d.shell, Audit: d.audit, Approval: DefaultApproval, File: DefaultFile,
 		rules: slices.Clone(d.rules)}
 	if _, line, ok := strings.Cut(d.modeSource, DefaultFile+":"); ok {
 		p.modeLine, _ = strconv.Atoi(line)
@@ -194,6 +197,7 @@ func readConfig(path string) ([]byte, error) {
 //	shell: /usr/bin/bash      # absolute path of the real shell
 //	audit: {path: ~/x.jsonl, required: true}
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
+//	approval: {headless: deny, timeout: 5m, wait: 2m, expires: 1h, prompt: terminal, notify: [notify-send, guardsh]}
 //	sandbox: workspace        # off | workspace | strict, or {mode: workspace, write: [~/.cache]}
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
@@ -216,7 +220,7 @@ func readConfig(path string) ([]byte, error) {
 // never match), a path pattern starting "~user", and an example the
 // pattern does not match (match:) or matches (not_match:).
 func Parse(data []byte, file string) (*Policy, error) {
-	ps := &parser{file: file, p: &Policy{File: file, Audit: AuditConfig{Required: true}}}
+	ps := &parser{file: file, p: &Policy{File: file, Audit: AuditConfig{Required: true}, Approval: DefaultApproval}}
 	if err := ps.parse(data); err != nil {
 		return nil, err
 	}
@@ -375,7 +379,7 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "readonly", "rules", "llm", "sandbox")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "approval", "readonly", "rules", "llm", "sandbox")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -437,6 +441,11 @@ func (ps *parser) walk(root *yaml.Node) error {
 			ps.p.Audit.Required, ps.p.Audit.RequiredSet = b, true
 		}
 		if err := ps.auditMore(af); err != nil {
+			return err
+		}
+	}
+	if n := fields["approval"]; n != nil {
+		if err := ps.approval(n); err != nil {
 			return err
 		}
 	}
@@ -673,4 +682,98 @@ func checkPattern(section, pat string) string {
 		return fmt.Sprintf("pattern %q: only \"~/\" is expanded (to the home directory), not \"~user\"", pat)
 	}
 	return ""
+}
+
+// ApprovalConfig is the `approval:` section: how an ask reaches a human
+// (package prompt). Durations are written as Go durations ("90s", "5m").
+type ApprovalConfig struct {
+	// Headless is what happens to an ask when no trusted terminal exists:
+	// "deny" (the default: refuse, leaving a pending approval), "wait"
+	// (block up to Wait for `guardsh approve` from elsewhere) or "allow"
+	// (run it, recorded decided_by: headless).
+	Headless string
+	// Timeout is how long the dialog waits for a key before it denies
+	// (default 5m).
+	Timeout time.Duration
+	// Wait is how long headless "wait" blocks (default 2m).
+	Wait time.Duration
+	// Expires is how long a pending approval, or a given one not yet
+	// used, stays valid (default 1h).
+	Expires time.Duration
+	// Prompt is "terminal" (the default: the dialog on a trusted
+	// terminal only) or "tmux" (without one, a tmux display-popup on the
+	// human's client, when $TMUX names a server older than the agent).
+	Prompt string
+	// Notify is a command (argv) run with the pending request as JSON on
+	// stdin when an approval becomes pending; empty for none.
+	Notify []string
+	// Line is the line of `approval:` (0 when absent).
+	Line int
+}
+
+// DefaultApproval is the approval section of a file that has none.
+var DefaultApproval = ApprovalConfig{Headless: "deny", Timeout: 5 * time.Minute, Wait: 2 * time.Minute, Expires: time.Hour, Prompt: "terminal"}
+
+// approval parses the `approval:` section into ps.p.Approval.
+func (ps *parser) approval(n *yaml.Node) error {
+	a := &ps.p.Approval
+	a.Line = n.Line
+	f, err := ps.mapping(n, "approval", "headless", "timeout", "wait", "expires", "prompt", "notify")
+	if err != nil {
+		return err
+	}
+	oneOf := func(key string, dst *string, allowed ...string) error {
+		v := f[key]
+		if v == nil {
+			return nil
+		}
+		s, err := ps.str(v, "approval."+key)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(allowed, s) {
+			return ps.errorf(v, "approval.%s: must be %s, got %q", key, orList(allowed), s)
+		}
+		*dst = s
+		return nil
+	}
+	if err := oneOf("headless", &a.Headless, "deny", "wait", "allow"); err != nil {
+		return err
+	}
+	if err := oneOf("prompt", &a.Prompt, "terminal", "tmux"); err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		key string
+		dst *time.Duration
+	}{{"timeout", &a.Timeout}, {"wait", &a.Wait}, {"expires", &a.Expires}} {
+		key, dst := d.key, d.dst
+		v := f[key]
+		if v == nil {
+			continue
+		}
+		s, err := ps.str(v, "approval."+key)
+		if err != nil {
+			return err
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return ps.errorf(v, "approval.%s: must be a positive duration such as \"90s\" or \"5m\", got %q", key, s)
+		}
+		*dst = d
+	}
+	if v := deref(f["notify"]); v != nil {
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			return ps.errorf(v, "approval.notify: must be a non-empty list (the command and its arguments), got %s", kindName(v))
+		}
+		a.Notify = nil
+		for _, w := range v.Content {
+			s, err := ps.str(w, "approval.notify")
+			if err != nil {
+				return err
+			}
+			a.Notify = append(a.Notify, s)
+		}
+	}
+	return nil
 }

@@ -34,6 +34,10 @@ type Layers struct {
 //   - shell and audit.path: the user's, else the system's; a project's
 //     are ignored with a warning (a repository must not choose the program
 //     that runs commands or where their record goes).
+//   - approval: the user's, else the system's, else DefaultApproval; but
+//     approval.headless may not be looser (deny < wait < allow) than the
+//     system's, which then holds, with a warning. A project's approval is
+//     ignored with a warning (headless: allow would loosen).
 //   - llm: the user's, else the system's; a project's is ignored with a
 //     warning.
 //   - sandbox: the user's, else the system's (extra write paths of
@@ -52,7 +56,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 	if l.System == nil && l.Project == nil && l.User != nil && !l.User.LockMode {
 		return l.User, nil // one layer: it is the effective policy
 	}
-	out := &Policy{Audit: AuditConfig{Required: true}}
+	out := &Policy{Audit: AuditConfig{Required: true}, Approval: DefaultApproval}
 	setFalse, setTrue := false, false
 	for _, p := range []*Policy{l.User, l.System} { // the system's win
 		if p == nil {
@@ -76,6 +80,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		if p.Audit.Path != "" {
 			out.Audit.Path = p.Audit.Path
 		}
+		if p.Approval.Line > 0 {
+			out.Approval = p.Approval
+		}
 		if p.LLM.Set {
 			out.LLM = p.LLM
 		}
@@ -84,6 +91,11 @@ func Merge(l Layers) (*Policy, []Finding) {
 			setTrue = setTrue || p.Audit.Required
 		}
 		out.rules = append(out.rules, p.rules...)
+	}
+	if s, u := l.System, l.User; s != nil && u != nil && s.Approval.Line > 0 && u.Approval.Line > 0 &&
+		headlessRank[u.Approval.Headless] > headlessRank[s.Approval.Headless] {
+		warnAt(u.File, u.Approval.Line, "approval.headless: %s is looser than %s in %s; ignored", u.Approval.Headless, s.Approval.Headless, s.File)
+		out.Approval.Headless = s.Approval.Headless
 	}
 	if setFalse && !setTrue {
 		out.Audit.Required = false
@@ -113,6 +125,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 		if p.Shell != "" {
 			warnAt(p.File, p.shellLine, "a project file may not choose the shell (%s); ignored", p.Shell)
+		}
+		if p.Approval.Line > 0 {
+			warnAt(p.File, p.Approval.Line, "a project file may not change how approvals are asked (approval:); ignored")
 		}
 		if a := p.Audit; a.Path != "" || a.RequiredSet || a.Anchor != "" || a.MaxBytes != 0 || a.Fsync || a.Syslog != "" || len(a.Redact) > 0 {
 			warnAt(p.File, p.auditLine, "a project file may not change the audit settings; ignored")
@@ -148,3 +163,6 @@ func Tighten(configured, want Mode) (Mode, bool) {
 	}
 	return configured, false
 }
+
+// headlessRank orders approval.headless values from strictest.
+var headlessRank = map[string]int{"deny": 0, "wait": 1, "allow": 2}

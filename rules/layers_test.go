@@ -222,3 +222,31 @@ readonly:
 		}
 	}
 }
+
+func TestMergeApproval(t *testing.T) {
+	sys := parseAs(t, "approval: {headless: wait, wait: 30s}\n", "/etc/guardsh/config.yaml")
+	loose := parseAs(t, "approval: {headless: allow, timeout: 1m}\n", "user.yaml")
+	strict := parseAs(t, "approval: {headless: deny}\n", "user.yaml")
+	project := parseAs(t, "approval: {headless: allow}\n", "proj/.guardsh.yaml")
+
+	p, w := Merge(Layers{System: sys, User: loose})
+	if p.Approval.Headless != "wait" || p.Approval.Timeout.String() != "1m0s" {
+		t.Errorf("user looser than system: %+v", p.Approval)
+	}
+	if len(w) != 1 || !strings.Contains(w[0].Problem, "approval.headless: allow is looser than wait") || w[0].Line != 1 {
+		t.Errorf("warnings: %+v", w)
+	}
+	if p, _ := Merge(Layers{System: sys, User: strict}); p.Approval.Headless != "deny" {
+		t.Errorf("user stricter than system: %+v", p.Approval)
+	}
+	if p, _ := Merge(Layers{System: sys, User: Default()}); p.Approval.Headless != "wait" || p.Approval.Wait.String() != "30s" {
+		t.Errorf("user without approval: %+v", p.Approval)
+	}
+	p, w = Merge(Layers{User: strict, Project: project})
+	if p.Approval.Headless != "deny" || len(w) != 1 || !strings.Contains(w[0].Problem, "may not change how approvals are asked") {
+		t.Errorf("project: %+v %+v", p.Approval, w)
+	}
+	if d := Default().Approval; d.Headless != "deny" || d.Timeout.String() != "5m0s" || d.Wait.String() != "2m0s" || d.Expires.String() != "1h0m0s" {
+		t.Errorf("defaults: %+v", d)
+	}
+}

@@ -104,6 +104,12 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "           anchor %q, max_bytes %d, fsync %v, syslog %q, redact %q\n", a.Anchor, a.MaxBytes, a.Fsync, a.Syslog, a.Redact)
 		}
 	}
+	a := p.Approval
+	fmt.Fprintf(w, "approval:  headless %s, prompt %s, timeout %v, wait %v, expires %v", a.Headless, a.Prompt, a.Timeout, a.Wait, a.Expires)
+	if len(a.Notify) > 0 {
+		fmt.Fprintf(w, ", notify %q", a.Notify)
+	}
+	fmt.Fprintln(w)
 	if line := llmSummary(p); line != "" {
 		fmt.Fprintf(w, "llm:       %s\n", line)
 	}

@@ -12,6 +12,7 @@
 //	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
+//	guardsh approvals | approve ID [--always] | deny ID [-m MSG]
 //	guardsh llm test [--config F]
 //	guardsh version
 //	guardsh default-config    (prints the embedded default policy)
@@ -56,6 +57,9 @@ Commands:
   guardsh config lint [FILE…]              mistakes in config files
   guardsh import claude|codex|gemini|goose|opencode FILE
                                            other agents' rules as guardsh rules
+  guardsh approvals                        pending approvals
+  guardsh approve ID [--always]            approve one (from your terminal)
+  guardsh deny ID [-m MESSAGE]             deny one, with a word for the agent
   guardsh llm test [--config F]            check the llm: endpoint with a canned review
   guardsh default-config                   the embedded default policy
   guardsh ci-config                        the CI policy preset
@@ -93,6 +97,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return configMain(argv[2:], stdout, stderr)
 		case "import":
 			return importMain(argv[2:], stdout, stderr)
+		case "approvals", "approve", "deny":
+			return approvalsMain(argv[1], argv[2:], stdout, stderr)
 		case "audit":
 			return auditMain(argv[2:], stdout, stderr)
 		case "ci-config":

@@ -14,8 +14,8 @@ import (
 )
 
 // TestMain makes the test binary act as guardsh when run under guardsh's
-// own names (testscript's "guardsh", and bash, sh, guardsh-prefix or a
-// login "-guardsh" through links the tests make), and runs the tests
+// own names (testscript's "guardsh", and guardsh, bash, sh, guardsh-prefix
+// or a login "-guardsh" through links the tests make), and runs the tests
 // otherwise.
 //
 // The test binary reads the system config from $GUARDSH_TEST_SYSTEM_CONFIG
@@ -26,9 +26,6 @@ func TestMain(m *testing.M) {
 	if systemConfig == "" {
 		systemConfig = filepath.Join(os.TempDir(), "guardsh-test-no-system-config", "config.yaml")
 	}
-	if actsAsGuardsh(os.Args[0]) {
-		os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
-	}
 	if filepath.Base(os.Args[0]) == "guardsh-llm" {
 		os.Exit(chat.Serve(os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -36,6 +33,11 @@ func TestMain(m *testing.M) {
 	// (made by TestScripts' Setup), which then acts as guardsh-llm.
 	if h := os.Getenv("GUARDSH_TEST_LLM_HELPER"); h != "" {
 		llmHelper = h
+	}
+	// GUARDSH_TEST_ACT_AS_GUARDSH=1: the binary is run by its own path,
+	// as guardsh runs itself (the tmux popup).
+	if actsAsGuardsh(os.Args[0]) || os.Getenv("GUARDSH_TEST_ACT_AS_GUARDSH") == "1" {
+		os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
 		"guardsh": func() { os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -47,7 +49,7 @@ func actsAsGuardsh(arg0 string) bool {
 		return true
 	}
 	switch filepath.Base(arg0) {
-	case "bash", "sh", "guardsh-prefix":
+	case "bash", "sh", "guardsh-prefix", "guardsh":
 		return true
 	}
 	return false

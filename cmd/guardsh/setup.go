@@ -14,6 +14,7 @@ import (
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -236,6 +237,11 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	}
 	if exe, err := os.Executable(); err == nil {
 		protected = append(protected, canonical(exe))
+	}
+	if home != "" {
+		// A file in the approvals spool lets a command run.
+		dir := prompt.SpoolDir(home)
+		protected = append(protected, canonical(dir), canonical(dir)+"/*")
 	}
 	var sources interp.SourceCache
 	if dir := sourceCacheDir(home); dir != "" {

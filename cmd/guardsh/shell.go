@@ -18,12 +18,9 @@ import (
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
 )
-
-// noChannel says why an ask cannot be answered: guardsh has no approval
-// channel yet, so every ask is refused (headless).
-const noChannel = "no approval channel"
 
 // shellRun is one invocation of guardsh as a shell.
 type shellRun struct {
@@ -34,6 +31,8 @@ type shellRun struct {
 	guard  *guard.Guard
 	log    *audit.Log
 	runner interp.Run
+	// prompter answers asks (package prompt).
+	prompter *prompt.Prompter
 	// llm is the LLM layer; nil when none is configured.
 	llm *adversary.Layer
 	// agent and user go into every record; found once per invocation.
@@ -107,6 +106,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	home, _ := os.UserHomeDir()
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) {
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.
@@ -138,8 +138,8 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 			}
 			o, calls := s.review(string(data), s.evaluate(string(data)))
 			s.guard.SandboxUnavailable = jail
-			if o.Decision != rules.Allow {
-				return s.refuse(string(data), o, calls)
+			if a := s.resolve(string(data), o); a.Decision != rules.Allow {
+				return s.refuse(string(data), o, calls, a)
 			}
 		}
 	}
@@ -176,10 +176,12 @@ func describe(err error) string {
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
 	o, calls := s.review(text, s.evaluate(text))
-	if o.Decision != rules.Allow {
-		return s.refuse(text, o, calls)
+	a := s.resolve(text, o)
+	if a.Decision != rules.Allow {
+		return s.refuse(text, o, calls, a)
 	}
-	rec := s.record(text, o, calls)
+	s.printLines(a)
+	rec := s.record(text, o, calls, a)
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
@@ -281,10 +283,13 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
-			rec := s.record(text, o, calls)
-			if o.Decision != rules.Allow {
-				s.printRefusal(text, o)
+			a := s.resolve(text, o)
+			rec := s.record(text, o, calls, a)
+			if a.Decision != rules.Allow {
+				s.printRefusal(text, o, a)
 				text = "(exit 126)\n"
+			} else {
+				s.printLines(a)
 			}
 			s.finish(rec, nil)
 			if _, werr := io.WriteString(w, text); werr != nil {
@@ -307,9 +312,9 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 }
 
 // refuse prints why text does not run, records it, and returns 126.
-func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall) int {
-	rec := s.record(text, o, calls)
-	s.printRefusal(text, o)
+func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall, a prompt.Answer) int {
+	rec := s.record(text, o, calls, a)
+	s.printRefusal(text, o, a)
 	s.finish(rec, nil)
 	return exitRefused
 }
@@ -323,8 +328,18 @@ func (s *shellRun) evaluate(text string) guard.Outcome {
 	return o
 }
 
-func (s *shellRun) printRefusal(text string, o guard.Outcome) {
-	channel := noChannel
+// printLines prints the prompt's lines for the agent (stderr).
+func (s *shellRun) printLines(a prompt.Answer) {
+	for _, line := range a.Lines {
+		fmt.Fprintln(s.stderr, line)
+	}
+}
+
+func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
+	channel := a.Why
+	if channel == "" {
+		channel = "no approval channel"
+	}
 	if s.ci {
 		channel = "CI mode: no one to approve (headless deny)"
 	}
@@ -332,6 +347,7 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome) {
 	for _, line := range lines {
 		fmt.Fprintln(s.stderr, line)
 	}
+	s.printLines(a)
 	if !s.github {
 		return
 	}
@@ -345,8 +361,8 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome) {
 }
 
 // record starts the audit record of one decision, with the LLM calls
-// that shaped it.
-func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall) *audit.Record {
+// that shaped it; a, the prompt's answer, settles an ask.
+func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall, a prompt.Answer) *audit.Record {
 	rec := audit.NewRecord(time.Now())
 	rec.Session = os.Getenv("GUARDSH_SESSION")
 	rec.PPID = os.Getppid()
@@ -360,8 +376,11 @@ func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall) *
 	rec.Mode = string(s.guard.Context.Mode)
 	o.Record(rec)
 	guard.RecordLLM(rec, o, calls)
-	if o.Decision == rules.Ask {
-		// Nothing can answer an ask here: the headless policy refuses it.
+	switch {
+	case a.DecidedBy != "":
+		rec.Decision, rec.DecidedBy, rec.Human = a.Decision.String(), a.DecidedBy, a.Human
+	case o.Decision == rules.Ask:
+		// Nothing answered the ask: it is refused.
 		rec.Decision, rec.DecidedBy = rules.Deny.String(), "headless"
 	}
 	return rec
