@@ -342,9 +342,21 @@ var dangerousNames = map[string]bool{
 	"OPENSSL_CONF": true, "OPENSSL_MODULES": true, "OPENSSL_ENGINES": true, "SSLKEYLOGFILE": true, "GNUPGHOME": true,
 	"GLOBIGNORE": true, "PERLLIB": true, "GEM_HOME": true, "GEM_PATH": true, "LUA_PATH": true, "LUA_CPATH": true,
 	"CLASSPATH": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "TCLLIBPATH": true,
+	// Build tools that run a program a variable names, or take flags
+	// that do (an attack run set them through $GITHUB_ENV): go
+	// (-toolexec, -exec), cargo's rustc wrappers, make's SHELL and extra
+	// makefiles, JVM agents for Maven, Gradle and sbt, .NET start-up
+	// hooks. Compilers named by CC and the like are programs looked up on
+	// PATH, like any other: not here.
+	"GOFLAGS": true, "GOENV": true, "RUSTC_WRAPPER": true, "RUSTC_WORKSPACE_WRAPPER": true,
+	"CARGO_BUILD_RUSTC_WRAPPER": true, "CARGO_BUILD_RUSTC": true,
+	"MAKEFLAGS": true, "MFLAGS": true, "GNUMAKEFLAGS": true, "MAKEFILES": true,
+	"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true, "JAVA_OPTS": true, "SBT_OPTS": true,
+	"DOTNET_STARTUP_HOOKS": true, "CORECLR_PROFILER_PATH": true,
 }
 
-var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_", "PYTHON"}
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_", "PYTHON",
+	"npm_config_", "NPM_CONFIG_"}
 
 // inertGitNames are the GIT_ variables that change no program, file or
 // repository git uses (every other GIT_ variable may: GIT_TRACE writes a

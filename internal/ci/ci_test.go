@@ -57,7 +57,14 @@ func TestFileCommandWrites(t *testing.T) {
 		{"the step summary too, spelled ${…}", ask, `echo '### done' >> ${GITHUB_STEP_SUMMARY}`, rules.Allow, "GITHUB_STEP_SUMMARY"},
 		{"an output of run-time text", ask, `echo "sha=$(git rev-parse HEAD)" >> $GITHUB_OUTPUT`, rules.Allow, ""},
 		{"an ordinary variable for GITHUB_ENV", ask, `echo "CC=clang" >> $GITHUB_ENV`, rules.Allow, "as exports"},
-		{"several lines of a quoted here-document", ask, "cat >> \"$GITHUB_ENV\" <<'EOF'\nCC=clang\nGOFLAGS=-mod=mod\nEOF", rules.Allow, "2 line"},
+		{"several lines of a quoted here-document", ask, "cat >> \"$GITHUB_ENV\" <<'EOF'\nCC=clang\nGOPRIVATE=example.com\nEOF", rules.Allow, "2 line"},
+		// Variables that make a build tool run a program (an attack run
+		// made the next step's make run its shell through MAKEFLAGS).
+		{"MAKEFLAGS for the next steps", ask, `echo MAKEFLAGS=SHELL=/tmp/x >> $GITHUB_ENV`, rules.Ask, "MAKEFLAGS"},
+		{"GOFLAGS for the next steps", ask, `echo GOFLAGS=-toolexec=/tmp/x >> $GITHUB_ENV`, rules.Ask, "GOFLAGS"},
+		{"a rustc wrapper for the next steps", ask, `echo RUSTC_WRAPPER=/tmp/x >> $GITHUB_ENV`, rules.Ask, "RUSTC_WRAPPER"},
+		{"npm's script shell for the next steps", ask, `echo npm_config_script_shell=/tmp/x >> $GITHUB_ENV`, rules.Ask, "npm_config_script_shell"},
+		{"a JVM agent for the next steps", ask, `echo MAVEN_OPTS=-javaagent:/tmp/x.jar >> $GITHUB_ENV`, rules.Ask, "MAVEN_OPTS"},
 		{"LD_PRELOAD for the next steps", ask, `echo "LD_PRELOAD=/tmp/x.so" >> $GITHUB_ENV`, rules.Ask, "export LD_PRELOAD"},
 		{"BASH_ENV for the next steps, even in bypass", "mode: bypass\n", `echo BASH_ENV=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "export BASH_ENV"},
 		{"NODE_OPTIONS by printf", ask, `printf 'A=1\nNODE_OPTIONS=--require /tmp/x.js\n' >> $GITHUB_ENV`, rules.Ask, "NODE_OPTIONS"},
