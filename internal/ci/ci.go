@@ -115,11 +115,14 @@ func (fc FileCommands) Decide(text string, o *guard.Outcome, p *rules.Policy, ct
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
-		if seg.Kind != interp.Write || len(seg.Args) != 1 || c.Verdict.Decision == rules.Deny || len(seg.Via) > 0 {
-			continue
+		name := ""
+		if seg.Kind == interp.Write && len(seg.Args) == 1 && c.Verdict.Decision != rules.Deny && len(seg.Via) == 0 {
+			name = fc.target(seg.Args[0].Source)
 		}
-		name := fc.target(seg.Args[0].Source)
 		if name == "" {
+			if v, ok := fc.mentionsEnvFile(c); ok {
+				c.Verdict, changed = v, true
+			}
 			continue
 		}
 		real := seg
@@ -153,6 +156,36 @@ func (fc FileCommands) Decide(text string, o *guard.Outcome, p *rules.Policy, ct
 			o.Decision, o.DecidedBy = c.Verdict.Decision, c.Verdict.DecidedBy
 		}
 	}
+}
+
+// mentionsEnvFile returns an ask for a segment, other than the plain
+// write Decide judges, that names $GITHUB_ENV or $GITHUB_PATH and is not
+// read-only: it may write the file by another way (`>> $GITHUB_ENV""`,
+// `${GITHUB_ENV%%}`, `tee -a "$GITHUB_PATH"`, `bash -c '… >>
+// $GITHUB_ENV'`, `python3 -c …os.environ["GITHUB_ENV"]…`; an attack run's
+// finds), and what it writes would set later steps' environment unjudged.
+// ok is false when the segment is left as it was.
+func (fc FileCommands) mentionsEnvFile(c *guard.Checked) (rules.Verdict, bool) {
+	if c.Verdict.Decision != rules.Allow || c.Verdict.Class == rules.ReadOnly && c.Segment.Kind == interp.Exec {
+		return rules.Verdict{}, false
+	}
+	if _, ok := fc["GITHUB_ENV"]; !ok {
+		if _, ok := fc["GITHUB_PATH"]; !ok {
+			return rules.Verdict{}, false
+		}
+	}
+	words := append(append([]interp.Word(nil), c.Segment.Assigns...), c.Segment.Args...)
+	for _, w := range words {
+		for _, name := range []string{"GITHUB_ENV", "GITHUB_PATH"} {
+			if _, ok := fc[name]; ok && (strings.Contains(w.Source, name) || strings.Contains(w.Value, fc[name])) {
+				v := c.Verdict
+				v.Decision, v.DecidedBy = rules.Ask, rules.ByClass
+				v.Reason = "names $" + name + ", which sets later steps' environment, other than as the plain target of a redirection (>> $" + name + ") whose lines guardsh can judge (CI)"
+				return v, true
+			}
+		}
+	}
+	return rules.Verdict{}, false
 }
 
 // judgeEnv decides the lines the statement redirecting at seg writes to
