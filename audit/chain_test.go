@@ -139,6 +139,41 @@ func TestAnchorCatchesLinesRemovedFromTheEnd(t *testing.T) {
 	}
 }
 
+// TestAnchorCatchesForgedRecords: a process that appends correctly chained
+// records itself (it can: it writes as the same user) leaves them without
+// anchors, and verify with the anchors says where they start. An attack
+// run forged such a record and verify said ok.
+func TestAnchorCatchesForgedRecords(t *testing.T) {
+	dir := t.TempDir()
+	anchorPath := filepath.Join(dir, "anchors", "guardsh.anchor")
+	path := writeLog(t, 5, audit.Options{Anchor: audit.FileAnchor{Path: anchorPath}})
+	// The forger appends through the log without anchoring, as a script
+	// recomputing the chain would.
+	l, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := audit.NewRecord(time.Now())
+	rec.User, rec.Cwd, rec.Command, rec.Mode = "u", "/", "echo totally-innocent", "ask"
+	rec.Decision, rec.DecidedBy = audit.Allow, "class"
+	if err := l.Append(rec); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := audit.Verify([]string{path}, nil); err != nil {
+		t.Fatalf("the forged record is chained: %v", err)
+	}
+	anchors, err := audit.LoadAnchors(anchorPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = audit.Verify([]string{path}, anchors)
+	var b *audit.Broken
+	if !errors.As(err, &b) || b.Line != 6 || !strings.Contains(b.Problem, "unanchored") {
+		t.Errorf("Verify with anchors = %v, want line 6 unanchored", err)
+	}
+}
+
 func TestReadAnchorsFromSyslogExport(t *testing.T) {
 	msg := "<134>1 2026-11-29T21:00:00.000Z host guardsh 42 anchor - " + audit.AnchorMessage("/l/audit.jsonl", "01ID", strings.Repeat("a", 64))
 	as, err := audit.ReadAnchors(strings.NewReader("unrelated line\n"+msg+"\n"), "syslog.txt")

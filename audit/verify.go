@@ -49,7 +49,11 @@ type Verified struct {
 //   - the first line of the first file not starting a chain (prev not
 //     Genesis): earlier records deleted, or a rotated file not given;
 //   - an anchor whose hash is in none of the lines: records deleted from
-//     the end (truncated) or the log rewritten.
+//     the end (truncated) or the log rewritten;
+//   - with anchors, records after the last anchored one: guardsh anchors
+//     every record it writes, so they were appended by something else (a
+//     process that forged chained records), or guardsh stopped between
+//     the record and its anchor.
 //
 // Reading errors are returned as they are (wrapped with the file name).
 func Verify(files []string, anchors []AnchorLine) (Verified, error) {
@@ -74,6 +78,8 @@ func Verify(files []string, anchors []AnchorLine) (Verified, error) {
 	}
 	prev := Genesis
 	var last at
+	var order []at // every record, in order
+	index := map[string]int{}
 	for fi, name := range files {
 		v.Files++
 		err := eachLine(name, func(n int, line []byte, eol bool) error {
@@ -120,6 +126,8 @@ func Verify(files []string, anchors []AnchorLine) (Verified, error) {
 			}
 			seen[h] = at{name, n}
 			prev, last = h, at{name, n}
+			index[h] = len(order)
+			order = append(order, at{name, n})
 			v.Records++
 			return nil
 		})
@@ -142,6 +150,17 @@ func Verify(files []string, anchors []AnchorLine) (Verified, error) {
 				"truncated or rewritten: anchor %d (%s) names record %s (hash %.12s…), which is not in the log", a.Line, a.TS, a.ID, a.Hash)}
 		}
 		v.Anchors++
+	}
+	if len(anchors) > 0 {
+		newest := -1
+		for _, a := range anchors {
+			newest = max(newest, index[a.Hash])
+		}
+		if after := len(order) - 1 - newest; after > 0 {
+			first := order[newest+1]
+			return v, &Broken{File: first.file, Line: first.line, Problem: fmt.Sprintf(
+				"unanchored: this record and the %d after it have no anchor, though guardsh anchors every record it writes: appended by something else, or guardsh stopped before anchoring", after-1)}
+		}
 	}
 	return v, nil
 }
