@@ -100,16 +100,39 @@ func TestCacheTTLAndCap(t *testing.T) {
 func BenchmarkCacheHit(b *testing.B) {
 	c := Cache{Dir: b.TempDir()}
 	now := time.Now()
-	key := CacheKey(RoleReviewer, "http://127.0.0.1:1/v1", "m", "", "curl https://example.com", "/ws")
+	q := Query{Argv: []string{"curl", "https://example.com"}, Cwd: "/ws", Workspace: "/ws"}
+	key := CacheKey(RoleReviewer, "http://127.0.0.1:1/v1", "m", "", q)
 	c.Put(key, Answer{Verdict: Safe, Confident: true, Reason: "fetches a page"}, now)
 	b.ResetTimer()
 	for range b.N {
-		k := CacheKey(RoleReviewer, "http://127.0.0.1:1/v1", "m", "", "curl https://example.com", "/ws")
+		k := CacheKey(RoleReviewer, "http://127.0.0.1:1/v1", "m", "", q)
 		if _, ok := c.Get(k, now); !ok {
 			b.Fatal("miss")
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "µs/hit")
+}
+
+// TestCacheKeySeparatesLookalikes: segments that read alike but are not
+// the same command get different keys (an attack run had the answer for
+// xtool "a b c" reused for xtool a b c, and ./xt's answer reused in
+// another directory).
+func TestCacheKeySeparatesLookalikes(t *testing.T) {
+	key := func(q Query) string { return CacheKey(RoleReviewer, "u", "m", "", q) }
+	base := Query{Argv: []string{"xtool", "a b c"}, Cwd: "/ws", Workspace: "/ws"}
+	for name, q := range map[string]Query{
+		"split words":       {Argv: []string{"xtool", "a", "b", "c"}, Cwd: "/ws", Workspace: "/ws"},
+		"joined words":      {Argv: []string{"xtool a", "b c"}, Cwd: "/ws", Workspace: "/ws"},
+		"another directory": {Argv: []string{"xtool", "a b c"}, Cwd: "/ws/sub", Workspace: "/ws"},
+		"another program":   {Argv: []string{"xtool", "a b c"}, Cwd: "/ws", Workspace: "/ws", Program: "12 345 1 2"},
+	} {
+		if key(q) == key(base) {
+			t.Errorf("%s: same key as %q", name, base.Argv)
+		}
+	}
+	if key(base) != key(Query{Argv: []string{"xtool", "a b c"}, Cwd: "/ws", Workspace: "/ws", Segment: "shown differently"}) {
+		t.Error("the display string changed the key")
+	}
 }
 
 // FuzzParse: no answer makes Parse panic, and every accepted answer has one

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,13 +28,23 @@ type cacheEntry struct {
 }
 
 // CacheKey returns the key of an answer: a SHA-256 (hex) of the role, the
-// endpoint and model, the adversary rules' hash, the normalised segment
-// and the workspace.
-func CacheKey(role Role, baseURL, model, rulesHash, segment, workspace string) string {
+// endpoint and model, the adversary rules' hash, and of q the working
+// directory, the workspace, the program file's identity and the exact
+// words (each with its length, so that quoting is not lost; the display
+// string when Argv is nil). An attack run had one command's answer
+// reused for another spelled alike.
+func CacheKey(role Role, baseURL, model, rulesHash string, q Query) string {
 	h := sha256.New()
-	for _, s := range []string{string(role), baseURL, model, rulesHash, segment, workspace} {
+	for _, s := range []string{string(role), baseURL, model, rulesHash, q.Cwd, q.Workspace, q.Program} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	// Each word with its length, so that no two argvs write the same bytes.
+	for _, w := range q.Argv {
+		fmt.Fprintf(h, "%d:%s", len(w), w)
+	}
+	if q.Argv == nil {
+		h.Write([]byte(q.Segment))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

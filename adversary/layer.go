@@ -102,7 +102,7 @@ func (l *Layer) Ask(ctx context.Context, role Role, rulesText, rulesHash string,
 		res.Err = errors.New("no llm endpoint configured (llm.base_url and llm.model in the user config)")
 		return res
 	}
-	key := CacheKey(role, cfg.BaseURL, cfg.Model, rulesHash, q.Segment, q.Workspace)
+	key := CacheKey(role, cfg.BaseURL, cfg.Model, rulesHash, q)
 	if a, ok := l.Cache.Get(key, now); ok {
 		res.Answer, res.Cached, res.Latency = a, true, l.now().Sub(now)
 		return res

@@ -16,12 +16,21 @@ type Message struct {
 // and is untrusted: it is passed to the model as JSON data only.
 type Query struct {
 	// Segment is the segment's words as people read them, joined by
-	// spaces; the cache key's "normalised segment".
+	// spaces, for the model.
 	Segment string
+	// Argv is the segment's exact words (quoting removed); with Cwd and
+	// Program, the cache key's normalised segment: "a b" and a b are
+	// different segments, as are ./x in two directories.
+	Argv []string
+	// Program identifies the file a program named by a path (./x,
+	// bin/tool) is when asked: device, inode, size and modification
+	// time, so that an answer about one file is not reused for another
+	// written at the same path. Empty for a name looked up on PATH.
+	Program string
 	// Command is the whole command text the segment belongs to.
 	Command string
-	// Cwd and Workspace are absolute paths; Workspace is part of the
-	// cache key.
+	// Cwd and Workspace are absolute paths; both are part of the cache
+	// key.
 	Cwd, Workspace string
 	// Decision is what rules and mode decided ("allow" or "ask") and
 	// Reason why, so the model knows what it is asked to change.

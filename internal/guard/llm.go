@@ -2,8 +2,12 @@ package guard
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/guardsh/guardsh/adversary"
 	"github.com/guardsh/guardsh/audit"
@@ -200,14 +204,42 @@ func recombine(o Outcome) Outcome {
 
 // query describes segment c of o for a role.
 func (g *Guard) query(text string, c Checked) adversary.Query {
+	argv := make([]string, len(c.Segment.Args))
+	for i, w := range c.Segment.Args {
+		argv[i] = w.Value
+	}
 	return adversary.Query{
 		Segment:   strings.Join(DisplayArgv(c.Segment), " "),
+		Argv:      argv,
+		Program:   programID(argv, g.Context.Cwd),
 		Command:   text,
 		Cwd:       g.Context.Cwd,
 		Workspace: g.Context.Workspace,
 		Decision:  c.Verdict.Decision.String(),
 		Reason:    c.Verdict.Reason,
 	}
+}
+
+// programID identifies the file argv[0] names when it is a path (see
+// adversary.Query.Program): "" for a name looked up on PATH or a file that
+// is not there.
+func programID(argv []string, cwd string) string {
+	if len(argv) == 0 || !strings.Contains(argv[0], "/") {
+		return ""
+	}
+	p := argv[0]
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return ""
+	}
+	id := fmt.Sprintf("%d %d", info.Size(), info.ModTime().UnixNano())
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		id += fmt.Sprintf(" %d %d", st.Dev, st.Ino)
+	}
+	return id
 }
 
 // RecordLLM fills the llm fields of an audit record from calls: each
