@@ -111,6 +111,9 @@ func Parse(role Role, content string) (Answer, error) {
 	if !strings.HasPrefix(s, "{") {
 		return parseText(role, v, s)
 	}
+	if err := exactKeys(s); err != nil {
+		return Answer{}, fmt.Errorf("%w: %v", ErrUnparseable, err)
+	}
 	var raw struct {
 		Verdict   *string `json:"verdict"`
 		Confident *bool   `json:"confident"`
@@ -131,6 +134,37 @@ func Parse(role Role, content string) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w: verdict %q is not %s or %s", ErrUnparseable, *raw.Verdict, v[0], v[1])
 	}
 	return Answer{Verdict: *raw.Verdict, Confident: *raw.Confident, Reason: *raw.Reason}, nil
+}
+
+// exactKeys checks the members of the JSON object s: each is verdict,
+// confident or reason, spelled so (encoding/json would also take
+// "Verdict"), and none twice (encoding/json would keep the last:
+// {"verdict":"BLOCK","verdict":"ALLOW"} is an answer that says both).
+func exactKeys(s string) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("not a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := t.(string)
+		switch {
+		case k != "verdict" && k != "confident" && k != "reason":
+			return fmt.Errorf("unexpected member %q", k)
+		case seen[k]:
+			return fmt.Errorf("member %q twice", k)
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var word = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_]+`) })
