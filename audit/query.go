@@ -222,14 +222,40 @@ func NewTable(w io.Writer, width int) *Table {
 // Add writes one record's row (the header first).
 func (t *Table) Add(r *Record) {
 	if t.n == 0 {
-		fmt.Fprintln(t.tw, "TIME\tDECISION\tBY\tAGENT\tCWD\tCOMMAND")
+		fmt.Fprintln(t.tw, "TIME\tDECISION\tBY\tEXIT\tAGENT\tCWD\tCOMMAND")
 	}
 	t.n++
-	cmdText := strings.ReplaceAll(r.Command, "\n", "⏎")
+	cmdText := Visible(strings.ReplaceAll(r.Command, "\n", "⏎"))
 	if rs := []rune(cmdText); len(rs) > t.width {
 		cmdText = string(rs[:t.width-1]) + "…"
 	}
-	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.TS, r.Decision, r.DecidedBy, cmp.Or(r.Agent, "-"), r.Cwd, cmdText)
+	exit := "-"
+	if r.Exit != nil {
+		exit = fmt.Sprint(*r.Exit)
+	}
+	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.TS, r.Decision, r.DecidedBy, exit, Visible(cmp.Or(r.Agent, "-")), Visible(r.Cwd), cmdText)
+}
+
+// Visible returns s with what a terminal would act on rather than show
+// escaped: control characters (escape sequences start with one; tab and
+// newline included) as \xHH, and the C1 controls, the bidirectional
+// overrides and isolates and other invisible format characters as \uHHHH.
+// A command in the log is the agent's text: printed raw, it could rewrite
+// the operator's screen.
+func Visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r >= 0x80 && r < 0xa0, r == 0x200b, r == 0x200e, r == 0x200f, r == 0xfeff,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Flush writes out the rows added so far.
@@ -286,7 +312,7 @@ func (s *Stats) Write(w io.Writer, top int) error {
 			all = all[:limit]
 		}
 		for _, e := range all {
-			fmt.Fprintf(tw, "  %d\t%s\n", e.v, strings.ReplaceAll(e.k, "\n", "⏎"))
+			fmt.Fprintf(tw, "  %d\t%s\n", e.v, Visible(strings.ReplaceAll(e.k, "\n", "⏎")))
 		}
 	}
 	section("by decision", s.ByDecision, 0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +89,31 @@ func TestFilterSelects(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.f.Match(r); got != tt.want {
 			t.Errorf("%+v.Match = %v, want %v", tt.f, got, tt.want)
+		}
+	}
+}
+
+// TestTableShowsControlCharactersEscaped: a command's escape sequences
+// reach the operator's terminal as text, not as actions (an attack run's
+// find: a row could rewrite what the operator sees).
+func TestTableShowsControlCharactersEscaped(t *testing.T) {
+	var b strings.Builder
+	tb := audit.NewTable(&b, 200)
+	status := 3
+	tb.Add(&audit.Record{TS: "t", Decision: "allow", DecidedBy: "class", Exit: &status, Cwd: "/w\u202e",
+		Command: "touch x # \x1b[2K\x1b[1G<fake row>\u0085\u2066"})
+	if err := tb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"\x1b", "\u202e", "\u0085", "\u2066"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("table holds %q raw:\n%s", bad, out)
+		}
+	}
+	for _, want := range []string{`\x1b[2K`, `\u202e`, `\u0085`, `\u2066`, "  3  "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
 }
