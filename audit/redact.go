@@ -22,6 +22,11 @@ type redaction struct {
 	triggers []string
 }
 
+// shellWord matches a value as the shell reads one word of it: single- and
+// double-quoted parts, $'…' parts, backslash escapes and plain characters,
+// in any sequence (PASSWORD=abc"S3CRET" is one word).
+const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\&;|])+`
+
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
 // they contain.
@@ -30,10 +35,21 @@ var builtinRedactions = []redaction{
 	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}},
 	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}},
 	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}},
-	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))(?:'[^']*'|"[^"]*"|[^\s'"]+)`, 1,
+	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))` + shellWord, 1,
 		[]string{"-pass", "-token", "-api", "-secret", "-client"}},
-	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|token|secret|api_?key|access_?key|private_?key|credentials?)[a-z0-9_]*\s*[=:]\s*)(?:'[^']*'|"[^"]*"|[^\s'"&;|]+)`, 1,
-		[]string{"pass", "pwd", "token", "secret", "apikey", "api_key", "accesskey", "access_key", "privatekey", "private_key", "credential"}},
+	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_]*\s*[=:]\s*)` + shellWord, 1,
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}},
+	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 1,
+		[]string{"pass", "token", "secret", "auth", "key", "credential"}},
+	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)\s*:\s*)[^'"\n]+`, 1,
+		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}},
+	{"user and password option", `((?:^|\s)(?:-u|--user)(?:=|\s*))[^\s:'"]*:` + shellWord, 1, []string{"-u", "--user"}},
+	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s'"]+`, 1, []string{"mysql", "mariadb"}},
+	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}},
+	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}},
+	{"URL query secret", `(?i)([?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|code|key|api_?key|access_?token|token|password|secret)=)[^&\s'"#]+`, 1,
+		[]string{"sig", "signature", "credential", "code=", "key=", "token=", "password=", "secret="}},
+	{"URL token", `(?i)(\b[a-z][a-z0-9+.-]*://)[A-Za-z0-9_.~+/=-]{16,}@`, 1, []string{"://"}},
 	{"AWS access key ID", `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`, 0,
 		[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}},
 	{"GCP API key", `\bAIza[0-9A-Za-z_-]{35}\b`, 0, []string{"aiza"}},
@@ -114,7 +130,8 @@ func (r *Redactor) String(s string) string {
 }
 
 // Record redacts, in place, the fields of rec that hold command text: the
-// command, argv, each segment's argv and reason, and the error.
+// command, argv, each segment's argv and reason, the error, the models'
+// reasons and errors, and a human's message and remembered rules.
 func (r *Redactor) Record(rec *Record) {
 	if r == nil {
 		return
@@ -122,10 +139,25 @@ func (r *Redactor) Record(rec *Record) {
 	rec.Command = r.String(rec.Command)
 	rec.Error = r.String(rec.Error)
 	rec.Argv = r.strings(rec.Argv)
+	r.llm(rec.LLM)
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
 		s.Argv = r.strings(s.Argv)
 		s.Reason = r.String(s.Reason)
+		r.llm(s.LLM)
+	}
+	if rec.Human != nil {
+		// A human's message and remembered rules may quote the command.
+		rec.Human.Message = r.String(rec.Human.Message)
+		rec.Human.Rules = r.strings(rec.Human.Rules)
+	}
+}
+
+// llm redacts a model's review: its reason may quote the command (an
+// attack run's model did), and an error may quote the answer.
+func (r *Redactor) llm(l *LLM) {
+	if l != nil {
+		l.Reason, l.Error, l.Warning = r.String(l.Reason), r.String(l.Error), r.String(l.Warning)
 	}
 }
 

@@ -33,6 +33,23 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"OpenAI key", `OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz012345 python run.py`, "sk-proj-abcdef", "python run.py"},
 		{"private key", "echo '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----' > k", "b3BlbnNzaC1rZXk", "> k"},
 		{"an extra pattern", `deploy --ticket corp-123456`, "corp-123456", "deploy --ticket "},
+		// Forms an attack run found kept in the log.
+		{"curl user and password", `curl -u admin:S3CRETpw https://x`, "S3CRETpw", "curl -u "},
+		{"an API key header", `curl -H 'X-API-Key: S3CRETk3y' https://x`, "S3CRETk3y", "X-API-Key: "},
+		{"a cookie", `curl -H 'Cookie: session=S3CRETs' https://x`, "S3CRETs", "Cookie: "},
+		{"a _PASS variable", `DB_PASS=S3CRETdb psql`, "S3CRETdb", "DB_PASS="},
+		{"export PASS", `export PASS=S3CRETp`, "S3CRETp", "export PASS="},
+		{"a KEY variable", `KEY=S3CRETkey ./run`, "S3CRETkey", "KEY="},
+		{"an _AUTH variable", `NPM_AUTH=S3CRETnpm npm publish`, "S3CRETnpm", "NPM_AUTH="},
+		{"mysql -p", `mysql -u root -pS3CRETmy db`, "S3CRETmy", "mysql -u root -p"},
+		{"sshpass -p", `sshpass -p S3CRETssh ssh host`, "S3CRETssh", "sshpass -p "},
+		{"a signed URL", `curl 'https://b.s3.amazonaws.com/o?X-Amz-Signature=S3CRETsig&x=1'`, "S3CRETsig", "X-Amz-Signature="},
+		{"a token as URL user", `git clone https://ghs_S3CRETtokenabcdef@github.com/o/r`, "S3CRETtoken", "https://"},
+		{"a JSON password", `curl -d '{"password": "S3CRETjs"}' https://x`, "S3CRETjs", `"password": `},
+		{"netrc", `printf 'machine x login u password S3CRETnet' > ~/.netrc`, "S3CRETnet", "login u password "},
+		{"a value with quotes inside", `PASSWORD=abc"S3CRET quoted"`, "S3CRET", "PASSWORD="},
+		{"a value with an escape", `API_TOKEN=abc\ S3CRETesc x`, "S3CRETesc", "API_TOKEN="},
+		{"a $'...' value", `MY_TOKEN=$'S3CRETdollar'`, "S3CRETdollar", "MY_TOKEN="},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,6 +62,25 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist"} {
 		if got := r.String(clean); got != clean {
 			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
+		}
+	}
+}
+
+// TestRedactorCleansReviewsAndAnswers: a model's reason that quotes the
+// command, and a human's message, are redacted too (an attack run's model
+// put a bearer token into the record's llm.reason).
+func TestRedactorCleansReviewsAndAnswers(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	const secret = "S3CRETtokenzz2abcdef"
+	rec := &audit.Record{
+		LLM:      &audit.LLM{Reason: "runs curl -H 'Authorization: Bearer " + secret + "'"},
+		Segments: []audit.Segment{{LLM: &audit.LLM{Reason: "Bearer " + secret, Error: "answer: Bearer " + secret}}},
+		Human:    &audit.Human{Message: "do not send token=" + secret},
+	}
+	r.Record(rec)
+	for _, got := range []string{rec.LLM.Reason, rec.Segments[0].LLM.Reason, rec.Segments[0].LLM.Error, rec.Human.Message} {
+		if strings.Contains(got, secret) {
+			t.Errorf("not redacted: %q", got)
 		}
 	}
 }
