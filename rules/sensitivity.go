@@ -37,12 +37,17 @@ const (
 // files away), mount(8)/umount(8), systemctl(1)/service(8), sysctl(8),
 // modprobe(8)/insmod(8)/rmmod(8), iptables(8)/nft(8), user and group
 // administration (useradd(8) usermod(8) userdel(8) groupadd(8) passwd(1)
-// chpasswd(8) visudo(8)) and crontab(1)/at(1) (scheduling outlives the
-// session).
+// chpasswd(8) visudo(8)), crontab(1)/at(1) (scheduling outlives the
+// session), and the terminal multiplexers tmux(1), screen(1), zellij,
+// byobu, tmate, dtach and abduco: their client drives the user's other
+// sessions and terminals (types into the human's shell, answers an
+// approval dialog) through a server outside any jail, so they never run
+// jailed (an attack run's find).
 var privilegePrograms = setOf("sudo", "doas", "su", "runuser", "pkexec", "setpriv", "chroot", "nsenter",
 	"unshare", "capsh", "setcap", "chown", "chgrp", "mount", "umount", "systemctl", "service", "sysctl",
 	"modprobe", "insmod", "rmmod", "iptables", "ip6tables", "nft", "useradd", "usermod", "userdel",
-	"groupadd", "groupmod", "groupdel", "passwd", "chpasswd", "visudo", "crontab", "at", "batch")
+	"groupadd", "groupmod", "groupdel", "passwd", "chpasswd", "visudo", "crontab", "at", "batch",
+	"tmux", "screen", "zellij", "byobu", "tmate", "dtach", "abduco")
 
 // destructivePrograms delete, overwrite or stop things: rm(1), rmdir(1),
 // unlink(1), shred(1), dd(1), truncate(1), wipefs(8), mkfs(8) and its

@@ -55,6 +55,10 @@ rules:
 		{rules.Auto, "python3 x.py > ~/.bashrc", rules.Ask, false, false, ""},
 		{rules.Auto, "./build.sh > /etc/x", rules.Ask, false, false, ""},
 		{rules.Auto, "sudo ./build.sh", rules.Ask, false, false, ""},
+		// A multiplexer's client drives the human's sessions through a
+		// server outside the jail (an attack run answered an approval so).
+		{rules.Auto, "tmux new-window -d ./build.sh", rules.Ask, false, false, ""},
+		{rules.Auto, "screen -X stuff y", rules.Ask, false, false, ""},
 		{rules.Auto, "./build.sh", rules.Ask, false, false, "unavailable (ABI 3)"},
 		{rules.Approve, "./build.sh", rules.Ask, false, false, ""},
 		{rules.Plan, "./build.sh", rules.Deny, false, false, ""},

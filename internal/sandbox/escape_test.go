@@ -289,6 +289,35 @@ try_("unix", socket.AF_UNIX, socket.SOCK_STREAM, 0)
 	}
 }
 
+// TestNoTerminalInjection: TIOCSTI pushes input into a terminal, where the
+// shell guardsh returns to (or an approval dialog) would read it as typed;
+// the jail refuses it (an attack run typed commands into the parent shell
+// and keys into the dialog this way).
+func TestNoTerminalInjection(t *testing.T) {
+	needJail(t)
+	needPrograms(t, "python3")
+	script := `python3 -S -c '
+import os, fcntl, termios
+m, s = os.openpty()
+try:
+    fcntl.ioctl(s, termios.TIOCSTI, b"x"); print("injected")
+except OSError as e:
+    print("refused", e.errno)
+'`
+	p := newPlace(t)
+	if _, out := run(t, p, nil, script); !strings.Contains(out, "injected") {
+		t.Skipf("TIOCSTI is refused here even without the jail: %s", out)
+	}
+	s := p.spec()
+	if _, out := run(t, p, &s, script); strings.Contains(out, "injected") {
+		t.Errorf("the jail pushed input into a terminal: %s", out)
+	}
+	s.Network = true
+	if _, out := run(t, p, &s, script); strings.Contains(out, "injected") {
+		t.Errorf("the jail with the network pushed input into a terminal: %s", out)
+	}
+}
+
 // TestSignalsStayInside: a jailed process cannot signal a process outside
 // the jail (Landlock ABI 6 scopes signals).
 func TestSignalsStayInside(t *testing.T) {

@@ -158,11 +158,9 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 			return
 		}
-		if !j.network {
-			if err := closeNetworkPastLandlock(); err != nil {
-				done <- err
-				return
-			}
+		if err := installFilter(j.network); err != nil {
+			done <- err
+			return
 		}
 		done <- cmd.Start()
 	}()

@@ -42,8 +42,12 @@ func nativeArch() uint32 {
 	return 0
 }
 
-// networkFilter returns the seccomp program described above.
-func networkFilter() ([]unix.SockFilter, error) {
+// filter returns the seccomp program: always, ioctl(2) TIOCSTI and
+// TIOCLINUX fail (they push input into the terminal, where the shell
+// guardsh returns to, or the approval dialog, would read it as typed by
+// the human: an attack run's find); and when network is false, what is
+// described above.
+func filter(network bool) ([]unix.SockFilter, error) {
 	arch := nativeArch()
 	if arch == 0 {
 		return nil, fmt.Errorf("sandbox: no seccomp filter for %s", runtime.GOARCH)
@@ -65,55 +69,79 @@ func networkFilter() ([]unix.SockFilter, error) {
 	eperm := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
 	eacces := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
 	// Jumps are relative to the next instruction; the three returns
-	// close the program: ALLOW at n-3, EACCES at n-2, EPERM at n-1.
-	prog := []unix.SockFilter{
-		/* 0 */ {Code: ld, K: offArch},
-		/* 1 */ {Code: jeq, K: arch, Jt: 0, Jf: 0}, // Jf → EPERM, patched below
-		/* 2 */ {Code: ld, K: offNr},
-		/* 3 */ {Code: jset, K: x32SyscallBit}, // Jt → EPERM
-		/* 4 */ {Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, // Jt → EPERM
-		/* 5 */ {Code: jeq, K: uint32(unix.SYS_SOCKET)}, // Jf → ALLOW
-		/* 6 */ {Code: ld, K: offArg0},
-		/* 7 */ {Code: jeq, K: unix.AF_PACKET}, // Jt → EACCES
-		/* 8 */ {Code: jeq, K: afSMC}, // Jt → EACCES
-		/* 9 */ {Code: jeq, K: unix.AF_INET, Jt: 1},
-		/* 10 */ {Code: jeq, K: unix.AF_INET6}, // Jf → ALLOW
-		/* 11 */ {Code: ld, K: offArg1},
-		/* 12 */ {Code: and, K: sockTypeMask},
-		/* 13 */ {Code: jeq, K: unix.SOCK_STREAM, Jt: 1},
-		/* 14 */ {Code: jeq, K: unix.SOCK_DGRAM}, // Jf → EACCES
-		/* 15 */ {Code: ld, K: offArg2},
-		/* 16 */ {Code: jeq, K: 0}, // Jt → ALLOW
-		/* 17 */ {Code: jeq, K: ipprotoTCP}, // Jt → ALLOW
-		/* 18 */ {Code: jeq, K: ipprotoUDP}, // Jt → ALLOW
-		/* 19 */ {Code: jeq, K: ipprotoICMP}, // Jt → ALLOW
-		/* 20 */ {Code: jeq, K: ipprotoICMPv6}, // Jt → ALLOW, Jf → EACCES
-		/* 21 */ {Code: ret, K: allow},
-		/* 22 */ {Code: ret, K: eacces},
-		/* 23 */ {Code: ret, K: eperm},
+	// close the program: ALLOW, EACCES, EPERM. A jump target is written
+	// as a label and patched below.
+	type ins struct {
+		f      unix.SockFilter
+		jt, jf string // labels; "" is the next instruction
 	}
-	const allowAt, eaccesAt, epermAt = 21, 22, 23
-	to := func(from, target int) uint8 { return uint8(target - from - 1) }
-	prog[1].Jt, prog[1].Jf = 0, to(1, epermAt)
-	prog[3].Jt, prog[3].Jf = to(3, epermAt), 0
-	prog[4].Jt, prog[4].Jf = to(4, epermAt), 0
-	prog[5].Jt, prog[5].Jf = 0, to(5, allowAt)
-	prog[7].Jt, prog[7].Jf = to(7, eaccesAt), 0
-	prog[8].Jt, prog[8].Jf = to(8, eaccesAt), 0
-	prog[10].Jt, prog[10].Jf = 0, to(10, allowAt)
-	prog[14].Jt, prog[14].Jf = 0, to(14, eaccesAt)
-	for i := 16; i <= 19; i++ {
-		prog[i].Jt, prog[i].Jf = to(i, allowAt), 0
+	prog := []ins{
+		{f: unix.SockFilter{Code: ld, K: offArch}},
+		{f: unix.SockFilter{Code: jeq, K: arch}, jf: "eperm"}, // another ABI
+		{f: unix.SockFilter{Code: ld, K: offNr}},
+		{f: unix.SockFilter{Code: jset, K: x32SyscallBit}, jt: "eperm"},
+		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IOCTL)}, jf: "net"},
+		{f: unix.SockFilter{Code: ld, K: offArg1}},
+		{f: unix.SockFilter{Code: jeq, K: unix.TIOCSTI}, jt: "eperm"},
+		{f: unix.SockFilter{Code: jeq, K: unix.TIOCLINUX}, jt: "eperm", jf: "allow"},
 	}
-	prog[20].Jt, prog[20].Jf = to(20, allowAt), to(20, eaccesAt)
-	return prog, nil
+	if network {
+		prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}}) // "net": nothing more
+	} else {
+		prog = append(prog,
+			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, jt: "eperm"}, // "net"
+			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SOCKET)}, jf: "allow"},
+			ins{f: unix.SockFilter{Code: ld, K: offArg0}},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_PACKET}, jt: "eacces"},
+			ins{f: unix.SockFilter{Code: jeq, K: afSMC}, jt: "eacces"},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET}, jt: "inet"},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET6}, jf: "allow"},
+			ins{f: unix.SockFilter{Code: ld, K: offArg1}}, // "inet"
+			ins{f: unix.SockFilter{Code: and, K: sockTypeMask}},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.SOCK_STREAM}, jt: "proto"},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM}, jf: "eacces"},
+			ins{f: unix.SockFilter{Code: ld, K: offArg2}}, // "proto"
+			ins{f: unix.SockFilter{Code: jeq, K: 0}, jt: "allow"},
+			ins{f: unix.SockFilter{Code: jeq, K: ipprotoTCP}, jt: "allow"},
+			ins{f: unix.SockFilter{Code: jeq, K: ipprotoUDP}, jt: "allow"},
+			ins{f: unix.SockFilter{Code: jeq, K: ipprotoICMP}, jt: "allow"},
+			ins{f: unix.SockFilter{Code: jeq, K: ipprotoICMPv6}, jt: "allow", jf: "eacces"},
+		)
+	}
+	labels := map[string]int{"net": 8}
+	if !network {
+		labels["inet"], labels["proto"] = 8+7, 8+11
+	}
+	labels["allow"] = len(prog)
+	labels["eacces"] = len(prog) + 1
+	labels["eperm"] = len(prog) + 2
+	prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}}, ins{f: unix.SockFilter{Code: ret, K: eacces}},
+		ins{f: unix.SockFilter{Code: ret, K: eperm}})
+	out := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		out[i] = in.f
+		for _, j := range []struct {
+			label string
+			to    *uint8
+		}{{in.jt, &out[i].Jt}, {in.jf, &out[i].Jf}} {
+			if j.label == "" {
+				continue
+			}
+			target, ok := labels[j.label]
+			if !ok || target <= i || target-i-1 > 255 {
+				return nil, fmt.Errorf("sandbox: seccomp label %q", j.label)
+			}
+			*j.to = uint8(target - i - 1)
+		}
+	}
+	return out, nil
 }
 
-// closeNetworkPastLandlock installs networkFilter on the calling thread,
-// which must have no_new_privs set; the filter is inherited across fork
-// and exec and cannot be removed.
-func closeNetworkPastLandlock() error {
-	prog, err := networkFilter()
+// installFilter installs filter(network) on the calling thread, which
+// must have no_new_privs set; the filter is inherited across fork and exec
+// and cannot be removed.
+func installFilter(network bool) error {
+	prog, err := filter(network)
 	if err != nil {
 		return err
 	}
