@@ -68,10 +68,14 @@ func NewRequest(o guard.Outcome, command, cwd, session string) Request {
 			it.Rule = fmt.Sprintf("%q (%s)", rl.Pattern, rl.Source())
 		}
 		if c.Segment.Kind == interp.Exec && c.Verdict.Protected == "" {
-			if words, ok := literalArgv(c.Segment); ok {
+			if words, ok := literalArgv(c.Segment); ok && !readsCodeFromStdin(words) {
 				it.Words = words
 				it.Exact = strings.Join(words, " ")
 				it.Prefix = ProposePrefix(words)
+				if codeRunners[base(words[0])] {
+					// `python3 *` or `bash *` would allow any code.
+					it.Prefix = it.Exact
+				}
 			}
 		}
 		r.Items = append(r.Items, it)
@@ -97,12 +101,48 @@ func literalArgv(seg interp.Segment) ([]string, bool) {
 
 // ProposePrefix proposes a program/subcommand prefix pattern for argv:
 // "W0 W1 *" when W1 looks like a subcommand (letters, digits, '-', '_',
-// '.', ':' and not starting with '-'), else "W0 *".
+// '.', ':' and not starting with '-'), "W0 *" for a lone program, and
+// the exact command when W1 is an option (`rm -f x` must not propose
+// `rm *`; an attack run's find). The human may edit it (see CheckPrefix).
 func ProposePrefix(argv []string) string {
-	if len(argv) > 1 && subcommand(argv[1]) {
+	switch {
+	case len(argv) > 1 && subcommand(argv[1]):
 		return argv[0] + " " + argv[1] + " *"
+	case len(argv) == 1:
+		return argv[0] + " *"
 	}
-	return argv[0] + " *"
+	return strings.Join(argv, " ")
+}
+
+// codeRunners are shells and interpreters: the code they run is not in
+// their words when they read it from standard input, and a prefix of
+// them allows any code.
+var codeRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
+	"fish": true, "csh": true, "tcsh": true, "python": true, "python3": true, "python2": true, "node": true,
+	"nodejs": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true, "lua": true,
+	"Rscript": true, "tclsh": true, "pwsh": true, "osascript": true, "guardsh": true}
+
+func base(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
+
+// readsCodeFromStdin reports a shell or interpreter given no code and no
+// script operand (`sh`, `bash -s`, `python3 -`, `node -`): remembering it
+// would allow whatever is piped into it later (`cat list | sh` remembered
+// as "sh" let `… | sh` run anything; an attack run's find).
+func readsCodeFromStdin(argv []string) bool {
+	if !codeRunners[base(argv[0])] {
+		return false
+	}
+	for _, w := range argv[1:] {
+		switch {
+		case w == "-" || w == "-s" || w == "--":
+			return true
+		case w == "-c" || w == "-e" || w == "-E" || w == "-m" || w == "-r" || w == "--eval":
+			return false // the code or module is the next word
+		case !strings.HasPrefix(w, "-"):
+			return false // a script operand
+		}
+	}
+	return true
 }
 
 func subcommand(w string) bool {

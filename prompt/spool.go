@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -126,8 +127,16 @@ func (s Spool) Grant(req Request, ttl time.Duration) (Approval, error) {
 	return a, s.write(a)
 }
 
+// binds reports whether a answers req: the same command, directory and
+// session, and the same analysis of what needs approval (each segment's
+// text, kind, class, reason and rule). The reason names the paths the
+// segment resolves to, so a link made to point elsewhere after the human
+// approved makes the approval not count (an attack run's find).
 func (a Approval) binds(req Request) bool {
-	return a.Command == req.Command && a.Cwd == req.Cwd && a.Session == req.Session
+	return a.Command == req.Command && a.Cwd == req.Cwd && a.Session == req.Session &&
+		slices.EqualFunc(a.Items, req.Items, func(x, y Item) bool {
+			return x.Text == y.Text && x.Kind == y.Kind && x.Class == y.Class && x.Reason == y.Reason && x.Rule == y.Rule
+		})
 }
 
 // write stores a atomically (temporary file, rename), mode 0600.

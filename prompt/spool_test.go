@@ -63,9 +63,35 @@ func TestApprovalIsBound(t *testing.T) {
 		"another command":   {Command: "touch b", Cwd: "/w", Session: "s1"},
 		"another directory": {Command: "touch a", Cwd: "/x", Session: "s1"},
 		"another session":   {Command: "touch a", Cwd: "/w", Session: "s2"},
+		// The same text, analysed otherwise: a link made to point at
+		// ~/.bashrc after the human approved (an attack run's find).
+		"another analysis": {Command: "touch a", Cwd: "/w", Session: "s1",
+			Items: []Item{{Text: "> link", Kind: "write", Class: "sensitive", Reason: "writes protected path /h/.bashrc"}}},
 	} {
 		if _, ok, _ := s.Take(other); ok {
 			t.Errorf("%s used the approval", name)
+		}
+	}
+}
+
+// TestNothingRemembersCodeFromStdin: a shell or interpreter reading its
+// code from standard input offers no rule to remember (an attack run had
+// "sh" remembered for `cat list | sh`), and one running code proposes only
+// its exact command.
+func TestNothingRemembersCodeFromStdin(t *testing.T) {
+	for _, argv := range [][]string{{"sh"}, {"bash", "-s"}, {"python3", "-"}, {"/usr/bin/bash", "-x"}, {"node"}} {
+		if !readsCodeFromStdin(argv) {
+			t.Errorf("%q reads code from stdin", argv)
+		}
+	}
+	for _, argv := range [][]string{{"bash", "build.sh"}, {"python3", "-c", "print(1)"}, {"ls"}, {"node", "app.js"}} {
+		if readsCodeFromStdin(argv) {
+			t.Errorf("%q does not read code from stdin", argv)
+		}
+	}
+	for argv, want := range map[string]string{"rm -f build/x": "rm -f build/x", "git -C . push": "git -C . push", "git push origin": "git push *", "ls": "ls *"} {
+		if got := ProposePrefix(strings.Fields(argv)); got != want {
+			t.Errorf("ProposePrefix(%q) = %q, want %q", argv, got, want)
 		}
 	}
 }
