@@ -314,7 +314,7 @@ func TestDialogAnswers(t *testing.T) {
 	t.Run("p remembers an edited prefix, never a wider one", func(t *testing.T) {
 		p.agent("agent.sh", "mkdir -p out/x")
 		p.keys("p")
-		p.waitFor(`prefix to allow: mkdir \*$`)
+		p.waitFor(`prefix to allow: mkdir -p out/x$`) // an option first: the exact command is proposed
 		// Widening to anything is refused; the human edits again.
 		p.keys("C-u")
 		p.literal("*")
