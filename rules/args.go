@@ -483,20 +483,31 @@ func (sc *argScan) holed(word, prefix string) {
 			prefix = sc.cwdCanon + "/" + prefix
 		}
 	}
+	forms := [][]uint16{}
 	if i := strings.LastIndexByte(prefix, '/'); i > 0 {
 		dir := filepath.Clean(prefix[:i])
+		if len(u) == 0 {
+			// The directory as the program reaches it: through the
+			// symlinks on its way (`cat sl/*` with sl a link to ~/.ssh;
+			// an attack run made such a link and read the key).
+			if real, _ := resolve(sc.lk, dir); real != "" && real != dir {
+				forms = append(forms, append(appendUnits(nil, strings.TrimSuffix(real, "/")+prefix[i:]), uHole))
+			}
+		}
 		if dir == "/" {
 			dir = ""
 		}
 		prefix = dir + prefix[i:]
 	}
-	u = append(appendUnits(u, prefix), uHole)
-	for _, sec := range sc.sections {
-		t := sc.x.sections[sec]
-		h := t.matchUnits(u, &sc.hm)
-		if i := minHit(h.deny, h.could); i >= 0 {
-			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
-			return
+	forms = append(forms, append(appendUnits(u, prefix), uHole))
+	for _, f := range forms {
+		for _, sec := range sc.sections {
+			t := sc.x.sections[sec]
+			h := t.matchUnits(f, &sc.hm)
+			if i := minHit(h.deny, h.could); i >= 0 {
+				sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+				return
+			}
 		}
 	}
 }

@@ -28,6 +28,10 @@ func TestAttackRunFinds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A link into ~/.ssh that an earlier command made.
+	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(ws, "sl")); err != nil {
+		t.Fatal(err)
+	}
 	ask := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
 		Context: rules.Context{Mode: rules.AskMode, Cwd: ws, Home: home, Workspace: ws}}
 	ask.Analysis.Home, ask.Analysis.Dir = home, ws
@@ -57,6 +61,10 @@ func TestAttackRunFinds(t *testing.T) {
 		// A plain name that does not exist yet, given to a program that
 		// may write it, after a cd into a protected directory.
 		{"cd .git && cp f.txt description", true},
+		// A glob through a link into a secret directory (an attack run
+		// read a key with `cat sl/*`).
+		{"cat sl/*", false},
+		{"head sl/id*", false},
 		{"cd ~/.ssh && cp /tmp/k authorized_keys", true},
 		{"cd ~/.ssh && tee authorized_keys2 < /tmp/k", true},
 		{"cd .git && ln -s /tmp/x hooks2 && mv hooks2 hooks", true},
