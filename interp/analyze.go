@@ -168,62 +168,73 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 	f, text, blanks, perr := a.parse(src, false)
 	if perr != nil {
 		line, col := parseErrPos(perr, top)
-		return &NotUnderstood{Line: line + top.lineBase, Col: col, Reason: parseErrText(perr)}
+		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = text, blanks, src
 	a.stmts(f.Stmts, top)
 	return nil
 }
 
-// long analyses a text over MaxTextSize one group of whole top-level
-// commands at a time, each group at most MaxTextSize, split where bash
-// would split them when reading the text as a script (CommandReader). The
-// groups share the analysis: functions, aliases and directories carry over
-// as they do in bash. A single command over MaxTextSize is refused.
-func (a *analyzer) long(src string, whole *frame) *NotUnderstood {
-	cr := NewCommandReader(strings.NewReader(src))
-	var group strings.Builder
-	lines := 0 // lines before group
-	flush := func() *NotUnderstood {
-		if group.Len() == 0 {
-			return nil
+// long analyses a text over MaxTextSize one top-level command at a time,
+// as bash reads a script: the parser yields each statement as soon as it
+// is complete and it is analysed then (memory grows with the text, as
+// for a short one). The statements share the analysis:
+// functions, aliases and directories carry over as in bash. A statement
+// over MaxTextSize stops the parser (its reader fails) before the parser's
+// recursion can exhaust the stack, and is refused; so is a text whose "(("
+// only bash's reading makes valid, which the short path re-reads.
+func (a *analyzer) long(src string, top *frame) *NotUnderstood {
+	top.written = src
+	r := &boundedReader{r: strings.NewReader(src)}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var all []*syntax.Stmt
+	for st, err := range p.StmtsSeq(r) {
+		if err != nil {
+			if r.over {
+				at := r.start
+				for at < len(src) && strings.IndexByte(" \t\n;&", src[at]) >= 0 {
+					at++ // to where the command begins
+				}
+				line, col := top.pos(at)
+				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
+			}
+			line, col := parseErrPos(err, top)
+			return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(err)}
 		}
-		text := group.String()
-		f := &frame{src: text, lines: &lineIndex{}, mayRunCode: whole.mayRunCode, lineBase: lines}
-		lines += strings.Count(text, "\n")
-		group.Reset()
-		if nu := a.top(text, f); nu != nil {
-			return nu
-		}
+		r.start, r.read = int(st.End().Offset()), 0
+		all = append(all, st)
+		a.stmts([]*syntax.Stmt{st}, top)
 		if a.err != nil {
 			return a.err
 		}
-		return nil
 	}
-	for {
-		cmd, err := cr.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return flush()
-			}
-			var nu *NotUnderstood
-			if errors.As(err, &nu) {
-				nu.Line += lines + strings.Count(group.String(), "\n")
-				return nu
-			}
-			return &NotUnderstood{Line: lines + 1, Col: 1, Reason: err.Error()}
-		}
-		if len(cmd) > MaxTextSize {
-			return &NotUnderstood{Line: lines + strings.Count(group.String(), "\n") + 1, Col: 1,
-				Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
-		}
-		if group.Len()+len(cmd) > MaxTextSize {
-			if nu := flush(); nu != nil {
-				return nu
-			}
-		}
-		group.WriteString(cmd)
+	// Once over the whole text: its checks scan the text itself.
+	if rerr := checkReading(&syntax.File{Stmts: all}, src); rerr != nil {
+		line, col := top.pos(rerr.Off)
+		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(rerr)}
 	}
+	return nil
+}
+
+// boundedReader fails once more than MaxTextSize (and the parser's
+// read-ahead) has been read since the last statement ended: the statement
+// being parsed is too big to parse.
+type boundedReader struct {
+	r           io.Reader
+	read, start int // bytes read since the statement that ends at start
+	over        bool
+}
+
+var errStatementTooBig = errors.New("statement too big")
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.read > MaxTextSize+64<<10 {
+		b.over = true
+		return 0, errStatementTooBig
+	}
+	n, err := b.r.Read(p)
+	b.read += n
+	return n, err
 }
 
 // analyzer holds the state of one Analyze call.
@@ -284,10 +295,7 @@ type frame struct {
 	// line and col, when line > 0, replace every position: the frame is a
 	// re-parsed payload and they locate its word in the top-level text.
 	line, col int
-	// lineBase is the number of lines of the text before src, when src
-	// is one group of commands of a long text (see analyzer.long).
-	lineBase int
-	deferred bool
+	deferred  bool
 	// posix: the code is run by a POSIX shell (sh, dash, ash) and is
 	// parsed as POSIX sh, nested eval and trap payloads included.
 	posix bool
@@ -449,9 +457,9 @@ func (f *frame) pos(offset int) (line, col int) {
 	offset = min(max(offset, 0), len(f.src))
 	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
 	if f.blanks != nil {
-		return l + f.lineBase, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
+		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
 	}
-	return l + f.lineBase, offset - ls[l-1] + 1
+	return l, offset - ls[l-1] + 1
 }
 
 // at returns the 1-based line and column of p (see pos).

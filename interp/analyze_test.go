@@ -561,7 +561,7 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 // the whole text.
 func TestAnalyzeLongScript(t *testing.T) {
 	filler := benchdata.Script(5 << 19)
-	src := "wipe() { rm -rf \"$HOME\"; }\n" + filler + "wipe\ncat ~/.ssh/id_rsa\n"
+	src := "wipe() { rm -rf \"$HOME\"; }\n" + filler + "cat <<EOF > out\n$(shred /tmp/heredoc)\nEOF\n" + filler + "wipe\ncat ~/.ssh/id_rsa\n"
 	if len(src) <= MaxTextSize*2 {
 		t.Fatalf("text is only %d bytes", len(src))
 	}
@@ -570,9 +570,11 @@ func TestAnalyzeLongScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Count(src, "\n")
-	var rm, cat *Segment
+	var rm, cat, shred *Segment
 	for i := range segs {
 		switch s := &segs[i]; {
+		case s.Kind == Exec && len(s.Args) > 1 && s.Args[0].Value == "shred":
+			shred = s
 		case s.Kind == Exec && len(s.Args) > 0 && s.Args[0].Value == "rm":
 			rm = s
 		case s.Kind == Exec && len(s.Args) > 1 && s.Args[0].Value == "cat" && s.Args[1].Value == "/home/u/.ssh/id_rsa":
@@ -584,6 +586,9 @@ func TestAnalyzeLongScript(t *testing.T) {
 	}
 	if cat == nil || cat.Line != lines {
 		t.Errorf("cat ~/.ssh/id_rsa should be at line %d: %+v", lines, cat)
+	}
+	if shred == nil || shred.Args[1].Value != "/tmp/heredoc" {
+		t.Errorf("the command substitution in the here-document was not found: %+v", shred)
 	}
 	if rm != nil && rm.Line != lines-1 && rm.Line != 1 {
 		t.Errorf("rm is at line %d, want the call (%d) or the definition (1)", rm.Line, lines-1)
