@@ -68,7 +68,7 @@ Wire it in front of your agent or CI:
                            shell: guardsh --ci {0}
                 (--ci = headless, plus bash's --noprofile --norc -eo pipefail,
                  as Actions runs bash steps; plain "guardsh {0}" works too)
-  make          SHELL := $bindir/guardsh
+  make          SHELL := $bindir/guardsh  and  .SHELLFLAGS := -ec
   npm           npm config set script-shell $bindir/guardsh
 
 Make sure $bindir is on your PATH.
