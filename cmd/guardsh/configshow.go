@@ -113,6 +113,20 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	if line := llmSummary(p); line != "" {
 		fmt.Fprintf(w, "llm:       %s\n", line)
 	}
+	sb := p.Sandbox
+	switch {
+	case sb.Mode == "" || sb.Mode == rules.SandboxOff:
+		fmt.Fprint(w, "sandbox:   off")
+	default:
+		fmt.Fprintf(w, "sandbox:   %s", sb.Mode)
+	}
+	if sb.Source != "" {
+		fmt.Fprintf(w, " (%s)", sb.Source)
+	}
+	if len(sb.Write) > 0 {
+		fmt.Fprintf(w, ", write %q", sb.Write)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 
 	all := p.Rules()
