@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -250,6 +251,9 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 		sources = interp.DirCache{Dir: dir}
 		protected = append(protected, canonical(dir), canonical(dir)+"/*")
 	}
+	if top := cmp.Or(root, ws); top != "" {
+		protected = append(protected, gitProtected(top)...)
+	}
 	unavailable := ""
 	if p.Sandbox.On() {
 		unavailable = sandbox.Unavailable()
@@ -282,4 +286,70 @@ func sourceCacheDir(home string) string {
 		return ""
 	}
 	return filepath.Join(home, ".cache", "guardsh", "source")
+}
+
+// gitProtected returns the places outside .git/ that git of the repository
+// at ws reads code or configuration from, as protected paths: the git
+// directory a .git file points to ("gitdir: …", worktrees and submodules
+// made so, or a .git a command replaced), where .git/hooks leads when it is
+// a link, and the core.hooksPath of .git/config (husky's .husky): a hook
+// written there runs at the next commit (an attack run's find). Each place
+// and everything below it; none when ws has no .git.
+func gitProtected(ws string) []string {
+	var out []string
+	add := func(p string) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(ws, p)
+		}
+		p = canonical(p)
+		out = append(out, p, p+"/*")
+	}
+	git := filepath.Join(ws, ".git")
+	info, err := os.Lstat(git)
+	if err != nil {
+		return nil
+	}
+	gitDir := git
+	if !info.IsDir() {
+		data, err := os.ReadFile(git)
+		if err != nil {
+			return nil
+		}
+		dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+		if !ok {
+			return nil
+		}
+		gitDir = strings.TrimSpace(dir)
+		if !filepath.IsAbs(gitDir) {
+			gitDir = filepath.Join(ws, gitDir)
+		}
+		add(gitDir)
+	}
+	if real := canonical(filepath.Join(gitDir, "hooks")); !strings.HasPrefix(real, canonical(gitDir)+"/") {
+		add(real)
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	if err != nil {
+		return out
+	}
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			if v = strings.Trim(strings.TrimSpace(v), `"`); v != "" {
+				if rest, ok := strings.CutPrefix(v, "~/"); ok {
+					if home, err := os.UserHomeDir(); err == nil {
+						v = filepath.Join(home, rest)
+					}
+				}
+				add(v)
+			}
+		}
+	}
+	return out
 }
