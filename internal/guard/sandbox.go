@@ -160,5 +160,16 @@ func (g *Guard) Keep() *sandbox.Kept {
 			dirs = append(dirs, d)
 		}
 	}
+	// The protected paths guardsh found for this workspace (a
+	// core.hooksPath such as .husky): "DIR/*" keeps the directory.
+	for _, p := range g.Context.Protected {
+		if d, ok := strings.CutSuffix(p, "/*"); ok && inside(d) {
+			dirs = append(dirs, d)
+		} else if !strings.Contains(p, "*") && inside(p) {
+			if info, err := os.Lstat(p); err != nil || !info.IsDir() {
+				files = append(files, p)
+			}
+		}
+	}
 	return sandbox.Keep(files, dirs)
 }
