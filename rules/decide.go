@@ -733,6 +733,19 @@ func suggestExec(words []string) string {
 	if len(words) == 0 || words[0] == "" || strings.ContainsAny(words[0], Hole+"* ") {
 		return ""
 	}
+	if codeRunners[words[0][strings.LastIndexByte(words[0], '/')+1:]] {
+		// "sh *" or "python3 *" would allow any code, and `… | sh`
+		// reads its code from stdin, which no pattern names: only an
+		// exact command with its script is suggested.
+		if len(words) < 2 || strings.HasPrefix(words[1], "-") {
+			return ""
+		}
+		exact := strings.Join(words, " ")
+		if strings.ContainsAny(exact, Hole+"*") {
+			return ""
+		}
+		return exact
+	}
 	var pat string
 	switch {
 	case len(words) == 1:

@@ -189,7 +189,12 @@ func TestReasons(t *testing.T) {
 		{exec("git", "push", "origin", "main"), AskMode, "git push is not in the read-only table and no rule matches", "git push *"},
 		{exec("make"), AskMode, "make is not in the read-only table and no rule matches", "make *"},
 		{exec("./build.sh", "--fast"), AskMode, "./build.sh is not in the read-only table and no rule matches", "./build.sh --fast"},
-		{exec("python3", Hole), AskMode, "python3 is not in the read-only table and no rule matches", "python3 *"},
+		// "python3 *" would allow any code: nothing is suggested for a
+		// run-time script, the exact command for a known one, nothing for
+		// a shell reading stdin (`curl … | sh` suggested "sh *").
+		{exec("python3", Hole), AskMode, "python3 is not in the read-only table and no rule matches", ""},
+		{exec("python3", "build.py"), AskMode, "python3 is not in the read-only table and no rule matches", "python3 build.py"},
+		{exec("sh"), AskMode, "sh is not in the read-only table and no rule matches", ""},
 		{exec(Hole, "x"), AskMode, `could match deny rule "rm -rf *" (test.yaml:4) once its run-time parts are known`, ""},
 		{exec(Hole), AskMode, `could match deny rule "rm -rf *" (test.yaml:4) once its run-time parts are known`, ""},
 		{exec("ls"), Chat, "mode chat runs nothing", ""},
