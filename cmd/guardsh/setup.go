@@ -2,6 +2,8 @@ package main
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -123,6 +125,42 @@ func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root str
 // warnLayers prints the warnings of the merge on w, one line each:
 // "guardsh: warning: FILE:LINE: PROBLEM".
 func (l loaded) warnLayers(w io.Writer) {
+	l.printWarnings(w)
+}
+
+// warnLayersOnce prints the warnings as warnLayers does the first time a
+// shell invocation meets them, and not again while the config files are
+// unchanged: an agent reads stderr of every command, and the same lines
+// each time are noise. A marker file under the cache directory, named by a
+// hash of the warnings and of the files' sizes and times, remembers them.
+// `guardsh check`, `config show` and `config lint` always print them.
+func (l loaded) warnLayersOnce(w io.Writer, home string) {
+	if len(l.warnings) == 0 {
+		return
+	}
+	dir := sourceCacheDir(home)
+	if dir == "" {
+		l.printWarnings(w)
+		return
+	}
+	h := sha256.New()
+	for _, f := range l.warnings {
+		fmt.Fprintf(h, "%s:%d:%s\n", f.File, f.Line, f.Problem)
+		if info, err := os.Stat(f.File); err == nil {
+			fmt.Fprintf(h, "%d %d\n", info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	marker := filepath.Join(filepath.Dir(dir), "warned", hex.EncodeToString(h.Sum(nil))[:32])
+	if _, err := os.Stat(marker); err == nil {
+		return
+	}
+	l.printWarnings(w)
+	if os.MkdirAll(filepath.Dir(marker), 0o700) == nil {
+		os.WriteFile(marker, nil, 0o600)
+	}
+}
+
+func (l loaded) printWarnings(w io.Writer) {
 	for _, f := range l.warnings {
 		at := f.File
 		if f.Line > 0 {

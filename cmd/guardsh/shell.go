@@ -92,7 +92,8 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return status
 	}
-	cfg.warnLayers(stderr)
+	home, _ := os.UserHomeDir()
+	cfg.warnLayersOnce(stderr, home)
 	mode, err := effectiveMode(policy.Mode, inv.mode, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
@@ -103,7 +104,6 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if logPath != "" {
 		protected = append(protected, auditProtected(policy, logPath)...)
 	}
-	home, _ := os.UserHomeDir()
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
