@@ -125,6 +125,8 @@ func TestEscapes(t *testing.T) {
 					must(t, os.Chmod(d, 0o755))
 				}
 			}, check: wrote("f")},
+		{name: "device node", root: true, script: `mknod "$WS/null2" c 1 3`,
+			check: func(p place) bool { _, err := os.Lstat(filepath.Join(p.ws, "null2")); return err == nil }},
 		{name: "read ssh key", script: `cat "$HOME"/.ssh/id_* > "$WS/stolen"`,
 			check: func(p place) bool {
 				b, _ := os.ReadFile(filepath.Join(p.ws, "stolen"))

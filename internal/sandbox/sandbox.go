@@ -73,14 +73,17 @@ type Spec struct {
 
 // Rights the jail grants: reading (and executing) outside the hidden
 // paths, listing the directories on the way to a hidden path, and the
-// full set of file rights beneath a writable directory, renames and links
-// within it included (REFER). Rights for single files leave out those
+// full set of file rights beneath a writable directory but making device
+// nodes, renames and links within it included (REFER). Rights for single files leave out those
 // Landlock only knows for directories.
 const (
 	readRights  = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	// No device nodes: as root, a jailed command could make one for the
+	// raw disk and read the hidden files through it (an attack run made
+	// block and character nodes).
 	writeRights = readRights | ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
-		ll.AccessFSMakeChar | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock |
-		ll.AccessFSMakeFifo | ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
+		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock |
+		ll.AccessFSMakeFifo | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
 	fileRights = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate |
 		ll.AccessFSIoctlDev
 )
