@@ -77,7 +77,7 @@ type Spec struct {
 // nodes, renames and links within it included (REFER). Rights for single files leave out those
 // Landlock only knows for directories.
 const (
-	readRights  = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	readRights = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
 	// No device nodes: as root, a jailed command could make one for the
 	// raw disk and read the hidden files through it (an attack run made
 	// block and character nodes).
