@@ -74,8 +74,8 @@ type Spec struct {
 // Rights the jail grants: reading (and executing) outside the hidden
 // paths, listing the directories on the way to a hidden path, and the
 // full set of file rights beneath a writable directory but making device
-// nodes, renames and links within it included (REFER). Rights for single files leave out those
-// Landlock only knows for directories.
+// nodes, renames and links within it included (REFER). Rights for single
+// files leave out those Landlock only knows for directories.
 const (
 	readRights = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
 	// No device nodes: as root, a jailed command could make one for the
