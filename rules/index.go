@@ -59,6 +59,10 @@ type trie struct {
 	// depth-first order (see tnode.lo); first is the earliest, -1 for none.
 	deny  []int32
 	first int
+	// rootGrams and rootAlways index the root's entries (see indexRoot)
+	// for subjects with no Hole; nil rootGrams: try all of root.here.
+	rootGrams  map[string][]int32
+	rootAlways []int32
 }
 
 func newTrie(entries []entry) *trie {
@@ -94,7 +98,46 @@ func newTrie(entries []entry) *trie {
 	}
 	t.first = -1
 	t.fillDeny(t.root)
+	t.indexRoot()
 	return t
+}
+
+// gramLen is the length of the literal prefix the root index files a
+// pattern's required fragment under.
+const gramLen = 4
+
+// indexRoot files each pattern at the root (one starting with '*', which
+// every subject would have to try) under the first gramLen bytes of a
+// literal every match contains (see required); those without one that
+// long are tried for every subject, as before. A subject then tries only
+// the root patterns whose fragment starts at one of its positions.
+func (t *trie) indexRoot() {
+	for _, ei := range t.root.here {
+		f := t.entries[ei].g.required()
+		if len(f) < gramLen {
+			t.rootAlways = append(t.rootAlways, ei)
+			continue
+		}
+		if t.rootGrams == nil {
+			t.rootGrams = map[string][]int32{}
+		}
+		k := f[:gramLen]
+		t.rootGrams[k] = append(t.rootGrams[k], ei)
+	}
+}
+
+// rootCandidates returns the root entries s may match: those filed under a
+// gram of s, and those always tried; ascending, no repeats.
+func (t *trie) rootCandidates(s string) []int32 {
+	if t.rootGrams == nil {
+		return t.root.here
+	}
+	out := append([]int32(nil), t.rootAlways...)
+	for j := 0; j+gramLen <= len(s); j++ {
+		out = append(out, t.rootGrams[s[j:j+gramLen]]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // fillDeny appends the deny entries at or below n to t.deny and sets n's
@@ -156,7 +199,11 @@ func (t *trie) matchString(s string) hits {
 	}
 	n := t.root
 	for i := 0; ; i++ {
-		for _, ei := range n.here {
+		here := n.here
+		if i == 0 {
+			here = t.rootCandidates(s)
+		}
+		for _, ei := range here {
 			e := t.entries[ei]
 			if !e.g.match(s) {
 				continue

@@ -62,6 +62,29 @@ func compileGlob(pattern string, withBare bool) *glob {
 	return g
 }
 
+// required returns the longest literal every string g matches contains:
+// the longest of its literal runs, with the final run's trailing space
+// left off for a bare pattern (whose bare form lacks it). "" when g has no
+// literal.
+func (g *glob) required() string {
+	best := ""
+	last := -1
+	for i, p := range g.parts {
+		if p != "" {
+			last = i
+		}
+	}
+	for i, p := range g.parts {
+		if g.bare && i == last {
+			p = strings.TrimSuffix(p, " ")
+		}
+		if len(p) > len(best) {
+			best = p
+		}
+	}
+	return best
+}
+
 // match reports whether the Hole-free string s matches g.
 func (g *glob) match(s string) bool {
 	return matchParts(g.parts, s) || (g.bare && matchParts(g.bareParts, s))

@@ -1,0 +1,56 @@
+package rules
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// TestRootIndexFindsWhatTryingAllFinds: the root index (patterns starting
+// with '*', filed by a literal every match holds) gives, for any subject,
+// the hits that trying every root pattern gives. Patterns and subjects
+// are drawn from a small alphabet so that they often match.
+func TestRootIndexFindsWhatTryingAllFinds(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	words := []string{"git", "push", "--force", "rm", "-rf", "/", "x", "danger", " ", "--", "ab", "abcd", "abcde"}
+	pick := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(words[r.Intn(len(words))])
+			if r.Intn(3) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		return b.String()
+	}
+	for round := range 300 {
+		var entries []entry
+		for i := range 1 + r.Intn(40) {
+			pat := "*" + pick(1+r.Intn(3))
+			if r.Intn(2) == 0 {
+				pat += " *"
+			} else if r.Intn(2) == 0 {
+				pat += "*" + pick(1)
+			}
+			d := Decision(i % 3)
+			entries = append(entries, entry{g: compileGlob(pat, true), rule: &Rule{Pattern: pat, Decision: d}})
+		}
+		tr := newTrie(entries)
+		plain := *tr
+		plain.rootGrams, plain.rootAlways = nil, nil
+		for range 50 {
+			s := pick(1 + r.Intn(6))
+			if got, want := tr.matchString(s), plain.matchString(s); got != want {
+				t.Fatalf("round %d: %q: indexed %+v, all %+v (patterns %v)", round, s, got, want, patterns(entries))
+			}
+		}
+	}
+}
+
+func patterns(es []entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.g.pat)
+	}
+	return out
+}
