@@ -142,10 +142,17 @@ func mentionsDirState(s interp.Segment) bool {
 				first == "-v" && len(args) > 1 && strings.Contains(args[1].Value, interp.Hole)
 		case "declare", "typeset", "local", "export", "readonly":
 			// NAME=VALUE: only the name part names a variable; a value
-			// known only at run time assigns a known name.
+			// known only at run time assigns a known name, unless -n
+			// makes NAME a reference to the variable the value names.
+			nameref := false
+			for _, w := range args {
+				if strings.HasPrefix(w.Value, "-") && strings.Contains(w.Value, "n") || strings.HasPrefix(w.Value, interp.Hole) {
+					nameref = true
+				}
+			}
 			for _, w := range args {
 				name, _, _ := strings.Cut(w.Value, "=")
-				if strings.Contains(name, interp.Hole) {
+				if strings.Contains(name, interp.Hole) || nameref && strings.Contains(w.Value, interp.Hole) {
 					return true
 				}
 			}

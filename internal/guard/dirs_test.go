@@ -50,6 +50,9 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		{`printf -v "$n" %s /x; cd sub && cat key.pem`, rules.Ask},
 		{`printf "$f" -v CDPATH /x; cd sub && cat key.pem`, rules.Ask},
 		{`export "$n=/x"; cd sub && cat key.pem`, rules.Ask},
+		// A nameref to a run-time name may be CDPATH.
+		{`declare -n ref="$n"; ref=/x; cd sub && cat key.pem`, rules.Ask},
+		{`local -gn ref="$n"; ref=/x; cd sub && cat key.pem`, rules.Ask},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
