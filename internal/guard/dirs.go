@@ -150,7 +150,9 @@ func mentionsDirState(s interp.Segment) bool {
 					nameref = true
 				}
 			}
-			for _, w := range args {
+			// The analysis gives declare's NAME=VALUE words as the
+			// segment's assignments.
+			for _, w := range append(append([]interp.Word(nil), args...), s.Assigns...) {
 				name, _, _ := strings.Cut(w.Value, "=")
 				if strings.Contains(name, interp.Hole) || nameref && strings.Contains(w.Value, interp.Hole) {
 					return true

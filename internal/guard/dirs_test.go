@@ -50,9 +50,6 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		{`printf -v "$n" %s /x; cd sub && cat key.pem`, rules.Ask},
 		{`printf "$f" -v CDPATH /x; cd sub && cat key.pem`, rules.Ask},
 		{`export "$n=/x"; cd sub && cat key.pem`, rules.Ask},
-		// A nameref to a run-time name may be CDPATH.
-		{`declare -n ref="$n"; ref=/x; cd sub && cat key.pem`, rules.Ask},
-		{`local -gn ref="$n"; ref=/x; cd sub && cat key.pem`, rules.Ask},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
@@ -200,6 +197,35 @@ func TestRedirectionAfterCd(t *testing.T) {
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+}
+
+// TestMentionsDirState: which segments may change how cd resolves — a
+// run-time name assigned (printf -v, declare NAME, a nameref to a run-time
+// name), not a run-time value assigned to a known name or printed.
+func TestMentionsDirState(t *testing.T) {
+	for text, want := range map[string]bool{
+		`printf '%s\n' "$v"`:       false,
+		`printf -v "$n" %s /x`:     true,
+		`printf "$f" -v CDPATH /x`: true,
+		`declare OUT="$d/out"`:     false,
+		`declare "$n=/x"`:          true,
+		`declare -n ref="$n"`:      true,
+		`local -gn ref="$n"`:       true,
+		`read -r line`:             false,
+		`read -r "$n"`:             true,
+	} {
+		segs, err := interp.Analyze(text, interp.Options{Home: "/h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, s := range segs {
+			got = got || mentionsDirState(s)
+		}
+		if got != want {
+			t.Errorf("%s: mentionsDirState %v, want %v", text, got, want)
 		}
 	}
 }
