@@ -371,7 +371,13 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 		if c.Verdict.Decision != rules.Ask {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("guardsh: needs approval: %s (%s)", c.Segment, c.Verdict.Reason))
+		why := c.Verdict.Reason
+		if c.Verdict.Class == rules.Sensitive && c.Verdict.Sensitivity != "" {
+			// What makes it sensitive, which the reason may not say
+			// (`curl is not in the read-only table`: network).
+			why += "; sensitive: " + string(c.Verdict.Sensitivity)
+		}
+		lines = append(lines, fmt.Sprintf("guardsh: needs approval: %s (%s)", c.Segment, why))
 		if s := c.Verdict.Suggest; s != "" {
 			section := "shell"
 			if c.Segment.Kind != interp.Exec {
