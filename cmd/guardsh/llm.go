@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -115,8 +116,13 @@ func llmMain(args []string, stdout, stderr io.Writer) int {
 	res := l.Probe(context.Background())
 	fmt.Fprintf(stdout, "latency: %d ms (%d attempts)\nraw answer: %q\n", res.Latency.Milliseconds(), res.Attempts, res.Raw)
 	if res.Err != nil {
-		fmt.Fprintf(stdout, "parsed: no: %v\n", res.Err)
-		fmt.Fprintln(stdout, "result: every role would apply its on_error to this answer")
+		if errors.Is(res.Err, adversary.ErrUnparseable) {
+			fmt.Fprintf(stdout, "parsed: no: %v\n", res.Err)
+			fmt.Fprintln(stdout, "result: every role would apply its on_error to this answer (try structured: false for a server without JSON-schema output)")
+		} else {
+			fmt.Fprintf(stdout, "request failed: %v\n", res.Err)
+			fmt.Fprintf(stdout, "result: no answer; check that a server is running at %s and that the model and key are right; every role would apply its on_error\n", c.BaseURL)
+		}
 		return 1
 	}
 	fmt.Fprintf(stdout, "parsed: verdict %s, confident %v, reason %q\nresult: ok\n", res.Answer.Verdict, res.Answer.Confident, res.Answer.Reason)
