@@ -121,6 +121,11 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 		if newConfig == "" {
 			return fail(errors.New("--config NEW.yaml is required"))
 		}
+		// The new config is checked first, so that its error is not
+		// reported against the first record replayed.
+		if _, err := rules.Load(newConfig); err != nil {
+			return fail(fmt.Errorf("--config: %w", err))
+		}
 		rep, err := audit.ReplayFiles(files, &f, replayDecider(newConfig))
 		if err != nil {
 			return fail(err)
