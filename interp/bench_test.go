@@ -3,14 +3,12 @@ package interp
 import (
 	"strings"
 	"testing"
+
+	"github.com/guardsh/guardsh/internal/benchdata"
 )
 
 // benchLine is a 20-command line of the kind agents send.
-const benchLine = `cd /srv/app && git status --short && git diff --stat | head -20; ` +
-	`ls -la src/ | grep -v node_modules | wc -l; cat README.md | grep -n TODO > /tmp/todo.txt; ` +
-	`npm test 2>&1 | tail -50; echo "done: $(date +%s)"; ` +
-	`find . -name '*.go' | xargs grep -l 'func main' | sort | uniq; ` +
-	`export A=1 && B=2 make -j4 build && rm -rf ./dist/tmp || true`
+const benchLine = benchdata.TwentySegments
 
 func TestBenchLineHasTwentyCommands(t *testing.T) {
 	segs, err := Analyze(benchLine, Options{Home: "/home/u"})

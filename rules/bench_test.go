@@ -1,56 +1,10 @@
 package rules
 
 import (
-	"fmt"
-	"strings"
 	"testing"
-)
 
-// benchPolicy returns a config with n shell rules in a realistic mix (about
-// 70% allow, 20% ask, 10% deny; most patterns "tool subcommand *", a few
-// with a leading '*', which every subject must try) plus 60 path rules.
-func benchPolicy(n int) string {
-	tools := []string{"git", "npm", "yarn", "pnpm", "go", "cargo", "make", "docker", "kubectl", "python3",
-		"pip", "node", "terraform", "aws", "gcloud", "helm", "rustup", "bundle", "rake", "mvn",
-		"gradle", "dotnet", "swift", "brew", "apt-get", "systemctl", "journalctl", "ssh", "scp", "rsync",
-		"curl", "wget", "tar", "zip", "unzip", "sed", "awk", "find", "xargs", "jq",
-		"psql", "mysql", "redis-cli", "mongo", "ffmpeg", "convert", "openssl", "gpg", "deno", "bun"}
-	subs := []string{"build", "test", "run", "install", "lint", "fmt", "check", "deploy", "status", "log",
-		"diff", "show", "get", "describe", "apply", "delete", "push", "pull", "exec", "logs"}
-	var allow, ask, deny []string
-	for i := 0; len(allow)+len(ask)+len(deny) < n; i++ {
-		tool := tools[i%len(tools)]
-		sub := subs[(i/len(tools))%len(subs)]
-		variant := i / (len(tools) * len(subs))
-		pat := fmt.Sprintf("%s %s *", tool, sub)
-		if variant > 0 {
-			pat = fmt.Sprintf("%s %s --flag%d *", tool, sub, variant)
-		}
-		switch {
-		case i%100 < 2:
-			deny = append(deny, fmt.Sprintf("* --danger%d *", i)) // leading star: tried for every subject
-		case i%10 == 9:
-			deny = append(deny, pat)
-		case i%10 >= 7:
-			ask = append(ask, pat)
-		default:
-			allow = append(allow, pat)
-		}
-	}
-	q := func(xs []string) string {
-		var b strings.Builder
-		for _, x := range xs {
-			fmt.Fprintf(&b, "      - %q\n", x)
-		}
-		return b.String()
-	}
-	var paths []string
-	for i := 0; i < 20; i++ {
-		paths = append(paths, fmt.Sprintf("~/secrets%d/*", i), fmt.Sprintf("/srv/data%d/*", i), fmt.Sprintf("gen%d/*", i))
-	}
-	return "mode: ask\nrules:\n  shell:\n    allow:\n" + q(allow) + "    ask:\n" + q(ask) + "    deny:\n" + q(deny) +
-		"  write:\n    deny:\n" + q(paths[:40]) + "  read:\n    deny:\n" + q(paths[40:])
-}
+	"github.com/guardsh/guardsh/internal/benchdata"
+)
 
 func benchSubjects(ctx Context) []Subject {
 	return []Subject{
@@ -82,7 +36,7 @@ func benchSubjects(ctx Context) []Subject {
 // one op is the whole command, whose segments share a new Lookups (the
 // budget is 100 µs).
 func BenchmarkDecide(b *testing.B) {
-	p, err := Parse([]byte(benchPolicy(1000)), "bench.yaml")
+	p, err := Parse([]byte(benchdata.Policy(1000)), "bench.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +61,7 @@ func BenchmarkDecide(b *testing.B) {
 // BenchmarkDecideExec is BenchmarkDecide without the path segments (whose
 // cost is mostly the file system lookups resolving symlinks).
 func BenchmarkDecideExec(b *testing.B) {
-	p, err := Parse([]byte(benchPolicy(1000)), "bench.yaml")
+	p, err := Parse([]byte(benchdata.Policy(1000)), "bench.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +79,7 @@ func BenchmarkDecideExec(b *testing.B) {
 
 // BenchmarkParse measures parsing and compiling the 1,060-rule config.
 func BenchmarkParse(b *testing.B) {
-	data := []byte(benchPolicy(1000))
+	data := []byte(benchdata.Policy(1000))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Parse(data, "bench.yaml"); err != nil {
@@ -137,7 +91,7 @@ func BenchmarkParse(b *testing.B) {
 // TestBenchPolicyDecides makes sure the benchmark exercises every branch
 // it claims to: rules of each decision match some subject.
 func TestBenchPolicyDecides(t *testing.T) {
-	p, err := Parse([]byte(benchPolicy(1000)), "bench.yaml")
+	p, err := Parse([]byte(benchdata.Policy(1000)), "bench.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,17 +24,12 @@ func BenchmarkStartVersusBash(b *testing.B) {
 		b.Skip("no bash")
 	}
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "guardsh")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildStatic(b, dir)
 	empty := filepath.Join(dir, "empty")
 	if err := os.WriteFile(filepath.Join(dir, "empty.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	build = exec.Command("go", "build", "-o", empty, filepath.Join(dir, "empty.go"))
+	build := exec.Command("go", "build", "-o", empty, filepath.Join(dir, "empty.go"))
 	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GO111MODULE=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build empty: %v\n%s", err, out)
@@ -68,6 +63,19 @@ func BenchmarkStartVersusBash(b *testing.B) {
 	b.ReportMetric(float64(g)/float64(p), "ratio")
 	b.ReportMetric(float64(e+p)/float64(p), "floor-ratio")
 	b.ReportMetric(float64(median(guardBash))/float64(median(plainBash)), "bash-path-ratio")
+}
+
+// buildStatic builds guardsh as install.sh does (static, -trimpath) into
+// dir and returns the binary's path.
+func buildStatic(b *testing.B, dir string) string {
+	b.Helper()
+	bin := filepath.Join(dir, "guardsh")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -23,12 +23,7 @@ func BenchmarkStartLLMConfigured(b *testing.B) {
 		b.Skip("no bash")
 	}
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "guardsh")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildStatic(b, dir)
 	envFor := func(name, config, adversaryMD string) []string {
 		home := filepath.Join(dir, name)
 		cfgDir := filepath.Join(home, ".config", "guardsh")

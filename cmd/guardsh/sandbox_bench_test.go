@@ -37,12 +37,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 	} else {
 		b.Cleanup(func() { os.RemoveAll(dir) })
 	}
-	bin := filepath.Join(dir, "guardsh")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildStatic(b, dir)
 	ws := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
 		b.Fatal(err)

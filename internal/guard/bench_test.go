@@ -1,38 +1,15 @@
 package guard
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/guardsh/guardsh/internal/benchdata"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
-
-// snapshot returns a 2,000-line shell snapshot in the shape Claude Code
-// writes (functions, shell options, aliases, PATH).
-func snapshot() string {
-	var b strings.Builder
-	b.WriteString("# Snapshot file\n# Unset all aliases to avoid conflicts with functions\nunalias -a 2>/dev/null || true\n")
-	b.WriteString("eval \"$(echo 'ZnVuY3Rpb24gYSgpIHsgOjsgfQo=' | base64 -d)\" > /dev/null 2>&1\n")
-	lines := 4
-	for i := 0; lines < 1200; i++ {
-		fmt.Fprintf(&b, "fn_%d () {\n    local x=\"$1\";\n    if [ -n \"$x\" ]; then\n        echo \"$x\" | grep -q foo && return 0;\n    fi;\n    command ls -la \"$HOME/dir_%d\" 2>/dev/null\n}\n", i, i)
-		lines += 7
-	}
-	for i := 0; lines < 1500; i++ {
-		fmt.Fprintf(&b, "shopt -u opt%d\n", i%50)
-		lines++
-	}
-	for i := 0; lines < 1999; i++ {
-		fmt.Fprintf(&b, "alias -- a%d='ls -la --color=auto dir%d'\n", i, i)
-		lines++
-	}
-	b.WriteString("export PATH=/usr/local/bin:/usr/bin:/bin\n")
-	return b.String()
-}
 
 // BenchmarkClaudeCodeCommand analyses and decides the command Claude Code
 // sends for every tool call (source the snapshot, eval the command, record
@@ -46,7 +23,7 @@ func BenchmarkClaudeCodeCommand(b *testing.B) {
 		b.Fatal(err)
 	}
 	snap := filepath.Join(dir, "snapshot-bash-1747000000000-a1b2c3.sh")
-	text := snapshot()
+	text := benchdata.Snapshot()
 	if n := strings.Count(text, "\n"); n != 2000 {
 		b.Fatalf("snapshot has %d lines", n)
 	}
