@@ -379,6 +379,9 @@ func gitProtected(ws string) []string {
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			if i := strings.IndexAny(v, ";#"); i >= 0 && !strings.Contains(v[:i], `"`) {
+				v = v[:i] // a comment after the value
+			}
 			if v = strings.Trim(strings.TrimSpace(v), `"`); v != "" {
 				if rest, ok := strings.CutPrefix(v, "~/"); ok {
 					if home, err := os.UserHomeDir(); err == nil {
