@@ -28,6 +28,8 @@ type Kept struct {
 	// symbolic link to anywhere, and guardsh, outside the jail, would
 	// follow it.
 	ids map[string]dirID
+	// copied is the bytes of file contents kept so far.
+	copied int
 }
 
 // dirID identifies a directory: device and inode, as lstat(2) gives them.
@@ -118,26 +120,64 @@ type keptFile struct {
 func Keep(files, dirs []string) *Kept {
 	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}}
 	for _, f := range files {
-		k.files[f] = keepFile(f)
+		k.files[f] = k.keepFile(f)
 		k.note(filepath.Dir(f))
 	}
+	budget := maxKeptEntries
 	for _, d := range dirs {
-		k.note(d)
-		ents, err := os.ReadDir(d)
-		k.dirs[d] = []string{} // a missing directory: every entry made later is new
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			k.dirs[d] = append(k.dirs[d], e.Name())
-			if strings.HasSuffix(e.Name(), ".sample") {
-				continue // git's examples, which git never runs
-			}
-			p := filepath.Join(d, e.Name())
-			k.files[p] = keepFile(p)
-		}
+		k.keepDir(d, &budget)
 	}
 	return k
+}
+
+// maxKeptEntries bounds the entries Keep records below the kept
+// directories (hooks and settings directories hold a few; a write-deny
+// rule may name a big tree): past it, deeper entries are not kept.
+const maxKeptEntries = 4096
+
+// keepDir records directory d: its entries, their files, and its
+// subdirectories the same way (an attack run changed a file one level
+// down a write-denied directory, which was not put back), within budget
+// entries in all. Links are recorded as links, never followed.
+func (k *Kept) keepDir(d string, budget *int) {
+	k.note(d)
+	ents, err := os.ReadDir(d)
+	k.dirs[d] = []string{} // a missing directory: every entry made later is new
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		k.dirs[d] = append(k.dirs[d], e.Name())
+		if strings.HasSuffix(e.Name(), ".sample") {
+			continue // git's examples, which git never runs
+		}
+		if *budget--; *budget < 0 {
+			continue
+		}
+		p := filepath.Join(d, e.Name())
+		k.files[p] = k.keepFile(p)
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+			k.keepDir(p, budget)
+		}
+	}
+}
+
+// maxKeptTotal bounds the bytes Keep copies in all, in bytes: past it a
+// changed file is reported as not restored.
+const maxKeptTotal = 8 << 20
+
+// keepFile records p with its contents, within maxKept and what is left of
+// maxKeptTotal.
+func (k *Kept) keepFile(p string) keptFile {
+	kf := keepFile(p)
+	if kf.data != nil {
+		if k.copied+len(kf.data) > maxKeptTotal {
+			kf.data = nil
+		} else {
+			k.copied += len(kf.data)
+		}
+	}
+	return kf
 }
 
 func keepFile(p string) keptFile {
@@ -192,6 +232,9 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		now := keepFile(p)
 		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime {
 			continue
+		}
+		if was.mode.IsDir() && now.mode.IsDir() {
+			continue // its entries are kept themselves (see keepDir)
 		}
 		if !was.exists {
 			if err := os.RemoveAll(p); err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
@@ -105,5 +106,36 @@ func TestRestoreFollowsNoReplacedDirectory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKeepRestoreNested: a kept directory's subdirectories are kept too —
+// a changed file one level down is put back, a new file there removed —
+// and a subdirectory whose only change is a new entry is not reported as
+// not restored (an attack run changed guarded/sub/deep.txt unseen).
+func TestKeepRestoreNested(t *testing.T) {
+	dir := t.TempDir()
+	guarded := filepath.Join(dir, "guarded")
+	deep := filepath.Join(guarded, "sub", "deep.txt")
+	must(t, os.MkdirAll(filepath.Dir(deep), 0o755))
+	must(t, os.WriteFile(deep, []byte("orig"), 0o644))
+	k := sandbox.Keep(nil, []string{guarded})
+
+	must(t, os.WriteFile(deep, []byte("tampered"), 0o644))
+	must(t, os.WriteFile(filepath.Join(guarded, "sub", "new.txt"), []byte("x"), 0o644))
+	changed, tampered := k.Restore()
+	if b, _ := os.ReadFile(deep); string(b) != "orig" {
+		t.Errorf("deep.txt = %q, want it put back", b)
+	}
+	if _, err := os.Lstat(filepath.Join(guarded, "sub", "new.txt")); err == nil {
+		t.Error("new.txt is still there")
+	}
+	for _, c := range changed {
+		if strings.Contains(c, "not restored") {
+			t.Errorf("reported %q", c)
+		}
+	}
+	if len(tampered) > 0 || len(changed) != 2 {
+		t.Errorf("changed %q, tampered %q", changed, tampered)
 	}
 }
