@@ -140,8 +140,9 @@ func Sandboxable(v Verdict, mode Mode) bool {
 // literal directory or file of every built-in secret pattern and of the
 // policy's read deny and ask rules (`~/.ssh/id_*` hides ~/.ssh; a pattern
 // that starts with a wildcard, such as `/*/.env`, names no place and is
-// left to the analysis), relative to home.
-func (p *Policy) HiddenPaths(home string) []string {
+// left to the analysis): "~/" patterns under home, relative ones under
+// base (the workspace's top; "" leaves them out).
+func (p *Policy) HiddenPaths(home, base string) []string {
 	var out []string
 	add := func(pat string) {
 		if rest, ok := strings.CutPrefix(pat, "~/"); ok {
@@ -149,6 +150,11 @@ func (p *Policy) HiddenPaths(home string) []string {
 				return
 			}
 			pat = filepath.Join(home, rest)
+		} else if !filepath.IsAbs(pat) && base != "" && !strings.HasPrefix(pat, "*") {
+			// A relative pattern names a place in the workspace, as
+			// for the analysis (an attack run read wsecret/key.txt in
+			// the jail, which `cat` outside it could not).
+			pat = filepath.Join(base, pat)
 		}
 		if !filepath.IsAbs(pat) {
 			return

@@ -345,7 +345,11 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 		return lines
 	}
 	if strings.HasPrefix(o.SandboxNote, "unavailable") {
-		lines = append(lines, "guardsh: sandbox "+o.SandboxNote+": Landlock with ABI 4 or later is needed to jail this command, so it asks")
+		why := "Landlock with ABI 4 or later is needed to jail this command, so it asks"
+		if !strings.Contains(o.SandboxNote, "ABI") {
+			why = "no command runs jailed here, so it asks"
+		}
+		lines = append(lines, "guardsh: sandbox "+o.SandboxNote+": "+why)
 	}
 	if o.Decision == rules.Deny {
 		for _, c := range o.Segments {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,11 +22,12 @@ func (g *Guard) contain(o *Outcome) {
 	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
 		return
 	}
+	unavailable := g.unavailable()
 	mode := g.mode()
 	if o.Decision == rules.Allow {
 		if sb.Mode == rules.SandboxStrict && mode != rules.Bypass {
-			if g.SandboxUnavailable != "" {
-				o.SandboxNote = g.SandboxUnavailable
+			if unavailable != "" {
+				o.SandboxNote = unavailable
 				o.Decision, o.DecidedBy = rules.Ask, "sandbox"
 				return
 			}
@@ -38,8 +40,8 @@ func (g *Guard) contain(o *Outcome) {
 			return
 		}
 	}
-	if g.SandboxUnavailable != "" {
-		o.SandboxNote = g.SandboxUnavailable
+	if unavailable != "" {
+		o.SandboxNote = unavailable
 		return
 	}
 	for i := range o.Segments {
@@ -107,7 +109,7 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 		}
 		spec.Write = append(spec.Write, w)
 	}
-	spec.Hidden = g.Policy.HiddenPaths(ctx.Home)
+	spec.Hidden = g.Policy.HiddenPaths(ctx.Home, cmp.Or(ctx.Root, ctx.Workspace))
 	if ctx.Home != "" {
 		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
 	}
@@ -122,6 +124,29 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	}
 	spec.Network = o.Network
 	return spec
+}
+
+// unavailable says why no command may run jailed here, "" when one may:
+// the kernel's (SandboxUnavailable), or a read rule that names a place
+// inside the workspace. Landlock cannot hide a place below a directory
+// the jail may write without taking from the jail the right to make files
+// in that directory, so such a workspace gets no jail: what would run in
+// it asks (an attack run read a workspace-relative read-deny path from
+// the jail).
+func (g *Guard) unavailable() string {
+	if g.SandboxUnavailable != "" {
+		return g.SandboxUnavailable
+	}
+	ws := g.Context.Workspace
+	if ws == "" {
+		return ""
+	}
+	for _, h := range g.Policy.HiddenPaths(g.Context.Home, cmp.Or(g.Context.Root, ws)) {
+		if h == ws || strings.HasPrefix(h, ws+"/") {
+			return "unavailable (read rule names " + h + ", inside the workspace)"
+		}
+	}
+	return ""
 }
 
 // Keep records the protected paths inside the workspace, and the places

@@ -95,7 +95,7 @@ rules:
 // sandbox.write, and hides secrets and guardsh's state outside the
 // workspace but not guardsh's binary.
 func TestJailSpec(t *testing.T) {
-	policy, err := rules.Parse([]byte("sandbox: {mode: workspace, write: [~/.cache/go-build, /opt/x]}\nrules: {read: {deny: [\"~/private/*\"]}}\n"), "c.yaml")
+	policy, err := rules.Parse([]byte("sandbox: {mode: workspace, write: [~/.cache/go-build, /opt/x]}\nrules: {read: {deny: [\"~/private/*\", \"wsecret/*\"]}}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,9 @@ func TestJailSpec(t *testing.T) {
 		t.Errorf("Write = %v, want %v", spec.Write, want)
 	}
 	hidden := " " + strings.Join(spec.Hidden, " ") + " "
-	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws/credentials", "/home/u/private", "/home/u/.config/guardsh", "/home/u/.local/state/guardsh/audit.jsonl"} {
+	// A relative read deny names a place in the workspace (an attack run
+	// read wsecret/ from the jail).
+	for _, h := range []string{"/home/u/.ssh", "/home/u/.aws/credentials", "/home/u/private", "/home/u/p/wsecret", "/home/u/.config/guardsh", "/home/u/.local/state/guardsh/audit.jsonl"} {
 		if !strings.Contains(hidden, " "+h+" ") {
 			t.Errorf("%s is not hidden: %v", h, spec.Hidden)
 		}
@@ -115,6 +117,37 @@ func TestJailSpec(t *testing.T) {
 	for _, h := range []string{"/usr/bin/guardsh", "/home/u/p/.guardsh.yaml"} {
 		if strings.Contains(hidden, " "+h+" ") {
 			t.Errorf("%s is hidden: %v", h, spec.Hidden)
+		}
+	}
+}
+
+// TestNoJailWhereAReadRuleNamesTheWorkspace: a read rule naming a place in
+// the workspace cannot be hidden in a jail that writes the workspace (an
+// attack run read it from the jail); such a workspace gets no jail, and
+// what would have run jailed asks, saying why.
+func TestNoJailWhereAReadRuleNamesTheWorkspace(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		readDeny string
+		jailed   bool
+	}{{"wsecret/*", false}, {ws + "/keys/*", false}, {"~/private/*", true}} {
+		policy, err := rules.Parse([]byte("sandbox: workspace\nrules: {read: {deny: [\""+tt.readDeny+"\"]}}\n"), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+			Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: filepath.Join(root, "home"), Workspace: ws, TempDirs: []string{"/tmp"}},
+			Analysis: interp.Options{Home: filepath.Join(root, "home"), Dir: ws}}
+		o := g.Evaluate("./build.sh")
+		if o.Sandbox != tt.jailed || tt.jailed != (o.Decision == rules.Allow) {
+			t.Errorf("%s: decision %s sandbox %v, want jailed %v", tt.readDeny, o.Decision, o.Sandbox, tt.jailed)
+		}
+		if !tt.jailed && !strings.Contains(strings.Join(o.Refusal("c.yaml", "x"), "\n"), "inside the workspace") {
+			t.Errorf("%s: the refusal does not say why: %q", tt.readDeny, o.Refusal("c.yaml", "x"))
 		}
 	}
 }
