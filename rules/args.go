@@ -431,6 +431,23 @@ func (sc *argScan) path(word, c string) {
 	}
 }
 
+// literalProtected notes word, which has a run-time part after the
+// literal path p, as a protected path when p is one (a program that may
+// write its arguments).
+func (sc *argScan) literalProtected(word, p string) {
+	if !sc.protect || sc.protected != nil {
+		return
+	}
+	p = filepath.Clean(p)
+	resolved := p
+	if r, _ := resolve(sc.lk, p); r != "" {
+		resolved = r
+	}
+	if pat := sc.x.protectedBy(pathSubject{cleaned: p, resolved: resolved}); pat != "" {
+		sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(word, Hole, "…"), sc.home), via: pat}
+	}
+}
+
 // newFile checks a plain word that names no entry of the working
 // directory as the file a writing program would create there: against the
 // protected paths and the write rules (the read rules cannot match a file
@@ -500,6 +517,15 @@ func (sc *argScan) holed(word, prefix string) {
 		prefix = dir + prefix[i:]
 	}
 	forms = append(forms, append(appendUnits(u, prefix), uHole))
+	if len(u) == 0 {
+		// Anchored: when the literal part already names a protected
+		// path, or a place in a protected directory, the word does too
+		// whatever the run-time part adds (`cp hook
+		// .git/hooks/pre-commit$X`, `>> ~/.bashrc$X`; an attack run's
+		// find). A run-time part before the protected name is the
+		// known limit of run-time words.
+		sc.literalProtected(word, prefix)
+	}
 	for _, f := range forms {
 		for _, sec := range sc.sections {
 			t := sc.x.sections[sec]
@@ -606,6 +632,9 @@ func (sc *argScan) holedWhole(word string) {
 // may be anything, and trying every rule would make every `eval "$x"` ask
 // (a known limit for run-time words).
 func (sc *argScan) holedInCwd(word string) {
+	// A name made at run time in a protected directory is a protected
+	// path (`cd .git/hooks && touch $x`).
+	sc.literalProtected(word, strings.TrimSuffix(sc.cwdCanon, "/")+"/x")
 	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
 		for i := range t.entries {

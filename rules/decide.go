@@ -531,6 +531,25 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 			j.class = ReadOnly
 		}
 		j.why = fmt.Sprintf("%s %s, a path only known at run time", verb, ps.shown)
+		if write {
+			// The literal part before the run-time part already names
+			// a protected path or a place in a protected directory
+			// (`> ~/.bashrc$X`, `> .git/hooks/pre-commit$X`; an attack
+			// run's find): so does the whole, whatever is added.
+			var lit []byte
+			for _, u := range ps.units {
+				if u == uHole || u == uOpt {
+					break
+				}
+				lit = append(lit, byte(u))
+			}
+			if l := string(lit); strings.HasPrefix(l, "/") {
+				l = filepath.Clean(l)
+				if pat := x.protectedBy(pathSubject{cleaned: l, resolved: l}); pat != "" {
+					j.protected, j.target = pat, ps.shown
+				}
+			}
+		}
 		return j.verdict(mode)
 	}
 	hc, hr := j.t.matchString(ps.cleaned), j.t.matchString(ps.resolved)

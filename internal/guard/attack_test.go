@@ -61,6 +61,12 @@ func TestAttackRunFinds(t *testing.T) {
 		// A plain name that does not exist yet, given to a program that
 		// may write it, after a cd into a protected directory.
 		{"cd .git && cp f.txt description", true},
+		// A run-time suffix after a protected path (an attack run wrote a
+		// hook in bypass so).
+		{"cp f.txt .git/hooks/pre-commit$NOPE", true},
+		{"echo k | tee -a ~/.ssh/authorized_keys$NOPE", true},
+		{"echo x >> ~/.bashrc$NOPE", true},
+		{"cd .git && cp f.txt $(echo description2)", true},
 		// A glob through a link into a secret directory (an attack run
 		// read a key with `cat sl/*`).
 		{"cat sl/*", false},

@@ -111,7 +111,11 @@ type keptFile struct {
 	mode   fs.FileMode
 	size   int64
 	mtime  int64
-	data   []byte // nil when larger than maxKept
+	// ctime is the inode's change time: no call sets it back, so a write
+	// that restores size and modification time still shows (an attack
+	// run edited .git/config in place and put its mtime back).
+	ctime int64
+	data  []byte // nil when larger than maxKept
 }
 
 // Keep records the protected paths: each file's metadata and contents
@@ -186,6 +190,9 @@ func keepFile(p string) keptFile {
 		return keptFile{}
 	}
 	kf := keptFile{exists: true, mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		kf.ctime = st.Ctim.Nano()
+	}
 	if info.Mode().IsRegular() && info.Size() <= maxKept {
 		kf.data, _ = os.ReadFile(p)
 	}
@@ -230,7 +237,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			continue
 		}
 		now := keepFile(p)
-		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime {
+		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime && now.ctime == was.ctime {
 			continue
 		}
 		if was.mode.IsDir() && now.mode.IsDir() {
@@ -260,22 +267,35 @@ func (k *Kept) Restore() (changed, tampered []string) {
 	return slices.Compact(changed), tampered
 }
 
-// restore writes was back at p, replacing whatever is there.
+// restore writes was back at p, replacing whatever is there: into a new
+// file of a random name made with O_EXCL beside p (a name the jail planted
+// as a link cannot be opened through; an attack run had guardsh write
+// through such a link), then renamed over p.
 func restore(p string, was keptFile) error {
 	if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() {
 		if err := os.RemoveAll(p); err != nil {
 			return err
 		}
 	}
-	tmp := p + ".guardsh-restore"
-	if err := os.WriteFile(tmp, was.data, was.mode.Perm()); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(p), ".guardsh-restore-*")
+	if err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, was.mode.Perm()); err != nil {
+	tmp := f.Name()
+	_, err = f.Write(was.data)
+	if err == nil {
+		err = f.Chmod(was.mode.Perm())
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err != nil {
 		os.Remove(tmp)
-		return err
 	}
-	return os.Rename(tmp, p)
+	return err
 }
 
 // Changed words Restore's result for a message: the paths relative to

@@ -139,3 +139,39 @@ func TestKeepRestoreNested(t *testing.T) {
 		t.Errorf("changed %q, tampered %q", changed, tampered)
 	}
 }
+
+// TestRestoreWritesThroughNoPlantedLink: a link planted where a fixed
+// temporary name would be is not written through (an attack run had the
+// put-back overwrite a file outside the workspace so), and a same-size
+// edit with its modification time put back is still seen and undone.
+func TestRestoreWritesThroughNoPlantedLink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	must(t, os.WriteFile(victim, []byte("victim's"), 0o600))
+	cfg := filepath.Join(dir, "config")
+	must(t, os.WriteFile(cfg, []byte("[core]\n\tbare = false\n"), 0o644))
+	k := sandbox.Keep([]string{cfg}, nil)
+
+	info, _ := os.Stat(cfg)
+	must(t, os.Symlink(victim, cfg+".guardsh-restore"))
+	// Same size, and the old modification time put back.
+	must(t, os.WriteFile(cfg, []byte("[core]\n\thooks=/x/yyy\n"), 0o644))
+	must(t, os.Chtimes(cfg, info.ModTime(), info.ModTime()))
+
+	changed, _ := k.Restore()
+	if len(changed) != 1 || changed[0] != cfg {
+		t.Errorf("changed = %q, want the config", changed)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != "[core]\n\tbare = false\n" {
+		t.Errorf("config = %q, want it put back", b)
+	}
+	if fi, err := os.Lstat(cfg); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("config is not a regular file: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "victim's" {
+		t.Errorf("the put-back wrote through the planted link: %q", b)
+	}
+	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the victim's mode changed: %v", fi.Mode())
+	}
+}
