@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -370,6 +371,7 @@ func gitProtected(ws string) []string {
 	if err != nil {
 		return out
 	}
+	found := false
 	section := ""
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
@@ -382,15 +384,41 @@ func gitProtected(ws string) []string {
 			if i := strings.IndexAny(v, ";#"); i >= 0 && !strings.Contains(v[:i], `"`) {
 				v = v[:i] // a comment after the value
 			}
-			if v = strings.Trim(strings.TrimSpace(v), `"`); v != "" {
-				if rest, ok := strings.CutPrefix(v, "~/"); ok {
-					if home, err := os.UserHomeDir(); err == nil {
-						v = filepath.Join(home, rest)
-					}
-				}
-				add(v)
+			if v = strings.Trim(strings.TrimSpace(v), `"`); v != "" && !strings.ContainsAny(v, `"\`) {
+				found = true
+				add(expandHome(v))
 			}
 		}
 	}
+	if lower := strings.ToLower(string(data)); strings.Contains(lower, "include") || !found && strings.Contains(lower, "hookspath") {
+		// Includes, quoting, continuations, a one-line section: git's
+		// syntax, which git itself reads (an attack run set
+		// core.hooksPath through include.path and a one-line [core]
+		// section). Only for such a config: git costs a process start.
+		if v, ok := gitHooksPath(ws); ok && v != "" {
+			add(expandHome(v))
+		}
+	}
 	return out
+}
+
+// gitHooksPath asks git for the core.hooksPath of the repository at ws,
+// with its includes; ok is false when git could not answer (then the
+// file is read as guardsh reads it). "" when none is set.
+func gitHooksPath(ws string) (string, bool) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return "", false
+	}
+	cmd := exec.Command(git, "-C", ws, "config", "--get", "core.hooksPath")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return strings.TrimSpace(string(out)), true
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return "", true // not set
+	}
+	return "", false
 }
