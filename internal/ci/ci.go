@@ -185,7 +185,42 @@ func (fc FileCommands) mentionsEnvFile(c *guard.Checked) (rules.Verdict, bool) {
 			}
 		}
 	}
+	if c.Segment.Kind == interp.Write && len(c.Segment.Args) == 1 {
+		// A target only known at run time that could be the file:
+		// ${!v}, $(printenv …), a glob of its path (an attack run's
+		// finds). `> "$OUT/log"` cannot: its literal end is not the
+		// file's.
+		t := c.Segment.Args[0].Value
+		for _, name := range []string{"GITHUB_ENV", "GITHUB_PATH"} {
+			if f, ok := fc[name]; ok && strings.Contains(t, interp.Hole) && holedCouldBe(t, f) {
+				v := c.Verdict
+				v.Decision, v.DecidedBy = rules.Ask, rules.ByClass
+				v.Reason = "writes " + strings.ReplaceAll(t, interp.Hole, "…") + ", a path only known at run time that could be $" + name + ", which sets later steps' environment (CI)"
+				return v, true
+			}
+		}
+	}
 	return rules.Verdict{}, false
+}
+
+// holedCouldBe reports whether word, whose run-time parts (interp.Hole)
+// may be any text, could be path: its literal parts appear in path in
+// order, the first at the start and the last at the end.
+func holedCouldBe(word, path string) bool {
+	parts := strings.Split(word, interp.Hole)
+	if !strings.HasPrefix(path, parts[0]) {
+		return false
+	}
+	rest := path[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return len(parts) == 1 && rest == "" || len(parts) > 1 && strings.HasSuffix(rest, last)
 }
 
 // judgeEnv decides the lines the statement redirecting at seg writes to

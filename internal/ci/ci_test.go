@@ -76,6 +76,11 @@ func TestFileCommandWrites(t *testing.T) {
 		{"GITHUB_PATH by cp", "mode: bypass\n", `cp /dev/stdin $GITHUB_PATH <<< /tmp/evilbin`, rules.Ask, "names $GITHUB_PATH"},
 		{"GITHUB_ENV from python", "mode: bypass\n", `python3 -c "import os; open(os.environ['GITHUB_ENV'],'a').write('LD_PRELOAD=x')"`, rules.Ask, "names $GITHUB_ENV"},
 		{"reading GITHUB_ENV is fine", "mode: bypass\n", `cat "$GITHUB_ENV"`, rules.Allow, ""},
+		// Targets only known at run time that could be the file.
+		{"GITHUB_ENV by indirection", "mode: bypass\n", `v=GITHUB_ENV; echo LD_PRELOAD=/x >> ${!v}`, rules.Ask, "could be $GITHUB_ENV"},
+		{"GITHUB_ENV from printenv", "mode: bypass\n", `echo LD_PRELOAD=/x >> "$(printenv GITHUB_"ENV")"`, rules.Ask, "could be $GITHUB_ENV"},
+		{"GITHUB_PATH by a glob of its path", "mode: bypass\n", `echo /evil >> "$RUNNER_TEMP"/_runner_file_commands/add_path_*`, rules.Ask, "could be $GITHUB_PATH"},
+		{"a run-time log file is not the env file", "mode: bypass\n", `echo done >> "$OUT/build.log"`, rules.Allow, ""},
 		{"NODE_OPTIONS by printf", ask, `printf 'A=1\nNODE_OPTIONS=--require /tmp/x.js\n' >> $GITHUB_ENV`, rules.Ask, "NODE_OPTIONS"},
 		{"a directory for GITHUB_PATH", ask, `echo "$HOME/.local/bin" >> $GITHUB_PATH`, rules.Ask, "only known at run time"},
 		{"a static directory for GITHUB_PATH is a PATH export", ask, `echo /opt/tool/bin >> $GITHUB_PATH`, rules.Ask, "export PATH="},
