@@ -72,7 +72,7 @@ func NewRequest(o guard.Outcome, command, cwd, session string) Request {
 				it.Words = words
 				it.Exact = strings.Join(words, " ")
 				it.Prefix = ProposePrefix(words)
-				if codeRunners[base(words[0])] {
+				if runsCode(base(words[0])) {
 					// `python3 *` or `bash *` would allow any code.
 					it.Prefix = it.Exact
 				}
@@ -114,13 +114,8 @@ func ProposePrefix(argv []string) string {
 	return strings.Join(argv, " ")
 }
 
-// codeRunners are shells and interpreters: the code they run is not in
-// their words when they read it from standard input, and a prefix of
-// them allows any code.
-var codeRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
-	"fish": true, "csh": true, "tcsh": true, "python": true, "python3": true, "python2": true, "node": true,
-	"nodejs": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true, "lua": true,
-	"Rscript": true, "tclsh": true, "pwsh": true, "osascript": true, "guardsh": true}
+// runsCode: a shell or interpreter (rules.RunsCode), or guardsh itself.
+func runsCode(name string) bool { return rules.RunsCode(name) || name == "guardsh" }
 
 func base(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
 
@@ -129,7 +124,7 @@ func base(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
 // would allow whatever is piped into it later (`cat list | sh` remembered
 // as "sh" let `… | sh` run anything; an attack run's find).
 func readsCodeFromStdin(argv []string) bool {
-	if !codeRunners[base(argv[0])] {
+	if !runsCode(base(argv[0])) {
 		return false
 	}
 	for _, w := range argv[1:] {

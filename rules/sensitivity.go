@@ -61,7 +61,13 @@ var destructivePrograms = setOf("rm", "rmdir", "unlink", "shred", "dd", "truncat
 var codeRunners = setOf("sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
 	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl",
 	"php", "lua", "luajit", "tclsh", "wish", "Rscript", "R", "julia", "java", "jshell", "osascript",
-	"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython")
+	"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython", "pwsh")
+
+// RunsCode reports whether the program named name (a base name, "bash",
+// "python3") runs a program text it is given — a shell, a language
+// runtime, awk — whose code no pattern of its words names when it reads
+// it from standard input.
+func RunsCode(name string) bool { return codeRunners[name] }
 
 // projectRunners run code the project defines: make(1) runs its Makefile,
 // the package managers' run/test/start/exec run package.json scripts,
