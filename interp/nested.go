@@ -192,6 +192,12 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		markRunsCode(hasShortOption(args[1:], opt))
 		return
+	case name == "fc":
+		// fc without -l re-runs commands from the history list (-s, with
+		// substitutions) or what an editor leaves: code no segment shows,
+		// once `set -o history` and `history -s TEXT` have filled the list.
+		markRunsCode(!hasShortOption(args[1:], 'l'))
+		return
 	case name == "mapfile" || name == "readarray":
 		// mapfile -C CODE runs CODE for each chunk of lines read.
 		if code, at, ok := mapfileCallback(args); ok {

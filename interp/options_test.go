@@ -41,7 +41,7 @@ func TestBuiltinsThatRunCode(t *testing.T) {
 	})
 	for src, runs := range map[string]bool{
 		"hash -p /usr/bin/touch ls": true, "hash -rp x y": true, "hash -r": false, "hash ls": false,
-		"enable -f ./x.so y": true, "enable -n echo": false, `readarray -C "$cb" a`: true, "hash $x": true,
+		"enable -f ./x.so y": true, "enable -n echo": false, "fc -s": true, "fc -s echo=rm": true, "fc": true, "fc -e vi 3": true, "fc -l": false, "fc -lnr 1 5": false, `readarray -C "$cb" a`: true, "hash $x": true,
 	} {
 		segs, err := Analyze(src, Options{})
 		if err != nil || len(segs) != 1 || segs[0].RunsCode != runs {
