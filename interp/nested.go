@@ -145,6 +145,16 @@ const maxUnwrap = 16
 // known at run time is not analysed: the segment that carries it has a Hole
 // and RunsCode set. offs holds the byte offset in f.src of the word each of
 // seg.Args came from.
+// reservedWords are bash's reserved words (bash(1) RESERVED WORDS). bash
+// looks a command-position word up as an alias before it sees a reserved
+// word, so `alias {=…` or `alias if=…` changes what a later compound
+// command means.
+var reservedWords = map[string]bool{
+	"!": true, "case": true, "coproc": true, "do": true, "done": true, "elif": true, "else": true,
+	"esac": true, "fi": true, "for": true, "function": true, "if": true, "in": true, "select": true,
+	"then": true, "until": true, "while": true, "{": true, "}": true, "time": true, "[[": true, "]]": true,
+}
+
 func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, unwrapped int) {
 	if a.err != nil || len(seg.Args) == 0 {
 		return
@@ -219,6 +229,10 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 				continue
 			}
 			if n := strings.IndexByte(w.Value, '='); n > 0 {
+				if reservedWords[w.Value[:n]] {
+					a.fail(f, s.Pos(), "alias "+w.Value[:n]+" is named like a reserved word: bash expands it where the analysis sees syntax")
+					return
+				}
 				a.defineAlias(w.Value[:n], w.Value[n+1:])
 			}
 		}

@@ -57,3 +57,16 @@ func TestPrintfVAssigns(t *testing.T) {
 		{"plain printf assigns nothing", `printf %s y`, []string{"exec printf %s y"}},
 	})
 }
+
+// TestAliasOfReservedWordIsRefused: bash expands an alias named like a
+// reserved word ({, if, …) where the analysis sees a compound command.
+func TestAliasOfReservedWordIsRefused(t *testing.T) {
+	for _, src := range []string{`alias {="echo hi"`, `alias if='eval'`, `alias x=y time='rm -rf ~;'`, `alias '[['=eval`} {
+		if _, err := Analyze(src, Options{}); err == nil || !strings.Contains(err.Error(), "reserved word") {
+			t.Errorf("Analyze(%q): err %v, want a refusal", src, err)
+		}
+	}
+	if _, err := Analyze(`alias ll='ls -l' iff=true`, Options{}); err != nil {
+		t.Errorf("ordinary aliases: %v", err)
+	}
+}
