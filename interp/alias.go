@@ -117,3 +117,22 @@ func (a *analyzer) loadAliases() {
 		}
 	}
 }
+
+// DefinedAliases adds to into the aliases that the alias commands among
+// segs define (NAME=VALUE arguments fully known at analysis time), so that
+// an interactive session can pass them to the analysis of later commands
+// (Options.Aliases). A later definition of a name replaces an earlier one;
+// unalias removes nothing: reading a word both ways is always safe.
+func DefinedAliases(segs []Segment, into map[string]string) {
+	for _, s := range segs {
+		if s.Kind != Exec || len(s.Args) < 2 || s.Args[0].Value != "alias" {
+			continue
+		}
+		for _, w := range s.Args[1:] {
+			name, value, ok := strings.Cut(w.Value, "=")
+			if ok && name != "" && !strings.Contains(w.Value, Hole) {
+				into[name] = value
+			}
+		}
+	}
+}

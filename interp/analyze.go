@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -71,6 +72,11 @@ type Options struct {
 	// shell runs (bash FILE, ./FILE with a #! line) named by a relative
 	// path is read from there, while no cd came before it. "" reads none.
 	Dir string
+	// Aliases are aliases an interactive session defined before this
+	// text (see Session): words in command position are read with them
+	// expanded as well as without, as for aliases defined on an earlier
+	// line of the text.
+	Aliases map[string]string
 	// Vouch, when not nil, is asked about each file read by source or .
 	// (name is the command, path the file, key its SourceKey) before its
 	// commands are emitted: true means the caller already knows they would
@@ -114,6 +120,9 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	a := &analyzer{opt: opt, firstCd: -1}
+	if len(opt.Aliases) > 0 {
+		a.aliases = maps.Clone(opt.Aliases)
+	}
 	// About one segment per 24 bytes of script (measured on CI scripts):
 	// sized up front, a long script's segments are not copied as they grow.
 	n := max(16, len(src)/24)

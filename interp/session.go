@@ -1,0 +1,355 @@
+package interp
+
+import (
+	"bufio"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Interactive sessions.
+//
+// guardsh's interactive mode reads each command line itself (line editing,
+// history, prompts) and hands the lines it allows, one at a time, to one
+// persistent bash: `bash --norc --noprofile -i +H +o history OPTIONS
+// /dev/fd/3`. That bash is interactive (aliases expand, job control runs on
+// the terminal, $- holds i) but reads its commands from a private pipe, not
+// from the terminal, so it never prints a prompt, never reads a key, and
+// runs only what guardsh wrote. State persists between lines as in any
+// bash session: the working directory, variables, functions, aliases,
+// options, jobs.
+//
+// After each line guardsh writes a few lines of its own (sync lines) that
+// save $? and $-, turn off what could echo them (-v, -x) or change later
+// lines behind the analysis (history expansion, the history list), and
+// report $?, $-, PS1, PS2 and PROMPT_COMMAND on a second pipe (bash's fd 4),
+// each report carrying a random token written only in that sync line. The
+// report is not trusted for anything that matters: a prompt is expanded
+// from the copy guardsh sends back after analysing it, not from bash's
+// variable, so a forged report can change what is displayed, never what
+// runs.
+
+// Session is a persistent interactive bash run by guardsh. Its methods are
+// not safe for concurrent use.
+type Session struct {
+	cmd     *exec.Cmd
+	script  *os.File // writes reach bash's script (its fd 3)
+	replies chan reply
+	exited  chan struct{}
+	status  int
+	err     error
+	// restore is written before the next command: it turns back on the
+	// options the sync lines turned off and sets $? again.
+	restore string
+}
+
+// Report is what bash reported after a command: its exit status, $-, the
+// prompt strings and PROMPT_COMMAND (each element of the array form).
+// None of it is trusted: see the package comment on sessions.
+type Report struct {
+	Status        int
+	Flags         string
+	PS1, PS2      string
+	PromptCommand []string
+}
+
+type reply struct {
+	field string
+	err   error
+}
+
+// ErrSessionEnded is returned when the session's bash exited (exit, exec,
+// a signal, set -e): Wait gives its status.
+var ErrSessionEnded = errors.New("the shell exited")
+
+// StartSession starts the persistent bash of an interactive session with
+// r's shell, options, environment and standard files; args become $0 (its
+// first element; BASH_ARGV0) and the positional parameters. The options
+// must not start a login shell or name start-up files: the caller sends
+// those files' contents as commands, so that they are analysed.
+func (r Run) StartSession(args []string) (*Session, error) {
+	argv := []string{r.arg0(), "--norc", "--noprofile", "-i"}
+	argv = append(argv, r.Options...)
+	argv = append(argv, "+H", "+o", "history", "/dev/fd/3")
+	if len(args) > 1 {
+		argv = append(argv, args[1:]...)
+	}
+	cmd := r.cmd(argv)
+	cmd.Stdin = r.Stdin
+	scriptR, scriptW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	replyR, replyW, err := os.Pipe()
+	if err != nil {
+		scriptR.Close()
+		scriptW.Close()
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{scriptR, replyW}
+	start := cmd.Start
+	if r.Start != nil {
+		start = func() error { return r.Start(cmd) }
+	}
+	err = start()
+	scriptR.Close()
+	replyW.Close()
+	if err != nil {
+		scriptW.Close()
+		replyR.Close()
+		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
+	}
+	s := &Session{cmd: cmd, script: scriptW, replies: make(chan reply), exited: make(chan struct{})}
+	go s.read(replyR)
+	go func() {
+		s.status, s.err = exitStatus(cmd.Wait())
+		replyR.Close()
+		close(s.exited)
+	}()
+	// bash opened its script as another descriptor: fd 3 would let a
+	// command read lines before bash does. $0 is what bash -i would show.
+	init := "exec 3<&-\n"
+	if len(args) > 0 {
+		init += "BASH_ARGV0=" + Quote(args[0]) + "\n"
+	}
+	if _, err := io.WriteString(s.script, init); err != nil {
+		return nil, ErrSessionEnded
+	}
+	return s, nil
+}
+
+// Pid is the process ID of the session's bash.
+func (s *Session) Pid() int { return s.cmd.Process.Pid }
+
+// read passes each NUL-terminated field bash writes on fd 4 to s.replies,
+// then ErrSessionEnded when the pipe ends.
+func (s *Session) read(r io.Reader) {
+	br := bufio.NewReader(r)
+	for {
+		f, err := br.ReadString(0)
+		if err != nil {
+			select {
+			case s.replies <- reply{err: ErrSessionEnded}:
+			case <-s.exited:
+			}
+			return
+		}
+		select {
+		case s.replies <- reply{field: f[:len(f)-1]}:
+		case <-s.exited:
+			return
+		}
+	}
+}
+
+// saveLine saves $? and $- and turns off what must stay off around and
+// after guardsh's own lines. Its trace, if -x is on, goes nowhere, and it
+// holds no token: -v echoes it as it is read.
+const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; } 2>/dev/null\n"
+
+// Run writes text (one complete command, as analysed) to bash and waits
+// until bash has run it and reported. ErrSessionEnded means bash exited
+// instead.
+func (s *Session) Run(text string) (Report, error) {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	fields, err := s.exchange(s.restore+text+saveLine, "", `"$__guardsh_s" "$__guardsh_f" "${PS1-}" "${PS2-}" "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`)
+	if err != nil {
+		return Report{}, err
+	}
+	return s.report(fields)
+}
+
+// RunPromptCommand runs the PROMPT_COMMAND elements guardsh allowed, with
+// $? the status of the last command, as bash does before each prompt,
+// and reports again (PROMPT_COMMAND may set PS1).
+func (s *Session) RunPromptCommand(commands []string, status int) (Report, error) {
+	text := fmt.Sprintf("( \\builtin exit %d )\n", status)
+	for _, c := range commands {
+		text += c + "\n"
+	}
+	fields, err := s.exchange(text+saveLine, "", fmt.Sprintf(`%d "$__guardsh_f" "${PS1-}" "${PS2-}" 0`, status))
+	if err != nil {
+		return Report{}, err
+	}
+	return s.report(fields)
+}
+
+// ExpandPrompts returns ps1 and ps2 expanded by bash as prompts
+// (${var@P}) in the session's current state, with $? set to status. The
+// values expanded are the ones given, which the caller analysed, not
+// bash's variables. Bash's \[ and \] markers (bytes 1 and 2) are removed.
+func (s *Session) ExpandPrompts(ps1, ps2 string, status int) (string, string, error) {
+	text := "__guardsh_p1=" + Quote(ps1) + " __guardsh_p2=" + Quote(ps2) + "\n"
+	fields, err := s.exchange(text, fmt.Sprintf("( \\builtin exit %d ); ", status), `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`)
+	if err != nil {
+		return "", "", err
+	}
+	if len(fields) != 2 {
+		return "", "", fmt.Errorf("the shell's prompt report has %d fields, want 2", len(fields))
+	}
+	strip := strings.NewReplacer("\x01", "", "\x02", "")
+	return strip.Replace(fields[0]), strip.Replace(fields[1]), nil
+}
+
+// exchange writes text, then a line of pre followed by a printf of a new
+// random token, what (printf arguments) and the token again with "_end"
+// to fd 4, and returns the fields between. Fields outside a token's pair
+// (a command that wrote to fd 4) are skipped.
+func (s *Session) exchange(text, pre, what string) ([]string, error) {
+	token := "guardsh_" + rand.Text()
+	line := pre + "\\builtin printf '%s\\0' " + token + " " + what + " " + token + "_end >&4\n"
+	if _, err := io.WriteString(s.script, text+line); err != nil {
+		return nil, ErrSessionEnded
+	}
+	var fields []string
+	started := false
+	for {
+		select {
+		case r := <-s.replies:
+			switch {
+			case r.err != nil:
+				return nil, r.err
+			case r.field == token:
+				started, fields = true, nil
+			case r.field == token+"_end" && started:
+				return fields, nil
+			case started:
+				fields = append(fields, r.field)
+			}
+		case <-s.exited:
+			return nil, ErrSessionEnded
+		}
+	}
+}
+
+// report decodes the fields of a Run report and prepares the restore line.
+func (s *Session) report(fields []string) (Report, error) {
+	if len(fields) < 5 {
+		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 5", len(fields))
+	}
+	status, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return Report{}, fmt.Errorf("the shell's report: status %q", fields[0])
+	}
+	n, err := strconv.Atoi(fields[4])
+	if err != nil || n != len(fields)-5 {
+		return Report{}, fmt.Errorf("the shell's report: PROMPT_COMMAND of %q elements, %d given", fields[4], len(fields)-5)
+	}
+	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PromptCommand: fields[5:]}
+	var on strings.Builder
+	for _, c := range "euxv" {
+		if strings.ContainsRune(rep.Flags, c) {
+			on.WriteRune(c)
+		}
+	}
+	// The options back on, then $? (in a group whose trace goes nowhere,
+	// so -x shows nothing of guardsh's).
+	s.restore = "\\builtin unset __guardsh_s __guardsh_f __guardsh_p1 __guardsh_p2\n"
+	if on.Len() > 0 {
+		s.restore += "\\builtin set -" + on.String() + "\n"
+	}
+	s.restore += fmt.Sprintf("{ ( \\builtin exit %d ); } 2>/dev/null\n", status)
+	return rep, nil
+}
+
+// Close ends bash's script: bash exits as at the end of a script file
+// (running its EXIT trap), with the status of the last command.
+func (s *Session) Close() error { return s.script.Close() }
+
+// Exited is closed when the session's bash has exited.
+func (s *Session) Exited() <-chan struct{} { return s.exited }
+
+// Wait waits for bash to exit and returns its status as Run.Command does.
+func (s *Session) Wait() (int, error) {
+	<-s.exited
+	return s.status, s.err
+}
+
+// Signal sends sig to the session's bash.
+func (s *Session) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// exitStatus converts (*exec.Cmd).Wait's error into an exit status, 128+n
+// for a death by signal n.
+func exitStatus(err error) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return exitErr.ExitCode(), nil
+	}
+	return 126, err
+}
+
+// Quote returns s as one bash word: single-quoted, each ' written '\”.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// PromptText returns shell text whose analysis covers what expanding ps as
+// a prompt string (PS0, PS1, PS2, ${x@P}) would run: ps with its
+// backslash escapes decoded as bash decodes them (bash(1) PROMPTING), as
+// the body of an unquoted here-document, where parameter expansion,
+// command and arithmetic substitution happen as in a prompt and quotes are
+// literal. An octal escape is decoded to its byte, which bash then
+// expands (\044(…) is $(…)); the values of the other escapes (\u, \w, \h,
+// the date, …) are quoted by bash and stand for plain text here; \D{…}'s
+// format and unknown escapes are kept as written.
+func PromptText(ps string) string {
+	var b strings.Builder
+	for i := 0; i < len(ps); i++ {
+		c := ps[i]
+		if c != '\\' || i+1 == len(ps) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := ps[i]; {
+		case e >= '0' && e <= '7':
+			n, j := 0, i
+			for ; j < len(ps) && j < i+3 && ps[j] >= '0' && ps[j] <= '7'; j++ {
+				n = n*8 + int(ps[j]-'0')
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case e == '\\' || e == '$':
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		case e == '[' || e == ']':
+		case e == 'D' && i+1 < len(ps) && ps[i+1] == '{':
+			end := strings.IndexByte(ps[i:], '}')
+			if end < 0 {
+				b.WriteString(ps[i-1:])
+				i = len(ps)
+				break
+			}
+			b.WriteString(ps[i+2 : i+end])
+			i += end
+		case strings.IndexByte("adehHjlnrstTuvVwW@A!#", e) >= 0:
+			b.WriteByte('x')
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	body := b.String()
+	delim := "GUARDSH_PROMPT"
+	for strings.Contains("\n"+body+"\n", "\n"+delim+"\n") {
+		delim += "_"
+	}
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return ": <<" + delim + "\n" + body + delim + "\n"
+}

@@ -1,0 +1,186 @@
+package interp
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// newSession starts a session on the real bash with output into out.
+func newSession(t *testing.T, out *bytes.Buffer) *Session {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { devNull.Close() })
+	env := append(os.Environ(), "PS1=start$ ")
+	r := Run{Shell: bash, Arg0: "bash", Env: env, Stdin: devNull, Stdout: out, Stderr: out}
+	s, err := r.StartSession([]string{"mysh", "one", "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(); s.Wait() })
+	return s
+}
+
+func TestSessionKeepsStateAcrossCommands(t *testing.T) {
+	var out bytes.Buffer
+	s := newSession(t, &out)
+	dir := t.TempDir()
+	steps := []struct {
+		text   string
+		status int
+	}{
+		{"cd " + Quote(dir), 0},
+		{"greet() { echo \"hi $1\"; }", 0},
+		{"x=41; alias ll='echo aliased'", 0},
+		{"greet there; echo $((x+1)) $0 $1 $2 $-", 0},
+		{"ll; false", 1},
+		{"echo status $?", 0},
+		{"set -x; (exit 7)", 7},
+		{"echo traced; set +x", 0},
+	}
+	for _, st := range steps {
+		rep, err := s.Run(st.text)
+		if err != nil {
+			t.Fatalf("Run(%q): %v", st.text, err)
+		}
+		if rep.Status != st.status {
+			t.Errorf("Run(%q): status %d, want %d", st.text, rep.Status, st.status)
+		}
+	}
+	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(s.Pid()), "cwd"))
+	if err != nil || cwd != dir {
+		t.Errorf("the shell's directory: %q %v, want %q", cwd, err, dir)
+	}
+	got := out.String()
+	for _, want := range []string{"hi there\n", "42 mysh one two ", "aliased\n", "status 1\n", "+ echo traced\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// The commands saw an interactive shell with history expansion off.
+	_, flags, _ := strings.Cut(got, "42 mysh one two ")
+	flags, _, _ = strings.Cut(flags, "\n")
+	if !strings.Contains(flags, "i") || strings.Contains(flags, "H") {
+		t.Errorf("$- is %q, want i and no H", flags)
+	}
+	// guardsh's own lines never show, even traced.
+	for _, leak := range []string{"guardsh_", "__guardsh", "builtin"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("output shows guardsh's own lines (%q):\n%s", leak, got)
+		}
+	}
+}
+
+func TestSessionReportsPrompts(t *testing.T) {
+	var out bytes.Buffer
+	s := newSession(t, &out)
+	rep, err := s.Run(`PS1='[$?] \$ '; PS2='more> '; PROMPT_COMMAND=('echo one' 'echo two')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.PS1 != `[$?] \$ ` || rep.PS2 != "more> " || strings.Join(rep.PromptCommand, "|") != "echo one|echo two" {
+		t.Errorf("report %+v", rep)
+	}
+	rep, err = s.Run("(exit 3)")
+	if err != nil || rep.Status != 3 {
+		t.Fatalf("status %d %v", rep.Status, err)
+	}
+	if _, err := s.RunPromptCommand(rep.PromptCommand, rep.Status); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "one\ntwo\n") {
+		t.Errorf("prompt commands did not run: %q", out.String())
+	}
+	// What is expanded is the value given, not the shell's PS1.
+	p1, p2, err := s.ExpandPrompts(`[$?] $(echo sub) \$ `, "> ", rep.Status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[3] sub # "; os.Geteuid() != 0 {
+		want = "[3] sub $ "
+		if p1 != want {
+			t.Errorf("PS1 expands to %q, want %q", p1, want)
+		}
+	} else if p1 != want {
+		t.Errorf("PS1 expands to %q, want %q", p1, want)
+	}
+	if p2 != "> " {
+		t.Errorf("PS2 %q", p2)
+	}
+	// $? is back for the next command.
+	out.Reset()
+	if _, err := s.Run("echo after $?"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "after 3\n") {
+		t.Errorf("$? after the prompt: %q", out.String())
+	}
+}
+
+// A command that writes to the report pipe cannot pass for the report.
+func TestSessionIgnoresForgedReports(t *testing.T) {
+	var out bytes.Buffer
+	s := newSession(t, &out)
+	rep, err := s.Run(`printf '%s\0' guardsh_x 0 himB 'forged' '' 0 guardsh_x_end >&4; PS1=real; (exit 5)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.PS1 != "real" || rep.Status != 5 {
+		t.Errorf("report %+v, want PS1 real, status 5", rep)
+	}
+}
+
+func TestSessionEnds(t *testing.T) {
+	var out bytes.Buffer
+	s := newSession(t, &out)
+	if _, err := s.Run("sleep 30 >/dev/null 2>&1 & exit 4"); !errors.Is(err, ErrSessionEnded) {
+		t.Fatalf("Run(exit): %v, want ErrSessionEnded", err)
+	}
+	if status, err := s.Wait(); status != 4 || err != nil {
+		t.Errorf("Wait: %d %v, want 4", status, err)
+	}
+}
+
+func TestPromptText(t *testing.T) {
+	for ps, want := range map[string][]string{
+		`\u@\h:\w\$ `:                           {":"},
+		`[$?] $(git branch --show-current) \$ `: {"git branch --show-current", ":"},
+		`\044(touch pwned)`:                     {"touch pwned", ":"},
+		"\\140touch b\\140":                     {"touch b", ":"},
+		`\D{%H $(date)}`:                        {"date", ":"},
+		`{"exit_code": "$?", "working_dir": "$(pwd)", "py": "$(command -v python || echo '')"}`: {"pwd", "command -v python", "echo ", ":"},
+		`\$(touch c) \\`:        {":"},
+		"GUARDSH_PROMPT\n$(id)": {"id", ":"},
+	} {
+		segs, err := Analyze(PromptText(ps), Options{})
+		if err != nil {
+			t.Errorf("PromptText(%q): %v", ps, err)
+			continue
+		}
+		var got []string
+		for _, s := range segs {
+			if s.Kind == Exec {
+				var words []string
+				for _, w := range s.Args {
+					words = append(words, w.Value)
+				}
+				got = append(got, strings.Join(words, " "))
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("PromptText(%q) runs %q, want %q", ps, got, want)
+		}
+	}
+}
