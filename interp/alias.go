@@ -136,3 +136,58 @@ func DefinedAliases(segs []Segment, into map[string]string) {
 		}
 	}
 }
+
+// DefinedFunctions updates into, a session's functions (name to body, for
+// Options.Functions), with what text, a command that ran, defined:
+// defined names the functions the shell has now (Report.Functions). A
+// function text defines once, outside any function body, is added when
+// defined has it; a name text defines more than once, or that defined
+// lacks, is removed, as is every name an unset command anywhere in text
+// names (all of them for a name only known at run time). A text that does
+// not parse changes nothing but the removals.
+func DefinedFunctions(text string, segs []Segment, defined map[string]bool, into map[string]string) {
+	for _, s := range segs {
+		if s.Kind != Exec || len(s.Args) < 2 || s.Args[0].Value != "unset" {
+			continue
+		}
+		for _, w := range s.Args[1:] {
+			switch {
+			case strings.Contains(w.Value, Hole):
+				clear(into) // any of them
+			case !strings.HasPrefix(w.Value, "-"):
+				delete(into, w.Value)
+			}
+		}
+	}
+	for name := range into {
+		if !defined[name] {
+			delete(into, name)
+		}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		return
+	}
+	bodies := map[string]string{}
+	twice := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok {
+			return true
+		}
+		start, end := int(fd.Body.Pos().Offset()), int(fd.Body.End().Offset())
+		if _, seen := bodies[fd.Name.Value]; seen || start < 0 || end > len(text) || start > end {
+			twice[fd.Name.Value] = true
+		}
+		bodies[fd.Name.Value] = text[max(start, 0):max(min(end, len(text)), max(start, 0))]
+		return false // a definition inside a body happens when it runs
+	})
+	for name, body := range bodies {
+		switch {
+		case twice[name] || !defined[name]:
+			delete(into, name)
+		default:
+			into[name] = body
+		}
+	}
+}

@@ -77,6 +77,11 @@ type Options struct {
 	// expanded as well as without, as for aliases defined on an earlier
 	// line of the text.
 	Aliases map[string]string
+	// Functions are functions an interactive session defined before this
+	// text, name to body (see DefinedFunctions): a call of one is marked
+	// Segment.Function and its body analysed there, as for a function a
+	// sourced file defined.
+	Functions map[string]string
 	// Vouch, when not nil, is asked about each file read by source or .
 	// (name is the command, path the file, key its SourceKey) before its
 	// commands are emitted: true means the caller already knows they would
@@ -122,6 +127,12 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	a := &analyzer{opt: opt, firstCd: -1}
 	if len(opt.Aliases) > 0 {
 		a.aliases = maps.Clone(opt.Aliases)
+	}
+	for name, body := range opt.Functions {
+		if a.funcs == nil {
+			a.funcs = make(map[string]funcDef, len(opt.Functions))
+		}
+		a.funcs[name] = funcDef{Body: body, Line: 1}
 	}
 	// About one segment per 24 bytes of script (measured on CI scripts):
 	// sized up front, a long script's segments are not copied as they grow.

@@ -57,6 +57,8 @@ type Report struct {
 	Flags         string
 	PS1, PS2      string
 	PromptCommand []string
+	// Functions are the names of the functions defined in the shell.
+	Functions map[string]bool
 }
 
 type reply struct {
@@ -114,7 +116,7 @@ func (r Run) StartSession(args []string) (*Session, error) {
 	}()
 	// bash opened its script as another descriptor: fd 3 would let a
 	// command read lines before bash does. $0 is what bash -i would show.
-	init := "exec 3<&-\n"
+	init := "exec 3<&-\n__guardsh_status() { \\builtin return \"$1\"; }\n"
 	if len(args) > 0 {
 		init += "BASH_ARGV0=" + Quote(args[0]) + "\n"
 	}
@@ -148,6 +150,10 @@ func (s *Session) read(r io.Reader) {
 	}
 }
 
+// listFunctions writes the names of the shell's functions, one per line,
+// as one more field.
+const listFunctions = "\\builtin compgen -A function >&4; \\builtin printf '\\0' >&4; "
+
 // saveLine saves $? and $- and turns off what must stay off around and
 // after guardsh's own lines. Its trace, if -x is on, goes nowhere, and it
 // holds no token: -v echoes it as it is read.
@@ -160,7 +166,7 @@ func (s *Session) Run(text string) (Report, error) {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	fields, err := s.exchange(s.restore+text+saveLine, "", `"$__guardsh_s" "$__guardsh_f" "${PS1-}" "${PS2-}" "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`)
+	fields, err := s.exchange(s.restore+text+saveLine, "", `"$__guardsh_s" "$__guardsh_f" "${PS1-}" "${PS2-}" "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`, listFunctions)
 	if err != nil {
 		return Report{}, err
 	}
@@ -171,11 +177,11 @@ func (s *Session) Run(text string) (Report, error) {
 // $? the status of the last command, as bash does before each prompt,
 // and reports again (PROMPT_COMMAND may set PS1).
 func (s *Session) RunPromptCommand(commands []string, status int) (Report, error) {
-	text := fmt.Sprintf("( \\builtin exit %d )\n", status)
+	text := fmt.Sprintf("\\__guardsh_status %d\n", status)
 	for _, c := range commands {
 		text += c + "\n"
 	}
-	fields, err := s.exchange(text+saveLine, "", fmt.Sprintf(`%d "$__guardsh_f" "${PS1-}" "${PS2-}" 0`, status))
+	fields, err := s.exchange(text+saveLine, "", fmt.Sprintf(`%d "$__guardsh_f" "${PS1-}" "${PS2-}" 0`, status), listFunctions)
 	if err != nil {
 		return Report{}, err
 	}
@@ -188,7 +194,7 @@ func (s *Session) RunPromptCommand(commands []string, status int) (Report, error
 // bash's variables. Bash's \[ and \] markers (bytes 1 and 2) are removed.
 func (s *Session) ExpandPrompts(ps1, ps2 string, status int) (string, string, error) {
 	text := "__guardsh_p1=" + Quote(ps1) + " __guardsh_p2=" + Quote(ps2) + "\n"
-	fields, err := s.exchange(text, fmt.Sprintf("( \\builtin exit %d ); ", status), `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`)
+	fields, err := s.exchange(text, fmt.Sprintf("\\__guardsh_status %d; ", status), `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`, "")
 	if err != nil {
 		return "", "", err
 	}
@@ -200,12 +206,13 @@ func (s *Session) ExpandPrompts(ps1, ps2 string, status int) (string, string, er
 }
 
 // exchange writes text, then a line of pre followed by a printf of a new
-// random token, what (printf arguments) and the token again with "_end"
-// to fd 4, and returns the fields between. Fields outside a token's pair
+// random token and what (printf arguments), then post (commands writing
+// more fields to fd 4), then the token again with "_end", and returns the
+// fields between. Fields outside a token's pair
 // (a command that wrote to fd 4) are skipped.
-func (s *Session) exchange(text, pre, what string) ([]string, error) {
+func (s *Session) exchange(text, pre, what, post string) ([]string, error) {
 	token := "guardsh_" + rand.Text()
-	line := pre + "\\builtin printf '%s\\0' " + token + " " + what + " " + token + "_end >&4\n"
+	line := pre + "\\builtin printf '%s\\0' " + token + " " + what + " >&4; " + post + "\\builtin printf '%s\\0' " + token + "_end >&4\n"
 	if _, err := io.WriteString(s.script, text+line); err != nil {
 		return nil, ErrSessionEnded
 	}
@@ -232,6 +239,16 @@ func (s *Session) exchange(text, pre, what string) ([]string, error) {
 
 // report decodes the fields of a Run report and prepares the restore line.
 func (s *Session) report(fields []string) (Report, error) {
+	if len(fields) < 6 {
+		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 6", len(fields))
+	}
+	funcs := map[string]bool{}
+	for _, name := range strings.Split(fields[len(fields)-1], "\n") {
+		if name != "" && name != "__guardsh_status" {
+			funcs[name] = true
+		}
+	}
+	fields = fields[:len(fields)-1]
 	if len(fields) < 5 {
 		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 5", len(fields))
 	}
@@ -243,7 +260,7 @@ func (s *Session) report(fields []string) (Report, error) {
 	if err != nil || n != len(fields)-5 {
 		return Report{}, fmt.Errorf("the shell's report: PROMPT_COMMAND of %q elements, %d given", fields[4], len(fields)-5)
 	}
-	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PromptCommand: fields[5:]}
+	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PromptCommand: fields[5:], Functions: funcs}
 	var on strings.Builder
 	for _, c := range "euxv" {
 		if strings.ContainsRune(rep.Flags, c) {
@@ -256,7 +273,7 @@ func (s *Session) report(fields []string) (Report, error) {
 	if on.Len() > 0 {
 		s.restore += "\\builtin set -" + on.String() + "\n"
 	}
-	s.restore += fmt.Sprintf("{ ( \\builtin exit %d ); } 2>/dev/null\n", status)
+	s.restore += fmt.Sprintf("{ \\__guardsh_status %d; } 2>/dev/null\n", status)
 	return rep, nil
 }
 

@@ -1,8 +1,7 @@
 package interp
 
 import (
-	"bytes"
-	"errors"
+		"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +10,19 @@ import (
 	"testing"
 )
 
+// output is a file the session writes to directly, as a terminal would
+// be: what a command printed is there when Run returns.
+type output struct{ f *os.File }
+
+func (o output) String() string {
+	b, _ := os.ReadFile(o.f.Name())
+	return string(b)
+}
+
+func (o output) Reset() { _ = o.f.Truncate(0); _, _ = o.f.Seek(0, 0) }
+
 // newSession starts a session on the real bash with output into out.
-func newSession(t *testing.T, out *bytes.Buffer) *Session {
+func newSession(t *testing.T) (*Session, output) {
 	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -23,19 +33,23 @@ func newSession(t *testing.T, out *bytes.Buffer) *Session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { devNull.Close() })
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
 	env := append(os.Environ(), "PS1=start$ ")
-	r := Run{Shell: bash, Arg0: "bash", Env: env, Stdin: devNull, Stdout: out, Stderr: out}
+	r := Run{Shell: bash, Arg0: "bash", Env: env, Stdin: devNull, Stdout: f, Stderr: f}
 	s, err := r.StartSession([]string{"mysh", "one", "two"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(); s.Wait() })
-	return s
+	return s, output{f}
 }
 
 func TestSessionKeepsStateAcrossCommands(t *testing.T) {
-	var out bytes.Buffer
-	s := newSession(t, &out)
+	s, out := newSession(t)
 	dir := t.TempDir()
 	steps := []struct {
 		text   string
@@ -84,8 +98,7 @@ func TestSessionKeepsStateAcrossCommands(t *testing.T) {
 }
 
 func TestSessionReportsPrompts(t *testing.T) {
-	var out bytes.Buffer
-	s := newSession(t, &out)
+	s, out := newSession(t)
 	rep, err := s.Run(`PS1='[$?] \$ '; PS2='more> '; PROMPT_COMMAND=('echo one' 'echo two')`)
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +144,7 @@ func TestSessionReportsPrompts(t *testing.T) {
 
 // A command that writes to the report pipe cannot pass for the report.
 func TestSessionIgnoresForgedReports(t *testing.T) {
-	var out bytes.Buffer
-	s := newSession(t, &out)
+	s, _ := newSession(t)
 	rep, err := s.Run(`printf '%s\0' guardsh_x 0 himB 'forged' '' 0 guardsh_x_end >&4; PS1=real; (exit 5)`)
 	if err != nil {
 		t.Fatal(err)
@@ -143,8 +155,7 @@ func TestSessionIgnoresForgedReports(t *testing.T) {
 }
 
 func TestSessionEnds(t *testing.T) {
-	var out bytes.Buffer
-	s := newSession(t, &out)
+	s, _ := newSession(t)
 	if _, err := s.Run("sleep 30 >/dev/null 2>&1 & exit 4"); !errors.Is(err, ErrSessionEnded) {
 		t.Fatalf("Run(exit): %v, want ErrSessionEnded", err)
 	}
@@ -182,5 +193,30 @@ func TestPromptText(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("PromptText(%q) runs %q, want %q", ps, got, want)
 		}
+	}
+}
+
+func TestDefinedFunctions(t *testing.T) {
+	funcs := map[string]string{"old": "{ :; }", "gone": "{ :; }", "keep": "{ echo; }"}
+	text := "cd /tmp && greet() { echo hi; }\nouter() { inner() { :; }; }\nif x; then two() { a; }; else two() { b; }; fi\nunset -f old\nnotrun() { :; }"
+	segs, err := Analyze(text, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defined := map[string]bool{"greet": true, "outer": true, "two": true, "keep": true, "old": true, "inner": true}
+	DefinedFunctions(text, segs, defined, funcs)
+	want := map[string]string{"greet": "{ echo hi; }", "outer": "{ inner() { :; }; }", "keep": "{ echo; }"}
+	if len(funcs) != len(want) {
+		t.Errorf("functions %q, want %q", funcs, want)
+	}
+	for name, body := range want {
+		if funcs[name] != body {
+			t.Errorf("%s: %q, want %q (all: %q)", name, funcs[name], body, funcs)
+		}
+	}
+	// A call of a carried function is analysed into its body.
+	segs, err = Analyze("greet", Options{Functions: funcs})
+	if err != nil || len(segs) != 2 || !segs[0].Function || segs[1].Args[0].Value != "echo" {
+		t.Errorf("call: %v %v", segs, err)
 	}
 }

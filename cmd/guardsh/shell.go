@@ -127,6 +127,9 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		defer s.log.Close()
 	}
 
+	if isInteractive(inv, stdin) {
+		return s.interactive(stdin, inv.operands)
+	}
 	if inv.initFile != "" {
 		// bash sources the init file before anything else: it is code too.
 		if data, err := os.ReadFile(inv.initFile); err == nil {

@@ -30,6 +30,10 @@ type Guard struct {
 	// here ("unavailable (ABI 3)", see sandbox.Unavailable): what would
 	// run jailed asks instead.
 	SandboxUnavailable string
+	// Prompts: commands run in guardsh's interactive session, which
+	// analyses each prompt string and PROMPT_COMMAND before using it, so
+	// assigning them allowed code is an ordinary assignment (prompts.go).
+	Prompts bool
 }
 
 // Checked is one segment with its verdict.
@@ -130,6 +134,9 @@ func (g *Guard) Evaluate(text string) Outcome {
 // assumed values that no rule denies (see interp.Segment.Assumed), which
 // only ever tightens.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	if g.Prompts && seg.Kind == interp.Exec {
+		seg = g.withoutPromptAssigns(seg)
+	}
 	v = g.Policy.Decide(Subject(seg), ctx)
 	if seg.Assumed != "" {
 		if v.Decision != rules.Deny {

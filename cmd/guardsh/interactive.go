@@ -1,0 +1,473 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// Interactive mode: guardsh reads each command line itself (with line
+// editing and history on a terminal), decides it, and hands what it allows
+// to one persistent interactive bash (interp.Session); a refused line runs
+// `(exit 126)` instead and the session goes on. Prompts are bash's PS1 and
+// PS2, expanded by that bash after guardsh has analysed them, with the
+// allowed PROMPT_COMMAND elements run first.
+
+// isInteractive reports whether inv starts an interactive session, as bash
+// decides: no -c and no script operand (operands after -s are positional
+// parameters), and -i or standard input and standard error on a terminal.
+func isInteractive(inv *invocation, stdin *os.File) bool {
+	if inv.command || inv.version || inv.help {
+		return false
+	}
+	if len(inv.operands) > 0 && !inv.stdin {
+		return false // a script file, even with -i
+	}
+	return inv.interactive || term.IsTerminal(int(stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd()))
+}
+
+// defaultPS1 and defaultPS2 are bash's prompts when none is set, used in
+// place of a prompt whose code would not be allowed.
+const defaultPS1, defaultPS2 = `\s-\v\$ `, "> "
+
+// interSession is one interactive guardsh session.
+type interSession struct {
+	s     *shellRun
+	sess  *interp.Session
+	lines *lineSource
+	// tty is the terminal guardsh reads lines from, when there is one;
+	// bashPgrp is the process group bash's job control runs in.
+	tty      *os.File
+	bashPgrp int
+	// aliases and functions are those the allowed commands defined, for
+	// the analysis of later ones.
+	aliases, functions map[string]string
+	// warned holds the prompt values already reported as not used.
+	warned map[string]bool
+	last   interp.Report
+}
+
+// interactive serves an interactive session on stdin; args are $0 and the
+// positional parameters. It returns the exit status of the session's bash.
+func (s *shellRun) interactive(stdin *os.File, args []string) int {
+	s.guard.Prompts = true
+	if s.guard.SandboxUnavailable == "" {
+		// The session's bash starts before its commands are known.
+		s.guard.SandboxUnavailable = "unavailable (interactive session)"
+	}
+	runner := s.runner
+	runner.Options = sessionOptions(s.inv.options)
+	arg0 := runner.Arg0
+	if arg0 == "" {
+		arg0 = "bash"
+	}
+	x := &interSession{s: s, aliases: map[string]string{}, functions: map[string]string{}, warned: map[string]bool{}}
+	if term.IsTerminal(int(stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())) {
+		x.tty = stdin
+	}
+	sess, err := runner.StartSession(append([]string{strings.TrimPrefix(arg0, "-")}, args...))
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
+	x.sess = sess
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGINT {
+				continue // bash and the foreground job get their own
+			}
+			// The terminal is gone or guardsh is told to end: so is the
+			// session (an interactive bash exits on SIGHUP).
+			x.lines.restore()
+			_ = sess.Signal(syscall.SIGHUP)
+		}
+	}()
+	x.lines = newLineSource(stdin, s.stderr, x.tty)
+	defer x.lines.restore()
+
+	ended := false
+	if rep, err := sess.Run(""); err != nil {
+		ended = true
+	} else {
+		x.last = rep
+		x.takeTerminal()
+	}
+	for _, f := range startupFiles(s.inv, os.Getenv("HOME")) {
+		if ended {
+			break
+		}
+		ended = !x.run(". "+interp.Quote(f)+"\n", f)
+	}
+	for !ended {
+		ps1, ps2, ok := x.prompts()
+		if !ok {
+			break
+		}
+		text, err := x.lines.command(ps1, ps2)
+		if text != "" {
+			ended = !x.run(text, "")
+		}
+		if err != nil {
+			if x.tty != nil && errors.Is(err, io.EOF) {
+				fmt.Fprintln(s.stderr, "exit")
+			} else if !errors.Is(err, io.EOF) {
+				fmt.Fprintf(s.stderr, "guardsh: reading commands: %v\n", err)
+			}
+			break
+		}
+	}
+	x.lines.restore()
+	sess.Close()
+	status, err := sess.Wait()
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	return status
+}
+
+// run decides text and runs it in the session (or `(exit 126)` when it is
+// refused), records it with its exit status, and reports whether the
+// session goes on. file names the start-up file text reads, if any.
+func (x *interSession) run(text, file string) bool {
+	s := x.s
+	o, calls := s.review(text, s.evaluate(text))
+	a := s.resolve(text, o)
+	rec := s.record(text, o, calls, a)
+	run := text
+	if a.Decision != rules.Allow {
+		s.printRefusal(text, o, a)
+		if file != "" {
+			fmt.Fprintf(s.stderr, "guardsh: start-up file %s not read\n", file)
+		}
+		run = "(exit 126)\n"
+	} else {
+		s.printLines(a)
+	}
+	x.giveTerminal()
+	rep, err := x.sess.Run(run)
+	x.takeTerminal()
+	if err != nil {
+		s.finish(rec, nil)
+		return false
+	}
+	// What the command defined is there for the analysis of the next.
+	var segs []interp.Segment
+	if a.Decision == rules.Allow {
+		s.finish(rec, &rep.Status)
+		segs = make([]interp.Segment, len(o.Segments))
+		for i, c := range o.Segments {
+			segs[i] = c.Segment
+		}
+		interp.DefinedAliases(segs, x.aliases)
+	} else {
+		s.finish(rec, nil)
+		run = ""
+	}
+	interp.DefinedFunctions(run, segs, rep.Functions, x.functions)
+	s.guard.Analysis.Aliases, s.guard.Analysis.Functions = x.aliases, x.functions
+	x.last = rep
+	// The next command is decided where bash is now.
+	if cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(x.sess.Pid()), "cwd")); err == nil {
+		s.guard.Context.Cwd, s.guard.Analysis.Dir = cwd, cwd
+		s.guard.Analysis.DirChanged = false
+	} else {
+		s.guard.Analysis.DirChanged = true
+	}
+	return true
+}
+
+// prompts runs the PROMPT_COMMAND elements that would be allowed and
+// returns PS1 and PS2 expanded, each replaced by bash's default when its
+// code would not be allowed; ok is false when the session ended.
+func (x *interSession) prompts() (ps1, ps2 string, ok bool) {
+	rep := x.last
+	var allowed []string
+	for _, c := range rep.PromptCommand {
+		if x.s.guard.PromptAllowed("PROMPT_COMMAND", c) {
+			allowed = append(allowed, c)
+		} else {
+			x.warn("PROMPT_COMMAND element", c)
+		}
+	}
+	if len(allowed) > 0 {
+		x.giveTerminal()
+		r, err := x.sess.RunPromptCommand(allowed, rep.Status)
+		x.takeTerminal()
+		if err != nil {
+			return "", "", false
+		}
+		rep.PS1, rep.PS2 = r.PS1, r.PS2
+	}
+	if !x.s.guard.PromptAllowed("PS1", rep.PS1) {
+		x.warn("PS1", rep.PS1)
+		rep.PS1 = defaultPS1
+	}
+	if !x.s.guard.PromptAllowed("PS2", rep.PS2) {
+		x.warn("PS2", rep.PS2)
+		rep.PS2 = defaultPS2
+	}
+	ps1, ps2, err := x.sess.ExpandPrompts(rep.PS1, rep.PS2, rep.Status)
+	x.takeTerminal() // a prompt's $(…) may run a job, which bash gives it to
+	if err != nil {
+		return "", "", false
+	}
+	return ps1, ps2, true
+}
+
+// warn says once per value that guardsh does not use it.
+func (x *interSession) warn(what, value string) {
+	if x.warned[what+"\x00"+value] {
+		return
+	}
+	x.warned[what+"\x00"+value] = true
+	fmt.Fprintf(x.s.stderr, "guardsh: %s %q not used: its code would not be allowed without asking (guardsh check shows why)\n", what, value)
+}
+
+// giveTerminal makes bash's process group the terminal's foreground group
+// (bash gives it to each job it starts, and reads there with builtins such
+// as read); takeTerminal takes it back for guardsh's own reading.
+func (x *interSession) giveTerminal() {
+	if x.tty == nil {
+		return
+	}
+	if x.bashPgrp == 0 {
+		if pg, err := unix.Getpgid(x.sess.Pid()); err == nil {
+			x.bashPgrp = pg
+		}
+	}
+	if x.bashPgrp > 0 {
+		_ = unix.IoctlSetPointerInt(int(x.tty.Fd()), unix.TIOCSPGRP, x.bashPgrp)
+	}
+}
+
+func (x *interSession) takeTerminal() {
+	if x.tty != nil {
+		// The approval dialog resets these when it ends.
+		signal.Ignore(syscall.SIGTTOU, syscall.SIGTTIN)
+		_ = unix.IoctlSetPointerInt(int(x.tty.Fd()), unix.TIOCSPGRP, unix.Getpgrp())
+	}
+}
+
+// sessionOptions returns the bash options of inv that the session's bash
+// gets: not those guardsh serves itself (-i, login, start-up files; -s
+// and -c are never in options) nor +H, which StartSession sets.
+func sessionOptions(options []string) []string {
+	var out []string
+	for i := 0; i < len(options); i++ {
+		o := options[i]
+		switch o {
+		case "--login", "--norc", "--noprofile", "--noediting", "+H":
+			continue
+		case "--rcfile", "--init-file":
+			i++
+			continue
+		}
+		if len(o) > 1 && o[0] == '-' && o[1] != '-' {
+			o = strings.NewReplacer("i", "", "l", "").Replace(o)
+			if o == "-" {
+				continue
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// startupFiles lists the files bash reads when an interactive session
+// starts (bash(1) INVOCATION), which guardsh sends as `. FILE` commands
+// so that they are decided: a login shell's /etc/profile and the first of
+// ~/.bash_profile, ~/.bash_login, ~/.profile (not with --noprofile); else
+// --rcfile's file, or /etc/bash.bashrc and ~/.bashrc (not with --norc).
+// Files that do not exist are left out.
+func startupFiles(inv *invocation, home string) []string {
+	has := func(long string, short byte) bool {
+		for _, o := range inv.options {
+			if o == long || short != 0 && len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o, short) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	exists := func(p string) bool {
+		info, err := os.Stat(p)
+		return err == nil && !info.IsDir()
+	}
+	var files []string
+	if inv.login || has("--login", 'l') {
+		if has("--noprofile", 0) {
+			return nil
+		}
+		if exists("/etc/profile") {
+			files = append(files, "/etc/profile")
+		}
+		for _, f := range []string{".bash_profile", ".bash_login", ".profile"} {
+			if p := filepath.Join(home, f); home != "" && exists(p) {
+				return append(files, p)
+			}
+		}
+		return files
+	}
+	if has("--norc", 0) {
+		return nil
+	}
+	if inv.initFile != "" {
+		return []string{inv.initFile}
+	}
+	for _, p := range []string{"/etc/bash.bashrc", filepath.Join(home, ".bashrc")} {
+		if (home != "" || p == "/etc/bash.bashrc") && exists(p) {
+			files = append(files, p)
+		}
+	}
+	return files
+}
+
+// lineSource reads command lines, printing the prompts: on a terminal
+// with line editing and history (golang.org/x/term), else plainly from a
+// pipe with the prompts on stderr, as bash -i does.
+type lineSource struct {
+	tty    *os.File
+	editor *term.Terminal
+	keys   *keyReader
+	saved  *term.State
+	plain  *bufio.Reader
+	stderr io.Writer
+	// first: the next line starts a command (PS1), else continues one (PS2).
+	first    bool
+	ps1, ps2 string
+	buf      []byte
+}
+
+func newLineSource(stdin *os.File, stderr io.Writer, tty *os.File) *lineSource {
+	l := &lineSource{tty: tty, stderr: stderr}
+	if tty == nil {
+		l.plain = bufio.NewReader(stdin)
+		return l
+	}
+	l.keys = &keyReader{r: tty}
+	l.editor = term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{l.keys, os.Stderr}, "")
+	return l
+}
+
+// errInterrupted: Ctrl-C at the prompt drops the command being typed.
+var errInterrupted = errors.New("interrupted")
+
+// command reads the next complete command, prompting with ps1 and then
+// ps2 for each continuation line. Ctrl-C drops what was typed and prompts
+// again. At the end of input it returns the text read, if any, and io.EOF.
+func (l *lineSource) command(ps1, ps2 string) (string, error) {
+	for {
+		l.ps1, l.ps2, l.first, l.buf = ps1, ps2, true, nil
+		reader := interp.NewCommandReader(l)
+		text, err := reader.Next()
+		if l.keys != nil && l.keys.interrupted {
+			l.keys.interrupted = false
+			continue
+		}
+		if errors.Is(err, errInterrupted) {
+			continue
+		}
+		return text, err
+	}
+}
+
+// Read serves the command reader one line at a time.
+func (l *lineSource) Read(p []byte) (int, error) {
+	if len(l.buf) == 0 {
+		prompt := l.ps2
+		if l.first {
+			prompt = l.ps1
+		}
+		l.first = false
+		line, err := l.readLine(prompt)
+		if err != nil {
+			return 0, err
+		}
+		l.buf = []byte(line + "\n")
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
+}
+
+// readLine prints prompt and reads one line without its newline.
+func (l *lineSource) readLine(prompt string) (string, error) {
+	if l.editor == nil {
+		fmt.Fprint(l.stderr, prompt)
+		line, err := l.plain.ReadString('\n')
+		if err != nil && line == "" {
+			return "", err
+		}
+		return strings.TrimSuffix(line, "\n"), nil
+	}
+	// Lines of the prompt before its last are printed as they are; the
+	// editor redraws the last one.
+	if i := strings.LastIndexByte(prompt, '\n'); i >= 0 {
+		fmt.Fprint(l.stderr, prompt[:i+1])
+		prompt = prompt[i+1:]
+	}
+	fd := int(l.tty.Fd())
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return "", err
+	}
+	l.saved = state
+	if w, h, err := term.GetSize(fd); err == nil {
+		_ = l.editor.SetSize(w, h)
+	}
+	l.editor.SetPrompt(prompt)
+	line, err := l.editor.ReadLine()
+	l.restore()
+	if errors.Is(err, term.ErrPasteIndicator) {
+		err = nil
+	}
+	if l.keys.interrupted {
+		return "", errInterrupted
+	}
+	return line, err
+}
+
+// restore puts the terminal back in the mode it had before a line was
+// read.
+func (l *lineSource) restore() {
+	if l != nil && l.saved != nil {
+		_ = term.Restore(int(l.tty.Fd()), l.saved)
+		l.saved = nil
+	}
+}
+
+// keyReader passes the terminal's bytes to the line editor, turning
+// Ctrl-C (which the editor treats as end of input) into Enter and noting
+// it.
+type keyReader struct {
+	r           io.Reader
+	interrupted bool
+}
+
+func (k *keyReader) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if i := strings.IndexByte(string(p[:n]), 3); i >= 0 {
+		p[i] = '\r'
+		n = i + 1
+		k.interrupted = true
+	}
+	return n, err
+}
