@@ -1,7 +1,7 @@
 package interp
 
 import (
-		"errors"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
