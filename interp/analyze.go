@@ -82,6 +82,11 @@ type Options struct {
 	// Segment.Function and its body analysed there, as for a function a
 	// sourced file defined.
 	Functions map[string]string
+	// AliasesOn says expand_aliases is on where the text runs (guardsh's
+	// interactive session keeps it on): a top-level command word naming
+	// one of Aliases is then only ever read expanded, and its segment as
+	// written is marked Segment.Aliased.
+	AliasesOn bool
 	// Vouch, when not nil, is asked about each file read by source or .
 	// (name is the command, path the file, key its SourceKey) before its
 	// commands are emitted: true means the caller already knows they would
@@ -860,6 +865,11 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		seg.RunsCode = true
 	}
 	a.callStart = len(a.segs)
+	if a.opt.AliasesOn && f.depth == 0 && a.sourcing == "" && len(c.Args) > 0 {
+		if name, ok := aliasName(c.Args[0]); ok {
+			_, seg.Aliased = a.opt.Aliases[name]
+		}
+	}
 	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
 		seg.Function = a.isFunc(seg.Args[0].Value)
 	}

@@ -91,6 +91,11 @@ type Segment struct {
 	// earlier (see source.go): bash runs that function, whose body was
 	// analysed into segments at its first call.
 	Function bool
+	// Aliased says the command word names an alias of Options.Aliases
+	// and Options.AliasesOn holds: bash replaces the word by the alias
+	// when it reads the line, so this reading as written never runs; the
+	// expansion is analysed as the segments after it (Via "alias NAME").
+	Aliased bool
 	// Script, on a shell given a script file (or a source or . of a file)
 	// that cannot be read now (missing, named by an earlier command,
 	// relative after a cd), is that operand; the segment then has

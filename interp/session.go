@@ -155,9 +155,10 @@ func (s *Session) read(r io.Reader) {
 const listFunctions = "\\builtin compgen -A function >&4; \\builtin printf '\\0' >&4; "
 
 // saveLine saves $? and $- and turns off what must stay off around and
-// after guardsh's own lines. Its trace, if -x is on, goes nowhere, and it
+// after guardsh's own lines, and keeps expand_aliases on (the analysis
+// reads an alias of an earlier line only expanded: Options.AliasesOn). Its trace, if -x is on, goes nowhere, and it
 // holds no token: -v echoes it as it is read.
-const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; } 2>/dev/null\n"
+const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; } 2>/dev/null\n"
 
 // Run writes text (one complete command, as analysed) to bash and waits
 // until bash has run it and reported. ErrSessionEnded means bash exited
@@ -278,8 +279,11 @@ func (s *Session) report(fields []string) (Report, error) {
 }
 
 // Close ends bash's script: bash exits as at the end of a script file
-// (running its EXIT trap), with the status of the last command.
-func (s *Session) Close() error { return s.script.Close() }
+// (running its EXIT trap), with the status of the last command run.
+func (s *Session) Close() error {
+	_, _ = io.WriteString(s.script, s.restore)
+	return s.script.Close()
+}
 
 // Exited is closed when the session's bash has exited.
 func (s *Session) Exited() <-chan struct{} { return s.exited }

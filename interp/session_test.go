@@ -220,3 +220,38 @@ func TestDefinedFunctions(t *testing.T) {
 		t.Errorf("call: %v %v", segs, err)
 	}
 }
+
+// With expand_aliases kept on, a top-level word naming a session alias is
+// only read expanded; a payload parsed at run time (eval, bash -c) or a
+// quoted word is read as written.
+func TestAliasesOn(t *testing.T) {
+	opt := Options{Aliases: map[string]string{"ll": "ls -l"}, AliasesOn: true}
+	for text, want := range map[string][]bool{
+		"ll x":           {true, false},
+		`\ll x`:          {false},
+		"eval ll":        {false, false, false},
+		"bash -c ll":     {false, false, false},
+		"f() { ll; }":    {true, false},
+		"true && ll | x": {false, true, false, false},
+	} {
+		segs, err := Analyze(text, opt)
+		if err != nil {
+			t.Errorf("%s: %v", text, err)
+			continue
+		}
+		var got []bool
+		for _, s := range segs {
+			got = append(got, s.Aliased)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d segments %v, want %v", text, len(got), renderRuns(segs), want)
+			continue
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: Aliased %v, want %v (%v)", text, got, want, renderRuns(segs))
+				break
+			}
+		}
+	}
+}

@@ -64,6 +64,7 @@ type interSession struct {
 // positional parameters. It returns the exit status of the session's bash.
 func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	s.guard.Prompts = true
+	s.guard.Analysis.AliasesOn = true
 	if s.guard.SandboxUnavailable == "" {
 		// The session's bash starts before its commands are known.
 		s.guard.SandboxUnavailable = "unavailable (interactive session)"

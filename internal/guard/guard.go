@@ -225,8 +225,9 @@ var plainWrappers = map[string]bool{
 // Its own class then does not make the command ask; rules that match it
 // still apply, and the segments of its code are decided on their own.
 func transparent(seg interp.Segment) bool {
-	if seg.Function {
-		// A function from a sourced file: its body is analysed.
+	if seg.Function || seg.Aliased {
+		// A function from a sourced file or an earlier line of the
+		// session: its body is analysed; an alias: its expansion is.
 		return len(seg.Assigns) == 0
 	}
 	if !seg.Nested || len(seg.Assigns) > 0 || len(seg.Args) == 0 {
