@@ -251,9 +251,11 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 // command is replaced by `(exit 126)`, so $? and `set -e` behave as if it
 // had failed, and the script goes on as bash's would.
 func (s *shellRun) stream(r *os.File, args []string) int {
-	interactive := term.IsTerminal(int(r.Fd()))
+	// On a terminal (with stderr elsewhere, which bash does not call
+	// interactive) commands read the terminal as they would in bash.
+	onTerminal := term.IsTerminal(int(r.Fd()))
 	runner := s.runner
-	if !interactive {
+	if !onTerminal {
 		// The script has its own channel to bash; commands read nothing
 		// of it (see interp.Run.Stream).
 		devNull, err := os.Open(os.DevNull)
@@ -264,7 +266,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		defer devNull.Close()
 		runner.Stdin = devNull
 	}
-	w, wait, err := runner.Stream(args, !interactive)
+	w, wait, err := runner.Stream(args, !onTerminal)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		return exitRefused
@@ -276,9 +278,6 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	}
 	reader := interp.NewCommandReader(r)
 	for {
-		if interactive {
-			fmt.Fprint(s.stderr, "guardsh$ ")
-		}
 		text, err := reader.Next()
 		if text != "" {
 			o, calls := s.review(text, s.evaluate(text))
