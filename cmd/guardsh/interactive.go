@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
@@ -85,6 +87,8 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 		return exitRefused
 	}
 	x.sess = sess
+	x.lines = newLineSource(stdin, s.stderr, x.tty)
+	defer x.lines.restore()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -94,13 +98,18 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 				continue // bash and the foreground job get their own
 			}
 			// The terminal is gone or guardsh is told to end: so is the
-			// session (an interactive bash exits on SIGHUP).
+			// session (an interactive bash exits on SIGHUP, hanging up
+			// its jobs). Every line already has its audit record.
 			x.lines.restore()
 			_ = sess.Signal(syscall.SIGHUP)
+			select {
+			case <-sess.Exited():
+			case <-time.After(2 * time.Second):
+				_ = sess.Signal(syscall.SIGKILL)
+			}
+			os.Exit(128 + int(sig.(syscall.Signal)))
 		}
 	}()
-	x.lines = newLineSource(stdin, s.stderr, x.tty)
-	defer x.lines.restore()
 
 	ended := false
 	if rep, err := sess.Run(""); err != nil {
@@ -147,6 +156,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 // session goes on. file names the start-up file text reads, if any.
 func (x *interSession) run(text, file string) bool {
 	s := x.s
+	s.start = time.Now() // the record's duration is this line's
 	o, calls := s.review(text, s.evaluate(text))
 	a := s.resolve(text, o)
 	rec := s.record(text, o, calls, a)
@@ -345,6 +355,8 @@ type lineSource struct {
 	tty    *os.File
 	editor *term.Terminal
 	keys   *keyReader
+	// mu guards saved, which a signal handler restores too.
+	mu     sync.Mutex
 	saved  *term.State
 	plain  *bufio.Reader
 	stderr io.Writer
@@ -426,11 +438,15 @@ func (l *lineSource) readLine(prompt string) (string, error) {
 		prompt = prompt[i+1:]
 	}
 	fd := int(l.tty.Fd())
+	l.mu.Lock()
 	state, err := term.MakeRaw(fd)
+	if err == nil {
+		l.saved = state
+	}
+	l.mu.Unlock()
 	if err != nil {
 		return "", err
 	}
-	l.saved = state
 	if w, h, err := term.GetSize(fd); err == nil {
 		_ = l.editor.SetSize(w, h)
 	}
@@ -449,7 +465,12 @@ func (l *lineSource) readLine(prompt string) (string, error) {
 // restore puts the terminal back in the mode it had before a line was
 // read.
 func (l *lineSource) restore() {
-	if l != nil && l.saved != nil {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.saved != nil {
 		_ = term.Restore(int(l.tty.Fd()), l.saved)
 		l.saved = nil
 	}
