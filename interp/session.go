@@ -45,8 +45,11 @@ type Session struct {
 	status  int
 	err     error
 	// restore is written before the next command: it turns back on the
-	// options the sync lines turned off and sets $? again.
-	restore string
+	// options (flags) the sync lines turned off and sets $? again (to
+	// status).
+	restore    string
+	flags      string
+	lastStatus int
 }
 
 // Report is what bash reported after a command: its exit status, $-, the
@@ -116,7 +119,7 @@ func (r Run) StartSession(args []string) (*Session, error) {
 	}()
 	// bash opened its script as another descriptor: fd 3 would let a
 	// command read lines before bash does. $0 is what bash -i would show.
-	init := "exec 3<&-\n__guardsh_status() { \\builtin return \"$1\"; }\n"
+	init := "exec 3<&-\n"
 	if len(args) > 0 {
 		init += "BASH_ARGV0=" + Quote(args[0]) + "\n"
 	}
@@ -156,9 +159,11 @@ const listFunctions = "\\builtin compgen -A function >&4; \\builtin printf '\\0'
 
 // saveLine saves $? and $- and turns off what must stay off around and
 // after guardsh's own lines, and keeps expand_aliases on (the analysis
-// reads an alias of an earlier line only expanded: Options.AliasesOn). Its trace, if -x is on, goes nowhere, and it
+// reads an alias of an earlier line only expanded: Options.AliasesOn), and
+// clears finished jobs from the job table, as bash does before a prompt
+// (their "Done" notices are not shown). Its trace, if -x is on, goes nowhere, and it
 // holds no token: -v echoes it as it is read.
-const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; } 2>/dev/null\n"
+const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; \\builtin jobs -n >/dev/null; } 2>/dev/null\n"
 
 // Run writes text (one complete command, as analysed) to bash and waits
 // until bash has run it and reported. ErrSessionEnded means bash exited
@@ -178,7 +183,7 @@ func (s *Session) Run(text string) (Report, error) {
 // $? the status of the last command, as bash does before each prompt,
 // and reports again (PROMPT_COMMAND may set PS1).
 func (s *Session) RunPromptCommand(commands []string, status int) (Report, error) {
-	text := fmt.Sprintf("\\__guardsh_status %d\n", status)
+	text := setStatus(status) + "\n"
 	for _, c := range commands {
 		text += c + "\n"
 	}
@@ -195,7 +200,7 @@ func (s *Session) RunPromptCommand(commands []string, status int) (Report, error
 // bash's variables. Bash's \[ and \] markers (bytes 1 and 2) are removed.
 func (s *Session) ExpandPrompts(ps1, ps2 string, status int) (string, string, error) {
 	text := "__guardsh_p1=" + Quote(ps1) + " __guardsh_p2=" + Quote(ps2) + "\n"
-	fields, err := s.exchange(text, fmt.Sprintf("\\__guardsh_status %d; ", status), `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`, "")
+	fields, err := s.exchange(text, setStatus(status)+"; ", `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`, "")
 	if err != nil {
 		return "", "", err
 	}
@@ -245,7 +250,7 @@ func (s *Session) report(fields []string) (Report, error) {
 	}
 	funcs := map[string]bool{}
 	for _, name := range strings.Split(fields[len(fields)-1], "\n") {
-		if name != "" && name != "__guardsh_status" {
+		if name != "" {
 			funcs[name] = true
 		}
 	}
@@ -268,14 +273,36 @@ func (s *Session) report(fields []string) (Report, error) {
 			on.WriteRune(c)
 		}
 	}
-	// The options back on, then $? (in a group whose trace goes nowhere,
-	// so -x shows nothing of guardsh's).
-	s.restore = "\\builtin unset __guardsh_s __guardsh_f __guardsh_p1 __guardsh_p2\n"
-	if on.Len() > 0 {
-		s.restore += "\\builtin set -" + on.String() + "\n"
-	}
-	s.restore += fmt.Sprintf("{ \\__guardsh_status %d; } 2>/dev/null\n", status)
+	s.flags = on.String()
+	s.lastStatus = status
+	s.setRestore()
 	return rep, nil
+}
+
+// SetStatus makes status the $? the next command sees (Ctrl-C at the
+// prompt sets 130, as in bash).
+func (s *Session) SetStatus(status int) {
+	s.lastStatus = status
+	s.setRestore()
+}
+
+// setRestore makes the line written before the next command: the options
+// turned off by the sync lines back on, then $? (in a group whose trace
+// goes nowhere, so -x shows nothing of guardsh's).
+func (s *Session) setRestore() {
+	s.restore = "\\builtin unset __guardsh_s __guardsh_f __guardsh_p1 __guardsh_p2\n"
+	if s.flags != "" {
+		s.restore += "\\builtin set -" + s.flags + "\n"
+	}
+	s.restore += "{ " + setStatus(s.lastStatus) + "; } 2>/dev/null\n"
+}
+
+// setStatus is a command that sets $? to status without a function the
+// user could redefine and without a job for job control to list: an
+// assignment's status is its command substitution's, and bash resets $_
+// after every command.
+func setStatus(status int) string {
+	return fmt.Sprintf("_=$(\\builtin exit %d)", status)
 }
 
 // Close ends bash's script: bash exits as at the end of a script file

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
+	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -67,6 +68,10 @@ type interSession struct {
 func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	s.guard.Prompts = true
 	s.guard.Analysis.AliasesOn = true
+	if os.Getenv("GUARDSH_SESSION") == "" {
+		// The session's records (and approvals) belong together.
+		os.Setenv("GUARDSH_SESSION", "interactive-"+audit.NewID(time.Now()))
+	}
 	if s.guard.SandboxUnavailable == "" {
 		// The session's bash starts before its commands are known.
 		s.guard.SandboxUnavailable = "unavailable (interactive session)"
@@ -130,6 +135,13 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 			break
 		}
 		text, err := x.lines.command(ps1, ps2)
+		if errors.Is(err, errInterrupted) {
+			sess.SetStatus(130) // as bash after Ctrl-C at its prompt
+			continue
+		}
+		if errors.Is(err, errEmptyLine) {
+			continue
+		}
 		if text != "" {
 			ended = !x.run(text, "")
 		}
@@ -159,14 +171,15 @@ func (x *interSession) run(text, file string) bool {
 	s.start = time.Now() // the record's duration is this line's
 	o, calls := s.review(text, s.evaluate(text))
 	a := s.resolve(text, o)
-	rec := s.record(text, o, calls, a)
+	rec := s.record(strings.TrimSuffix(text, "\n"), o, calls, a)
 	run := text
 	if a.Decision != rules.Allow {
 		s.printRefusal(text, o, a)
 		if file != "" {
 			fmt.Fprintf(s.stderr, "guardsh: start-up file %s not read\n", file)
 		}
-		run = "(exit 126)\n"
+		run = ""
+		x.sess.SetStatus(exitRefused)
 	} else {
 		s.printLines(a)
 	}
@@ -174,7 +187,14 @@ func (x *interSession) run(text, file string) bool {
 	rep, err := x.sess.Run(run)
 	x.takeTerminal()
 	if err != nil {
-		s.finish(rec, nil)
+		// The command ended the session (exit, exec, set -e): its
+		// status is the session's.
+		var status *int
+		if a.Decision == rules.Allow {
+			st, _ := x.sess.Wait()
+			status = &st
+		}
+		s.finish(rec, status)
 		return false
 	}
 	// What the command defined is there for the analysis of the next.
@@ -188,7 +208,6 @@ func (x *interSession) run(text, file string) bool {
 		interp.DefinedAliases(segs, x.aliases)
 	} else {
 		s.finish(rec, nil)
-		run = ""
 	}
 	interp.DefinedFunctions(run, segs, rep.Functions, x.functions)
 	s.guard.Analysis.Aliases, s.guard.Analysis.Functions = x.aliases, x.functions
@@ -276,21 +295,22 @@ func (x *interSession) takeTerminal() {
 }
 
 // sessionOptions returns the bash options of inv that the session's bash
-// gets: not those guardsh serves itself (-i, login, start-up files; -s
-// and -c are never in options) nor +H, which StartSession sets.
+// gets: not those guardsh serves itself (-i and the start-up files; -s
+// and -c are never in options; -l and --login stay, for login_shell, as
+// StartSession adds --noprofile) nor +H, which StartSession sets.
 func sessionOptions(options []string) []string {
 	var out []string
 	for i := 0; i < len(options); i++ {
 		o := options[i]
 		switch o {
-		case "--login", "--norc", "--noprofile", "--noediting", "+H":
+		case "--norc", "--noprofile", "--noediting", "+H":
 			continue
 		case "--rcfile", "--init-file":
 			i++
 			continue
 		}
 		if len(o) > 1 && o[0] == '-' && o[1] != '-' {
-			o = strings.NewReplacer("i", "", "l", "").Replace(o)
+			o = strings.ReplaceAll(o, "i", "")
 			if o == "-" {
 				continue
 			}
@@ -380,26 +400,30 @@ func newLineSource(stdin *os.File, stderr io.Writer, tty *os.File) *lineSource {
 	return l
 }
 
-// errInterrupted: Ctrl-C at the prompt drops the command being typed.
-var errInterrupted = errors.New("interrupted")
+// errInterrupted: Ctrl-C at the prompt drops the command being typed;
+// errEmptyLine: a command's first line was blank or only a comment.
+var (
+	errInterrupted = errors.New("interrupted")
+	errEmptyLine   = errors.New("empty line")
+)
 
 // command reads the next complete command, prompting with ps1 and then
-// ps2 for each continuation line. Ctrl-C drops what was typed and prompts
-// again. At the end of input it returns the text read, if any, and io.EOF.
+// ps2 for each continuation line. It returns "" and errInterrupted when
+// Ctrl-C dropped what was typed, "" and nil for a first line that is blank
+// or only a comment (bash prompts again with PS1), and at the end of input
+// the text read, if any, and io.EOF.
 func (l *lineSource) command(ps1, ps2 string) (string, error) {
-	for {
-		l.ps1, l.ps2, l.first, l.buf = ps1, ps2, true, nil
-		reader := interp.NewCommandReader(l)
-		text, err := reader.Next()
-		if l.keys != nil && l.keys.interrupted {
-			l.keys.interrupted = false
-			continue
-		}
-		if errors.Is(err, errInterrupted) {
-			continue
-		}
-		return text, err
+	l.ps1, l.ps2, l.first, l.buf = ps1, ps2, true, nil
+	reader := interp.NewCommandReader(l)
+	text, err := reader.Next()
+	if l.keys != nil && l.keys.interrupted {
+		l.keys.interrupted = false
+		return "", errInterrupted
 	}
+	if errors.Is(err, errEmptyLine) || errors.Is(err, errInterrupted) {
+		return "", err
+	}
+	return text, err
 }
 
 // Read serves the command reader one line at a time.
@@ -409,10 +433,14 @@ func (l *lineSource) Read(p []byte) (int, error) {
 		if l.first {
 			prompt = l.ps1
 		}
+		start := l.first
 		l.first = false
 		line, err := l.readLine(prompt)
 		if err != nil {
 			return 0, err
+		}
+		if t := strings.TrimSpace(line); start && (t == "" || t[0] == '#') {
+			return 0, errEmptyLine
 		}
 		l.buf = []byte(line + "\n")
 	}
@@ -490,6 +518,7 @@ func (k *keyReader) Read(p []byte) (int, error) {
 		p[i] = '\r'
 		n = i + 1
 		k.interrupted = true
+		_, _ = os.Stderr.WriteString("^C")
 	}
 	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // openhandsPS1 is the prompt OpenHands sets in its interactive bash: a JSON
@@ -22,7 +23,7 @@ func TestInteractiveSession(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(e.proj, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := "mode: ask\nrules:\n  shell:\n    allow: [\"alias *\"]\n    deny: [\"rm -rf *\"]\n"
+	cfg := "mode: ask\nrules:\n  shell:\n    deny: [\"rm -rf *\"]\n"
 	if err := os.WriteFile(e.cfg, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -53,16 +54,16 @@ func TestInteractiveSession(t *testing.T) {
 		}
 	}
 	screen := p.screen()
-	markers := regexp.MustCompile(`###PS1JSON###\n(\{.*\})\n###PS1END###`).FindAllStringSubmatch(screen, -1)
-	if len(markers) != len(lines)+1 {
-		t.Fatalf("%d PS1 markers for %d commands:\n%s", len(markers), len(lines)+1, screen)
+	found := regexp.MustCompile(`###PS1JSON###\n(\{.*\})\n###PS1END###`).FindAllStringSubmatch(screen, -1)
+	if len(found) != len(lines)+1 {
+		t.Fatalf("%d PS1 markers for %d commands:\n%s", len(found), len(lines)+1, screen)
 	}
 	type marker struct {
 		Exit string `json:"exit_code"`
 		Dir  string `json:"working_dir"`
 	}
 	var got []marker
-	for _, m := range markers {
+	for _, m := range found {
 		var mk marker
 		if err := json.Unmarshal([]byte(m[1]), &mk); err != nil {
 			t.Fatalf("marker %q: %v", m[1], err)
@@ -106,6 +107,32 @@ func TestInteractiveSession(t *testing.T) {
 		if !strings.Contains(strings.Join(decisions, "\n"), want) {
 			t.Errorf("audit lacks %q:\n%s", want, strings.Join(decisions, "\n"))
 		}
+	}
+	// An empty line and a comment get a fresh prompt (and marker), as in
+	// bash; Ctrl-C at the prompt drops what was typed and sets $? to 130.
+	// Each step waits for its prompt, as an agent waits for the marker.
+	markers := func() int { return strings.Count(p.screen(), "###PS1END###") }
+	step := func(send func()) {
+		t.Helper()
+		before := markers()
+		send()
+		for i := 0; i < 600 && markers() == before; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if markers() == before {
+			t.Fatalf("no new prompt:\n%s", p.screen())
+		}
+	}
+	step(func() { p.keys("Enter") })
+	step(func() { p.literal("# only a comment"); p.keys("Enter") })
+	step(func() { p.literal("half typed"); p.keys("C-c") })
+	step(func() { p.literal(`echo "status $?"`); p.keys("Enter") })
+	p.waitFor(`^status 130$`)
+	if !strings.Contains(p.screen(), "half typed^C") {
+		t.Errorf("Ctrl-C shows no ^C:\n%s", p.screen())
+	}
+	if strings.Contains(p.screen(), "needs approval") {
+		t.Errorf("something was decided:\n%s", p.screen())
 	}
 	// exit ends the session with its status; the human's shell is back.
 	p.literal("exit 3")
