@@ -143,9 +143,11 @@ func DefinedAliases(segs []Segment, into map[string]string) {
 // function text defines once, outside any function body, is added when
 // defined has it; a name text defines more than once, or that defined
 // lacks, is removed, as is every name an unset command anywhere in text
-// names (all of them for a name only known at run time). A text that does
-// not parse changes nothing but the removals.
-func DefinedFunctions(text string, segs []Segment, defined map[string]bool, into map[string]string) {
+// names (all of them for a name only known at run time). sourced are the
+// functions the files text sourced define (Options.SourcedFunctions),
+// added the same way. A text that does not parse changes nothing but the
+// removals.
+func DefinedFunctions(text string, segs []Segment, sourced map[string]string, defined map[string]bool, into map[string]string) {
 	for _, s := range segs {
 		if s.Kind != Exec || len(s.Args) < 2 || s.Args[0].Value != "unset" {
 			continue
@@ -166,10 +168,13 @@ func DefinedFunctions(text string, segs []Segment, defined map[string]bool, into
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
 	if err != nil {
-		return
+		f = &syntax.File{}
 	}
 	bodies := map[string]string{}
 	twice := map[string]bool{}
+	for name, body := range sourced {
+		bodies[name] = body
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		fd, ok := n.(*syntax.FuncDecl)
 		if !ok {

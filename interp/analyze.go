@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,6 +83,10 @@ type Options struct {
 	// Segment.Function and its body analysed there, as for a function a
 	// sourced file defined.
 	Functions map[string]string
+	// SourcedFunctions, when not nil, receives the functions (name to
+	// body) that files read by source or . define, so that an interactive
+	// session can carry them to later commands (see DefinedFunctions).
+	SourcedFunctions map[string]string
 	// AliasesOn says expand_aliases is on where the text runs (guardsh's
 	// interactive session keeps it on): a top-level command word naming
 	// one of Aliases is then only ever read expanded, and its segment as
@@ -183,6 +188,20 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	for i := range a.segs {
 		if a.meta[i].deferred {
 			a.segs[i].Repeats = true
+		}
+	}
+	if opt.SourcedFunctions != nil {
+		for name, raw := range a.pending {
+			var funcs map[string]funcDef
+			if json.Unmarshal(raw, &funcs) == nil {
+				a.addFuncs(funcs)
+			}
+			delete(a.pending, name)
+		}
+		for name, def := range a.funcs {
+			if body, carried := opt.Functions[name]; !carried || body != def.Body {
+				opt.SourcedFunctions[name] = def.Body
+			}
 		}
 	}
 	return a.segs, nil

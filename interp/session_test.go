@@ -203,9 +203,11 @@ func TestDefinedFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := map[string]bool{"greet": true, "outer": true, "two": true, "keep": true, "old": true, "inner": true}
-	DefinedFunctions(text, segs, defined, funcs)
-	want := map[string]string{"greet": "{ echo hi; }", "outer": "{ inner() { :; }; }", "keep": "{ echo; }"}
+	defined := map[string]bool{"greet": true, "outer": true, "two": true, "keep": true, "old": true, "inner": true, "fromfile": true}
+	DefinedFunctions(text, segs, map[string]string{"fromfile": "{ id; }", "greet": "{ other; }"}, defined, funcs)
+	// greet is defined by the text and by a sourced file: which ran last
+	// is not known, so it is dropped.
+	want := map[string]string{"outer": "{ inner() { :; }; }", "keep": "{ echo; }", "fromfile": "{ id; }"}
 	if len(funcs) != len(want) {
 		t.Errorf("functions %q, want %q", funcs, want)
 	}
@@ -215,8 +217,8 @@ func TestDefinedFunctions(t *testing.T) {
 		}
 	}
 	// A call of a carried function is analysed into its body.
-	segs, err = Analyze("greet", Options{Functions: funcs})
-	if err != nil || len(segs) != 2 || !segs[0].Function || segs[1].Args[0].Value != "echo" {
+	segs, err = Analyze("outer", Options{Functions: funcs})
+	if err != nil || len(segs) != 2 || !segs[0].Function {
 		t.Errorf("call: %v %v", segs, err)
 	}
 }
@@ -253,5 +255,25 @@ func TestAliasesOn(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// A session learns the functions a sourced file defines.
+func TestSourcedFunctions(t *testing.T) {
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "rc")
+	if err := os.WriteFile(rc, []byte("hello() { echo \"hello $1\"; }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	if _, err := Analyze(". "+rc, Options{SourcedFunctions: out}); err != nil {
+		t.Fatal(err)
+	}
+	if out["hello"] == "" {
+		t.Fatalf("sourced functions %q", out)
+	}
+	segs, err := Analyze("hello you", Options{Functions: out})
+	if err != nil || len(segs) != 2 || !segs[0].Function || segs[1].Args[0].Value != "echo" {
+		t.Errorf("call: %v %v", renderRuns(segs), err)
 	}
 }

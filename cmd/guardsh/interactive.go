@@ -169,7 +169,10 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 func (x *interSession) run(text, file string) bool {
 	s := x.s
 	s.start = time.Now() // the record's duration is this line's
+	sourced := map[string]string{}
+	s.guard.Analysis.SourcedFunctions = sourced
 	o, calls := s.review(text, s.evaluate(text))
+	s.guard.Analysis.SourcedFunctions = nil
 	a := s.resolve(text, o)
 	rec := s.record(strings.TrimSuffix(text, "\n"), o, calls, a)
 	run := text
@@ -199,17 +202,18 @@ func (x *interSession) run(text, file string) bool {
 	}
 	// What the command defined is there for the analysis of the next.
 	var segs []interp.Segment
-	if a.Decision == rules.Allow {
+	if a.Decision != rules.Allow {
+		clear(sourced)
+		s.finish(rec, nil)
+	} else {
 		s.finish(rec, &rep.Status)
 		segs = make([]interp.Segment, len(o.Segments))
 		for i, c := range o.Segments {
 			segs[i] = c.Segment
 		}
 		interp.DefinedAliases(segs, x.aliases)
-	} else {
-		s.finish(rec, nil)
 	}
-	interp.DefinedFunctions(run, segs, rep.Functions, x.functions)
+	interp.DefinedFunctions(run, segs, sourced, rep.Functions, x.functions)
 	s.guard.Analysis.Aliases, s.guard.Analysis.Functions = x.aliases, x.functions
 	x.last = rep
 	// The next command is decided where bash is now.
