@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -141,4 +144,34 @@ func TestInteractiveSession(t *testing.T) {
 	p.literal(`echo "status $?"`)
 	p.keys("Enter")
 	p.waitFor(`^status 3$`)
+}
+
+// SIGTERM to a session waiting at its prompt (terminal in raw mode) ends
+// it with 128+15 and leaves the terminal in its normal mode.
+func TestInteractiveSIGTERM(t *testing.T) {
+	e := newApprovalEnv(t)
+	p := e.tmux()
+	p.reset()
+	p.literal(`PS1='gs> ' "$GS_BIN/guardsh" --norc -i`)
+	p.keys("Enter")
+	p.waitFor(`^gs> $`)
+	p.literal("half")
+	// guardsh is the child of the pane's shell.
+	panePid := strings.TrimSpace(p.run("display-message", "-p", "-t", "t", "#{pane_pid}"))
+	out, err := exec.Command("pgrep", "-P", panePid).Output()
+	if err != nil {
+		t.Fatalf("pgrep -P %s: %v", panePid, err)
+	}
+	pid, err := strconv.Atoi(strings.Fields(string(out))[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`human\$ $`)
+	p.literal(`echo "status $?"; stty -a | grep -o -- '-\?icanon\|-\?echo ' | tr '\n' ' '; echo`)
+	p.keys("Enter")
+	p.waitFor(`^status 143$`)
+	p.waitFor(`^icanon echo +$`)
 }
