@@ -101,15 +101,16 @@ type Run struct {
 	// (*exec.Cmd).Start: the sandbox starts it inside a jail.
 	Start func(*exec.Cmd) error
 	// Terminal, when not nil, gives the bash of Command a terminal of
-	// its own (Stdin, Stdout and Stderr are then not used); Stream and
-	// Plain do not use it.
+	// its own (Stdout and Stderr are then not used; the terminal decides
+	// whether Stdin is); Stream and Plain do not use it.
 	Terminal Terminal
 }
 
 // Terminal starts a command on a terminal of its own. internal/tty's
 // Terminal does: a pty relayed to guardsh's terminal.
 type Terminal interface {
-	// Start sets cmd's standard files, starts it with start, and returns
+	// Start sets cmd's standard files (Stdout and Stderr are nil, Stdin
+	// may be set), starts it with start, and returns
 	// finish, which the caller calls after waiting for cmd (it restores
 	// what Start changed). On error nothing was started.
 	Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (finish func() error, err error)
@@ -143,7 +144,7 @@ func (r Run) Command(text string, args []string) (int, error) {
 	cmd.Stdin = r.Stdin
 	cmd.ExtraFiles = extra
 	if r.Terminal != nil {
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
+		cmd.Stdout, cmd.Stderr = nil, nil
 		return r.waitOn(cmd, r.Terminal)
 	}
 	return r.waitFor(cmd)

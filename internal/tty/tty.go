@@ -30,11 +30,40 @@ import (
 // group of in's terminal (a background job must not take the terminal's
 // input or change its mode).
 func Usable(in, out *os.File) bool {
-	if in == nil || out == nil || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+	return in != nil && foreground(in) && foreground(out)
+}
+
+// foreground reports whether f is a terminal whose foreground process
+// group this process is in.
+func foreground(f *os.File) bool {
+	if f == nil || !term.IsTerminal(int(f.Fd())) {
 		return false
 	}
-	pgrp, err := unix.IoctlGetInt(int(in.Fd()), unix.TIOCGPGRP)
+	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
 	return err == nil && pgrp == unix.Getpgrp()
+}
+
+// For returns the Terminal a command gets under the pty setting mode
+// with guardsh's stdin in and stdout out, or nil for none:
+//
+//   - "auto" (or ""): when Usable(in, out);
+//   - "always": as auto, and also when only out is a terminal whose
+//     foreground process group guardsh is in (the command then keeps
+//     in as its stdin and is sent no keys: In is nil);
+//   - "never", or anything else: nil.
+//
+// Pipes in and out get no pty: a pty turns "\n" into "\r\n" and merges
+// stderr into stdout.
+func For(mode string, in, out *os.File) *Terminal {
+	switch {
+	case mode != "" && mode != "auto" && mode != "always":
+		return nil
+	case Usable(in, out):
+		return &Terminal{In: in, Out: out}
+	case mode == "always" && foreground(out):
+		return &Terminal{Out: out}
+	}
+	return nil
 }
 
 // drainIdle is how long the relay waits for more output after the command
@@ -42,23 +71,26 @@ func Usable(in, out *os.File) bool {
 // it has closed it (EIO): a process the command left behind still holds it.
 const drainIdle = 250 * time.Millisecond
 
-// Terminal runs commands on a new pty relayed to In and Out, which must be
-// a terminal (see Usable). The zero value is not usable; In and Out are
-// required, Rec is optional.
+// Terminal runs commands on a new pty relayed to Out, and from In, which
+// must be terminals (see For). Out is required; In and Rec are optional.
 type Terminal struct {
 	// In is the terminal keys are read from; Out the one output is
-	// written to (usually both guardsh's terminal).
+	// written to (usually both guardsh's terminal). With In nil the
+	// command keeps the stdin it was given and the pty is only its
+	// stdout, stderr and controlling terminal.
 	In, Out *os.File
 	// Rec, when not nil, receives what the command prints and, if the
 	// recorder was made with input on, what is typed.
 	Rec *Recorder
 }
 
-// Start gives cmd a new pty as its stdin, stdout, stderr and controlling
-// terminal (cmd runs in a session of its own), sized as In's terminal;
-// starts it with start (cmd.Start when nil: the sandbox passes its jailed
-// start); then puts In's terminal in raw mode and relays keys to the pty
-// and output to Out, and In's window size changes (SIGWINCH) to the pty.
+// Start gives cmd a new pty as its stdin (replacing cmd.Stdin, when In is
+// set), stdout, stderr
+// and controlling terminal (cmd runs in a session of its own), sized as
+// Out's terminal; puts In's terminal in raw mode; starts cmd with start
+// (cmd.Start when nil: the sandbox passes its jailed start); then relays
+// keys from In to the pty, output to Out, and Out's window size changes
+// (SIGWINCH) to the pty.
 // Keys such as Ctrl-C and Ctrl-Z reach the command through the pty's line
 // discipline, as signals to its foreground process group.
 //
@@ -70,11 +102,11 @@ type Terminal struct {
 // the relay (the recorder's errors are the Recorder's).
 //
 // Errors (nothing started, nothing to restore): cmd already has its
-// standard files set, the pty could not be opened or sized, In's terminal
+// stdout or stderr set, the pty could not be opened or sized, In's terminal
 // could not be put in raw mode, or start failed.
 func (t *Terminal) Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (finish func() error, err error) {
-	if cmd.Stdin != nil || cmd.Stdout != nil || cmd.Stderr != nil {
-		return nil, errors.New("tty: the command's standard files are already set")
+	if cmd.Stdout != nil || cmd.Stderr != nil {
+		return nil, errors.New("tty: the command's stdout or stderr is already set")
 	}
 	if start == nil {
 		start = (*exec.Cmd).Start
@@ -96,28 +128,34 @@ func (t *Terminal) Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (finish fun
 		slave.Close()
 		return nil, err
 	}
-	if ws, err := pty.GetsizeFull(t.In); err == nil {
+	if ws, err := pty.GetsizeFull(t.Out); err == nil {
 		if err := pty.Setsize(slave, ws); err != nil {
 			return fail(fmt.Errorf("tty: sizing the pty: %w", err))
 		}
 	}
 	// Raw before the start: keys typed from here on reach the command
 	// as they are.
-	state, err := term.MakeRaw(int(t.In.Fd()))
-	if err != nil {
-		return fail(fmt.Errorf("tty: raw mode: %w", err))
+	var state *term.State
+	ctty := 1 // the child's stdout
+	if t.In != nil {
+		if state, err = term.MakeRaw(int(t.In.Fd())); err != nil {
+			return fail(fmt.Errorf("tty: raw mode: %w", err))
+		}
+		cmd.Stdin, ctty = slave, 0
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.Stdout, cmd.Stderr = slave, slave
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	// A session of its own, with the pty (the child's fd 0) as its
-	// controlling terminal: the pty's keys signal the command's
-	// foreground process group, never guardsh.
-	cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
+	// A session of its own, with the pty as its controlling terminal:
+	// the pty's keys signal the command's foreground process group,
+	// never guardsh.
+	cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, ctty
 	if err := start(cmd); err != nil {
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-		_ = term.Restore(int(t.In.Fd()), state)
+		cmd.Stdout, cmd.Stderr = nil, nil
+		if t.In != nil {
+			_ = term.Restore(int(t.In.Fd()), state)
+		}
 		return fail(err)
 	}
 	slave.Close()
@@ -184,6 +222,9 @@ func (r *relay) start() {
 	signal.Notify(r.winch, syscall.SIGWINCH)
 	r.resizeDone = make(chan struct{})
 	go r.resize()
+	if r.t.In == nil {
+		return
+	}
 	var err error
 	if r.wakeR, r.wakeW, err = os.Pipe(); err != nil {
 		// No input relay (out of descriptors): the command runs with
@@ -260,7 +301,7 @@ func (r *relay) input() {
 	}
 }
 
-// resize copies In's window size to the pty on every SIGWINCH; the kernel
+// resize copies Out's window size to the pty on every SIGWINCH; the kernel
 // then signals the command's foreground process group.
 func (r *relay) resize() {
 	defer close(r.resizeDone)
@@ -269,7 +310,7 @@ func (r *relay) resize() {
 		case <-r.stop:
 			return
 		case <-r.winch:
-			ws, err := pty.GetsizeFull(r.t.In)
+			ws, err := pty.GetsizeFull(r.t.Out)
 			if err != nil {
 				continue
 			}
@@ -298,7 +339,7 @@ func (r *relay) finish() error {
 			r.wakeR.Close()
 		}
 		r.master.Close()
-		if r.state != nil {
+		if r.state != nil && r.t.In != nil {
 			if err := term.Restore(int(r.t.In.Fd()), r.state); err != nil {
 				r.finishErr = fmt.Errorf("tty: restoring the terminal: %w", err)
 			}
