@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -219,3 +223,50 @@ func (r *Recorder) Close() error {
 // ErrNotCast is wrapped by the errors of ReadHeader and Play for a file
 // that is not an asciicast v2 recording.
 var ErrNotCast = errors.New("not an asciicast v2 recording")
+
+// RecordingsDir is the directory of the recordings that belong to the
+// audit log at logPath: "recordings" next to it.
+func RecordingsDir(logPath string) string {
+	return filepath.Join(filepath.Dir(logPath), "recordings")
+}
+
+// RecordingName is the file name of the recording of the audit record
+// id: "ID.cast". Errors: id is empty or holds anything but letters,
+// digits, '-' and '_' (it must not name a path).
+func RecordingName(id string) (string, error) {
+	if id == "" || strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_')
+	}) >= 0 {
+		return "", fmt.Errorf("recording: %q is not an audit record id", id)
+	}
+	return id + ".cast", nil
+}
+
+// OpenRecording creates dir when missing (mode 0700) and the recording
+// of the audit record id in it (see RecordingName and Create), returning
+// the Recorder and the file's name. Errors name what failed: id, a dir
+// that is not a directory of this user (a link included), the file.
+func OpenRecording(dir, id string, h Header, max int64, input bool) (*Recorder, string, error) {
+	name, err := RecordingName(id)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, "", fmt.Errorf("recordings directory: %w", err)
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("recordings directory: %w", err)
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !info.IsDir() || !ok || int(st.Uid) != os.Getuid() {
+		return nil, "", fmt.Errorf("recordings directory %s: not a directory of this user", dir)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, "", fmt.Errorf("recordings directory: %w", err)
+		}
+	}
+	r, err := Create(filepath.Join(dir, name), h, max, input)
+	return r, name, err
+}
