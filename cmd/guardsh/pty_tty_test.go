@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/guardsh/guardsh/internal/sandbox"
 )
 
 // Commands on a pty of their own, end to end: guardsh runs in a tmux
@@ -273,5 +275,30 @@ func TestRecordRequired(t *testing.T) {
 	p.waitFor(`running without a recording`)
 	if _, err := os.Stat(filepath.Join(e.proj, "ran.txt")); err != nil {
 		t.Error("record: true: the command did not run")
+	}
+}
+
+// TestPtyJailedCommand: a command the sandbox runs jailed gets its pty
+// too (the jail's start is given the command with the pty set), and is
+// still jailed.
+func TestPtyJailedCommand(t *testing.T) {
+	if sandbox.Unavailable() != "" {
+		t.Skip("no Landlock: " + sandbox.Unavailable())
+	}
+	e, p := newPtyEnv(t, "mode: ask\nrecord: true\nsandbox: workspace\n")
+	if err := exec.Command("/bin/cp", "/bin/sh", filepath.Join(e.proj, "tool")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(e.dir, "outside.txt")
+	p.gs(`./tool -c "[ -t 0 ] && [ -t 1 ] && echo jailed-on-a-tty; touch ` + outside + `"`)
+	p.waitFor(`^jailed-on-a-tty`)
+	p.waitFor(`^exit=1$`)
+	p.restored()
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the jailed command wrote outside the workspace")
+	}
+	last := e.lastAudit()
+	if !strings.Contains(last, `"sandbox":"workspace"`) || !strings.Contains(last, `"recording":"`) {
+		t.Errorf("audit record: %s", last)
 	}
 }
