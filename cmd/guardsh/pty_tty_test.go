@@ -302,3 +302,25 @@ func TestPtyJailedCommand(t *testing.T) {
 		t.Errorf("audit record: %s", last)
 	}
 }
+
+// TestPtyCtrlZReachesCommand: Ctrl-Z reaches the command as SIGTSTP
+// through its pty (a command that traps it sees it); one that does not
+// trap it is not stopped (its process group, in a session of its own, is
+// orphaned: the kernel discards the stop) and Ctrl-C still ends it.
+func TestPtyCtrlZReachesCommand(t *testing.T) {
+	_, p := newPtyEnv(t, ptyConfig)
+	p.gs(`trap "echo got-TSTP" TSTP; echo ready; while :; do sleep 0.05; done`)
+	p.waitFor(`^ready`)
+	p.keys("C-z")
+	p.waitFor(`got-TSTP`)
+	p.keys("C-c")
+	p.waitFor(`exit=130$`)
+	p.restored()
+	p.gs(`echo ready; sleep 100`)
+	p.waitFor(`^ready`)
+	p.keys("C-z")
+	time.Sleep(200 * time.Millisecond)
+	p.keys("C-c")
+	p.waitFor(`exit=130$`)
+	p.restored()
+}
