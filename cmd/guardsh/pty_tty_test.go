@@ -243,6 +243,15 @@ func TestPtyRecordingReplays(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "recorded 42\r\ncafé\r\n") {
 		t.Errorf("replay: %v\n%q", err, out)
 	}
+	// The standard player plays it too (it needs a terminal: the pane).
+	if _, err := exec.LookPath("asciinema"); err != nil {
+		t.Log("asciinema not installed: the standard player not tried")
+		return
+	}
+	p.reset()
+	p.literal("asciinema play -s 20 -i 0.1 " + path + `; echo "played=$?"`)
+	p.keys("Enter")
+	p.waitFor(`(?s)recorded 42\s*\ncafé\s*\nplayed=0$`)
 }
 
 // TestRecordRequired: with record: required a command whose recording
