@@ -333,3 +333,34 @@ func TestPtyCtrlZReachesCommand(t *testing.T) {
 	p.waitFor(`exit=130$`)
 	p.restored()
 }
+
+// TestPtySetting: pty: auto gives a pty only when stdin and stdout are the
+// terminal; always also when only stdout is (the command keeps its
+// stdin); never gives none.
+func TestPtySetting(t *testing.T) {
+	e, p := newPtyEnv(t, ptyConfig)
+	pane := strings.TrimSpace(p.run("display", "-p", "-t", "t", "#{pane_tty}"))
+	for _, c := range []struct {
+		setting, stdin string
+		pty            bool
+	}{
+		{"auto", "", true},
+		{"auto", " < /dev/null", false},
+		{"always", " < /dev/null", true},
+		{"never", "", false},
+	} {
+		if err := os.WriteFile(e.cfg, []byte("pty: "+c.setting+"\n"+ptyConfig), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p.reset()
+		p.literal(`"$GS_BIN/guardsh" -c 'echo "out=$(readlink /proc/$$/fd/1) in=$(readlink /proc/$$/fd/0)"'` + c.stdin + `; echo "exit=$?"`)
+		p.keys("Enter")
+		m := p.waitFor(`out=(\S+) in=(\S+)\s*\n(?:.*\n)*?exit=0`)
+		if gotPty := m[1] != pane; gotPty != c.pty {
+			t.Errorf("pty: %s, stdin%s: stdout is %s (pane %s), want a pty: %v", c.setting, c.stdin, m[1], pane, c.pty)
+		}
+		if c.stdin != "" && m[2] != "/dev/null" {
+			t.Errorf("pty: %s: the command's stdin is %s, want /dev/null", c.setting, m[2])
+		}
+	}
+}

@@ -62,16 +62,14 @@ func replayMain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// recordingPath is the file of arg: a path when it names a file (holds a
-// '/' or ends in .cast), else the recording of the audit record ID arg
-// next to the configured audit log.
+// recordingPath is the file of arg: arg itself when it holds a '/' or
+// names a file here, else the recording of the audit record ID arg (or
+// ID.cast) next to the configured audit log.
 func recordingPath(arg string, stderr io.Writer) (string, error) {
-	if strings.Contains(arg, "/") || strings.HasSuffix(arg, ".cast") {
-		if _, err := os.Stat(arg); err == nil || strings.Contains(arg, "/") {
-			return arg, nil
-		}
-		arg = strings.TrimSuffix(arg, ".cast")
+	if _, err := os.Stat(arg); err == nil || strings.Contains(arg, "/") {
+		return arg, nil
 	}
+	arg = strings.TrimSuffix(arg, ".cast")
 	name, err := tty.RecordingName(arg)
 	if err != nil {
 		return "", err
