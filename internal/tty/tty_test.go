@@ -22,7 +22,7 @@ import (
 // outer is a real pty standing for guardsh's terminal: the test types
 // into and reads from its master; the Terminal under test gets its slave.
 type outer struct {
-	t      *testing.T
+	t      testing.TB
 	master *os.File
 	slave  *os.File
 	mu     sync.Mutex
@@ -30,7 +30,7 @@ type outer struct {
 	done   chan struct{}
 }
 
-func newOuter(t *testing.T, rows, cols uint16) *outer {
+func newOuter(t testing.TB, rows, cols uint16) *outer {
 	t.Helper()
 	m, s, err := pty.Open()
 	if err != nil {
