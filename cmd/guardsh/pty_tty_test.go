@@ -97,19 +97,21 @@ func TestPtyCtrlCInterrupts(t *testing.T) {
 	p.restored()
 }
 
-// TestPtySIGTERMRestoresTerminal: guardsh killed with SIGTERM while its
+// TestPtySignalRestoresTerminal: guardsh sent SIGTERM or SIGHUP while its
 // command runs on a pty forwards the signal and leaves the terminal as it
 // found it.
-func TestPtySIGTERMRestoresTerminal(t *testing.T) {
+func TestPtySignalRestoresTerminal(t *testing.T) {
 	_, p := newPtyEnv(t, ptyConfig)
-	p.gs(`echo "pid $PPID"; sleep 100`)
-	pid, _ := strconv.Atoi(p.waitFor(`^pid (\d+)`)[1])
-	// $PPID of the command's bash is guardsh.
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		p.gs(`echo "pid $PPID"; sleep 100`)
+		pid, _ := strconv.Atoi(p.waitFor(`^pid (\d+)`)[1])
+		// $PPID of the command's bash is guardsh.
+		if err := syscall.Kill(pid, sig); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(fmt.Sprintf(`^exit=%d$`, 128+int(sig)))
+		p.restored()
 	}
-	p.waitFor(`^exit=143$`)
-	p.restored()
 }
 
 func TestPtyNotForPipes(t *testing.T) {
