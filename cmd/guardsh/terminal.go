@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/tty"
+	"github.com/guardsh/guardsh/rules"
 )
 
 // terminal returns the terminal the command of rec runs on (nil: none,
@@ -52,4 +54,18 @@ func (s *shellRun) terminal(rec *audit.Record) (t *tty.Terminal, done func(), ok
 			rec.Error = err.Error()
 		}
 	}, true
+}
+
+// terminalSummary is config show's line for the pty: and record:
+// settings: "terminal:  pty auto, record false".
+func terminalSummary(tc rules.TerminalConfig) string {
+	line := fmt.Sprintf("terminal:  pty %s, record %s", cmp.Or(tc.PTY, "auto"), cmp.Or(tc.Record, "false"))
+	if tc.Record == "true" || tc.Record == "required" {
+		max := tc.RecordMaxBytes
+		if max == 0 {
+			max = tty.DefaultMaxBytes
+		}
+		line += fmt.Sprintf(" (input %v, max %d bytes)", tc.RecordInput, max)
+	}
+	return line
 }

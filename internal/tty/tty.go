@@ -71,6 +71,10 @@ func For(mode string, in, out *os.File) *Terminal {
 // it has closed it (EIO): a process the command left behind still holds it.
 const drainIdle = 250 * time.Millisecond
 
+// drainMax bounds the drain after the command's exit even when output
+// keeps coming (a process left behind that still writes).
+const drainMax = 2 * time.Second
+
 // Terminal runs commands on a new pty relayed to Out, and from In, which
 // must be terminals (see For). Out is required; In and Rec are optional.
 type Terminal struct {
@@ -211,6 +215,7 @@ type relay struct {
 	resizeDone chan struct{}
 	exitedMu   sync.Mutex
 	exited     bool
+	exitedAt   time.Time
 	outErr     error
 	finishOnce sync.Once
 	finishErr  error
@@ -238,7 +243,7 @@ func (r *relay) start() {
 
 // output copies the pty to Out (and the recorder) until the pty reports
 // that no process holds it (EIO), or, after the command's exit, until
-// drainIdle passes without output.
+// drainIdle passes without output or drainMax has passed.
 func (r *relay) output() {
 	defer close(r.outDone)
 	buf := make([]byte, 32*1024)
@@ -253,6 +258,10 @@ func (r *relay) output() {
 			}
 			r.exitedMu.Lock()
 			if r.exited {
+				if time.Since(r.exitedAt) > drainMax {
+					r.exitedMu.Unlock()
+					return
+				}
 				_ = r.master.SetReadDeadline(time.Now().Add(drainIdle))
 			}
 			r.exitedMu.Unlock()
@@ -326,7 +335,7 @@ func (r *relay) resize() {
 func (r *relay) finish() error {
 	r.finishOnce.Do(func() {
 		r.exitedMu.Lock()
-		r.exited = true
+		r.exited, r.exitedAt = true, time.Now()
 		_ = r.master.SetReadDeadline(time.Now().Add(drainIdle))
 		r.exitedMu.Unlock()
 		<-r.outDone
