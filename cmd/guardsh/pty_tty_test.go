@@ -365,4 +365,18 @@ func TestPtySetting(t *testing.T) {
 			t.Errorf("pty: %s: the command's stdin is %s, want /dev/null", c.setting, m[2])
 		}
 	}
+	// pty: always with stdin elsewhere: the outer terminal is not raw;
+	// Ctrl-C there reaches the command's process group on its pty too
+	// (not only its bash, which would wait for sleep to end).
+	if err := os.WriteFile(e.cfg, []byte("pty: always\n"+ptyConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.reset()
+	p.literal(`"$GS_BIN/guardsh" -c 'echo ready; sleep 100; echo after' < /dev/null; echo "exit=$?"`)
+	p.keys("Enter")
+	p.waitFor(`^ready`)
+	p.keys("C-c")
+	if s := p.waitFor(`(?s)exit=\d+$`)[0]; !strings.HasSuffix(s, "exit=130") || strings.Contains(s, "after") {
+		t.Errorf("Ctrl-C with pty: always and stdin /dev/null:\n%s", s)
+	}
 }

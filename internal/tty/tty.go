@@ -225,6 +225,12 @@ func (r *relay) start() {
 	go r.output()
 	r.winch = make(chan os.Signal, 1)
 	signal.Notify(r.winch, syscall.SIGWINCH)
+	if r.t.In == nil {
+		// The outer terminal is not raw: Ctrl-C there signals guardsh,
+		// which passes it on as the key, so that it reaches the
+		// command's foreground process group through the pty.
+		signal.Notify(r.winch, syscall.SIGINT, syscall.SIGQUIT)
+	}
 	r.resizeDone = make(chan struct{})
 	go r.resize()
 	if r.t.In == nil {
@@ -311,14 +317,19 @@ func (r *relay) input() {
 }
 
 // resize copies Out's window size to the pty on every SIGWINCH; the kernel
-// then signals the command's foreground process group.
+// then signals the command's foreground process group. Without In it also
+// passes SIGINT and SIGQUIT on as keys (see key).
 func (r *relay) resize() {
 	defer close(r.resizeDone)
 	for {
 		select {
 		case <-r.stop:
 			return
-		case <-r.winch:
+		case sig := <-r.winch:
+			if sig != syscall.SIGWINCH {
+				r.key(sig)
+				continue
+			}
 			ws, err := pty.GetsizeFull(r.t.Out)
 			if err != nil {
 				continue
@@ -329,6 +340,26 @@ func (r *relay) resize() {
 			}
 		}
 	}
+}
+
+// key types the pty's interrupt (for SIGINT) or quit (SIGQUIT) character,
+// as the command's terminal settings have it, so that the line discipline
+// signals the command's foreground process group.
+func (r *relay) key(sig os.Signal) {
+	c, err := r.master.SyscallConn()
+	if err != nil {
+		return
+	}
+	var tio *unix.Termios
+	_ = c.Control(func(fd uintptr) { tio, err = unix.IoctlGetTermios(int(fd), unix.TCGETS) })
+	if err != nil || tio == nil || tio.Lflag&unix.ISIG == 0 {
+		return
+	}
+	ch := tio.Cc[unix.VINTR]
+	if sig == syscall.SIGQUIT {
+		ch = tio.Cc[unix.VQUIT]
+	}
+	_, _ = r.master.Write([]byte{ch})
 }
 
 // finish drains the output, stops the relay and restores the terminal.
