@@ -169,7 +169,12 @@ func TestKeysReachCommand(t *testing.T) {
 
 func TestResizeReachesCommand(t *testing.T) {
 	o := newOuter(t, 24, 80)
-	status := run(t, o, nil, nil, `trap 'stty size; exit 3' WINCH; echo ready; while :; do sleep 0.05; done`, func() {
+	path := filepath.Join(t.TempDir(), "r.cast")
+	rec, err := Create(path, Header{Width: 80, Height: 24}, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := run(t, o, rec, nil, `trap 'stty size; exit 3' WINCH; echo ready; while :; do sleep 0.05; done`, func() {
 		o.waitFor(`ready`)
 		if err := pty.Setsize(o.master, &pty.Winsize{Rows: 33, Cols: 111}); err != nil {
 			t.Fatal(err)
@@ -182,6 +187,15 @@ func TestResizeReachesCommand(t *testing.T) {
 		t.Errorf("status %d, want 3 (the trap ran)", status)
 	}
 	o.waitFor(`33 111`)
+	rec.Close()
+	_, evs := readCast(t, path)
+	resized := false
+	for _, e := range evs {
+		resized = resized || e.Code == "r" && e.Data == "111x33"
+	}
+	if !resized {
+		t.Errorf("no resize event in %+v", evs)
+	}
 }
 
 // TestManyLinesArriveComplete: every line the command prints reaches the
