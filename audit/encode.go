@@ -72,6 +72,9 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	if r.Sandbox != "" {
 		b = appendMember(b, "sandbox", r.Sandbox)
 	}
+	if r.Recording != "" {
+		b = appendMember(b, "recording", r.Recording)
+	}
 	if r.Error != "" {
 		b = appendMember(b, "error", r.Error)
 	}

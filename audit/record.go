@@ -95,6 +95,11 @@ type Record struct {
 	// when it would have run jailed but the kernel's Landlock ABI is too
 	// old, so it asked; empty (absent) when no jail was involved.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Recording is the file name of the command's terminal session
+	// recording (asciicast v2, "ID.cast" in the recordings directory next
+	// to the log; `guardsh replay ID` plays it); empty (absent) when the
+	// command ran on no pty or recording is off.
+	Recording string `json:"recording,omitempty"`
 	// Error says what went wrong when guardsh itself failed, for example
 	// "not understood: …"; empty otherwise.
 	Error string `json:"error,omitempty"`

@@ -100,6 +100,20 @@ type Run struct {
 	// Start, when not nil, starts the prepared bash command in place of
 	// (*exec.Cmd).Start: the sandbox starts it inside a jail.
 	Start func(*exec.Cmd) error
+	// Terminal, when not nil, gives the bash of Command a terminal of
+	// its own (Stdout and Stderr are then not used; the terminal decides
+	// whether Stdin is); Stream and Plain do not use it.
+	Terminal Terminal
+}
+
+// Terminal starts a command on a terminal of its own. internal/tty's
+// Terminal does: a pty relayed to guardsh's terminal.
+type Terminal interface {
+	// Start sets cmd's standard files (Stdout and Stderr are nil, Stdin
+	// may be set), starts it with start, and returns
+	// finish, which the caller calls after waiting for cmd (it restores
+	// what Start changed). On error nothing was started.
+	Start(cmd *exec.Cmd, start func(*exec.Cmd) error) (finish func() error, err error)
 }
 
 // Command runs text, exactly as analysed, as `bash OPTIONS -c TEXT ARGS…`,
@@ -129,6 +143,10 @@ func (r Run) Command(text string, args []string) (int, error) {
 	cmd := r.cmd(argv)
 	cmd.Stdin = r.Stdin
 	cmd.ExtraFiles = extra
+	if r.Terminal != nil {
+		cmd.Stdout, cmd.Stderr = nil, nil
+		return r.waitOn(cmd, r.Terminal)
+	}
 	return r.waitFor(cmd)
 }
 
@@ -191,15 +209,29 @@ func (r Run) cmd(argv []string) *exec.Cmd {
 
 // waitFor starts cmd (with r.Start when set), forwards signals to it, and
 // converts its end into an exit status.
-func (r Run) waitFor(cmd *exec.Cmd) (int, error) {
+func (r Run) waitFor(cmd *exec.Cmd) (int, error) { return r.waitOn(cmd, nil) }
+
+// waitOn is waitFor, with cmd started on terminal when not nil. An error
+// of the terminal's finish is returned with the exit status.
+func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	start := cmd.Start
+	start := (*exec.Cmd).Start
 	if r.Start != nil {
-		start = func() error { return r.Start(cmd) }
+		start = r.Start
 	}
-	if err := start(); err != nil {
+	if terminal != nil {
+		finish, err := terminal.Start(cmd, start)
+		if err != nil {
+			return 126, fmt.Errorf("starting %s: %w", cmd.Path, err)
+		}
+		defer func() {
+			if ferr := finish(); ferr != nil && err == nil {
+				err = ferr
+			}
+		}()
+	} else if err := start(cmd); err != nil {
 		return 126, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
 	done := make(chan struct{})
@@ -213,19 +245,19 @@ func (r Run) waitFor(cmd *exec.Cmd) (int, error) {
 			}
 		}
 	}()
-	err := cmd.Wait()
+	werr := cmd.Wait()
 	close(done)
-	if err == nil {
+	if werr == nil {
 		return 0, nil
 	}
 	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
+	if errors.As(werr, &exitErr) {
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			return 128 + int(ws.Signal()), nil
 		}
 		return exitErr.ExitCode(), nil
 	}
-	return 126, err
+	return 126, werr
 }
 
 // sealedFile returns a memory file holding text, sealed against every

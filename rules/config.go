@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -51,6 +52,9 @@ type Policy struct {
 	LLM LLMConfig
 	// Sandbox is the `sandbox:` setting (see sandbox.go).
 	Sandbox SandboxConfig
+	// Terminal is the pty:, record:, record_input: and record_max_bytes:
+	// settings (see TerminalConfig).
+	Terminal TerminalConfig
 
 	rules []Rule // every rule, in file order
 	shell *trie  // shell rules, compiled
@@ -199,6 +203,8 @@ func readConfig(path string) ([]byte, error) {
 //	readonly: ["make -n *"]   # command patterns to treat as read-only
 //	approval: {headless: deny, timeout: 5m, wait: 2m, expires: 1h, prompt: terminal, notify: [notify-send, guardsh]}
 //	sandbox: workspace        # off | workspace | strict, or {mode: workspace, write: [~/.cache]}
+//	pty: auto                 # auto | always | never (see TerminalConfig)
+//	record: true              # false | true | required; record_input: true; record_max_bytes: 67108864
 //	rules:
 //	  shell: {allow: [...], ask: [...], deny: [...]}   # command patterns
 //	  write: {allow: [...], ask: [...], deny: [...]}   # file-write path patterns
@@ -379,7 +385,8 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 
 // walk reads the policy from the root node of the file into ps.p.
 func (ps *parser) walk(root *yaml.Node) error {
-	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "approval", "readonly", "rules", "llm", "sandbox")
+	fields, err := ps.mapping(root, "", "mode", "lock_mode", "shell", "audit", "approval", "readonly", "rules", "llm", "sandbox",
+		"pty", "record", "record_input", "record_max_bytes")
 	if err != nil || fields == nil {
 		return err
 	}
@@ -458,6 +465,9 @@ func (ps *parser) walk(root *yaml.Node) error {
 		if err := ps.sandbox(n); err != nil {
 			return err
 		}
+	}
+	if err := ps.terminal(fields); err != nil {
+		return err
 	}
 	if n := fields["rules"]; n != nil {
 		rf, err := ps.mapping(n, "rules", "shell", "write", "read")
@@ -776,4 +786,111 @@ func (ps *parser) approval(n *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// TerminalConfig is how commands meet guardsh's terminal (package
+// internal/tty): the top-level keys
+//
+//	pty: auto              # auto (default) | always | never
+//	record: true           # false (default) | true | required
+//	record_input: false    # also record what is typed (may hold passwords)
+//	record_max_bytes: 67108864   # size cap of one recording, bytes (at least 4096)
+//
+// Merge: the user's, else the system's; record is the stricter of the two
+// (false < true < required) and record_input true if either sets it; a
+// project file's are ignored with a warning.
+type TerminalConfig struct {
+	// PTY is "auto" (a pty when guardsh's stdin and stdout are a terminal
+	// whose foreground process group guardsh is in), "always" (also when
+	// only stdout is: the command keeps guardsh's stdin), or "never";
+	// empty means auto.
+	PTY string
+	// Record is "false", "true" (a pty-run command's output is saved as
+	// an asciicast v2 file; a failing recorder never stops the command)
+	// or "required" (a command whose recording cannot be opened does not
+	// run); empty means false.
+	Record string
+	// RecordInput: the recording also holds what was typed.
+	RecordInput bool
+	// RecordMaxBytes caps one recording's size; 0 means the default
+	// (64 MiB, tty.DefaultMaxBytes).
+	RecordMaxBytes int64
+	// Line is the line of the first of these keys in the file, 0 when none.
+	Line int
+}
+
+// recordRank orders record values from the loosest.
+var recordRank = map[string]int{"": 0, "false": 0, "true": 1, "required": 2}
+
+// terminal reads pty, record, record_input and record_max_bytes.
+func (ps *parser) terminal(f map[string]*yaml.Node) error {
+	tc := &ps.p.Terminal
+	for _, k := range []string{"pty", "record", "record_input", "record_max_bytes"} {
+		if n := f[k]; n != nil && (tc.Line == 0 || n.Line < tc.Line) {
+			tc.Line = n.Line
+		}
+	}
+	if n := f["pty"]; n != nil {
+		s, err := ps.str(n, "pty")
+		if err != nil || !(s == "auto" || s == "always" || s == "never") {
+			return ps.errorf(n, "pty: want auto, always or never, got %s", quoted(n))
+		}
+		tc.PTY = s
+	}
+	if n := f["record"]; n != nil {
+		if n.Kind != yaml.ScalarNode || !(n.ShortTag() == "!!bool" || n.Value == "required") {
+			return ps.errorf(n, "record: want false, true or required, got %s", quoted(n))
+		}
+		tc.Record = strings.ToLower(n.Value)
+		if n.ShortTag() == "!!bool" {
+			var b bool
+			_ = n.Decode(&b)
+			tc.Record = strconv.FormatBool(b)
+		}
+	}
+	if n := f["record_input"]; n != nil {
+		b, err := ps.boolean(n, "record_input")
+		if err != nil {
+			return err
+		}
+		tc.RecordInput = b
+	}
+	if n := f["record_max_bytes"]; n != nil {
+		v, err := strconv.ParseInt(n.Value, 10, 64)
+		if n.Kind != yaml.ScalarNode || err != nil || v < 4096 {
+			return ps.errorf(n, "record_max_bytes: want a whole number of bytes of at least 4096, got %s", quoted(n))
+		}
+		tc.RecordMaxBytes = v
+	}
+	return nil
+}
+
+// quoted is a scalar's value quoted, else its kind.
+func quoted(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return strconv.Quote(n.Value)
+	}
+	return kindName(n)
+}
+
+// mergeTerminal gives the effective terminal settings of the layers (see
+// TerminalConfig).
+func mergeTerminal(l Layers, warnAt func(file string, line int, format string, args ...any)) TerminalConfig {
+	var out TerminalConfig
+	for _, p := range []*Policy{l.System, l.User} {
+		if p == nil {
+			continue
+		}
+		t := p.Terminal
+		out.PTY = cmp.Or(t.PTY, out.PTY)
+		out.RecordMaxBytes = cmp.Or(t.RecordMaxBytes, out.RecordMaxBytes)
+		if recordRank[t.Record] >= recordRank[out.Record] && t.Record != "" {
+			out.Record = t.Record
+		}
+		out.RecordInput = out.RecordInput || t.RecordInput
+	}
+	if p := l.Project; p != nil && p.Terminal.Line > 0 {
+		warnAt(p.File, p.Terminal.Line, "a project file may not set pty: or record: (how commands meet your terminal, and what is kept of them); ignored")
+	}
+	return out
 }

@@ -117,7 +117,7 @@ func TestConfigErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown top-level key", "mode: ask\nmoed: auto\n",
-			`c.yaml:2: unknown key "moed" (expected mode, lock_mode, shell, audit, approval, readonly, rules, llm or sandbox)`},
+			`c.yaml:2: unknown key "moed" (expected mode, lock_mode, shell, audit, approval, readonly, rules, llm, sandbox, pty, record, record_input or record_max_bytes)`},
 		{"duplicate key", "mode: ask\nmode: bypass\n",
 			`c.yaml:2: duplicate key "mode" (first at line 1)`},
 		{"duplicate nested key", "rules:\n  shell:\n    deny: [a]\n    deny: [b]\n",

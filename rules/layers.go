@@ -42,6 +42,7 @@ type Layers struct {
 //     warning.
 //   - sandbox: the user's, else the system's (extra write paths of
 //     both); a project may only turn it off.
+//   - pty, record, record_input, record_max_bytes: see TerminalConfig.
 //   - audit.required: true unless a layer sets it false and no layer sets
 //     it true (the default is true).
 //
@@ -147,6 +148,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		}
 	}
 	out.Sandbox = mergeSandbox(l, warnAt)
+	out.Terminal = mergeTerminal(l, warnAt)
 	out.build()
 	return out, warnings
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/tty"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -37,10 +38,11 @@ func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
 
 // auditProtected are the audit trail's files, written only with a human's
 // yes: the log, its rotated files and the file of a rotation under way,
-// and the anchor file.
+// the anchor file, and the terminal session recordings next to the log.
 func auditProtected(p *rules.Policy, logPath string) []string {
 	c := canonical(logPath)
-	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*")}
+	rd := tty.RecordingsDir(c)
+	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*"), rd, rd + "/*"}
 	if a, ok := strings.CutPrefix(p.Audit.Anchor, "file:"); ok {
 		out = append(out, canonical(a))
 	}

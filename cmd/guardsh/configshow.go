@@ -127,6 +127,7 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, ", write %q", sb.Write)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, terminalSummary(p.Terminal))
 	fmt.Fprintf(w, "workspace: %s\n\n", ws)
 
 	all := p.Rules()

@@ -18,6 +18,7 @@
 //	guardsh default-config    (prints the embedded default policy)
 //	guardsh ci-config         (prints the CI policy preset)
 //	guardsh audit verify|tail|stats|replay …
+//	guardsh replay [--speed X] [--idle-limit S] ID   (plays a terminal session recording)
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 
@@ -64,7 +65,11 @@ Commands:
   guardsh default-config                   the embedded default policy
   guardsh ci-config                        the CI policy preset
   guardsh audit verify|tail|stats|replay   check, query and replay the audit log
-                                           (guardsh audit help)
+                                           (guardsh audit help; replay decides
+                                           logged commands again under a new policy)
+  guardsh replay [--speed X] [--idle-limit S] ID
+                                           play the terminal session recorded
+                                           for audit record ID (record: true)
   guardsh version
   guardsh help
 
@@ -101,6 +106,8 @@ func guardshMain(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 			return approvalsMain(argv[1], argv[2:], stdout, stderr)
 		case "audit":
 			return auditMain(argv[2:], stdout, stderr)
+		case "replay":
+			return replayMain(argv[2:], stdout, stderr)
 		case "ci-config":
 			_, _ = stdout.Write(ci.Preset())
 			return 0

@@ -49,6 +49,10 @@ type shellRun struct {
 	// binary, which a jail lets run.
 	jail *sandbox.Jail
 	self string
+	// term is the pty: and record: settings; logPath the audit log's
+	// path, next to which recordings are kept (see terminal.go).
+	term    rules.TerminalConfig
+	logPath string
 }
 
 // runShell loads the policy, finds the real shell, and serves inv: a -c
@@ -100,6 +104,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		return exitRefused
 	}
 	logPath, err := auditPath(policy)
+	s.term, s.logPath = policy.Terminal, logPath
 	protected := cfg.files
 	if logPath != "" {
 		protected = append(protected, auditProtected(policy, logPath)...)
@@ -200,11 +205,20 @@ func (s *shellRun) serve(text string, args []string) int {
 		}
 		runner.Start = jail.Start
 	}
+	t, recorded, ok := s.terminal(rec)
+	if !ok {
+		s.finish(rec, nil)
+		return exitRefused
+	}
+	if t != nil {
+		runner.Terminal = t
+	}
 	var kept *sandbox.Kept
 	if o.Sandbox {
 		kept = s.guard.Keep()
 	}
 	status, err := runner.Command(text, args)
+	recorded()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
