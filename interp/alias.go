@@ -62,6 +62,10 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 	if !ok || a.expanding[name] {
 		return
 	}
+	if value == Hole {
+		a.fail(f, c.Pos(), "alias "+name+" was defined in a way the analysis did not see: its value is not known")
+		return
+	}
 	var b strings.Builder
 	b.WriteString(value)
 	rest := c.Args[1:]

@@ -81,7 +81,8 @@ type Options struct {
 	// Functions are functions an interactive session defined before this
 	// text, name to body (see DefinedFunctions): a call of one is marked
 	// Segment.Function and its body analysed there, as for a function a
-	// sourced file defined.
+	// sourced file defined. A body of Hole is not known: a call is not
+	// understood. Aliases with a value of Hole likewise.
 	Functions map[string]string
 	// SourcedFunctions, when not nil, receives the functions (name to
 	// body) that files read by source or . define, so that an interactive
@@ -1118,7 +1119,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				continue
 			}
 			if selfPath(t.Value) && !devTarget(t.Value, write) {
-				t.Value = Hole
+				t.Value = procHole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
 				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
@@ -1188,6 +1189,13 @@ func devTarget(v string, write bool) bool {
 	}
 	return false
 }
+
+// procHole is the value of a target selfPath reports: a file of some
+// process only known at run time, under /proc (where /dev/fd and the
+// others lead), so that a policy can still see where it is: a pipe's
+// descriptor opened there for writing adds to what that process reads,
+// such as a shell's script.
+const procHole = "/proc/" + Hole
 
 // selfLinks are the paths that lead into the /proc directory of the
 // process resolving them.

@@ -697,7 +697,7 @@ func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			t := args[i+1]
 			if selfPath(t.Value) && !devTarget(t.Value, true) {
-				t.Value = Hole
+				t.Value = procHole
 			}
 			if !devTarget(t.Value, true) {
 				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: seg.Line, Via: f.via}, f)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Interactive sessions.
@@ -19,8 +21,8 @@ import (
 // history, prompts) and hands the lines it allows, one at a time, to one
 // persistent bash: `bash --norc --noprofile -i +H +o history OPTIONS
 // /dev/fd/3`. That bash is interactive (aliases expand, job control runs on
-// the terminal, $- holds i) but reads its commands from a private pipe, not
-// from the terminal, so it never prints a prompt, never reads a key, and
+// the terminal, $- holds i) but reads its commands from a private channel,
+// not from the terminal, so it never prints a prompt, never reads a key, and
 // runs only what guardsh wrote. State persists between lines as in any
 // bash session: the working directory, variables, functions, aliases,
 // options, jobs.
@@ -62,6 +64,12 @@ type Report struct {
 	PromptCommand []string
 	// Functions are the names of the functions defined in the shell.
 	Functions map[string]bool
+	// PWD is the shell's logical working directory; DirStack the size of
+	// its directory stack (1 when only the current directory is on it);
+	// Aliases its aliases, name to value.
+	PWD      string
+	DirStack int
+	Aliases  map[string]string
 }
 
 type reply struct {
@@ -87,6 +95,9 @@ func (r Run) StartSession(args []string) (*Session, error) {
 	}
 	cmd := r.cmd(argv)
 	cmd.Stdin = r.Stdin
+	// (A pipe's read end in bash can be opened for writing through
+	// /proc/PID/fd by a process of the same user: guardsh makes writes
+	// under /proc protected paths; see the README's limits.)
 	scriptR, scriptW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -172,11 +183,23 @@ func (s *Session) Run(text string) (Report, error) {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	fields, err := s.exchange(s.restore+text+saveLine, "", `"$__guardsh_s" "$__guardsh_f" "${PS1-}" "${PS2-}" "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`, listFunctions)
+	fields, err := s.exchange(s.restore+text+saveLine, "", reportArgs(`"$__guardsh_s"`, true), listFunctions)
 	if err != nil {
 		return Report{}, err
 	}
 	return s.report(fields)
+}
+
+// reportArgs are the printf arguments of a report: status (an
+// expression), $-, PS1, PS2, $PWD, the directory stack's size, the aliases
+// (count, names, values) and, with prompt, PROMPT_COMMAND (count,
+// elements; else a count of 0).
+func reportArgs(status string, prompt bool) string {
+	args := status + ` "$__guardsh_f" "${PS1-}" "${PS2-}" "${PWD-}" "${#DIRSTACK[@]}" "${#BASH_ALIASES[@]}" ${BASH_ALIASES[@]+"${!BASH_ALIASES[@]}" "${BASH_ALIASES[@]}"}`
+	if prompt {
+		return args + ` "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`
+	}
+	return args + " 0"
 }
 
 // RunPromptCommand runs the PROMPT_COMMAND elements guardsh allowed, with
@@ -187,7 +210,7 @@ func (s *Session) RunPromptCommand(commands []string, status int) (Report, error
 	for _, c := range commands {
 		text += c + "\n"
 	}
-	fields, err := s.exchange(text+saveLine, "", fmt.Sprintf(`%d "$__guardsh_f" "${PS1-}" "${PS2-}" 0`, status), listFunctions)
+	fields, err := s.exchange(text+saveLine, "", reportArgs(strconv.Itoa(status), false), listFunctions)
 	if err != nil {
 		return Report{}, err
 	}
@@ -230,7 +253,9 @@ func (s *Session) exchange(text, pre, what, post string) ([]string, error) {
 			switch {
 			case r.err != nil:
 				return nil, r.err
-			case r.field == token:
+			case strings.HasSuffix(r.field, token):
+				// (Bytes a command wrote to fd 4 without a NUL may
+				// come before it.)
 				started, fields = true, nil
 			case r.field == token+"_end" && started:
 				return fields, nil
@@ -255,18 +280,35 @@ func (s *Session) report(fields []string) (Report, error) {
 		}
 	}
 	fields = fields[:len(fields)-1]
-	if len(fields) < 5 {
-		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 5", len(fields))
+	bad := func(what string) (Report, error) {
+		return Report{}, fmt.Errorf("the shell's report: %s", what)
+	}
+	if len(fields) < 8 {
+		return bad(fmt.Sprintf("%d fields, want at least 8", len(fields)))
 	}
 	status, err := strconv.Atoi(fields[0])
 	if err != nil {
-		return Report{}, fmt.Errorf("the shell's report: status %q", fields[0])
+		return bad("status " + strconv.Quote(fields[0]))
 	}
-	n, err := strconv.Atoi(fields[4])
-	if err != nil || n != len(fields)-5 {
-		return Report{}, fmt.Errorf("the shell's report: PROMPT_COMMAND of %q elements, %d given", fields[4], len(fields)-5)
+	dirs, err := strconv.Atoi(fields[5])
+	if err != nil {
+		return bad("directory stack " + strconv.Quote(fields[5]))
 	}
-	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PromptCommand: fields[5:], Functions: funcs}
+	na, err := strconv.Atoi(fields[6])
+	if err != nil || na < 0 || 7+2*na >= len(fields) {
+		return bad("aliases " + strconv.Quote(fields[6]))
+	}
+	aliases := make(map[string]string, na)
+	for i := range na {
+		aliases[fields[7+i]] = fields[7+na+i]
+	}
+	rest := fields[7+2*na:]
+	n, err := strconv.Atoi(rest[0])
+	if err != nil || n != len(rest)-1 {
+		return bad(fmt.Sprintf("PROMPT_COMMAND of %q elements, %d given", rest[0], len(rest)-1))
+	}
+	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PWD: fields[4],
+		DirStack: dirs, Aliases: aliases, PromptCommand: rest[1:], Functions: funcs}
 	var on strings.Builder
 	for _, c := range "euxv" {
 		if strings.ContainsRune(rep.Flags, c) {
@@ -346,15 +388,21 @@ func Quote(s string) string {
 }
 
 // PromptText returns shell text whose analysis covers what expanding ps as
-// a prompt string (PS0, PS1, PS2, ${x@P}) would run: ps with its
-// backslash escapes decoded as bash decodes them (bash(1) PROMPTING), as
-// the body of an unquoted here-document, where parameter expansion,
-// command and arithmetic substitution happen as in a prompt and quotes are
-// literal. An octal escape is decoded to its byte, which bash then
-// expands (\044(…) is $(…)); the values of the other escapes (\u, \w, \h,
-// the date, …) are quoted by bash and stand for plain text here; \D{…}'s
-// format and unknown escapes are kept as written.
-func PromptText(ps string) string {
+// a prompt string (PS0, PS1, PS2, ${x@P}) would run, and false when that
+// cannot be known. bash first decodes ps's backslash escapes (bash(1)
+// PROMPTING) and then expands the result as a here-document body is
+// expanded (parameter expansion, command and arithmetic substitution;
+// quotes are literal), so the text is that body under `: <<DELIM`, with
+// the escapes decoded: \n to a newline and an octal escape to its byte
+// (\044(…) is $(…)), other bytes with no meaning to the shell (\e, \a, a
+// control byte) to a plain letter, \$ and \\ as escaped characters. An
+// escape whose value is only known when the prompt is shown (\u, \h, \w,
+// \W, the date and time, \D{…}, the job count, …) joins whatever is
+// around it: a directory named "(cmd)" after a "$" makes "$(cmd)". Such
+// an escape stands for a plain word, and the prompt is refused (false)
+// when one lies inside an expansion ($…, ${…}, $(…), `…`, $((…))).
+func PromptText(ps string) (string, bool) {
+	const marker = "GUARDSHPROMPTVALUE"
 	var b strings.Builder
 	for i := 0; i < len(ps); i++ {
 		c := ps[i]
@@ -369,8 +417,17 @@ func PromptText(ps string) string {
 			for ; j < len(ps) && j < i+3 && ps[j] >= '0' && ps[j] <= '7'; j++ {
 				n = n*8 + int(ps[j]-'0')
 			}
-			b.WriteByte(byte(n))
 			i = j - 1
+			switch c := byte(n); {
+			case c == '\n' || c == '\t' || c >= ' ' && c < 0x7f:
+				b.WriteByte(c)
+			default:
+				b.WriteByte('x')
+			}
+		case e == 'n':
+			b.WriteByte('\n')
+		case e == 'e' || e == 'a':
+			b.WriteByte('x')
 		case e == '\\' || e == '$':
 			b.WriteByte('\\')
 			b.WriteByte(e)
@@ -382,16 +439,32 @@ func PromptText(ps string) string {
 				i = len(ps)
 				break
 			}
-			b.WriteString(ps[i+2 : i+end])
+			b.WriteString(marker)
 			i += end
-		case strings.IndexByte("adehHjlnrstTuvVwW@A!#", e) >= 0:
-			b.WriteByte('x')
+		case strings.IndexByte("dhHjlrstTuvVwW@A!#", e) >= 0:
+			b.WriteString(marker)
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(e)
 		}
 	}
 	body := b.String()
+	if strings.Contains(body, marker) {
+		// The values may only stand in literal text.
+		w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(body))
+		if err != nil {
+			return "", false
+		}
+		for _, part := range w.Parts {
+			if _, lit := part.(*syntax.Lit); lit {
+				continue
+			}
+			from, to := int(part.Pos().Offset()), int(part.End().Offset())
+			if from < 0 || to > len(body) || from > to || strings.Contains(body[from:to], marker) {
+				return "", false
+			}
+		}
+	}
 	delim := "GUARDSH_PROMPT"
 	for strings.Contains("\n"+body+"\n", "\n"+delim+"\n") {
 		delim += "_"
@@ -399,5 +472,5 @@ func PromptText(ps string) string {
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	return ": <<" + delim + "\n" + body + delim + "\n"
+	return ": <<" + delim + "\n" + body + delim + "\n", true
 }

@@ -170,12 +170,18 @@ func TestPromptText(t *testing.T) {
 		`[$?] $(git branch --show-current) \$ `: {"git branch --show-current", ":"},
 		`\044(touch pwned)`:                     {"touch pwned", ":"},
 		"\\140touch b\\140":                     {"touch b", ":"},
-		`\D{%H $(date)}`:                        {"date", ":"},
+		`\e[32m\u@\h\e[0m:\w\$ `:                {":"},
+		`$(: \ntouch n1)`:                       {":", "touch n1", ":"},
 		`{"exit_code": "$?", "working_dir": "$(pwd)", "py": "$(command -v python || echo '')"}`: {"pwd", "command -v python", "echo ", ":"},
 		`\$(touch c) \\`:        {":"},
 		"GUARDSH_PROMPT\n$(id)": {"id", ":"},
 	} {
-		segs, err := Analyze(PromptText(ps), Options{})
+		text, ok := PromptText(ps)
+		if !ok {
+			t.Errorf("PromptText(%q) refused", ps)
+			continue
+		}
+		segs, err := Analyze(text, Options{})
 		if err != nil {
 			t.Errorf("PromptText(%q): %v", ps, err)
 			continue
@@ -275,5 +281,16 @@ func TestSourcedFunctions(t *testing.T) {
 	segs, err := Analyze("hello you", Options{Functions: out})
 	if err != nil || len(segs) != 2 || !segs[0].Function || segs[1].Args[0].Value != "echo" {
 		t.Errorf("call: %v %v", renderRuns(segs), err)
+	}
+}
+
+// An escape whose value is only known when the prompt is shown cannot
+// stand inside an expansion: a directory named "(touch m)" after "$"
+// makes "$(touch m)", and strftime's %n a newline.
+func TestPromptTextRefusesValuesInExpansions(t *testing.T) {
+	for _, ps := range []string{`$\W`, `$(: \D{%n}touch d1)`, `$(echo \w)`, "`echo \\u`", `${x:-\h}`, `$((\#))`, `\044\W`} {
+		if text, ok := PromptText(ps); ok {
+			t.Errorf("PromptText(%q) = %q, want a refusal", ps, text)
+		}
 	}
 }

@@ -402,6 +402,10 @@ func (a *analyzer) callFunc(name string, f *frame) {
 	if !ok || a.called[name] {
 		return
 	}
+	if def.Body == Hole {
+		a.fail(f, syntax.Pos{}, "function "+name+" was defined in a way the analysis did not see: its body is not known")
+		return
+	}
 	if a.called == nil {
 		a.called = map[string]bool{}
 	}

@@ -543,7 +543,14 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 				}
 				lit = append(lit, byte(u))
 			}
-			if l := string(lit); strings.HasPrefix(l, "/") {
+			// The word as written counts too: a path that does not
+			// resolve (/proc/PID/fd/N names a pipe) keeps no literal
+			// part above.
+			raw, _, _ := strings.Cut(s.Words[0], Hole)
+			for _, l := range []string{string(lit), raw} {
+				if !strings.HasPrefix(l, "/") || j.protected != "" {
+					continue
+				}
 				l = filepath.Clean(l)
 				if pat := x.protectedBy(pathSubject{cleaned: l, resolved: l}); pat != "" {
 					j.protected, j.target = pat, ps.shown

@@ -36,7 +36,10 @@ func (g *Guard) PromptAllowed(name, value string) bool {
 	}
 	text := value
 	if name != "PROMPT_COMMAND" {
-		text = interp.PromptText(value)
+		var ok bool
+		if text, ok = interp.PromptText(value); !ok {
+			return false
+		}
 	}
 	o := g.Evaluate(text)
 	return o.Decision == rules.Allow && !o.Sandbox
