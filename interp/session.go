@@ -172,9 +172,11 @@ const listFunctions = "\\builtin compgen -A function >&4; \\builtin printf '\\0'
 // after guardsh's own lines, and keeps expand_aliases on (the analysis
 // reads an alias of an earlier line only expanded: Options.AliasesOn), and
 // clears finished jobs from the job table, as bash does before a prompt
-// (their "Done" notices are not shown). Its trace, if -x is on, goes nowhere, and it
+// (their "Done" notices are not shown), and unsets CDPATH (which guardsh
+// also keeps out of bash's environment): a later line's relative cd goes
+// where its analysis resolves it. Its trace, if -x is on, goes nowhere, and it
 // holds no token: -v echoes it as it is read.
-const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; \\builtin jobs -n >/dev/null; } 2>/dev/null\n"
+const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; \\builtin jobs -n >/dev/null; \\builtin unset CDPATH; } 2>/dev/null\n"
 
 // Run writes text (one complete command, as analysed) to bash and waits
 // until bash has run it and reported. ErrSessionEnded means bash exited

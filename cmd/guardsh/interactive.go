@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -78,6 +80,11 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	}
 	runner := s.runner
 	runner.Options = sessionOptions(s.inv.options)
+	if !slices.ContainsFunc(runner.Env, func(kv string) bool { return strings.HasPrefix(kv, "LESSSECURE=") }) {
+		// Someone typing at the session could otherwise run a command
+		// from less (!cmd), the pager of git log and man, unanalysed.
+		runner.Env = append(slices.Clip(runner.Env), "LESSSECURE=1")
+	}
 	arg0 := runner.Arg0
 	if arg0 == "" {
 		arg0 = "bash"
@@ -121,6 +128,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 		ended = true
 	} else {
 		x.last = rep
+		x.learn("", guard.Outcome{}, nil, rep)
 		x.takeTerminal()
 	}
 	for _, f := range startupFiles(s.inv, os.Getenv("HOME")) {
@@ -200,30 +208,64 @@ func (x *interSession) run(text, file string) bool {
 		s.finish(rec, status)
 		return false
 	}
-	// What the command defined is there for the analysis of the next.
-	var segs []interp.Segment
 	if a.Decision != rules.Allow {
-		clear(sourced)
 		s.finish(rec, nil)
+		x.learn("", guard.Outcome{}, nil, rep)
 	} else {
 		s.finish(rec, &rep.Status)
-		segs = make([]interp.Segment, len(o.Segments))
-		for i, c := range o.Segments {
-			segs[i] = c.Segment
-		}
-		interp.DefinedAliases(segs, x.aliases)
+		x.learn(text, o, sourced, rep)
 	}
-	interp.DefinedFunctions(run, segs, sourced, rep.Functions, x.functions)
-	s.guard.Analysis.Aliases, s.guard.Analysis.Functions = x.aliases, x.functions
 	x.last = rep
-	// The next command is decided where bash is now.
-	if cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(x.sess.Pid()), "cwd")); err == nil {
-		s.guard.Context.Cwd, s.guard.Analysis.Dir = cwd, cwd
-		s.guard.Analysis.DirChanged = false
-	} else {
-		s.guard.Analysis.DirChanged = true
-	}
 	return true
+}
+
+// learn brings what the analysis of later lines knows up to date after
+// text (with outcome o, which defined the functions sourced in files it
+// read) ran, or nothing did (text ""), and bash reported rep: the aliases
+// and functions text defined; an alias or function bash has that guardsh
+// did not see defined, or with another value, is not known (a use of it is
+// not understood) and one bash no longer has is forgotten; the working
+// directory (bash's $PWD when it is the directory bash is in, else the
+// physical one), and whether a popd could change it.
+func (x *interSession) learn(text string, o guard.Outcome, sourced map[string]string, rep interp.Report) {
+	g := x.s.guard
+	segs := make([]interp.Segment, len(o.Segments))
+	for i, c := range o.Segments {
+		segs[i] = c.Segment
+	}
+	interp.DefinedAliases(segs, x.aliases)
+	for name := range x.aliases {
+		if _, ok := rep.Aliases[name]; !ok {
+			delete(x.aliases, name)
+		}
+	}
+	for name, value := range rep.Aliases {
+		if known, ok := x.aliases[name]; !ok || known != value {
+			x.aliases[name] = interp.Hole
+		}
+	}
+	interp.DefinedFunctions(text, segs, sourced, rep.Functions, x.functions)
+	for name := range rep.Functions {
+		if _, ok := x.functions[name]; !ok {
+			x.functions[name] = interp.Hole
+		}
+	}
+	g.Analysis.Aliases, g.Analysis.Functions = x.aliases, x.functions
+	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(x.sess.Pid()), "cwd"))
+	if err != nil {
+		g.Analysis.DirChanged = true
+		return
+	}
+	if filepath.IsAbs(rep.PWD) {
+		// The logical directory, as bash resolves `cd ..` from it.
+		a, errA := os.Stat(rep.PWD)
+		b, errB := os.Stat(cwd)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			cwd = filepath.Clean(rep.PWD)
+		}
+	}
+	g.Context.Cwd, g.Analysis.Dir = cwd, cwd
+	g.Analysis.DirChanged = rep.DirStack > 1
 }
 
 // prompts runs the PROMPT_COMMAND elements that would be allowed and
@@ -231,22 +273,24 @@ func (x *interSession) run(text, file string) bool {
 // code would not be allowed; ok is false when the session ended.
 func (x *interSession) prompts() (ps1, ps2 string, ok bool) {
 	rep := x.last
-	var allowed []string
-	for _, c := range rep.PromptCommand {
-		if x.s.guard.PromptAllowed("PROMPT_COMMAND", c) {
-			allowed = append(allowed, c)
+	if len(rep.PromptCommand) > 0 {
+		// The elements run one after the other, as lines of one text:
+		// an alias one defines applies to the next. They run all or
+		// none.
+		text := strings.Join(rep.PromptCommand, "\n")
+		o := x.s.guard.Evaluate(text)
+		if o.Decision == rules.Allow && !o.Sandbox {
+			x.giveTerminal()
+			r, err := x.sess.RunPromptCommand(rep.PromptCommand, rep.Status)
+			x.takeTerminal()
+			if err != nil {
+				return "", "", false
+			}
+			x.learn(text, o, nil, r)
+			rep.PS1, rep.PS2 = r.PS1, r.PS2
 		} else {
-			x.warn("PROMPT_COMMAND element", c)
+			x.warn("PROMPT_COMMAND", text)
 		}
-	}
-	if len(allowed) > 0 {
-		x.giveTerminal()
-		r, err := x.sess.RunPromptCommand(allowed, rep.Status)
-		x.takeTerminal()
-		if err != nil {
-			return "", "", false
-		}
-		rep.PS1, rep.PS2 = r.PS1, r.PS2
 	}
 	if !x.s.guard.PromptAllowed("PS1", rep.PS1) {
 		x.warn("PS1", rep.PS1)
