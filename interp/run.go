@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -78,6 +79,19 @@ func ShellEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// LessSecure returns env with LESSSECURE=1 added unless env sets it: less
+// (the pager of git log, man and others) then refuses its shell escapes
+// (!cmd, |cmd, v), by which whoever types at the terminal of an allowed
+// command would run one no one decided (less(1) SECURITY).
+func LessSecure(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "LESSSECURE=") {
+			return env
+		}
+	}
+	return append(slices.Clip(env), "LESSSECURE=1")
 }
 
 // maxArg is the longest single argument Linux passes to exec

@@ -294,3 +294,12 @@ func TestPromptTextRefusesValuesInExpansions(t *testing.T) {
 		}
 	}
 }
+
+func TestLessSecure(t *testing.T) {
+	if got := LessSecure([]string{"A=1"}); strings.Join(got, " ") != "A=1 LESSSECURE=1" {
+		t.Errorf("LessSecure: %q", got)
+	}
+	if got := LessSecure([]string{"LESSSECURE=0"}); strings.Join(got, " ") != "LESSSECURE=0" {
+		t.Errorf("a user's setting is kept: %q", got)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,11 +79,9 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	}
 	runner := s.runner
 	runner.Options = sessionOptions(s.inv.options)
-	if !slices.ContainsFunc(runner.Env, func(kv string) bool { return strings.HasPrefix(kv, "LESSSECURE=") }) {
-		// Someone typing at the session could otherwise run a command
-		// from less (!cmd), the pager of git log and man, unanalysed.
-		runner.Env = append(slices.Clip(runner.Env), "LESSSECURE=1")
-	}
+	// Someone typing at the session could otherwise run a command from
+	// less (!cmd), the pager of git log and man, unanalysed.
+	runner.Env = interp.LessSecure(runner.Env)
 	arg0 := runner.Arg0
 	if arg0 == "" {
 		arg0 = "bash"

@@ -382,3 +382,25 @@ func TestPtySetting(t *testing.T) {
 		t.Errorf("Ctrl-C with pty: always and stdin /dev/null:\n%s", s)
 	}
 }
+
+// Whoever types at an allowed command's terminal cannot run a command from
+// its pager: less's shell escape is refused (LESSSECURE, attack-run find).
+func TestPtyPagerCannotRunCommands(t *testing.T) {
+	e, p := newPtyEnv(t, "mode: ask\nrules:\n  shell:\n    allow: [\"less *\"]\n")
+	page := filepath.Join(e.proj, "page.txt")
+	if err := os.WriteFile(page, []byte(strings.Repeat("line\n", 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(e.dir, "escaped")
+	p.gs(`less page.txt`)
+	p.waitFor(`^line`)
+	p.literal("!touch " + marker)
+	p.keys("Enter")
+	time.Sleep(300 * time.Millisecond)
+	p.keys("q")
+	p.keys("q")
+	p.waitFor(`exit=`)
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("less ran a shell command from the pager:\n%s", p.screen())
+	}
+}

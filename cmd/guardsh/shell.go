@@ -212,6 +212,7 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	if t != nil {
 		runner.Terminal = t
+		runner.Env = interp.LessSecure(runner.Env)
 	}
 	var kept *sandbox.Kept
 	if o.Sandbox {
