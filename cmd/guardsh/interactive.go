@@ -178,11 +178,14 @@ func (x *interSession) run(text, file string) bool {
 	s.guard.Analysis.SourcedFunctions = sourced
 	o, calls := s.review(text, s.evaluate(text))
 	s.guard.Analysis.SourcedFunctions = nil
-	a := s.resolve(text, o)
-	rec := s.record(strings.TrimSuffix(text, "\n"), o, calls, a)
+	// The dialog, the pending approval and the record show the command
+	// without the newline that ended it.
+	shown := strings.TrimSuffix(text, "\n")
+	a := s.resolve(shown, o)
+	rec := s.record(shown, o, calls, a)
 	run := text
 	if a.Decision != rules.Allow {
-		s.printRefusal(text, o, a)
+		s.printRefusal(shown, o, a)
 		if file != "" {
 			fmt.Fprintf(s.stderr, "guardsh: start-up file %s not read\n", file)
 		}
