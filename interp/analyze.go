@@ -819,6 +819,13 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmts(it.Stmts, f)
 		}
 	case *syntax.FuncDecl:
+		if c.Name != nil && c.Name.Value == "builtin" {
+			// `builtin NAME` is how a shell reaches a builtin past any
+			// function of that name: guardsh's own lines in an
+			// interactive session rely on it.
+			a.fail(f, c.Pos(), "a function named builtin replaces the way past functions to bash's builtins")
+			break
+		}
 		if a.sourcing != "" {
 			a.defineFunc(c, f)
 			break

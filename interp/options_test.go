@@ -70,3 +70,11 @@ func TestAliasOfReservedWordIsRefused(t *testing.T) {
 		t.Errorf("ordinary aliases: %v", err)
 	}
 }
+
+func TestFunctionNamedBuiltinIsRefused(t *testing.T) {
+	for _, src := range []string{"builtin() { :; }", "function builtin { echo; }", "f() { builtin() { :; }; }"} {
+		if _, err := Analyze(src, Options{}); err == nil || !strings.Contains(err.Error(), "function named builtin") {
+			t.Errorf("Analyze(%q): %v, want a refusal", src, err)
+		}
+	}
+}

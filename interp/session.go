@@ -46,12 +46,13 @@ type Session struct {
 	exited  chan struct{}
 	status  int
 	err     error
-	// restore is written before the next command: it turns back on the
-	// options (flags) the sync lines turned off and sets $? again (to
-	// status).
-	restore    string
+	// flags are the options the sync lines turned off, to turn back on
+	// before the next command, and lastStatus its $? (see restoreLine).
 	flags      string
 	lastStatus int
+	// names are the variables guardsh's lines set since the last
+	// command, unset before the next.
+	names []string
 }
 
 // Report is what bash reported after a command: its exit status, $-, the
@@ -70,6 +71,10 @@ type Report struct {
 	PWD      string
 	DirStack int
 	Aliases  map[string]string
+	// CDPATH is its value when bash could not unset it (readonly);
+	// Jobs the number of jobs still running.
+	CDPATH string
+	Jobs   int
 }
 
 type reply struct {
@@ -164,19 +169,33 @@ func (s *Session) read(r io.Reader) {
 	}
 }
 
-// listFunctions writes the names of the shell's functions, one per line,
-// as one more field.
-const listFunctions = "\\builtin compgen -A function >&4; \\builtin printf '\\0' >&4; "
+// listJobsAndFunctions writes the process IDs of the running jobs and
+// then the names of the shell's functions, one per line, as two more
+// fields.
+const listJobsAndFunctions = "\\builtin jobs -rp >&4; \\builtin printf '\\0' >&4; \\builtin compgen -A function >&4; \\builtin printf '\\0' >&4; "
 
-// saveLine saves $? and $- and turns off what must stay off around and
-// after guardsh's own lines, and keeps expand_aliases on (the analysis
-// reads an alias of an earlier line only expanded: Options.AliasesOn), and
-// clears finished jobs from the job table, as bash does before a prompt
-// (their "Done" notices are not shown), and unsets CDPATH (which guardsh
-// also keeps out of bash's environment): a later line's relative cd goes
-// where its analysis resolves it. Its trace, if -x is on, goes nowhere, and it
-// holds no token: -v echoes it as it is read.
-const saveLine = "{ __guardsh_s=$? __guardsh_f=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; \\builtin jobs -n >/dev/null; \\builtin unset CDPATH; } 2>/dev/null\n"
+// saveLine returns the line that saves $? and $- (in variables named
+// status and flags) and turns off what must stay off around and after
+// guardsh's own lines, and keeps expand_aliases on (the analysis reads an
+// alias of an earlier line only expanded: Options.AliasesOn), and clears
+// finished jobs from the job table, as bash does before a prompt, and
+// unsets CDPATH (which guardsh also keeps out of bash's environment): a
+// later line's relative cd goes where its analysis resolves it (a
+// readonly CDPATH stays, and the report says so). Its trace, if -x is on,
+// goes nowhere, and it holds no token: -v echoes it as it is read. The
+// variables' names are new each time (see name), so no command can have
+// made them readonly beforehand.
+func saveLine(status, flags string) string {
+	return "{ " + status + "=$? " + flags + "=$-; \\builtin set +vxeuH +o history; \\builtin shopt -s expand_aliases; \\builtin jobs -n >/dev/null; \\builtin unset CDPATH; } 2>/dev/null\n"
+}
+
+// name returns a new variable name for one of guardsh's own lines, to be
+// unset before the next command.
+func (s *Session) name(what string) string {
+	n := "__guardsh_" + what + "_" + rand.Text()
+	s.names = append(s.names, n)
+	return n
+}
 
 // Run writes text (one complete command, as analysed) to bash and waits
 // until bash has run it and reported. ErrSessionEnded means bash exited
@@ -185,7 +204,10 @@ func (s *Session) Run(text string) (Report, error) {
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	fields, err := s.exchange(s.restore+text+saveLine, "", reportArgs(`"$__guardsh_s"`, true), listFunctions)
+	restore := s.restoreLine()
+	s.names = nil
+	status, flags := s.name("s"), s.name("f")
+	fields, err := s.exchange(restore+text+saveLine(status, flags), "", reportArgs(`"$`+status+`"`, flags, true), listJobsAndFunctions)
 	if err != nil {
 		return Report{}, err
 	}
@@ -193,11 +215,11 @@ func (s *Session) Run(text string) (Report, error) {
 }
 
 // reportArgs are the printf arguments of a report: status (an
-// expression), $-, PS1, PS2, $PWD, the directory stack's size, the aliases
-// (count, names, values) and, with prompt, PROMPT_COMMAND (count,
-// elements; else a count of 0).
-func reportArgs(status string, prompt bool) string {
-	args := status + ` "$__guardsh_f" "${PS1-}" "${PS2-}" "${PWD-}" "${#DIRSTACK[@]}" "${#BASH_ALIASES[@]}" ${BASH_ALIASES[@]+"${!BASH_ALIASES[@]}" "${BASH_ALIASES[@]}"}`
+// expression), $- (saved in flags), PS1, PS2, $PWD, CDPATH, the directory
+// stack's size, the aliases (count, names, values) and, with prompt,
+// PROMPT_COMMAND (count, elements; else a count of 0).
+func reportArgs(status, flags string, prompt bool) string {
+	args := status + ` "$` + flags + `" "${PS1-}" "${PS2-}" "${PWD-}" "${CDPATH-}" "${#DIRSTACK[@]}" "${#BASH_ALIASES[@]}" ${BASH_ALIASES[@]+"${!BASH_ALIASES[@]}" "${BASH_ALIASES[@]}"}`
 	if prompt {
 		return args + ` "${#PROMPT_COMMAND[@]}" ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"}`
 	}
@@ -212,7 +234,8 @@ func (s *Session) RunPromptCommand(commands []string, status int) (Report, error
 	for _, c := range commands {
 		text += c + "\n"
 	}
-	fields, err := s.exchange(text+saveLine, "", reportArgs(strconv.Itoa(status), false), listFunctions)
+	st, flags := s.name("s"), s.name("f")
+	fields, err := s.exchange(text+saveLine(st, flags), "", reportArgs(strconv.Itoa(status), flags, false), listJobsAndFunctions)
 	if err != nil {
 		return Report{}, err
 	}
@@ -224,8 +247,9 @@ func (s *Session) RunPromptCommand(commands []string, status int) (Report, error
 // values expanded are the ones given, which the caller analysed, not
 // bash's variables. Bash's \[ and \] markers (bytes 1 and 2) are removed.
 func (s *Session) ExpandPrompts(ps1, ps2 string, status int) (string, string, error) {
-	text := "__guardsh_p1=" + Quote(ps1) + " __guardsh_p2=" + Quote(ps2) + "\n"
-	fields, err := s.exchange(text, setStatus(status)+"; ", `"${__guardsh_p1@P}" "${__guardsh_p2@P}"`, "")
+	p1, p2 := s.name("p1"), s.name("p2")
+	text := p1 + "=" + Quote(ps1) + " " + p2 + "=" + Quote(ps2) + "\n"
+	fields, err := s.exchange(text, setStatus(status)+"; ", `"${`+p1+`@P}" "${`+p2+`@P}"`, "")
 	if err != nil {
 		return "", "", err
 	}
@@ -272,8 +296,8 @@ func (s *Session) exchange(text, pre, what, post string) ([]string, error) {
 
 // report decodes the fields of a Run report and prepares the restore line.
 func (s *Session) report(fields []string) (Report, error) {
-	if len(fields) < 6 {
-		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 6", len(fields))
+	if len(fields) < 7 {
+		return Report{}, fmt.Errorf("the shell's report has %d fields, want at least 7", len(fields))
 	}
 	funcs := map[string]bool{}
 	for _, name := range strings.Split(fields[len(fields)-1], "\n") {
@@ -281,36 +305,37 @@ func (s *Session) report(fields []string) (Report, error) {
 			funcs[name] = true
 		}
 	}
-	fields = fields[:len(fields)-1]
+	jobs := len(strings.Fields(fields[len(fields)-2]))
+	fields = fields[:len(fields)-2]
 	bad := func(what string) (Report, error) {
 		return Report{}, fmt.Errorf("the shell's report: %s", what)
 	}
-	if len(fields) < 8 {
-		return bad(fmt.Sprintf("%d fields, want at least 8", len(fields)))
+	if len(fields) < 9 {
+		return bad(fmt.Sprintf("%d fields, want at least 9", len(fields)))
 	}
 	status, err := strconv.Atoi(fields[0])
 	if err != nil {
 		return bad("status " + strconv.Quote(fields[0]))
 	}
-	dirs, err := strconv.Atoi(fields[5])
+	dirs, err := strconv.Atoi(fields[6])
 	if err != nil {
-		return bad("directory stack " + strconv.Quote(fields[5]))
+		return bad("directory stack " + strconv.Quote(fields[6]))
 	}
-	na, err := strconv.Atoi(fields[6])
-	if err != nil || na < 0 || 7+2*na >= len(fields) {
-		return bad("aliases " + strconv.Quote(fields[6]))
+	na, err := strconv.Atoi(fields[7])
+	if err != nil || na < 0 || 8+2*na >= len(fields) {
+		return bad("aliases " + strconv.Quote(fields[7]))
 	}
 	aliases := make(map[string]string, na)
 	for i := range na {
-		aliases[fields[7+i]] = fields[7+na+i]
+		aliases[fields[8+i]] = fields[8+na+i]
 	}
-	rest := fields[7+2*na:]
+	rest := fields[8+2*na:]
 	n, err := strconv.Atoi(rest[0])
 	if err != nil || n != len(rest)-1 {
 		return bad(fmt.Sprintf("PROMPT_COMMAND of %q elements, %d given", rest[0], len(rest)-1))
 	}
-	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PWD: fields[4],
-		DirStack: dirs, Aliases: aliases, PromptCommand: rest[1:], Functions: funcs}
+	rep := Report{Status: status, Flags: fields[1], PS1: fields[2], PS2: fields[3], PWD: fields[4], CDPATH: fields[5],
+		DirStack: dirs, Aliases: aliases, PromptCommand: rest[1:], Functions: funcs, Jobs: jobs}
 	var on strings.Builder
 	for _, c := range "euxv" {
 		if strings.ContainsRune(rep.Flags, c) {
@@ -319,7 +344,6 @@ func (s *Session) report(fields []string) (Report, error) {
 	}
 	s.flags = on.String()
 	s.lastStatus = status
-	s.setRestore()
 	return rep, nil
 }
 
@@ -327,18 +351,20 @@ func (s *Session) report(fields []string) (Report, error) {
 // prompt sets 130, as in bash).
 func (s *Session) SetStatus(status int) {
 	s.lastStatus = status
-	s.setRestore()
 }
 
-// setRestore makes the line written before the next command: the options
-// turned off by the sync lines back on, then $? (in a group whose trace
-// goes nowhere, so -x shows nothing of guardsh's).
-func (s *Session) setRestore() {
-	s.restore = "\\builtin unset __guardsh_s __guardsh_f __guardsh_p1 __guardsh_p2\n"
-	if s.flags != "" {
-		s.restore += "\\builtin set -" + s.flags + "\n"
+// restoreLine returns the line written before the next command: guardsh's
+// variables unset, the options the sync lines turned off back on, then $?
+// (in a group whose trace goes nowhere, so -x shows nothing of guardsh's).
+func (s *Session) restoreLine() string {
+	line := ""
+	if len(s.names) > 0 {
+		line = "\\builtin unset " + strings.Join(s.names, " ") + "\n"
 	}
-	s.restore += "{ " + setStatus(s.lastStatus) + "; } 2>/dev/null\n"
+	if s.flags != "" {
+		line += "\\builtin set -" + s.flags + "\n"
+	}
+	return line + "{ " + setStatus(s.lastStatus) + "; } 2>/dev/null\n"
 }
 
 // setStatus is a command that sets $? to status without a function the
@@ -352,7 +378,7 @@ func setStatus(status int) string {
 // Close ends bash's script: bash exits as at the end of a script file
 // (running its EXIT trap), with the status of the last command run.
 func (s *Session) Close() error {
-	_, _ = io.WriteString(s.script, s.restore)
+	_, _ = io.WriteString(s.script, s.restoreLine())
 	return s.script.Close()
 }
 

@@ -303,3 +303,33 @@ func TestLessSecure(t *testing.T) {
 		t.Errorf("a user's setting is kept: %q", got)
 	}
 }
+
+// guardsh's own variables are named anew each time: a readonly variable
+// of an old name changes neither the prompt expanded nor the status.
+func TestSessionReadonlyNames(t *testing.T) {
+	s, _ := newSession(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	for _, v := range []string{"__guardsh_p1", "__guardsh_p2", "__guardsh_s", "__guardsh_f"} {
+		if _, err := s.Run(v + "='$(touch " + marker + ")'; readonly " + v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := s.Run("readonly CDPATH=/tmp; (exit 3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != 3 || rep.CDPATH != "/tmp" {
+		t.Errorf("report %+v, want status 3 and the readonly CDPATH", rep)
+	}
+	p1, _, err := s.ExpandPrompts("safe> ", "> ", rep.Status)
+	if err != nil || p1 != "safe> " {
+		t.Errorf("prompt %q %v", p1, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a readonly variable's code ran")
+	}
+	rep, err = s.Run("sleep 5 & (exit 4)")
+	if err != nil || rep.Jobs != 1 || rep.Status != 4 {
+		t.Errorf("report %+v %v, want 1 running job", rep, err)
+	}
+}

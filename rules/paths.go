@@ -182,6 +182,22 @@ var builtinSecrets = func() []Rule {
 	return rs
 }()
 
+// builtinReads are the built-in read ask rules: builtinSecrets, and what
+// another process has open or holds, which the sandbox cannot hide and a
+// command reading it gets without a human's yes: its descriptors
+// (/proc/PID/fd/N: the terminal guardsh reads keys from, a shell's pipes),
+// its environment and memory (proc(5)), other terminals (/dev/pts/N, whose
+// keys a reader takes), and guardsh's own terminal recordings, which may
+// hold what was typed (record_input), at their default place.
+var builtinReads = func() []Rule {
+	rs := slices.Clone(builtinSecrets)
+	for _, p := range []string{"/proc/*/fd/*", "/proc/*/task/*/fd/*", "/proc/*/environ", "/proc/*/mem",
+		"/dev/pts/*", "~/.local/state/guardsh/recordings/*"} {
+		rs = append(rs, Rule{Section: "read", Decision: Ask, Pattern: p, File: SecretsFile})
+	}
+	return rs
+}()
+
 // pathIndexFor returns the compiled path rules for ctx, building and caching
 // them on first use.
 func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
@@ -215,8 +231,8 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			}
 		}
 		if s == 1 {
-			for i := range builtinSecrets {
-				r := &builtinSecrets[i]
+			for i := range builtinReads {
+				r := &builtinReads[i]
 				pat := newPathRule(r).expand(ctx.Home, base)
 				if pat == "" {
 					continue

@@ -442,6 +442,9 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 		return ReadOnly, "the statement only assigns variables", false
 	}
 	name := words[0]
+	if namerefDeclaration(words) {
+		return Sensitive, name + " -n makes a name a reference: assigning it later assigns the variable it names (PS4, HOME, …), which the analysis does not follow", true
+	}
 	if strings.Contains(name, Hole) {
 		return Sensitive, "the command name is only known at run time", false
 	}
@@ -707,4 +710,27 @@ func (prog *program) notOnly(a string) string {
 		}
 	}
 	return ""
+}
+
+// namerefDeclaration reports a declaration builtin (declare, typeset,
+// local) given -n, bundled or not, before its first operand (bash(1)
+// declare: -n gives each name the nameref attribute).
+func namerefDeclaration(words []string) bool {
+	switch words[0] {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, w := range words[1:] {
+		if strings.Contains(w, Hole) {
+			return true // an option only known at run time
+		}
+		if w == "--" || !strings.HasPrefix(w, "-") || len(w) < 2 {
+			return false
+		}
+		if strings.ContainsRune(w[1:], 'n') {
+			return true
+		}
+	}
+	return false
 }

@@ -67,6 +67,12 @@ type interSession struct {
 // interactive serves an interactive session on stdin; args are $0 and the
 // positional parameters. It returns the exit status of the session's bash.
 func (s *shellRun) interactive(stdin *os.File, args []string) int {
+	if s.term.Record == "required" {
+		// Sessions are not recorded (see the README): like a command
+		// whose recording cannot be opened, none starts.
+		fmt.Fprintf(s.stderr, "guardsh: interactive sessions are not recorded; refusing to start one (record: required in %s)\n", s.guard.PolicyFile)
+		return exitRefused
+	}
 	s.guard.Prompts = true
 	s.guard.Analysis.AliasesOn = true
 	if os.Getenv("GUARDSH_SESSION") == "" {
@@ -89,6 +95,16 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	x := &interSession{s: s, aliases: map[string]string{}, functions: map[string]string{}, warned: map[string]bool{}}
 	if term.IsTerminal(int(stdin.Fd())) && term.IsTerminal(int(os.Stderr.Fd())) {
 		x.tty = stdin
+	} else {
+		// guardsh reads the lines ahead of bash: a command reading
+		// standard input would get lines it never saw as commands.
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+			return exitRefused
+		}
+		defer devNull.Close()
+		runner.Stdin = devNull
 	}
 	sess, err := runner.StartSession(append([]string{strings.TrimPrefix(arg0, "-")}, args...))
 	if err != nil {
@@ -226,7 +242,8 @@ func (x *interSession) run(text, file string) bool {
 // did not see defined, or with another value, is not known (a use of it is
 // not understood) and one bash no longer has is forgotten; the working
 // directory (bash's $PWD when it is the directory bash is in, else the
-// physical one), and whether a popd could change it.
+// physical one), and whether it may be other than it seems (a directory
+// stack, a CDPATH bash kept, a job still running).
 func (x *interSession) learn(text string, o guard.Outcome, sourced map[string]string, rep interp.Report) {
 	g := x.s.guard
 	segs := make([]interp.Segment, len(o.Segments))
@@ -265,7 +282,10 @@ func (x *interSession) learn(text string, o guard.Outcome, sourced map[string]st
 		}
 	}
 	g.Context.Cwd, g.Analysis.Dir = cwd, cwd
-	g.Analysis.DirChanged = rep.DirStack > 1
+	// A popd may move; a readonly CDPATH sends a relative cd elsewhere; a
+	// job still running may change the file system under the next line:
+	// its relative paths are then only known at run time.
+	g.Analysis.DirChanged = rep.DirStack > 1 || rep.CDPATH != "" || rep.Jobs > 0
 }
 
 // prompts runs the PROMPT_COMMAND elements that would be allowed and

@@ -23,6 +23,11 @@ func (s *shellRun) terminal(rec *audit.Record) (t *tty.Terminal, done func(), ok
 	out, _ := s.stdout.(*os.File)
 	in, _ := s.runner.Stdin.(*os.File)
 	t = tty.For(s.term.PTY, in, out)
+	if e, isFile := s.stderr.(*os.File); t != nil && s.term.PTY != "always" && (!isFile || !term.IsTerminal(int(e.Fd()))) {
+		// Standard error goes elsewhere (2>file): on a pty it would
+		// reach the terminal instead.
+		t = nil
+	}
 	if t == nil || s.term.Record == "" || s.term.Record == "false" {
 		return t, func() {}, true
 	}

@@ -43,3 +43,28 @@ func TestPromptAssignments(t *testing.T) {
 		t.Errorf("outside the session: %v, want ask", got)
 	}
 }
+
+// What another process has open (its descriptors, environment, memory),
+// other terminals and guardsh's recordings are read only with a human's
+// yes; the process's own status is not.
+func TestBuiltinReads(t *testing.T) {
+	p, err := rules.Parse([]byte("mode: auto\n"), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, home := t.TempDir(), t.TempDir()
+	g := &Guard{Policy: p, PolicyFile: "test.yaml",
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws},
+		Analysis: interp.Options{Dir: ws, Home: home}}
+	for text, want := range map[string]rules.Decision{
+		"cat /proc/1/environ": rules.Ask,
+		"cat /dev/pts/0":      rules.Ask,
+		"grep x ~/.local/state/guardsh/recordings/a.cast": rules.Ask,
+		"cat /proc/self/status":                           rules.Allow,
+		"cat /proc/cpuinfo":                               rules.Allow,
+	} {
+		if got := g.Evaluate(text).Decision; got != want {
+			t.Errorf("%s: %v, want %v", text, got, want)
+		}
+	}
+}
