@@ -1,0 +1,296 @@
+package interp
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDirectArgv(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string // nil: not direct
+	}{
+		{"ls src", []string{"ls", "src"}},
+		{"ls -la src/\n", []string{"ls", "-la", "src/"}},
+		{"  git log --oneline -n 5;", []string{"git", "log", "--oneline", "-n", "5"}},
+		{"git commit -m 'a $b `c` \\d'", []string{"git", "commit", "-m", "a $b `c` \\d"}},
+		{`grep "two words" a.txt`, []string{"grep", "two words", "a.txt"}},
+		{`x"y"'z' a=b:c,d@e%f+g`, []string{"xyz", "a=b:c,d@e%f+g"}},
+		{"./gradlew build # comment", []string{"./gradlew", "build"}},
+		{"/usr/bin/env", []string{"/usr/bin/env"}},
+		// Expansions, globs, escapes: bash would change the words.
+		{"ls $HOME", nil},
+		{`ls "$HOME"`, nil},
+		{"ls *.go", nil},
+		{"ls src?", nil},
+		{"ls [ab]", nil},
+		{"ls ~", nil},
+		{"ls a=~/x", nil},
+		{"ls {a,b}", nil},
+		{`ls a\ b`, nil},
+		{`ls "a\"b"`, nil},
+		{"ls $'a'", nil},
+		{`ls $"a"`, nil},
+		{"ls `pwd`", nil},
+		{"ls $(pwd)", nil},
+		{"ls !x", nil},
+		// Not one simple command bash execs in place.
+		{"ls > out", nil},
+		{"ls 2>&1", nil},
+		{"A=1 ls", nil},
+		{"! ls", nil},
+		{"ls &", nil},
+		{"ls | wc", nil},
+		{"ls && pwd", nil},
+		{"ls; pwd", nil},
+		{"ls\n\n", nil},
+		{"ls\n# later", nil},
+		{"# first\nls", nil},
+		{"time ls", nil},
+		{"(ls)", nil},
+		{"{ ls; }", nil},
+		{"ls (", nil},
+		{"ls\r", nil},
+		// Builtins and reserved words are not programs.
+		{"echo hi", nil},
+		{"cd /", nil},
+		{"test -f x", nil},
+		{"[ -f x ]", nil},
+		{"kill 1", nil},
+		{"printf x", nil},
+		{"exec ls", nil},
+		{"command ls", nil},
+		{"true", nil},
+		{"''", nil},
+		{"'echo' hi", nil},
+	} {
+		got, ok := DirectArgv(c.text)
+		if ok != (c.want != nil) || !slices.Equal(got, c.want) {
+			t.Errorf("DirectArgv(%q) = %q, %v; want %q", c.text, got, ok, c.want)
+		}
+	}
+}
+
+// TestDirectBuiltinsAreBash checks the builtin and reserved-word lists
+// against the bash on this machine: a builtin missing from the list would
+// be run as a program of the same name instead.
+func TestDirectBuiltinsAreBash(t *testing.T) {
+	bash := needBash(t)
+	for flag, set := range map[string]map[string]bool{"-b": bashBuiltins, "-k": bashKeywords} {
+		out, err := exec.Command(bash, "-c", "compgen "+flag).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range strings.Fields(string(out)) {
+			if !set[name] {
+				t.Errorf("bash's compgen %s lists %q, which the fast path does not know", flag, name)
+			}
+		}
+	}
+}
+
+// TestDirectVariablesAreBash checks that every variable a fresh bash
+// defines is either one DirectEnv handles, passes through unchanged (and
+// TestDirectEnvMatchesBash checks), or makes it give up.
+func TestDirectVariablesAreBash(t *testing.T) {
+	bash := needBash(t)
+	cmd := exec.Command(bash, "-c", "compgen -v")
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := setOf("PATH PWD OLDPWD SHLVL _ HOSTNAME HOSTTYPE MACHTYPE OSTYPE SHELL TERM")
+	for _, name := range strings.Fields(string(out)) {
+		if !known[name] && !bashOwnVariables[name] && !strings.HasPrefix(name, "BASH") {
+			t.Errorf("bash defines %s, which DirectEnv neither handles nor refuses", name)
+		}
+	}
+}
+
+func needBash(t *testing.T) string {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	return bash
+}
+
+// collide returns n variable names that fall into the same bucket of
+// bash's variable table as name.
+func collide(name string, n int) []string {
+	var out []string
+	want := bashHash(name) % bashBuckets
+	for i := 0; len(out) < n; i++ {
+		v := fmt.Sprintf("V%d", i)
+		if bashHash(v)%bashBuckets == want && v != name {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestDirectEnvMatchesBash runs `bash -c 'probe'` (probe: a copy of env
+// found on PATH) with many environments and requires DirectEnv's answer to
+// be exactly what the program received from bash: the same entries in the
+// same order, _ and the PATH lookup included. Environments DirectEnv
+// refuses are listed and must include the ones it is meant to refuse.
+func TestDirectEnvMatchesBash(t *testing.T) {
+	bash := needBash(t)
+	envProg, err := exec.LookPath("env")
+	if err != nil {
+		t.Skip("no env")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	other := filepath.Join(dir, "other")
+	for _, d := range []string{bin, other, filepath.Join(dir, "sub"), filepath.Join(bin, "isdir")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(envProg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(bin, "probe"), filepath.Join(other, "isdir"), filepath.Join(dir, "sub", "probe")} {
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A file that is not executable earlier on PATH: bash would fail
+	// with 126 on it, so the fast path must not be taken.
+	if err := os.WriteFile(filepath.Join(other, "noexec"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "noexec"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "probe"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	cwd := dir
+	path := other + ":" + bin + ":/usr/bin:/bin"
+	base := []string{"HOME=/home/u", "PATH=" + path, "LANG=C.UTF-8", "TERM=xterm"}
+	with := func(extra ...string) []string { return append(slices.Clone(base), extra...) }
+	pwdCollisions := collide("PWD", 2)
+	shlvlCollisions := collide("SHLVL", 2)
+	pair := collide("FOO", 3)
+	cases := []struct {
+		name string
+		text string
+		env  []string
+		want bool // the fast path is expected to be taken
+	}{
+		{"plain", "probe", base, true},
+		{"arguments", "probe -0", base, true},
+		{"empty", "probe", []string{"PATH=" + path}, true},
+		{"PWD right", "probe", with("PWD=" + cwd), true},
+		{"PWD with dot-dot", "probe", with("PWD=" + cwd + "/../" + filepath.Base(cwd)), true},
+		{"PWD wrong", "probe", with("PWD=/"), true},
+		{"PWD relative", "probe", with("PWD=."), true},
+		{"OLDPWD a directory", "probe", with("OLDPWD=/tmp"), true},
+		{"OLDPWD not a directory", "probe", with("OLDPWD=/nonexistent"), true},
+		{"OLDPWD empty", "probe", with("OLDPWD="), true},
+		{"SHLVL 1", "probe", with("SHLVL=1"), true},
+		{"SHLVL 07", "probe", with("SHLVL=07"), true},
+		{"SHLVL 998", "probe", with("SHLVL=998"), true},
+		{"SHLVL empty", "probe", with("SHLVL="), true},
+		{"underscore", "probe", with("_=/bin/sh"), true},
+		{"names that are not variables", "probe", with("a-b=1", "x.y=2", "1a=3"), true},
+		{"collisions with PWD", "probe", with(pwdCollisions[0]+"=1", pwdCollisions[1]+"=2"), true},
+		{"collisions with SHLVL", "probe", with(shlvlCollisions[0]+"=1", "SHLVL=4", shlvlCollisions[1]+"=2"), true},
+		{"collisions among themselves", "probe", with(pair[2]+"=3", pair[0]+"=1", "FOO=0", pair[1]+"=2"), true},
+		{"values with spaces and newlines", "probe", with("X=a b", "Y=line1\nline2", "Z="), true},
+		{"empty PATH entry", "probe", []string{"PATH=:" + path}, true},
+		{"PATH entry dot", "probe", []string{"PATH=.:" + path}, true},
+		{"relative PATH entry", "probe", []string{"PATH=sub:" + path}, true},
+		{"PATH entry with a tilde", "probe", []string{"PATH=~/bin:" + path}, false},
+		{"PATH entry with a slash at the end", "probe", []string{"PATH=" + bin + "/:/usr/bin"}, true},
+		{"directory of the same name skipped", "isdir", base, true},
+		{"name with a slash", filepath.Join(dir, "sub", "probe"), base, true},
+		{"relative name with a slash", "./probe", base, true},
+		{"not executable first, executable later", "noexec", base, true},
+		{"only not executable", "noexec", []string{"PATH=" + other}, false},
+		{"not found", "nonexistent-program", base, false},
+		{"PATH unset", filepath.Join(bin, "probe"), []string{"HOME=/"}, false},
+		{"IFS", "probe", with("IFS=:"), false},
+		{"POSIXLY_CORRECT", "probe", with("POSIXLY_CORRECT=1"), false},
+		{"EXECIGNORE", "probe", with("EXECIGNORE=*"), false},
+		{"BASH_COMPAT", "probe", with("BASH_COMPAT=50"), false},
+		{"LC_ALL unknown", "probe", with("LC_ALL=xx_YY"), false},
+		{"LC_ALL C", "probe", with("LC_ALL=C"), true},
+		{"SHLVL 999", "probe", with("SHLVL=999"), false},
+		{"SHLVL text", "probe", with("SHLVL=abc"), false},
+		{"PS1", "probe", with("PS1=$ "), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			argv, ok := DirectArgv(c.text)
+			if !ok {
+				t.Fatalf("DirectArgv(%q) refused", c.text)
+			}
+			pathValue := ""
+			for _, kv := range c.env {
+				if v, isPath := strings.CutPrefix(kv, "PATH="); isPath {
+					pathValue = v
+				}
+			}
+			prog, ok := DirectPath(argv[0], pathValue)
+			var want []string
+			if ok {
+				want, ok = DirectEnv(c.env, prog)
+			}
+			if ok != c.want {
+				t.Fatalf("fast path taken: %v, want %v (prog %q)", ok, c.want, prog)
+			}
+			if !ok {
+				return
+			}
+			cmd := exec.Command(bash, "-c", c.text+" -0")
+			if len(argv) > 1 {
+				cmd = exec.Command(bash, "-c", c.text)
+			}
+			cmd.Env = c.env
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("bash: %v: %s", err, stderr.String())
+			}
+			got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+			if !slices.Equal(got, want) {
+				t.Errorf("env from bash:\n%q\nDirectEnv:\n%q", got, want)
+			}
+		})
+	}
+}
+
+func TestDirectRunStatus(t *testing.T) {
+	needBash(t)
+	for _, c := range []struct {
+		text   string
+		status int
+		ran    bool
+	}{
+		{"/bin/sh -c 'exit 3'", 3, true},
+		{"/bin/sh -c 'kill -TERM $$'", 128 + 15, true},
+		{"nonexistent-program-x", 0, false},
+		{"echo hi", 0, false},
+	} {
+		var out bytes.Buffer
+		r := Run{Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}
+		status, ran, err := r.Direct(c.text)
+		if err != nil || status != c.status || ran != c.ran {
+			t.Errorf("Direct(%q) = %d, %v, %v; want %d, %v", c.text, status, ran, err, c.status, c.ran)
+		}
+	}
+}
