@@ -21,7 +21,7 @@ import (
 // (after quote removal). It holds for text that is a single simple command
 // on one line (one trailing newline allowed): no assignments, redirections,
 // negation, background, pipes or lists; every word made of unquoted letters,
-// digits and `-_./:,=+@%`, single-quoted text, or double-quoted text without
+// digits and `-_./:,=+@%^`, single-quoted text, or double-quoted text without
 // `$`, backquote or backslash; a command name that is not one of bash's
 // builtins or reserved words and not empty. Anything else (an expansion, a
 // glob, a tilde, a brace, an escape, a comment line before the command, a
@@ -98,7 +98,7 @@ func plainLit(s string) bool {
 		c := s[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("-_./:,=+@%", c) >= 0:
+		case strings.IndexByte("-_./:,=+@%^", c) >= 0:
 		default:
 			return false
 		}

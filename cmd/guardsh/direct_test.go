@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/guardsh/guardsh/interp"
+)
+
+// directAll runs TestDirectCorpus on every case of the agent command sample
+// (about 400 take the fast path; a minute here) instead of every eighth.
+var directAll = flag.Bool("direct.all", false, "TestDirectCorpus: run every agent command, not every eighth")
+
+// directCase is one command text run both ways.
+type directCase struct {
+	name string
+	argv []string // guardsh's arguments (bash's are the same)
+}
+
+// directWorld is a workspace where every program the cases name is a stub
+// that prints its $0 and arguments and, with /usr/bin/env, the environment
+// it received; PATH holds only the stubs, so nothing real runs. logged
+// reports whether guardsh started bash since the last call: its config
+// names a bash that writes a line to a log first.
+type directWorld struct {
+	root, work, bash, self string
+	env                    []string
+	log                    string
+}
+
+func newDirectWorld(t *testing.T, names []string) *directWorld {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	w := &directWorld{root: root, work: filepath.Join(root, "work"), bash: bash, self: self,
+		log: filepath.Join(root, "bash.log")}
+	stubs := filepath.Join(root, "stubs")
+	for _, d := range []string{stubs, w.work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stub := "#!/bin/sh\nprintf '[%s]\\n' \"$0\" \"$@\"\nexec /usr/bin/env\n"
+	for _, name := range names {
+		p := filepath.Join(stubs, name)
+		if strings.Contains(name, "/") {
+			p = filepath.Join(w.work, name)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(stub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logBash := filepath.Join(root, "logbash")
+	if err := os.WriteFile(logBash, []byte("#!/bin/sh\necho x >>"+w.log+"\nexec "+bash+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(root, "guardsh.yaml")
+	if err := os.WriteFile(config, []byte("mode: bypass\nshell: "+logBash+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.env = []string{"PATH=" + stubs, "HOME=" + filepath.Join(root, "home"), "LANG=C.UTF-8", "TERM=dumb",
+		"USER=u", "SHLVL=2", "OLDPWD=" + root, "PWD=" + w.work}
+	w.env = append(w.env, "GUARDSH_CONFIG="+config, "GUARDSH_AUDIT="+filepath.Join(root, "audit.jsonl"))
+	return w
+}
+
+// run runs argv under guardsh (as "bash") or under bash and returns stdout,
+// stderr and exit status.
+func (w *directWorld) run(t *testing.T, guardsh bool, argv []string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(w.bash)
+	cmd.Env = w.env
+	if guardsh {
+		cmd = exec.Command(w.self)
+		cmd.Env = w.env
+	}
+	cmd.Args = append([]string{"bash"}, argv...)
+	cmd.Dir = w.work
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	status := 0
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		status = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("%q: %v", argv, err)
+	}
+	return out.String(), errOut.String(), status
+}
+
+// bashStarted reports whether guardsh started bash since the last call.
+func (w *directWorld) bashStarted() bool {
+	_, err := os.Stat(w.log)
+	os.Remove(w.log)
+	return err == nil
+}
+
+// directCorpus is every command text of the invocation corpus and the
+// agent command sample that the fast path's parse accepts.
+func directCorpus(t *testing.T) []directCase {
+	t.Helper()
+	var cases []directCase
+	data, err := os.ReadFile(filepath.Join("testdata", "invocations.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var c invocationCase
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatalf("invocations.jsonl:%d: %v", i+1, err)
+		}
+		args, _, name := shellArgs(c)
+		cases = append(cases, directCase{name: "invocation " + name, argv: guardshArgs(c, args)})
+	}
+	f, err := os.Open(filepath.Join("..", "..", "internal", "guard", "testdata", "agent-commands.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Cmd   string `json:"cmd"`
+			Agent string `json:"agent"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, directCase{name: "agent " + c.Agent, argv: []string{"-c", c.Cmd}})
+	}
+	return cases
+}
+
+// TestDirectCorpus runs every case of the invocation corpus and of the
+// agent command sample (every eighth, unless -direct.all) whose text the
+// fast path accepts and that starts no login shell, once under guardsh
+// and once under bash, with every program a stub that prints its argv and
+// environment, and requires the same stdout (argv and environment),
+// stderr and exit status; it requires the fast path to have been taken
+// (guardsh did not start bash) exactly where guardsh's own conditions
+// hold, and reports how many cases took it.
+func TestDirectCorpus(t *testing.T) {
+	all := directCorpus(t)
+	var cases []directCase
+	names := map[string]bool{}
+	skipped := 0
+	for _, c := range all {
+		inv, err := parseInvocation(append([]string{"bash"}, c.argv...))
+		if err != nil || !inv.command || inv.login || slices.ContainsFunc(inv.options, func(o string) bool {
+			return o == "--login" || len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.ContainsRune(o, 'l')
+		}) {
+			// A login shell reads /etc/profile, which would set a PATH
+			// to this machine's real programs; it never takes the fast
+			// path (TestDirectOptions).
+			continue
+		}
+		argv, ok := interp.DirectArgv(inv.operands[0])
+		if !ok {
+			continue
+		}
+		if filepath.IsAbs(argv[0]) {
+			// A real program outside the workspace: not run here.
+			skipped++
+			continue
+		}
+		names[argv[0]] = true
+		cases = append(cases, c)
+	}
+	if !*directAll {
+		i := 0
+		cases = slices.DeleteFunc(cases, func(c directCase) bool {
+			i++
+			return strings.HasPrefix(c.name, "agent") && i%8 != 0
+		})
+	}
+	w := newDirectWorld(t, slices.Sorted(func(yield func(string) bool) {
+		for n := range names {
+			if !yield(n) {
+				return
+			}
+		}
+	}))
+	var mu sync.Mutex
+	taken := 0
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mu.Lock()
+			defer mu.Unlock()
+			gotOut, gotErr, gotStatus := w.run(t, true, c.argv)
+			direct := !w.bashStarted()
+			inv, _ := parseInvocation(append([]string{"bash"}, c.argv...))
+			if want := inv.direct(); direct != want {
+				t.Errorf("%q: fast path taken %v, want %v (options %q)", c.argv, direct, want, inv.options)
+			}
+			if direct {
+				taken++
+			} else {
+				t.Logf("%q went to bash", c.argv)
+			}
+			wantOut, wantErr, wantStatus := w.run(t, false, c.argv)
+			if direct && (gotOut != wantOut || gotErr != wantErr || gotStatus != wantStatus) {
+				t.Errorf("%q (fast path %v)\nbash:    status %d\nstdout %s\nstderr %q\nguardsh: status %d\nstdout %s\nstderr %q",
+					c.argv, direct, wantStatus, wantOut, wantErr, gotStatus, gotOut, gotErr)
+			}
+		})
+	}
+	t.Logf("%d of %d cases run took the fast path; the corpus has %d command texts (%d more name a program by absolute path and were not run)",
+		taken, len(cases), len(all), skipped)
+	if want := len(cases) * 3 / 4; taken < want {
+		t.Errorf("only %d of %d cases took the fast path, want at least %d", taken, len(cases), want)
+	}
+}
+
+// TestDirectProbes runs programs that report what they inherited — their
+// environment (in order), argv, signal mask and ignored signals, open file
+// descriptors, stdin — three ways: through guardsh's fast path, through
+// guardsh handing the same command to bash (the text with a backslash
+// bash removes, which the fast path does not take), and under bash alone;
+// with and without signals ignored and a descriptor inherited. The fast
+// path must match guardsh's bash path everywhere, and bash alone wherever
+// guardsh's bash path does (see TestDirectSignalsIgnoredByTheParent).
+func TestDirectProbes(t *testing.T) {
+	w := newDirectWorld(t, nil)
+	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
+	// One config file, rewritten between runs, so that the environment
+	// (GUARDSH_CONFIG) is the same each way.
+	config := filepath.Join(w.root, "guardsh.yaml")
+	logging, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := []byte("mode: bypass\nshell: " + w.bash + "\n")
+	extra, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	probes := []struct{ text, slow, stdin string }{
+		{"env -0", `\env -0`, ""},
+		{"env", `e\nv`, ""},
+		{"cat /proc/self/cmdline", `\cat /proc/self/cmdline`, ""},
+		{"/bin/cat /proc/self/cmdline", `/bin/ca\t /proc/self/cmdline`, ""},
+		{"grep -e ^SigBlk -e ^SigIgn /proc/self/status", `\grep -e ^SigBlk -e ^SigIgn /proc/self/status`, ""},
+		{"ls /proc/self/fd", `\ls /proc/self/fd`, ""},
+		{"cat", `\cat`, "from stdin\n"},
+		{"sh -c 'exit 7'", `\sh -c 'exit 7'`, ""},
+		{"sh -c 'kill -PIPE $$'", `\sh -c 'kill -PIPE $$'`, ""},
+	}
+	for _, ignored := range []string{"", "TTOU TTIN TSTP"} {
+		for _, fd := range []bool{false, true} {
+			for _, p := range probes {
+				run := func(guardsh bool, configText []byte, text string) (string, string, int) {
+					if err := os.WriteFile(config, configText, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					launch := `exec -a bash "$0" "$@"`
+					if ignored != "" {
+						launch = "trap '' " + ignored + "; " + launch
+					}
+					self := w.bash
+					if guardsh {
+						self = w.self
+					}
+					cmd := exec.Command(w.bash, "-c", launch, self, "-c", text)
+					cmd.Env = w.env
+					cmd.Dir = w.work
+					cmd.Stdin = strings.NewReader(p.stdin)
+					if fd {
+						cmd.ExtraFiles = []*os.File{extra}
+					}
+					var out, errOut bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &errOut
+					err := cmd.Run()
+					var exitErr *exec.ExitError
+					status := 0
+					if errors.As(err, &exitErr) {
+						status = exitErr.ExitCode()
+						if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+							// As a shell reports it (guardsh's own status).
+							status = 128 + int(ws.Signal())
+						}
+					} else if err != nil {
+						t.Fatal(err)
+					}
+					return out.String(), errOut.String(), status
+				}
+				name := p.text
+				if ignored != "" {
+					name += ", ignoring " + ignored
+				}
+				if fd {
+					name += ", fd 3 inherited"
+				}
+				t.Run(name, func(t *testing.T) {
+					fast, fastErr, fastStatus := run(true, logging, p.text)
+					if w.bashStarted() {
+						t.Fatalf("%q did not take the fast path", p.text)
+					}
+					viaBash, viaBashErr, viaBashStatus := run(true, plain, p.slow)
+					bash, bashErr, bashStatus := run(false, plain, p.text)
+					if fast != viaBash || fastErr != viaBashErr || fastStatus != viaBashStatus {
+						t.Errorf("fast path: status %d, stdout %q, stderr %q\nvia bash:  status %d, stdout %q, stderr %q",
+							fastStatus, fast, fastErr, viaBashStatus, viaBash, viaBashErr)
+					}
+					if fast != bash || fastErr != bashErr || fastStatus != bashStatus {
+						t.Errorf("fast path: status %d, stdout %q, stderr %q\nbash alone: status %d, stdout %q, stderr %q",
+							fastStatus, fast, fastErr, bashStatus, bash, bashErr)
+					}
+				})
+			}
+		}
+	}
+}
