@@ -335,3 +335,53 @@ func TestDirectProbes(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectSignalsIgnoredByTheParent starts guardsh with one signal
+// ignored, as nohup (SIGHUP), a non-interactive shell's background job
+// (SIGINT, SIGQUIT) or a parent ignoring SIGPIPE does, and compares the
+// ignored set and blocked mask the command inherits: the fast path must
+// give what guardsh's bash path gives; SIGHUP and SIGINT must also stay
+// ignored as under bash alone. SIGQUIT, SIGPIPE and SIGTERM reach the
+// command with their default disposition either way: the Go runtime
+// catches them before guardsh's main runs and cannot tell that they were
+// ignored (see README, Performance).
+func TestDirectSignalsIgnoredByTheParent(t *testing.T) {
+	w := newDirectWorld(t, nil)
+	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
+	config := filepath.Join(w.root, "guardsh.yaml")
+	logging, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := []byte("mode: bypass\nshell: " + w.bash + "\n")
+	probe := "grep -e ^SigBlk -e ^SigIgn /proc/self/status"
+	for _, sig := range []string{"HUP", "INT", "QUIT", "PIPE", "TERM"} {
+		t.Run(sig, func(t *testing.T) {
+			run := func(self string, configText []byte, text string) string {
+				if err := os.WriteFile(config, configText, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(w.bash, "-c", "trap '' "+sig+`; exec -a bash "$0" "$@"`, self, "-c", text)
+				cmd.Env, cmd.Dir = w.env, w.work
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(out)
+			}
+			fast := run(w.self, logging, probe)
+			if w.bashStarted() {
+				t.Fatal("the probe did not take the fast path")
+			}
+			viaBash := run(w.self, plain, `\`+probe)
+			bash := run(w.bash, plain, probe)
+			if fast != viaBash {
+				t.Errorf("fast path %q, guardsh's bash path %q", fast, viaBash)
+			}
+			if (sig == "HUP" || sig == "INT") && fast != bash {
+				t.Errorf("fast path %q, bash alone %q", fast, bash)
+			}
+			t.Logf("fast path %q, bash alone %q", fast, bash)
+		})
+	}
+}
