@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 )
 
@@ -382,6 +383,114 @@ func TestDirectSignalsIgnoredByTheParent(t *testing.T) {
 				t.Errorf("fast path %q, bash alone %q", fast, bash)
 			}
 			t.Logf("fast path %q, bash alone %q", fast, bash)
+		})
+	}
+}
+
+// TestDirectJailed runs an unknown program of the workspace, which the
+// sandbox jails, through the fast path: it is started inside the same
+// Landlock jail as bash would be, so its write outside the workspace and
+// its read of a secret fail, while its write in the workspace succeeds.
+func TestDirectJailed(t *testing.T) {
+	if why := sandbox.Unavailable(); why != "" {
+		t.Skip(why)
+	}
+	w := newDirectWorld(t, nil)
+	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
+	home := filepath.Join(w.root, "home")
+	for _, d := range []string{filepath.Join(w.work, ".git"), filepath.Join(home, ".ssh"), filepath.Join(w.root, "outside")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, text := range map[string]string{
+		filepath.Join(w.root, "key"):          "public\n",
+		filepath.Join(home, ".ssh", "id_rsa"): "secret\n",
+		filepath.Join(w.root, "guardsh.yaml"): "mode: auto\nsandbox: workspace\nshell: " + filepath.Join(w.root, "logbash") + "\n",
+	} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp, err := os.ReadFile("/bin/cp")
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.work, "tool"), cp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, made string
+		ok         bool
+	}{
+		{"./tool ../key made.txt", filepath.Join(w.work, "made.txt"), true},
+		{"./tool ../key " + filepath.Join(w.root, "outside", "f"), filepath.Join(w.root, "outside", "f"), false},
+		{"./tool -r ../home stolen", filepath.Join(w.work, "stolen", ".ssh", "id_rsa"), false},
+	} {
+		_, stderr, status := w.run(t, true, []string{"-c", c.text})
+		if w.bashStarted() {
+			t.Errorf("%q did not take the fast path", c.text)
+		}
+		_, err := os.Stat(c.made)
+		if c.ok != (status == 0) || c.ok != (err == nil) {
+			t.Errorf("%q: status %d, %s made: %v; stderr %q", c.text, status, c.made, err == nil, stderr)
+		}
+		if !c.ok && !strings.Contains(stderr, "Permission denied") {
+			t.Errorf("%q: stderr %q, want the jail's Permission denied", c.text, stderr)
+		}
+	}
+}
+
+// TestDirectOptions runs `env -0` under bash's options: the fast path is
+// taken exactly for the options that change nothing a one-shot exec does,
+// and the program's environment and output are bash's either way.
+func TestDirectOptions(t *testing.T) {
+	w := newDirectWorld(t, nil)
+	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
+	for _, c := range []struct {
+		options []string
+		direct  bool
+	}{
+		{nil, true},
+		{[]string{"-e"}, true},
+		{[]string{"-eu"}, true},
+		{[]string{"-o", "pipefail"}, true},
+		{[]string{"-eo", "pipefail"}, true},
+		{[]string{"--noprofile", "--norc", "-e", "-o", "pipefail"}, true},
+		{[]string{"--ci"}, true},
+		{[]string{"-f", "-C", "-B", "+h", "-E", "-T", "-P"}, true},
+		{[]string{"-o", "noclobber", "-o", "nounset"}, true},
+		{[]string{"+e"}, true},
+		{[]string{"-a"}, false}, // bash exports the variables it sets at start-up
+		{[]string{"-o", "allexport"}, false},
+		{[]string{"-ea"}, false},
+		{[]string{"-x"}, false}, // bash traces the command first
+		{[]string{"-v"}, false},
+		{[]string{"-n"}, false}, // bash runs nothing
+		{[]string{"-o", "posix"}, false},
+		{[]string{"-p"}, false},
+		{[]string{"-r"}, false},
+		{[]string{"-i"}, false},
+	} {
+		t.Run(strings.Join(c.options, " "), func(t *testing.T) {
+			args := append(slices.Clone(c.options), "-c", "env -0")
+			gotOut, gotErr, gotStatus := w.run(t, true, args)
+			direct := !w.bashStarted()
+			if direct != c.direct {
+				t.Errorf("fast path taken %v, want %v", direct, c.direct)
+			}
+			if !direct {
+				return
+			}
+			bashArgs := args
+			if slices.Equal(c.options, []string{"--ci"}) {
+				bashArgs = []string{"--noprofile", "--norc", "-e", "-o", "pipefail", "-c", "env -0"}
+			}
+			wantOut, wantErr, wantStatus := w.run(t, false, bashArgs)
+			if gotOut != wantOut || gotErr != wantErr || gotStatus != wantStatus {
+				t.Errorf("bash:    status %d stdout %q stderr %q\nguardsh: status %d stdout %q stderr %q",
+					wantStatus, wantOut, wantErr, gotStatus, gotOut, gotErr)
+			}
 		})
 	}
 }
