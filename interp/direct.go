@@ -388,7 +388,9 @@ func (r Run) Direct(text string) (status int, ran bool, err error) {
 	if !ok {
 		return 0, false, nil
 	}
-	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr}
+	// Built as bash's command is (r.cmd), with the program in its place.
+	cmd := r.cmd(argv)
+	cmd.Path, cmd.Env, cmd.Stdin = prog, env, r.Stdin
 	var startErr error
 	start := r.Start
 	rr := r

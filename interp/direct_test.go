@@ -294,3 +294,73 @@ func TestDirectRunStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectArgvIsAnalysed requires, for every corpus command the fast path
+// accepts, that what it would run is exactly the first segment the analysis
+// decides on: the same argv, with nothing only known at run time, and no
+// assignment or redirection beside it.
+func TestDirectArgvIsAnalysed(t *testing.T) {
+	n := 0
+	for _, file := range []string{"agent-commands.jsonl", "bypass-commands.jsonl", "invocations.jsonl"} {
+		for _, src := range corpus(t, file) {
+			argv, ok := DirectArgv(src)
+			if !ok {
+				continue
+			}
+			n++
+			segs, err := Analyze(src, Options{Home: "/home/user"})
+			if err != nil || len(segs) == 0 {
+				t.Errorf("%q: the fast path takes it but the analysis gives %v, %v", src, segs, err)
+				continue
+			}
+			s := segs[0]
+			var args []string
+			for _, w := range s.Args {
+				if w.Dynamic() {
+					t.Errorf("%q: the analysis sees a run-time word %q", src, w.Value)
+				}
+				args = append(args, w.Value)
+			}
+			if s.Kind != Exec || len(s.Assigns) > 0 || !slices.Equal(args, argv) {
+				t.Errorf("%q: the fast path runs %q, the analysis decides %s %q (assigns %v)", src, argv, s.Kind, args, s.Assigns)
+			}
+			for _, o := range segs[1:] {
+				if o.Kind != Exec || !s.Nested {
+					t.Errorf("%q: the analysis sees a %s segment %q beside the one command", src, o.Kind, o.Args)
+				}
+			}
+		}
+	}
+	t.Logf("%d corpus commands take the fast path's parse", n)
+	if n < 300 {
+		t.Errorf("only %d corpus commands take the fast path's parse", n)
+	}
+}
+
+// FuzzDirectArgv: whatever text the fast path accepts, the analysis's first
+// segment is the same argv with no run-time word.
+func FuzzDirectArgv(f *testing.F) {
+	for _, s := range []string{"ls src", `git commit -m "a b" 'c$d'`, "a=b c", "ls -la\n", "x'y'\"z\" -- +@%^:,."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		argv, ok := DirectArgv(src)
+		if !ok {
+			return
+		}
+		segs, err := Analyze(src, Options{Home: "/home/user"})
+		if err != nil || len(segs) == 0 || segs[0].Kind != Exec || len(segs[0].Assigns) > 0 {
+			t.Fatalf("%q: fast path %q, analysis %v %v", src, argv, segs, err)
+		}
+		var args []string
+		for _, w := range segs[0].Args {
+			if w.Dynamic() {
+				t.Fatalf("%q: run-time word %q", src, w.Value)
+			}
+			args = append(args, w.Value)
+		}
+		if !slices.Equal(args, argv) {
+			t.Fatalf("%q: fast path runs %q, analysis decides %q", src, argv, args)
+		}
+	})
+}
