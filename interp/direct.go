@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -360,7 +361,9 @@ func sameFile(a, b string) bool {
 }
 
 // Direct runs text the way bash's one-shot exec would, without bash: when
-// DirectArgv, DirectPath (on r.Env's PATH) and DirectEnv all hold, it
+// r.Shell is bash itself (a compiled program named bash, not a wrapper
+// script that might run the command elsewhere) and DirectArgv, DirectPath
+// (on r.Env's PATH) and DirectEnv all hold, it
 // starts the program with r's stdin, stdout, stderr and start function
 // (the sandbox's jail), forwards signals and returns the exit status as
 // Command does (128+n for death by signal n), with ran true. ran is false,
@@ -371,7 +374,7 @@ func sameFile(a, b string) bool {
 // login or interactive start-up).
 func (r Run) Direct(text string) (status int, ran bool, err error) {
 	argv, ok := DirectArgv(text)
-	if !ok {
+	if !ok || !isBash(r.Shell) {
 		return 0, false, nil
 	}
 	path := ""
@@ -407,4 +410,21 @@ func (r Run) Direct(text string) (status int, ran bool, err error) {
 		return 0, false, nil
 	}
 	return status, true, err
+}
+
+// isBash reports whether shell is a compiled program named bash (an ELF
+// file): the fast path reproduces bash, not a configured wrapper (a script
+// that logs, or runs the command in a container) that only bears its name.
+func isBash(shell string) bool {
+	if !strings.HasSuffix(shell, "/bash") && shell != "bash" {
+		return false
+	}
+	f, err := os.Open(shell)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	n, _ := f.Read(magic)
+	return n == 4 && string(magic) == "\x7fELF"
 }

@@ -274,23 +274,40 @@ func TestDirectEnvMatchesBash(t *testing.T) {
 	}
 }
 
-func TestDirectRunStatus(t *testing.T) {
-	needBash(t)
+// TestDirectRun runs Run.Direct: exit statuses as Command reports them,
+// and nothing run where bash is wanted: an unknown program, a builtin, a
+// file the kernel cannot exec (bash would run it as a script), or a
+// configured shell that is a wrapper script rather than bash.
+func TestDirectRun(t *testing.T) {
+	bash := needBash(t)
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "bash")
+	noMagic := filepath.Join(dir, "nomagic")
+	for p, text := range map[string]string{wrapper: "#!/bin/sh\nexec " + bash + " \"$@\"\n", noMagic: "echo run by bash\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
-		text   string
-		status int
-		ran    bool
+		shell, text string
+		status      int
+		ran         bool
 	}{
-		{"/bin/sh -c 'exit 3'", 3, true},
-		{"/bin/sh -c 'kill -TERM $$'", 128 + 15, true},
-		{"nonexistent-program-x", 0, false},
-		{"echo hi", 0, false},
+		{bash, "/bin/sh -c 'exit 3'", 3, true},
+		{bash, "/bin/sh -c 'kill -TERM $$'", 128 + 15, true},
+		{bash, "nonexistent-program-x", 0, false},
+		{bash, "echo hi", 0, false},
+		{bash, noMagic, 0, false},
+		{wrapper, "/bin/sh -c 'exit 3'", 0, false},
 	} {
 		var out bytes.Buffer
-		r := Run{Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}
+		r := Run{Shell: c.shell, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}
 		status, ran, err := r.Direct(c.text)
 		if err != nil || status != c.status || ran != c.ran {
-			t.Errorf("Direct(%q) = %d, %v, %v; want %d, %v", c.text, status, ran, err, c.status, c.ran)
+			t.Errorf("shell %s: Direct(%q) = %d, %v, %v; want %d, %v", c.shell, c.text, status, ran, err, c.status, c.ran)
+		}
+		if !c.ran && out.Len() > 0 {
+			t.Errorf("Direct(%q) printed %q but reports that nothing ran", c.text, out.String())
 		}
 	}
 }

@@ -31,13 +31,12 @@ type directCase struct {
 
 // directWorld is a workspace where every program the cases name is a stub
 // that prints its $0 and arguments and, with /usr/bin/env, the environment
-// it received; PATH holds only the stubs, so nothing real runs. logged
-// reports whether guardsh started bash since the last call: its config
-// names a bash that writes a line to a log first.
+// it received; PATH holds only the stubs, so nothing real runs. guardsh
+// runs under strace, which tells whether it started bash (bashStarted).
 type directWorld struct {
 	root, work, bash, self string
 	env                    []string
-	log                    string
+	strace, link, trace    string
 }
 
 func newDirectWorld(t *testing.T, names []string) *directWorld {
@@ -46,18 +45,26 @@ func newDirectWorld(t *testing.T, names []string) *directWorld {
 	if err != nil {
 		t.Skip("no bash")
 	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("no strace: the test cannot tell whether guardsh started bash")
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
 	w := &directWorld{root: root, work: filepath.Join(root, "work"), bash: bash, self: self,
-		log: filepath.Join(root, "bash.log")}
+		strace: strace, link: filepath.Join(root, "gs", "bash"), trace: filepath.Join(root, "trace")}
 	stubs := filepath.Join(root, "stubs")
-	for _, d := range []string{stubs, w.work} {
+	for _, d := range []string{stubs, w.work, filepath.Dir(w.link)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The test binary acts as guardsh when run as "bash" (TestMain).
+	if err := os.Symlink(self, w.link); err != nil {
+		t.Fatal(err)
 	}
 	stub := "#!/bin/sh\nprintf '[%s]\\n' \"$0\" \"$@\"\nexec /usr/bin/env\n"
 	for _, name := range names {
@@ -72,32 +79,47 @@ func newDirectWorld(t *testing.T, names []string) *directWorld {
 			t.Fatal(err)
 		}
 	}
-	logBash := filepath.Join(root, "logbash")
-	if err := os.WriteFile(logBash, []byte("#!/bin/sh\necho x >>"+w.log+"\nexec "+bash+" \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	config := filepath.Join(root, "guardsh.yaml")
-	if err := os.WriteFile(config, []byte("mode: bypass\nshell: "+logBash+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	w.config(t, "mode: bypass\nshell: "+bash+"\n")
 	w.env = []string{"PATH=" + stubs, "HOME=" + filepath.Join(root, "home"), "LANG=C.UTF-8", "TERM=dumb",
-		"USER=u", "SHLVL=2", "OLDPWD=" + root, "PWD=" + w.work}
-	w.env = append(w.env, "GUARDSH_CONFIG="+config, "GUARDSH_AUDIT="+filepath.Join(root, "audit.jsonl"))
+		"USER=u", "SHLVL=2", "OLDPWD=" + root, "PWD=" + w.work,
+		"GUARDSH_CONFIG=" + filepath.Join(root, "guardsh.yaml"), "GUARDSH_AUDIT=" + filepath.Join(root, "audit.jsonl")}
 	return w
 }
 
-// run runs argv under guardsh (as "bash") or under bash and returns stdout,
-// stderr and exit status.
+// config writes guardsh's config.
+func (w *directWorld) config(t *testing.T, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.root, "guardsh.yaml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// command is argv run by guardsh (under strace) or by bash, as "bash",
+// with the signals in ignored (bash trap names) ignored.
+func (w *directWorld) command(guardsh bool, ignored string, argv []string) *exec.Cmd {
+	run := append([]string{"-a", "bash", w.bash}, argv...)
+	if guardsh {
+		run = append([]string{w.strace, "-f", "-qq", "-e", "trace=execve", "-e", "signal=none", "-o", w.trace, w.link}, argv...)
+	}
+	launch := `exec "$@"`
+	if ignored != "" {
+		launch = "trap '' " + ignored + "; " + launch
+	}
+	cmd := exec.Command(w.bash, append([]string{"-c", launch, "launch"}, run...)...)
+	cmd.Env, cmd.Dir = w.env, w.work
+	return cmd
+}
+
+// run runs argv under guardsh or bash and returns stdout, stderr and exit
+// status (128+n for death by signal n, as a shell reports it).
 func (w *directWorld) run(t *testing.T, guardsh bool, argv []string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(w.bash)
-	cmd.Env = w.env
-	if guardsh {
-		cmd = exec.Command(w.self)
-		cmd.Env = w.env
-	}
-	cmd.Args = append([]string{"bash"}, argv...)
-	cmd.Dir = w.work
+	return w.output(t, w.command(guardsh, "", argv), nil)
+}
+
+func (w *directWorld) output(t *testing.T, cmd *exec.Cmd, stdin []byte) (string, string, int) {
+	t.Helper()
+	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -106,17 +128,24 @@ func (w *directWorld) run(t *testing.T, guardsh bool, argv []string) (string, st
 	switch {
 	case errors.As(err, &exitErr):
 		status = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			status = 128 + int(ws.Signal())
+		}
 	case err != nil:
-		t.Fatalf("%q: %v", argv, err)
+		t.Fatalf("%q: %v", cmd.Args, err)
 	}
 	return out.String(), errOut.String(), status
 }
 
-// bashStarted reports whether guardsh started bash since the last call.
-func (w *directWorld) bashStarted() bool {
-	_, err := os.Stat(w.log)
-	os.Remove(w.log)
-	return err == nil
+// bashStarted reports whether the last guardsh run started bash.
+func (w *directWorld) bashStarted(t *testing.T) bool {
+	t.Helper()
+	trace, err := os.ReadFile(w.trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(w.trace)
+	return bytes.Contains(trace, []byte(`execve("`+w.bash+`"`))
 }
 
 // directCorpus is every command text of the invocation corpus and the
@@ -212,7 +241,7 @@ func TestDirectCorpus(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			gotOut, gotErr, gotStatus := w.run(t, true, c.argv)
-			direct := !w.bashStarted()
+			direct := !w.bashStarted(t)
 			inv, _ := parseInvocation(append([]string{"bash"}, c.argv...))
 			if want := inv.direct(); direct != want {
 				t.Errorf("%q: fast path taken %v, want %v (options %q)", c.argv, direct, want, inv.options)
@@ -242,19 +271,10 @@ func TestDirectCorpus(t *testing.T) {
 // guardsh handing the same command to bash (the text with a backslash
 // bash removes, which the fast path does not take), and under bash alone;
 // with and without signals ignored and a descriptor inherited. The fast
-// path must match guardsh's bash path everywhere, and bash alone wherever
-// guardsh's bash path does (see TestDirectSignalsIgnoredByTheParent).
+// path must match both.
 func TestDirectProbes(t *testing.T) {
 	w := newDirectWorld(t, nil)
 	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
-	// One config file, rewritten between runs, so that the environment
-	// (GUARDSH_CONFIG) is the same each way.
-	config := filepath.Join(w.root, "guardsh.yaml")
-	logging, err := os.ReadFile(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := []byte("mode: bypass\nshell: " + w.bash + "\n")
 	extra, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -274,40 +294,12 @@ func TestDirectProbes(t *testing.T) {
 	for _, ignored := range []string{"", "TTOU TTIN TSTP"} {
 		for _, fd := range []bool{false, true} {
 			for _, p := range probes {
-				run := func(guardsh bool, configText []byte, text string) (string, string, int) {
-					if err := os.WriteFile(config, configText, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					launch := `exec -a bash "$0" "$@"`
-					if ignored != "" {
-						launch = "trap '' " + ignored + "; " + launch
-					}
-					self := w.bash
-					if guardsh {
-						self = w.self
-					}
-					cmd := exec.Command(w.bash, "-c", launch, self, "-c", text)
-					cmd.Env = w.env
-					cmd.Dir = w.work
-					cmd.Stdin = strings.NewReader(p.stdin)
+				run := func(guardsh bool, text string) (string, string, int) {
+					cmd := w.command(guardsh, ignored, []string{"-c", text})
 					if fd {
 						cmd.ExtraFiles = []*os.File{extra}
 					}
-					var out, errOut bytes.Buffer
-					cmd.Stdout, cmd.Stderr = &out, &errOut
-					err := cmd.Run()
-					var exitErr *exec.ExitError
-					status := 0
-					if errors.As(err, &exitErr) {
-						status = exitErr.ExitCode()
-						if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-							// As a shell reports it (guardsh's own status).
-							status = 128 + int(ws.Signal())
-						}
-					} else if err != nil {
-						t.Fatal(err)
-					}
-					return out.String(), errOut.String(), status
+					return w.output(t, cmd, []byte(p.stdin))
 				}
 				name := p.text
 				if ignored != "" {
@@ -317,12 +309,15 @@ func TestDirectProbes(t *testing.T) {
 					name += ", fd 3 inherited"
 				}
 				t.Run(name, func(t *testing.T) {
-					fast, fastErr, fastStatus := run(true, logging, p.text)
-					if w.bashStarted() {
+					fast, fastErr, fastStatus := run(true, p.text)
+					if w.bashStarted(t) {
 						t.Fatalf("%q did not take the fast path", p.text)
 					}
-					viaBash, viaBashErr, viaBashStatus := run(true, plain, p.slow)
-					bash, bashErr, bashStatus := run(false, plain, p.text)
+					viaBash, viaBashErr, viaBashStatus := run(true, p.slow)
+					if !w.bashStarted(t) {
+						t.Fatalf("%q took the fast path", p.slow)
+					}
+					bash, bashErr, bashStatus := run(false, p.text)
 					if fast != viaBash || fastErr != viaBashErr || fastStatus != viaBashStatus {
 						t.Errorf("fast path: status %d, stdout %q, stderr %q\nvia bash:  status %d, stdout %q, stderr %q",
 							fastStatus, fast, fastErr, viaBashStatus, viaBash, viaBashErr)
@@ -349,33 +344,22 @@ func TestDirectProbes(t *testing.T) {
 func TestDirectSignalsIgnoredByTheParent(t *testing.T) {
 	w := newDirectWorld(t, nil)
 	w.env[0] = "PATH=/usr/local/bin:/usr/bin:/bin"
-	config := filepath.Join(w.root, "guardsh.yaml")
-	logging, err := os.ReadFile(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := []byte("mode: bypass\nshell: " + w.bash + "\n")
 	probe := "grep -e ^SigBlk -e ^SigIgn /proc/self/status"
 	for _, sig := range []string{"HUP", "INT", "QUIT", "PIPE", "TERM"} {
 		t.Run(sig, func(t *testing.T) {
-			run := func(self string, configText []byte, text string) string {
-				if err := os.WriteFile(config, configText, 0o644); err != nil {
-					t.Fatal(err)
+			run := func(guardsh bool, text string) string {
+				out, errOut, status := w.output(t, w.command(guardsh, sig, []string{"-c", text}), nil)
+				if status != 0 {
+					t.Fatalf("%q: status %d, stderr %q", text, status, errOut)
 				}
-				cmd := exec.Command(w.bash, "-c", "trap '' "+sig+`; exec -a bash "$0" "$@"`, self, "-c", text)
-				cmd.Env, cmd.Dir = w.env, w.work
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatal(err)
-				}
-				return string(out)
+				return out
 			}
-			fast := run(w.self, logging, probe)
-			if w.bashStarted() {
+			fast := run(true, probe)
+			if w.bashStarted(t) {
 				t.Fatal("the probe did not take the fast path")
 			}
-			viaBash := run(w.self, plain, `\`+probe)
-			bash := run(w.bash, plain, probe)
+			viaBash := run(true, `\`+probe)
+			bash := run(false, probe)
 			if fast != viaBash {
 				t.Errorf("fast path %q, guardsh's bash path %q", fast, viaBash)
 			}
@@ -406,12 +390,12 @@ func TestDirectJailed(t *testing.T) {
 	for p, text := range map[string]string{
 		filepath.Join(w.root, "key"):          "public\n",
 		filepath.Join(home, ".ssh", "id_rsa"): "secret\n",
-		filepath.Join(w.root, "guardsh.yaml"): "mode: auto\nsandbox: workspace\nshell: " + filepath.Join(w.root, "logbash") + "\n",
 	} {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	w.config(t, "mode: auto\nsandbox: workspace\nshell: "+w.bash+"\n")
 	cp, err := os.ReadFile("/bin/cp")
 	if err != nil {
 		t.Skip(err)
@@ -428,7 +412,7 @@ func TestDirectJailed(t *testing.T) {
 		{"./tool -r ../home stolen", filepath.Join(w.work, "stolen", ".ssh", "id_rsa"), false},
 	} {
 		_, stderr, status := w.run(t, true, []string{"-c", c.text})
-		if w.bashStarted() {
+		if w.bashStarted(t) {
 			t.Errorf("%q did not take the fast path", c.text)
 		}
 		_, err := os.Stat(c.made)
@@ -475,7 +459,7 @@ func TestDirectOptions(t *testing.T) {
 		t.Run(strings.Join(c.options, " "), func(t *testing.T) {
 			args := append(slices.Clone(c.options), "-c", "env -0")
 			gotOut, gotErr, gotStatus := w.run(t, true, args)
-			direct := !w.bashStarted()
+			direct := !w.bashStarted(t)
 			if direct != c.direct {
 				t.Errorf("fast path taken %v, want %v", direct, c.direct)
 			}
