@@ -1,8 +1,10 @@
 package interp
 
 import (
+	"cmp"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -237,6 +239,7 @@ func DirectEnv(env []string, prog string) ([]string, bool) {
 	type variable struct {
 		name, value string
 		seq         int
+		bucket      uint32
 	}
 	var invalid []string
 	var vars []variable
@@ -271,7 +274,7 @@ func DirectEnv(env []string, prog string) ([]string, bool) {
 				return nil, false
 			}
 		}
-		vars = append(vars, variable{name, value, len(vars)})
+		vars = append(vars, variable{name, value, len(vars), bashHash(name) % bashBuckets})
 	}
 	if _, ok := seen["PATH"]; !ok {
 		return nil, false
@@ -282,7 +285,7 @@ func DirectEnv(env []string, prog string) ([]string, bool) {
 			return
 		}
 		seen[name] = len(vars)
-		vars = append(vars, variable{name, value, len(vars)})
+		vars = append(vars, variable{name, value, len(vars), bashHash(name) % bashBuckets})
 	}
 	// PWD (set_pwd in variables.c).
 	cwd, err := unix.Getwd()
@@ -320,12 +323,11 @@ func DirectEnv(env []string, prog string) ([]string, bool) {
 	}
 
 	// bash's export list: its hash table's order.
-	bucket := func(v variable) uint32 { return bashHash(v.name) % bashBuckets }
-	sortVars(vars, func(a, b variable) bool {
-		if ba, bb := bucket(a), bucket(b); ba != bb {
-			return ba < bb
+	slices.SortFunc(vars, func(a, b variable) int {
+		if a.bucket != b.bucket {
+			return cmp.Compare(a.bucket, b.bucket)
 		}
-		return a.seq > b.seq
+		return cmp.Compare(b.seq, a.seq) // the later-made first
 	})
 	out := make([]string, 0, len(env)+4)
 	for i := len(invalid) - 1; i >= 0; i-- {
@@ -341,15 +343,6 @@ func DirectEnv(env []string, prog string) ([]string, bool) {
 		out = append(out, "_="+prog)
 	}
 	return out, true
-}
-
-// sortVars is an insertion sort (the lists are short and the order total).
-func sortVars[T any](s []T, less func(a, b T) bool) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && less(s[j], s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func sameFile(a, b string) bool {

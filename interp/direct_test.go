@@ -381,3 +381,24 @@ func FuzzDirectArgv(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDirectPrepare is what the fast path costs before it starts the
+// program: parse, PATH lookup and bash's environment, for `ls -la src` in
+// this process's environment.
+func BenchmarkDirectPrepare(b *testing.B) {
+	env := os.Environ()
+	path := os.Getenv("PATH")
+	for b.Loop() {
+		argv, ok := DirectArgv("ls -la src")
+		if !ok {
+			b.Fatal("not direct")
+		}
+		prog, ok := DirectPath(argv[0], path)
+		if !ok {
+			b.Skip("no ls on PATH")
+		}
+		if _, ok := DirectEnv(env, prog); !ok {
+			b.Skip("this environment goes to bash")
+		}
+	}
+}
