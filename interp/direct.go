@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -355,7 +356,8 @@ func sameFile(a, b string) bool {
 
 // Direct runs text the way bash's one-shot exec would, without bash: when
 // r.Shell is bash itself (a compiled program named bash, not a wrapper
-// script that might run the command elsewhere) and DirectArgv, DirectPath
+// script that might run the command elsewhere), r.Arg0 does not name it
+// sh (POSIX mode), and DirectArgv, DirectPath
 // (on r.Env's PATH) and DirectEnv all hold, it
 // starts the program with r's stdin, stdout, stderr and start function
 // (the sandbox's jail), forwards signals and returns the exit status as
@@ -367,7 +369,9 @@ func sameFile(a, b string) bool {
 // login or interactive start-up).
 func (r Run) Direct(text string) (status int, ran bool, err error) {
 	argv, ok := DirectArgv(text)
-	if !ok || !isBash(r.Shell) {
+	if !ok || !isBash(r.Shell) || filepath.Base(strings.TrimPrefix(r.arg0(), "-")) == "sh" {
+		// Named sh, bash starts in POSIX mode, which changes how it
+		// imports PWD, among other things.
 		return 0, false, nil
 	}
 	path := ""

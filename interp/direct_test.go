@@ -276,8 +276,9 @@ func TestDirectEnvMatchesBash(t *testing.T) {
 
 // TestDirectRun runs Run.Direct: exit statuses as Command reports them,
 // and nothing run where bash is wanted: an unknown program, a builtin, a
-// file the kernel cannot exec (bash would run it as a script), or a
-// configured shell that is a wrapper script rather than bash.
+// file the kernel cannot exec (bash would run it as a script), a
+// configured shell that is a wrapper script rather than bash, or bash run
+// as sh.
 func TestDirectRun(t *testing.T) {
 	bash := needBash(t)
 	dir := t.TempDir()
@@ -289,19 +290,23 @@ func TestDirectRun(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		shell, text string
-		status      int
-		ran         bool
+		shell, arg0, text string
+		status            int
+		ran               bool
 	}{
-		{bash, "/bin/sh -c 'exit 3'", 3, true},
-		{bash, "/bin/sh -c 'kill -TERM $$'", 128 + 15, true},
-		{bash, "nonexistent-program-x", 0, false},
-		{bash, "echo hi", 0, false},
-		{bash, noMagic, 0, false},
-		{wrapper, "/bin/sh -c 'exit 3'", 0, false},
+		{bash, "bash", "/bin/sh -c 'exit 3'", 3, true},
+		{bash, "", "/bin/sh -c 'kill -TERM $$'", 128 + 15, true},
+		{bash, "/usr/local/bin/guardsh", "/bin/sh -c 'exit 3'", 3, true},
+		{bash, "bash", "nonexistent-program-x", 0, false},
+		{bash, "bash", "echo hi", 0, false},
+		{bash, "bash", noMagic, 0, false},
+		{wrapper, "bash", "/bin/sh -c 'exit 3'", 0, false},
+		// Run as sh, bash is in POSIX mode.
+		{bash, "sh", "/bin/sh -c 'exit 3'", 0, false},
+		{bash, "/bin/sh", "/bin/sh -c 'exit 3'", 0, false},
 	} {
 		var out bytes.Buffer
-		r := Run{Shell: c.shell, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}
+		r := Run{Shell: c.shell, Arg0: c.arg0, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}
 		status, ran, err := r.Direct(c.text)
 		if err != nil || status != c.status || ran != c.ran {
 			t.Errorf("shell %s: Direct(%q) = %d, %v, %v; want %d, %v", c.shell, c.text, status, ran, err, c.status, c.ran)
