@@ -357,16 +357,16 @@ func sameFile(a, b string) bool {
 // Direct runs text the way bash's one-shot exec would, without bash: when
 // r.Shell is bash itself (a compiled program named bash, not a wrapper
 // script that might run the command elsewhere), r.Arg0 does not name it
-// sh (POSIX mode), and DirectArgv, DirectPath
-// (on r.Env's PATH) and DirectEnv all hold, it
-// starts the program with r's stdin, stdout, stderr and start function
-// (the sandbox's jail), forwards signals and returns the exit status as
+// sh (POSIX mode), and DirectArgv, DirectPath (on r.Env's PATH) and
+// DirectEnv all hold, it starts the program with r's stdin, stdout,
+// stderr, start function (the sandbox's jail) and terminal (a pty), as
+// Command starts bash, forwards signals and returns the exit status as
 // Command does (128+n for death by signal n), with ran true. ran is false,
-// and nothing has run, when the text or environment is not such a case
-// or the program could not be started (bash's own error message and status
-// are then wanted: the caller hands text to Command). The caller must
-// also know that bash's options change nothing here (no -x, -v, -n, -a,
-// login or interactive start-up).
+// and nothing has run, when the text or environment is not such a case or
+// the program could not be started (bash's own error message and status
+// are then wanted: the caller hands text to Command). The caller must also
+// know that bash's options change nothing here (no -x, -v, -n, -a, login
+// or interactive start-up).
 func (r Run) Direct(text string) (status int, ran bool, err error) {
 	argv, ok := DirectArgv(text)
 	if !ok || !isBash(r.Shell) || filepath.Base(strings.TrimPrefix(r.arg0(), "-")) == "sh" {
@@ -402,7 +402,11 @@ func (r Run) Direct(text string) (status int, ran bool, err error) {
 		}
 		return startErr
 	}
-	status, err = rr.waitFor(cmd)
+	if r.Terminal != nil {
+		// On a terminal of its own, as Command starts bash.
+		cmd.Stdout, cmd.Stderr = nil, nil
+	}
+	status, err = rr.waitOn(cmd, r.Terminal)
 	if startErr != nil {
 		return 0, false, nil
 	}
