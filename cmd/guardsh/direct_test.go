@@ -287,7 +287,7 @@ func TestDirectProbes(t *testing.T) {
 		{"env -0", `\env -0`, ""},
 		{"env", `e\nv`, ""},
 		{"cat /proc/self/cmdline", `\cat /proc/self/cmdline`, ""},
-		{"/bin/cat /proc/self/cmdline", `/bin/ca\t /proc/self/cmdline`, ""},
+		{"/usr/bin/env -0", `/usr/bin/en\v -0`, ""},
 		{"grep -e ^SigBlk -e ^SigIgn /proc/self/status", `\grep -e ^SigBlk -e ^SigIgn /proc/self/status`, ""},
 		{"ls /proc/self/fd", `\ls /proc/self/fd`, ""},
 		{"cat", `\cat`, "from stdin\n"},
