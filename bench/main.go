@@ -165,6 +165,9 @@ func setup(dir string) (*suite, error) {
 		{name: "floor: Go start + exec /bin/true", guardsh: []string{floor}, bash: []string{bash, "-c", "true"}, dir: ws, env: env},
 		{name: "-c true, with a config file", guardsh: []string{bin, "-c", "true"}, dir: ws, env: withConfig},
 		{name: "-c 'ls src'", guardsh: []string{bin, "-c", "ls src"}, dir: ws, env: env, wantOutputs: true},
+		// The same command with an escape bash removes: guardsh hands it to
+		// bash (no fast path), which execs ls in its place.
+		{name: "-c '\\ls src' (through bash)", guardsh: []string{bin, "-c", `\ls src`}, dir: ws, env: env, wantOutputs: true},
 		{name: "Claude Code command, 2,000-line snapshot", guardsh: []string{bin, "-c", cc}, dir: ws, env: env, wantOutputs: true},
 		{name: "300-line CI script (auto mode)", guardsh: []string{bin, "ci"}, dir: ws, env: auto, wantOutputs: true},
 		{name: "20-segment pipeline", guardsh: []string{bin, "-c", benchdata.Pipeline("input.txt")}, dir: ws, env: env, wantOutputs: true},

@@ -229,7 +229,15 @@ func (r Run) waitFor(cmd *exec.Cmd) (int, error) { return r.waitOn(cmd, nil) }
 // of the terminal's finish is returned with the exit status.
 func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// A signal guardsh was started ignoring (nohup's SIGHUP, the SIGINT
+	// of a background job) is neither caught nor forwarded: catching it
+	// would hand the command a default disposition where bash leaves it
+	// ignored.
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			signal.Notify(sigs, s)
+		}
+	}
 	defer signal.Stop(sigs)
 	start := (*exec.Cmd).Start
 	if r.Start != nil {

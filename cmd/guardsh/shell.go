@@ -218,7 +218,7 @@ func (s *shellRun) serve(text string, args []string) int {
 	if o.Sandbox {
 		kept = s.guard.Keep()
 	}
-	status, err := runner.Command(text, args)
+	status, err := s.command(runner, text, args)
 	recorded()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
