@@ -111,6 +111,8 @@ type Run struct {
 	Stdin   io.Reader
 	Stdout  io.Writer
 	Stderr  io.Writer
+	// Signaled, when not nil, is told the signal the command died of.
+	Signaled func(syscall.Signal)
 	// Start, when not nil, starts the prepared bash command in place of
 	// (*exec.Cmd).Start: the sandbox starts it inside a jail.
 	Start func(*exec.Cmd) error
@@ -275,6 +277,9 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	var exitErr *exec.ExitError
 	if errors.As(werr, &exitErr) {
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			if r.Signaled != nil {
+				r.Signaled(ws.Signal())
+			}
 			return 128 + int(ws.Signal()), nil
 		}
 		return exitErr.ExitCode(), nil

@@ -44,6 +44,18 @@ func (p *tmuxPane) gs(command string) {
 	p.keys("Enter")
 }
 
+// interrupted waits, after a Ctrl-C that ended the command, for the
+// pane's shell: guardsh died of SIGINT as bash would, so the shell dropped
+// the rest of the line; it then checks $? (130) and the terminal.
+func (p *tmuxPane) interrupted() {
+	p.t.Helper()
+	p.waitFor(`human\$ $`)
+	p.literal(`echo "exit=$?"; stty -a | grep -o -- '-\?icanon\|-\?echo ' | tr '\n' ' ' | sed 's/^/tty: /'; echo`)
+	p.keys("Enter")
+	p.waitFor(`exit=130$`)
+	p.restored()
+}
+
 // restored checks the terminal after guardsh: canonical mode and echo on.
 func (p *tmuxPane) restored() {
 	p.t.Helper()
@@ -80,8 +92,7 @@ func TestPtyResizeReachesCommand(t *testing.T) {
 	p.run("resize-window", "-t", "t", "-x", "120", "-y", "40")
 	p.waitFor(`^40 120\s*$`)
 	p.keys("C-c")
-	p.waitFor(`exit=130$`) // after the pty's echo of ^C
-	p.restored()
+	p.interrupted()
 }
 
 func TestPtyCtrlCInterrupts(t *testing.T) {
@@ -90,11 +101,11 @@ func TestPtyCtrlCInterrupts(t *testing.T) {
 	p.waitFor(`^sleeping`)
 	start := time.Now()
 	p.keys("C-c")
-	p.waitFor(`exit=130$`) // after the pty's echo of ^C
+	p.waitFor(`human\$ $`)
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("Ctrl-C took %v", d)
 	}
-	p.restored()
+	p.interrupted()
 }
 
 // TestPtySignalRestoresTerminal: guardsh sent SIGTERM or SIGHUP while its
@@ -325,14 +336,13 @@ func TestPtyCtrlZReachesCommand(t *testing.T) {
 	p.keys("C-z")
 	p.waitFor(`got-TSTP`)
 	p.keys("C-c")
-	p.waitFor(`exit=130$`)
-	p.restored()
+	p.interrupted()
 	p.gs(`echo ready; sleep 100`)
 	p.waitFor(`^ready`)
 	p.keys("C-z")
 	time.Sleep(200 * time.Millisecond)
 	p.keys("C-c")
-	p.waitFor(`exit=130$`)
+	p.interrupted()
 	p.restored()
 }
 
@@ -378,7 +388,8 @@ func TestPtySetting(t *testing.T) {
 	p.keys("Enter")
 	p.waitFor(`^ready`)
 	p.keys("C-c")
-	if s := p.waitFor(`(?s)exit=\d+$`)[0]; !strings.HasSuffix(s, "exit=130") || strings.Contains(s, "after") {
+	p.interrupted()
+	if s := p.screen(); regexp.MustCompile(`(?m)^after$`).MatchString(s) {
 		t.Errorf("Ctrl-C with pty: always and stdin /dev/null:\n%s", s)
 	}
 }
@@ -402,5 +413,23 @@ func TestPtyPagerCannotRunCommands(t *testing.T) {
 	p.waitFor(`exit=`)
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("less ran a shell command from the pager:\n%s", p.screen())
+	}
+}
+
+// Ctrl-C on a command ends a calling shell's loop as it does with bash:
+// guardsh dies of the SIGINT its command died of (nu7 find).
+func TestCtrlCStopsCallersLoop(t *testing.T) {
+	_, p := newPtyEnv(t, ptyConfig)
+	p.reset()
+	p.literal(`for i in 1 2 3; do "$GS_BIN/guardsh" -c 'echo sleeping; sleep 100'; echo "next $i"; done; echo loop-done`)
+	p.keys("Enter")
+	p.waitFor(`^sleeping`)
+	p.keys("C-c")
+	time.Sleep(500 * time.Millisecond)
+	p.literal(`echo "after $?"`)
+	p.keys("Enter")
+	p.waitFor(`^after `)
+	if s := p.screen(); regexp.MustCompile(`(?m)^(next 1|loop-done)$`).MatchString(s) {
+		t.Errorf("the loop went on after Ctrl-C:\n%s", s)
 	}
 }

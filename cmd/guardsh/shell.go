@@ -6,8 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"os/user"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -218,6 +220,8 @@ func (s *shellRun) serve(text string, args []string) int {
 	if o.Sandbox {
 		kept = s.guard.Keep()
 	}
+	var died syscall.Signal
+	runner.Signaled = func(sig syscall.Signal) { died = sig }
 	status, err := s.command(runner, text, args)
 	recorded()
 	if err != nil {
@@ -247,6 +251,15 @@ func (s *shellRun) serve(text string, args []string) int {
 		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
 	}
 	s.finish(rec, &status)
+	if died == syscall.SIGINT || died == syscall.SIGQUIT {
+		// The command died of Ctrl-C or Ctrl-\: so does guardsh, as
+		// bash would, once the record is written and the terminal
+		// restored, so that a calling shell's loop or script stops too
+		// (it tells a death by SIGINT from an exit status of 130).
+		signal.Reset(died)
+		_ = syscall.Kill(os.Getpid(), died)
+		time.Sleep(100 * time.Millisecond)
+	}
 	return status
 }
 
