@@ -882,8 +882,20 @@ func mergeTerminal(l Layers, warnAt func(file string, line int, format string, a
 			continue
 		}
 		t := p.Terminal
-		out.PTY = cmp.Or(t.PTY, out.PTY)
-		out.RecordMaxBytes = cmp.Or(t.RecordMaxBytes, out.RecordMaxBytes)
+		if out.Record == "required" && p == l.User {
+			// The system requires recordings: the user may not turn the
+			// pty off (nothing would be recorded) nor shrink what is
+			// kept below the system's cap.
+			if t.PTY != "never" {
+				out.PTY = cmp.Or(t.PTY, out.PTY)
+			}
+			if t.RecordMaxBytes > out.RecordMaxBytes {
+				out.RecordMaxBytes = t.RecordMaxBytes
+			}
+		} else {
+			out.PTY = cmp.Or(t.PTY, out.PTY)
+			out.RecordMaxBytes = cmp.Or(t.RecordMaxBytes, out.RecordMaxBytes)
+		}
 		if recordRank[t.Record] >= recordRank[out.Record] && t.Record != "" {
 			out.Record = t.Record
 		}

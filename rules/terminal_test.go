@@ -50,10 +50,12 @@ func TestMergeTerminal(t *testing.T) {
 		return p
 	}
 	sys := parse("record: required\nrecord_max_bytes: 10000\n", "/etc/guardsh/config.yaml")
-	user := parse("record: false\npty: never\n", "user.yaml")
+	// Under a system's record: required the user can neither turn the
+	// pty off nor shrink the cap.
+	user := parse("record: false\npty: never\nrecord_max_bytes: 4096\n", "user.yaml")
 	proj := parse("record: false\npty: always\nrecord_input: true\n", ".guardsh.yaml")
 	out, warnings := Merge(Layers{System: sys, User: user, Project: proj})
-	want := TerminalConfig{PTY: "never", Record: "required", RecordMaxBytes: 10000}
+	want := TerminalConfig{Record: "required", RecordMaxBytes: 10000}
 	if out.Terminal != want {
 		t.Errorf("got %+v, want %+v", out.Terminal, want)
 	}
@@ -63,5 +65,9 @@ func TestMergeTerminal(t *testing.T) {
 	out, _ = Merge(Layers{System: parse("record: true\n", "/etc/guardsh/config.yaml"), User: parse("record: required\nrecord_input: true\n", "u.yaml")})
 	if out.Terminal.Record != "required" || !out.Terminal.RecordInput {
 		t.Errorf("the user may tighten: %+v", out.Terminal)
+	}
+	out, _ = Merge(Layers{System: parse("record: true\n", "/etc/guardsh/config.yaml"), User: parse("pty: never\nrecord_max_bytes: 4096\n", "u.yaml")})
+	if out.Terminal.PTY != "never" || out.Terminal.RecordMaxBytes != 4096 {
+		t.Errorf("without required the user decides: %+v", out.Terminal)
 	}
 }
