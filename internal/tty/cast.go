@@ -84,7 +84,12 @@ func Create(path string, h Header, max int64, input bool) (*Recorder, error) {
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
 	r := &Recorder{f: f, w: bufio.NewWriterSize(f, 64<<10), begin: time.Now(), max: max, input: input}
-	if _, err := r.w.Write(append(line, '\n')); err != nil {
+	// The header reaches the file at once: a recording whose guardsh is
+	// killed still says what it was.
+	if _, err := r.w.Write(append(line, '\n')); err == nil {
+		err = r.w.Flush()
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("recording %s: %w", path, err)
 	}
@@ -148,8 +153,26 @@ func (r *Recorder) event(code, data string) {
 	if r.stopped() {
 		return
 	}
-	line := eventLine(time.Since(r.begin), code, data)
+	at := time.Since(r.begin)
+	line := eventLine(at, code, data)
 	if r.n+int64(len(line)) > r.max {
+		// As much of the data as fits, cut at a character's start, then
+		// the marker.
+		lo, hi := 0, len(data)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if r.n+int64(len(eventLine(at, code, data[:mid]))) <= r.max {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		for lo > 0 && lo < len(data) && !utf8.RuneStart(data[lo]) {
+			lo--
+		}
+		if lo > 0 {
+			r.write(eventLine(at, code, data[:lo]))
+		}
 		r.truncated = true
 		// The marker may take the file past max by its own length.
 		r.write(eventLine(time.Since(r.begin), "m", TruncatedMarker))

@@ -318,3 +318,24 @@ func TestLeftoverProcessDoesNotHang(t *testing.T) {
 	}
 	o.waitFor(`left`)
 }
+
+// A recording capped below one chunk of output keeps what fits of it,
+// then the marker; the header is in the file before anything is closed.
+func TestRecordingKeepsWhatFits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.cast")
+	r, err := Create(path, Header{Width: 80, Height: 24}, 4096, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), `{"version":2`) {
+		t.Errorf("the header is not in the file yet: %q", data)
+	}
+	r.Output([]byte(strings.Repeat("0123456789\n", 1000)))
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if len(data) < 3000 || len(data) > 4096+200 || !strings.Contains(string(data), TruncatedMarker) {
+		t.Errorf("recording of %d bytes:\n%.300s", len(data), data)
+	}
+}
