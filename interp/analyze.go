@@ -885,6 +885,11 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		// printf -v NAME assigns NAME, as NAME=value would.
 		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
 	}
+	for _, v := range arithmAssigned(c) {
+		// $((NAME=…)) in a word assigns NAME, as NAME=value would
+		// ($((BASH_CMDS[ls]=1)) makes a later ls run ./1).
+		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
+	}
 	if refuse, dynamic := optionRisk(seg.Args); refuse != "" {
 		a.fail(f, c.Pos(), refuse)
 		return
@@ -1125,7 +1130,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				}
 				continue
 			}
-			if selfPath(t.Value) && !devTarget(t.Value, write) {
+			if selfPath(t.Value) && !devTarget(t.Value, write) && (write || !otherDescriptor(t.Value)) {
 				t.Value = procHole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
@@ -1203,6 +1208,22 @@ func devTarget(v string, write bool) bool {
 // descriptor opened there for writing adds to what that process reads,
 // such as a shell's script.
 const procHole = "/proc/" + Hole
+
+// otherDescriptor reports a path /proc/PID/fd/N (or …/task/TID/fd/N) of a
+// process other than the one resolving it, PID a number or only known at
+// run time: read there, it is that process's pipe or terminal, which the
+// policy's read rules name as written.
+func otherDescriptor(v string) bool {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '/' })
+	if len(parts) < 3 || parts[0] != "proc" || !(allDigits(parts[1]) || strings.Contains(parts[1], Hole)) {
+		return false
+	}
+	rest := parts[2:]
+	if rest[0] == "task" && len(rest) > 2 {
+		rest = rest[2:]
+	}
+	return rest[0] == "fd" && !slices.Contains(parts, "..") && !slices.Contains(parts, ".")
+}
 
 // selfLinks are the paths that lead into the /proc directory of the
 // process resolving them.
@@ -1376,4 +1397,50 @@ func (a *analyzer) testArgs(x syntax.TestExpr, f *frame, out []Word) []Word {
 		return append(out, w)
 	}
 	return out
+}
+
+// arithmAssigned returns the names of the variables that arithmetic
+// expansions in c's words assign (=, op=, ++, --), an array's name without
+// its subscript; a target only known at run time is returned as Hole.
+func arithmAssigned(c *syntax.CallExpr) []string {
+	var names []string
+	add := func(x syntax.ArithmExpr) {
+		w, ok := x.(*syntax.Word)
+		if !ok {
+			names = append(names, Hole)
+			return
+		}
+		lit := w.Lit()
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); lit == "" && len(w.Parts) == 1 && ok && pe.Param != nil {
+			lit = pe.Param.Value // NAME[subscript]
+		}
+		if lit == "" {
+			names = append(names, Hole)
+			return
+		}
+		name, _, _ := strings.Cut(lit, "[")
+		names = append(names, name)
+	}
+	visit := func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.BinaryArithm:
+			switch x.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+				add(x.X)
+			}
+		case *syntax.UnaryArithm:
+			if x.Op == syntax.Inc || x.Op == syntax.Dec {
+				add(x.X)
+			}
+		}
+		return true
+	}
+	for _, a := range c.Assigns {
+		syntax.Walk(a, visit)
+	}
+	for _, w := range c.Args {
+		syntax.Walk(w, visit)
+	}
+	return names
 }

@@ -369,9 +369,10 @@ func sameFile(a, b string) bool {
 // or interactive start-up).
 func (r Run) Direct(text string) (status int, ran bool, err error) {
 	argv, ok := DirectArgv(text)
-	if !ok || !isBash(r.Shell) || filepath.Base(strings.TrimPrefix(r.arg0(), "-")) == "sh" {
+	if name := filepath.Base(strings.TrimPrefix(r.arg0(), "-")); !ok || !isBash(r.Shell) || name == "sh" || name == "rbash" {
 		// Named sh, bash starts in POSIX mode, which changes how it
-		// imports PWD, among other things.
+		// imports PWD, among other things; named rbash, it is
+		// restricted (no command with a slash, among others).
 		return 0, false, nil
 	}
 	path := ""
@@ -413,11 +414,28 @@ func (r Run) Direct(text string) (status int, ran bool, err error) {
 	return status, true, err
 }
 
-// isBash reports whether shell is a compiled program named bash (an ELF
-// file): the fast path reproduces bash, not a configured wrapper (a script
-// that logs, or runs the command in a container) that only bears its name.
+// isBash reports whether shell is the system's bash (/bin/bash or
+// /usr/bin/bash, the same file) and a compiled program: the fast path
+// reproduces bash, not a configured wrapper (a script that logs, or a
+// compiled launcher that runs the command in a container) that only bears
+// its name.
 func isBash(shell string) bool {
 	if !strings.HasSuffix(shell, "/bash") && shell != "bash" {
+		return false
+	}
+	// The system's bash itself: a program named bash elsewhere may be a
+	// compiled wrapper (a container or sandbox launcher) that must run.
+	info, err := os.Stat(shell)
+	if err != nil {
+		return false
+	}
+	system := false
+	for _, p := range []string{"/bin/bash", "/usr/bin/bash"} {
+		if si, err := os.Stat(p); err == nil && os.SameFile(si, info) {
+			system = true
+		}
+	}
+	if !system {
 		return false
 	}
 	f, err := os.Open(shell)

@@ -407,3 +407,27 @@ func BenchmarkDirectPrepare(b *testing.B) {
 		}
 	}
 }
+
+// The fast path is bash's own: not under a restricted bash's name, not
+// for a program named bash that is not the system's.
+func TestDirectOnlySystemBash(t *testing.T) {
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "bash")
+	self, err := os.ReadFile("/bin/bash")
+	if err != nil {
+		t.Skip("no /bin/bash")
+	}
+	if err := os.WriteFile(wrapper, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if isBash(wrapper) {
+		t.Error("a copy of bash elsewhere counts as the system's bash")
+	}
+	if !isBash("/bin/bash") {
+		t.Error("/bin/bash does not count")
+	}
+	r := Run{Shell: "/bin/bash", Arg0: "rbash", Env: []string{"PATH=/usr/bin:/bin"}}
+	if _, ran, _ := r.Direct("/usr/bin/true"); ran {
+		t.Error("the fast path ran under rbash")
+	}
+}

@@ -78,3 +78,13 @@ func TestFunctionNamedBuiltinIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// $((NAME=…)) in a word assigns NAME: the segment carries the assignment,
+// so that rules see BASH_CMDS or PATH assigned (attack-run find).
+func TestArithmeticAssigns(t *testing.T) {
+	runCases(t, Options{}, []analyzeCase{
+		{"an array element", `: $((BASH_CMDS[ls]=1))`, []string{"exec {\"BASH_CMDS=\\x00\"} : \"\\x00\""}},
+		{"op= and ++", `echo $((x+=2)) $((y++))`, []string{"exec {\"x=\\x00\" \"y=\\x00\"} echo \"\\x00\" \"\\x00\""}},
+		{"reading assigns nothing", `echo $((x+2))`, []string{"exec echo \"\\x00\""}},
+	})
+}

@@ -136,7 +136,7 @@ type Terminal interface {
 // where args[0] becomes $0 and the rest $1…; it returns bash's exit status
 // (128+n when bash died of signal n). Text longer than one exec argument may
 // hold is passed as a sealed memory file (/dev/fd/3) that no process can
-// change, so $0 is then that name. SIGINT, SIGTERM and SIGHUP received by
+// change, so $0 is then that name. SIGINT, SIGTERM, SIGHUP and SIGQUIT received by
 // guardsh are forwarded to bash.
 func (r Run) Command(text string, args []string) (int, error) {
 	argv := append([]string{r.arg0()}, r.Options...)
@@ -235,7 +235,7 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	// of a background job) is neither caught nor forwarded: catching it
 	// would hand the command a default disposition where bash leaves it
 	// ignored.
-	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
 		if !signal.Ignored(s) {
 			signal.Notify(sigs, s)
 		}

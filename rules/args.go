@@ -277,6 +277,11 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 			continue
 		}
 		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {
+			if d, other := otherDescriptor(w); other && sc.ask == nil {
+				// Another process's descriptor, its PID only known
+				// at run time: a read rule for such paths applies.
+				sc.holedSecret(d)
+			}
 			// /proc/self/cwd/* and the like: as the command sees it.
 			if r, known := procPath(w, sc.cwd); known {
 				w = r
@@ -401,6 +406,12 @@ func (sc *argScan) value(word, c string) {
 // is absolute) and, for a literal "~/…", under the home directory.
 func (sc *argScan) path(word, c string) {
 	if c == "" || sc.deny != nil {
+		return
+	}
+	if d, other := otherDescriptor(c); other {
+		// Another process's descriptor (a pipe or terminal it reads):
+		// matched as written, whatever it leads to.
+		sc.check(word, "", "", d, true)
 		return
 	}
 	if isProcPath(c) {

@@ -418,6 +418,15 @@ func newPathSubject(w string, ctx Context) pathSubject {
 		if ctx.CwdUnknown {
 			cwd = ""
 		}
+		if d, ok := otherDescriptor(abs); ok {
+			// Another process's descriptor (/proc/PID/fd/N): a pipe or
+			// terminal it reads, matched as written (the built-in read
+			// rules name these), whatever it leads to.
+			if strings.Contains(d, Hole) {
+				return pathSubject{units: appendUnits(nil, d), shown: shown}
+			}
+			return pathSubject{static: true, cleaned: d, resolved: d, shown: shown}
+		}
 		p, known := procPath(abs, cwd)
 		if !known {
 			// Where the link leads is only known at run time.

@@ -70,3 +70,25 @@ func afterLink(rest string) string {
 	_, after, _ := strings.Cut(rest, "/")
 	return after
 }
+
+// otherDescriptor reports a path naming a descriptor of a process other
+// than the one resolving it (/proc/PID/fd/N, /proc/PID/task/TID/fd/N,
+// PID a number or only known at run time), returned squeezed.
+func otherDescriptor(p string) (string, bool) {
+	s := squeeze(p)
+	rest, ok := strings.CutPrefix(s, "/proc/")
+	if !ok {
+		return "", false
+	}
+	proc, rest, _ := strings.Cut(rest, "/")
+	if proc == "self" || proc == "thread-self" || proc == "" {
+		return "", false
+	}
+	if t, ok := strings.CutPrefix(rest, "task/"); ok {
+		_, rest, _ = strings.Cut(t, "/")
+	}
+	if !strings.HasPrefix(rest, "fd/") {
+		return "", false
+	}
+	return s, true
+}

@@ -367,7 +367,9 @@ func TestPtySetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.reset()
-		p.literal(`"$GS_BIN/guardsh" -c 'echo "out=$(readlink /proc/$$/fd/1) in=$(readlink /proc/$$/fd/0)"'` + c.stdin + `; echo "exit=$?"`)
+		// readlink inherits the command's stdin and stderr (stdout is
+		// the substitution's pipe; stderr goes where stdout does here).
+		p.literal(`"$GS_BIN/guardsh" -c 'echo "out=$(readlink /proc/self/fd/2) in=$(readlink /proc/self/fd/0)"'` + c.stdin + `; echo "exit=$?"`)
 		p.keys("Enter")
 		m := p.waitFor(`out=(\S+) in=(\S+)\s*\n(?:.*\n)*?exit=0`)
 		if gotPty := m[1] != pane; gotPty != c.pty {

@@ -251,11 +251,13 @@ func (s *shellRun) serve(text string, args []string) int {
 		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
 	}
 	s.finish(rec, &status)
-	if died == syscall.SIGINT || died == syscall.SIGQUIT {
-		// The command died of Ctrl-C or Ctrl-\: so does guardsh, as
-		// bash would, once the record is written and the terminal
-		// restored, so that a calling shell's loop or script stops too
-		// (it tells a death by SIGINT from an exit status of 130).
+	if died == syscall.SIGINT {
+		// The command died of Ctrl-C: so does guardsh, as bash would,
+		// once the record is written and the terminal restored, so that
+		// a calling shell's loop or script stops too (it tells a death
+		// by SIGINT from an exit status of 130). (Go's own handling of
+		// a SIGQUIT raised this way would print a stack dump: that one
+		// ends in status 131.)
 		signal.Reset(died)
 		_ = syscall.Kill(os.Getpid(), died)
 		time.Sleep(100 * time.Millisecond)

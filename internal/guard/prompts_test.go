@@ -62,6 +62,10 @@ func TestBuiltinReads(t *testing.T) {
 		"grep x ~/.local/state/guardsh/recordings/a.cast": rules.Ask,
 		"cat /proc/self/status":                           rules.Allow,
 		"cat /proc/cpuinfo":                               rules.Allow,
+		"head -c 400 /proc/123/fd/254":                    rules.Ask,
+		"cat /proc/$pid/fd/0":                             rules.Ask,
+		"cat < /proc/$PPID/fd/0":                          rules.Ask,
+		"cat < /proc/self/fd/0":                           rules.Allow,
 	} {
 		if got := g.Evaluate(text).Decision; got != want {
 			t.Errorf("%s: %v, want %v", text, got, want)
