@@ -199,6 +199,15 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		opt := byte('p')
 		if name == "enable" {
 			opt = 'f'
+			for _, w := range args[1:] {
+				if w.Value == "builtin" || strings.Contains(w.Value, Hole) && hasShortOption(args[1:], 'n') {
+					// Without the builtin `builtin` (or with a name only
+					// known at run time turned off), a program of that name
+					// on PATH runs in its place.
+					a.fail(f, s.Pos(), "enable of builtin (or of a name only known at run time) changes the way past functions to bash's builtins")
+					return
+				}
+			}
 		}
 		markRunsCode(hasShortOption(args[1:], opt))
 		return
