@@ -157,7 +157,10 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 		}
 		text, err := x.lines.command(ps1, ps2)
 		if errors.Is(err, errInterrupted) {
-			sess.SetStatus(130) // as bash after Ctrl-C at its prompt
+			// As bash after Ctrl-C at its prompt ($? in the next prompt
+			// too).
+			sess.SetStatus(130)
+			x.last.Status = 130
 			continue
 		}
 		if errors.Is(err, errEmptyLine) {
