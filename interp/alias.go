@@ -126,9 +126,21 @@ func (a *analyzer) loadAliases() {
 // segs define (NAME=VALUE arguments fully known at analysis time), so that
 // an interactive session can pass them to the analysis of later commands
 // (Options.Aliases). A later definition of a name replaces an earlier one;
-// unalias removes nothing: reading a word both ways is always safe.
+// unalias NAME removes NAME (unalias -a, or a name only known at run time,
+// all of them).
 func DefinedAliases(segs []Segment, into map[string]string) {
 	for _, s := range segs {
+		if s.Kind == Exec && len(s.Args) >= 2 && s.Args[0].Value == "unalias" {
+			for _, w := range s.Args[1:] {
+				switch {
+				case w.Value == "-a" || strings.Contains(w.Value, Hole):
+					clear(into)
+				default:
+					delete(into, w.Value)
+				}
+			}
+			continue
+		}
 		if s.Kind != Exec || len(s.Args) < 2 || s.Args[0].Value != "alias" {
 			continue
 		}
@@ -167,7 +179,9 @@ func DefinedFunctions(text string, segs []Segment, sourced map[string]string, de
 	}
 	for name := range into {
 		if !defined[name] {
-			delete(into, name)
+			// Gone in a way the text did not show (or a report that
+			// lies): a call of the name is not understood.
+			into[name] = Hole
 		}
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")

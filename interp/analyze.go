@@ -88,6 +88,11 @@ type Options struct {
 	// body) that files read by source or . define, so that an interactive
 	// session can carry them to later commands (see DefinedFunctions).
 	SourcedFunctions map[string]string
+	// Session says the text is one line of guardsh's interactive session,
+	// whose bash lives on: code it parses again later, with the aliases
+	// and files of that moment, is code only known at run time — a trap's
+	// action (RunsCode) and a command_not_found_handle (not understood).
+	Session bool
 	// AliasesOn says expand_aliases is on where the text runs (guardsh's
 	// interactive session keeps it on): a top-level command word naming
 	// one of Aliases is then only ever read expanded, and its segment as
@@ -819,6 +824,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmts(it.Stmts, f)
 		}
 	case *syntax.FuncDecl:
+		if c.Name != nil && c.Name.Value == "command_not_found_handle" && a.opt.Session {
+			a.fail(f, c.Pos(), "in an interactive session command_not_found_handle runs later, when bash finds no command, with the aliases and files of that moment")
+			break
+		}
 		if c.Name != nil && c.Name.Value == "builtin" {
 			// `builtin NAME` is how a shell reaches a builtin past any
 			// function of that name: guardsh's own lines in an

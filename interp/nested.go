@@ -191,7 +191,8 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case name == "trap":
-		markRunsCode(a.trap(args[1:], offs[1:], f))
+		unknown := a.trap(args[1:], offs[1:], f)
+		markRunsCode(unknown || a.opt.Session && trapSets(args[1:]))
 		return
 	case name == "hash" || name == "enable":
 		// hash -p FILE NAME makes a later NAME run FILE; enable -f FILE
@@ -714,4 +715,21 @@ func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
 			i++
 		}
 	}
+}
+
+// trapSets reports whether trap's arguments set an action (not -p, -l, a
+// reset with "-" or an ignore with ""): in an interactive session bash
+// parses it again each time it fires, with the aliases defined by then.
+func trapSets(args []Word) bool {
+	for i, w := range args {
+		switch v := w.Value; {
+		case v == "--":
+			continue
+		case strings.HasPrefix(v, "-") && v != "-":
+			return false // -p, -l, -P: listing
+		default:
+			return v != "" && v != "-" && i+1 < len(args)
+		}
+	}
+	return false
 }

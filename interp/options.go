@@ -17,6 +17,13 @@ var riskyOptionNames = map[string]bool{"keyword": true, "histexpand": true}
 // that turns keyword or histexpand on: refuse names it; dynamic reports
 // an option word only known at run time.
 func optionRisk(args []Word) (refuse string, dynamic bool) {
+	// `command set -k` and `builtin set -k` are set -k too.
+	for len(args) > 1 && (args[0].Value == "command" || args[0].Value == "builtin") {
+		args = args[1:]
+		for len(args) > 1 && (args[0].Value == "-p" || args[0].Value == "--") {
+			args = args[1:]
+		}
+	}
 	if len(args) == 0 {
 		return "", false
 	}
@@ -44,6 +51,15 @@ func optionRisk(args []Word) (refuse string, dynamic bool) {
 			for _, w := range names {
 				if riskyOptionNames[w.Value] {
 					return "shopt -o " + w.Value + " would make bash run something other than what was analysed", false
+				}
+			}
+		}
+		if !oMode && !on {
+			for _, w := range names {
+				if w.Value == "sourcepath" {
+					// Off, source NAME reads ./NAME, not the file on PATH
+					// the analysis reads.
+					return "shopt -u sourcepath would make source read a file other than the one analysed", false
 				}
 			}
 		}

@@ -12,7 +12,7 @@ import (
 func TestKeywordAndHistoryOptionsAreRefused(t *testing.T) {
 	refused := []string{"shopt -os keyword", "shopt -s -o histexpand", "shopt -so history histexpand",
 		"set -k", "set -eHu", "set -o keyword", "set -e -o histexpand", "bash -k -c 'ls'", "bash -o keyword -c ls",
-		"sh -H -c ls", "ls && { set -k; }", "eval 'set -k'"}
+		"sh -H -c ls", "ls && { set -k; }", "eval 'set -k'", "command set -k", "builtin set -k", "command -p set -o keyword"}
 	for _, src := range refused {
 		if _, err := Analyze(src, Options{}); err == nil || !strings.Contains(err.Error(), "other than what was analysed") {
 			t.Errorf("Analyze(%q): err %v, want a refusal", src, err)
@@ -87,4 +87,13 @@ func TestArithmeticAssigns(t *testing.T) {
 		{"op= and ++", `echo $((x+=2)) $((y++))`, []string{"exec {\"x=\\x00\" \"y=\\x00\"} echo \"\\x00\" \"\\x00\""}},
 		{"reading assigns nothing", `echo $((x+2))`, []string{"exec echo \"\\x00\""}},
 	})
+}
+
+func TestSourcepathOffIsRefused(t *testing.T) {
+	if _, err := Analyze("shopt -u sourcepath", Options{}); err == nil || !strings.Contains(err.Error(), "sourcepath") {
+		t.Errorf("shopt -u sourcepath: %v, want a refusal", err)
+	}
+	if _, err := Analyze("shopt -u nullglob; shopt -s sourcepath", Options{}); err != nil {
+		t.Errorf("other options: %v", err)
+	}
 }

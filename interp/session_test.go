@@ -213,7 +213,9 @@ func TestDefinedFunctions(t *testing.T) {
 	DefinedFunctions(text, segs, map[string]string{"fromfile": "{ id; }", "greet": "{ other; }"}, defined, funcs)
 	// greet is defined by the text and by a sourced file: which ran last
 	// is not known, so it is dropped.
-	want := map[string]string{"outer": "{ inner() { :; }; }", "keep": "{ echo; }", "fromfile": "{ id; }"}
+	// gone is not defined any more, though nothing in the text removed
+	// it: its body is not known.
+	want := map[string]string{"outer": "{ inner() { :; }; }", "keep": "{ echo; }", "fromfile": "{ id; }", "gone": Hole}
 	if len(funcs) != len(want) {
 		t.Errorf("functions %q, want %q", funcs, want)
 	}
@@ -331,5 +333,24 @@ func TestSessionReadonlyNames(t *testing.T) {
 	rep, err = s.Run("sleep 5 & (exit 4)")
 	if err != nil || rep.Jobs != 1 || rep.Status != 4 {
 		t.Errorf("report %+v %v, want 1 running job", rep, err)
+	}
+}
+
+// In a session, a trap's action and command_not_found_handle are parsed
+// again when they run, with later aliases and files: they ask (or are not
+// understood) there, and are analysed as before elsewhere.
+func TestSessionLateParsedCode(t *testing.T) {
+	segs, err := Analyze("trap 'ls' ERR", Options{Session: true})
+	if err != nil || !segs[0].RunsCode {
+		t.Errorf("trap in a session: %v %v, want RunsCode", renderRuns(segs), err)
+	}
+	if segs, err := Analyze("trap - ERR; trap -p", Options{Session: true}); err != nil || segs[0].RunsCode || segs[1].RunsCode {
+		t.Errorf("trap reset and listing: %v %v", renderRuns(segs), err)
+	}
+	if segs, err := Analyze("trap 'ls' ERR", Options{}); err != nil || segs[0].RunsCode {
+		t.Errorf("trap outside a session: %v %v", renderRuns(segs), err)
+	}
+	if _, err := Analyze("command_not_found_handle() { . ./f.sh; }", Options{Session: true}); err == nil {
+		t.Error("command_not_found_handle in a session is understood")
 	}
 }

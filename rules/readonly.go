@@ -304,7 +304,8 @@ func jqFlags(a string, flag byte) bool {
 // GIT_SEQUENCE_EDITOR, GIT_ASKPASS, GIT_PROXY_COMMAND, GIT_EXEC_PATH, GIT_DIR
 // and GIT_CONFIG* which select a config that can name programs), programs
 // started by others (PAGER, MANPAGER, EDITOR, VISUAL, SSH_ASKPASS, SHELL,
-// LESSOPEN/LESSCLOSE run by less), config locations (HOME,
+// LESSOPEN/LESSCLOSE run by less, LESSSECURE, which guardsh sets to keep
+// less's shell escapes off), config locations (HOME,
 // XDG_CONFIG_HOME, RIPGREP_CONFIG_PATH) and interpreter start-up hooks
 // (NODE_OPTIONS, NODE_PATH, PYTHONPATH, PYTHONHOME, PYTHONSTARTUP,
 // PYTHONBREAKPOINT, PERL5OPT, PERL5LIB, PERL5DB, RUBYOPT, RUBYLIB,
@@ -343,7 +344,7 @@ var dangerousNames = map[string]bool{
 	"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
 	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 	"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
-	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
+	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true, "LESSSECURE": true,
 	"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
 	"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
 	"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,
@@ -442,6 +443,13 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 		return ReadOnly, "the statement only assigns variables", false
 	}
 	name := words[0]
+	if name == "unset" {
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") && (strings.Contains(w, Hole) || dangerousName(w)) {
+				return Sensitive, fmt.Sprintf("unsetting %s changes what later commands run", shown(w)), true
+			}
+		}
+	}
 	if namerefDeclaration(words) {
 		return Sensitive, name + " -n makes a name a reference: assigning it later assigns the variable it names (PS4, HOME, …), which the analysis does not follow", true
 	}

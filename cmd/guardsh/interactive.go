@@ -75,6 +75,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	}
 	s.guard.Prompts = true
 	s.guard.Analysis.AliasesOn = true
+	s.guard.Analysis.Session = true
 	if os.Getenv("GUARDSH_SESSION") == "" {
 		// The session's records (and approvals) belong together.
 		os.Setenv("GUARDSH_SESSION", "interactive-"+audit.NewID(time.Now()))
@@ -243,7 +244,8 @@ func (x *interSession) run(text, file string) bool {
 // read) ran, or nothing did (text ""), and bash reported rep: the aliases
 // and functions text defined; an alias or function bash has that guardsh
 // did not see defined, or with another value, is not known (a use of it is
-// not understood) and one bash no longer has is forgotten; the working
+// not understood), as is one bash no longer has unless an unalias or
+// unset -f the analysis saw removed it; the working
 // directory (bash's $PWD when it is the directory bash is in, else the
 // physical one), and whether it may be other than it seems (a directory
 // stack, a CDPATH bash kept, a job still running).
@@ -256,7 +258,9 @@ func (x *interSession) learn(text string, o guard.Outcome, sourced map[string]st
 	interp.DefinedAliases(segs, x.aliases)
 	for name := range x.aliases {
 		if _, ok := rep.Aliases[name]; !ok {
-			delete(x.aliases, name)
+			// Gone in a way no line showed, or the report lies: a use
+			// of the word is not understood.
+			x.aliases[name] = interp.Hole
 		}
 	}
 	for name, value := range rep.Aliases {
