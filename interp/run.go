@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -271,20 +270,11 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	}()
 	werr := cmd.Wait()
 	close(done)
-	if werr == nil {
-		return 0, nil
+	status, died, err := exitStatus(werr)
+	if died != 0 && r.Signaled != nil {
+		r.Signaled(died)
 	}
-	var exitErr *exec.ExitError
-	if errors.As(werr, &exitErr) {
-		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			if r.Signaled != nil {
-				r.Signaled(ws.Signal())
-			}
-			return 128 + int(ws.Signal()), nil
-		}
-		return exitErr.ExitCode(), nil
-	}
-	return 126, werr
+	return status, err
 }
 
 // sealedFile returns a memory file holding text, sealed against every

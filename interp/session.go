@@ -129,7 +129,7 @@ func (r Run) StartSession(args []string) (*Session, error) {
 	s := &Session{cmd: cmd, script: scriptW, replies: make(chan reply), exited: make(chan struct{})}
 	go s.read(replyR)
 	go func() {
-		s.status, s.err = exitStatus(cmd.Wait())
+		s.status, _, s.err = exitStatus(cmd.Wait())
 		replyR.Close()
 		close(s.exited)
 	}()
@@ -395,19 +395,19 @@ func (s *Session) Wait() (int, error) {
 func (s *Session) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
 
 // exitStatus converts (*exec.Cmd).Wait's error into an exit status, 128+n
-// for a death by signal n.
-func exitStatus(err error) (int, error) {
+// for a death by signal n (then also returned as died).
+func exitStatus(err error) (status int, died syscall.Signal, ferr error) {
 	if err == nil {
-		return 0, nil
+		return 0, 0, nil
 	}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
+			return 128 + int(ws.Signal()), ws.Signal(), nil
 		}
-		return exitErr.ExitCode(), nil
+		return exitErr.ExitCode(), 0, nil
 	}
-	return 126, err
+	return 126, 0, err
 }
 
 // Quote returns s as one bash word: single-quoted, each ' written '\”.
