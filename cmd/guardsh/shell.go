@@ -51,6 +51,10 @@ type shellRun struct {
 	// binary, which a jail lets run.
 	jail *sandbox.Jail
 	self string
+	// keeping, with the jail, delivers the record of the workspace's
+	// protected paths (see guard.Guard.Keep) taken while the command is
+	// decided; serve uses it when fresh (see keptFor).
+	keeping chan *sandbox.Kept
 	// term is the pty: and record: settings; logPath the audit log's
 	// path, next to which recordings are kept (see terminal.go).
 	term    rules.TerminalConfig
@@ -120,6 +124,10 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		s.self = canonical(self)
 		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
 		defer s.jail.Close()
+		if files, dirs, ok := s.guard.KeepPaths(); ok {
+			s.keeping = make(chan *sandbox.Kept, 1)
+			go func() { s.keeping <- sandbox.Keep(files, dirs) }()
+		}
 	}
 	if err == nil {
 		s.log, err = openAudit(policy, logPath)
@@ -172,6 +180,29 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 }
 
+// keepFresh is how old a record of the protected paths taken while the
+// command was decided may be when the jailed command starts: a change a
+// process outside the jail makes to a protected path after the record is
+// undone with the command's, so a record older than this (an LLM review
+// or a slow decision came between) is taken again. 50 ms is far longer
+// than deciding a command takes without a review, and far shorter than a
+// human edits a settings file in.
+const keepFresh = 50 * time.Millisecond
+
+// keptFor returns the record of the workspace's protected paths for a
+// jailed command about to start: the one taken while it was decided when
+// fresh, else a new one (nil without a workspace).
+func (s *shellRun) keptFor() *sandbox.Kept {
+	if s.keeping != nil {
+		k := <-s.keeping
+		s.keeping = nil
+		if time.Since(k.Taken()) < keepFresh {
+			return k
+		}
+	}
+	return s.guard.Keep()
+}
+
 // describe words an error the way bash does for a script it cannot open.
 func describe(err error) string {
 	switch {
@@ -218,7 +249,7 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	var kept *sandbox.Kept
 	if o.Sandbox {
-		kept = s.guard.Keep()
+		kept = s.keptFor()
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }

@@ -151,16 +151,27 @@ func (g *Guard) unavailable() string {
 
 // Keep records the protected paths inside the workspace, and the places
 // the policy's write deny and ask rules name there, before a jailed
-// command runs (see sandbox.Keep, rules.WorkspaceProtected and
-// rules.Policy.WriteGuarded), so that
-// what the jail could write there is put back afterwards; nil without a
-// workspace.
+// command runs (sandbox.Keep of KeepPaths), so that what the jail could
+// write there is put back afterwards; nil without a workspace.
 func (g *Guard) Keep() *sandbox.Kept {
-	ws := g.Context.Workspace
-	if ws == "" {
+	files, dirs, ok := g.KeepPaths()
+	if !ok {
 		return nil
 	}
-	files, dirs := rules.WorkspaceProtected()
+	return sandbox.Keep(files, dirs)
+}
+
+// KeepPaths returns what Keep records, as absolute paths: the files and
+// the directories (whose entries are kept too) of rules.WorkspaceProtected
+// in the workspace, the places the policy's write deny and ask rules name
+// inside it (rules.Policy.WriteGuarded), and the protected paths guardsh
+// found for this workspace; ok is false without a workspace.
+func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
+	ws := g.Context.Workspace
+	if ws == "" {
+		return nil, nil, false
+	}
+	files, dirs = rules.WorkspaceProtected()
 	for i := range files {
 		files[i] = filepath.Join(ws, files[i])
 	}
@@ -196,5 +207,5 @@ func (g *Guard) Keep() *sandbox.Kept {
 			}
 		}
 	}
-	return sandbox.Keep(files, dirs)
+	return files, dirs, true
 }

@@ -132,6 +132,18 @@ func TestEscapes(t *testing.T) {
 				b, _ := os.ReadFile(filepath.Join(p.ws, "stolen"))
 				return strings.Contains(string(b), "PRIVATE KEY")
 			}},
+		{name: "another process's environment", script: `tr '\0' '\n' < /proc/$(cat "$OUT/pid")/environ > "$WS/env"`,
+			setup: func(t *testing.T, p place) {
+				// A process outside the jail, of the same user, holding a
+				// secret in its environment (an agent's API key).
+				cmd := exec.Command("bash", "-c", `AGENT_API_KEY=topsecret sleep 30 >/dev/null 2>&1 & echo $! > "$OUT/pid"`)
+				cmd.Env = append(os.Environ(), "OUT="+p.out)
+				must(t, cmd.Run())
+			},
+			check: func(p place) bool {
+				b, _ := os.ReadFile(filepath.Join(p.ws, "env"))
+				return strings.Contains(string(b), "topsecret")
+			}},
 		{name: "copy ssh key", script: `cp -r "$HOME/.ssh" "$WS/keys"`,
 			check: func(p place) bool {
 				_, err := os.Stat(filepath.Join(p.ws, "keys", "id_ed25519"))

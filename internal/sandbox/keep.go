@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // maxKept is the largest file Keep saves a copy of, in bytes: config and
@@ -30,7 +31,13 @@ type Kept struct {
 	ids map[string]dirID
 	// copied is the bytes of file contents kept so far.
 	copied int
+	// taken is when Keep began.
+	taken time.Time
 }
+
+// Taken returns when the record began: a change another process made to
+// a protected path after it is put back by Restore too.
+func (k *Kept) Taken() time.Time { return k.taken }
 
 // dirID identifies a directory: device and inode, as lstat(2) gives them.
 type dirID struct{ dev, ino uint64 }
@@ -69,8 +76,10 @@ func (k *Kept) note(d string) {
 }
 
 // replaced returns the first directory on the way to p (its ancestors,
-// and p itself when isDir) that is no longer what Keep saw, or "".
-func (k *Kept) replaced(p string, isDir bool) string {
+// and p itself when isDir) that is no longer what Keep saw, or "". now
+// holds what this Restore has already looked up, so that each directory
+// is looked at once.
+func (k *Kept) replaced(p string, isDir bool, now map[string]idNow) string {
 	d := filepath.Dir(p)
 	if isDir {
 		d = p
@@ -89,21 +98,37 @@ func (k *Kept) replaced(p string, isDir bool) string {
 		if !known {
 			continue
 		}
-		now, ok := idOf(chain[i])
+		n, seen := now[chain[i]]
+		if !seen {
+			n.id, n.dir = idOf(chain[i])
+			if !n.dir {
+				_, err := os.Lstat(chain[i])
+				n.exists = err == nil
+			} else {
+				n.exists = true
+			}
+			now[chain[i]] = n
+		}
 		if was == (dirID{}) {
 			// It was missing: a real directory made in the jail is
 			// walked (and what it holds removed); a file or a link is
 			// not.
-			if _, err := os.Lstat(chain[i]); err == nil && !ok {
+			if n.exists && !n.dir {
 				return chain[i]
 			}
 			continue
 		}
-		if !ok || now != was {
+		if !n.dir || n.id != was {
 			return chain[i]
 		}
 	}
 	return ""
+}
+
+// idNow is a directory on the way to a kept path as Restore finds it.
+type idNow struct {
+	id          dirID
+	dir, exists bool
 }
 
 type keptFile struct {
@@ -122,7 +147,7 @@ type keptFile struct {
 // (up to maxKept bytes), and for each directory the names of its entries
 // and their files. Paths that do not exist are recorded as absent.
 func Keep(files, dirs []string) *Kept {
-	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}}
+	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}, taken: time.Now()}
 	for _, f := range files {
 		k.files[f] = k.keepFile(f)
 		k.note(filepath.Dir(f))
@@ -185,18 +210,25 @@ func (k *Kept) keepFile(p string) keptFile {
 }
 
 func keepFile(p string) keptFile {
+	kf, info := statFile(p)
+	if kf.exists && info.Mode().IsRegular() && info.Size() <= maxKept {
+		kf.data, _ = os.ReadFile(p)
+	}
+	return kf
+}
+
+// statFile returns p's metadata as keepFile records it, without its
+// contents: what Restore compares.
+func statFile(p string) (keptFile, fs.FileInfo) {
 	info, err := os.Lstat(p)
 	if err != nil {
-		return keptFile{}
+		return keptFile{}, nil
 	}
 	kf := keptFile{exists: true, mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		kf.ctime = st.Ctim.Nano()
 	}
-	if info.Mode().IsRegular() && info.Size() <= maxKept {
-		kf.data, _ = os.ReadFile(p)
-	}
-	return kf
+	return kf, info
 }
 
 // Restore puts back what changed since Keep: a new file or entry is
@@ -208,8 +240,9 @@ func keepFile(p string) keptFile {
 // what they held is not restored.
 func (k *Kept) Restore() (changed, tampered []string) {
 	bad := map[string]bool{}
+	ids := map[string]idNow{}
 	blocked := func(p string, isDir bool) bool {
-		if d := k.replaced(p, isDir); d != "" {
+		if d := k.replaced(p, isDir, ids); d != "" {
 			bad[d] = true
 			return true
 		}
@@ -236,7 +269,11 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		if blocked(p, false) {
 			continue
 		}
-		now := keepFile(p)
+		var now keptFile
+		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
+			// (beneath a directory that is gone, p is gone too)
+			now, _ = statFile(p)
+		}
 		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime && now.ctime == was.ctime {
 			continue
 		}
@@ -253,7 +290,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			continue
 		} else {
 			// Restored: its new time stamp is what the next Restore compares.
-			now = keepFile(p)
+			now, _ = statFile(p)
 			now.data = was.data
 			k.files[p] = now
 		}

@@ -95,6 +95,22 @@ var (
 	deviceDirs  = []string{"/dev/pts", "/dev/shm"}
 )
 
+// procFiles and procDirs are what the jail may read of /proc: the
+// system-wide figures programs size themselves by (CPUs, memory, load,
+// kernel settings). The directories of processes are not readable, the
+// jail's own included (/proc/self): Landlock's ptrace restriction does not
+// keep a jailed process from reading another's /proc/PID/environ (the
+// agent's API keys) when both are the same user, and a rule cannot tell
+// the jail's processes from the others. kcore, kmsg, kallsyms and the
+// like are left out too.
+var (
+	procFiles = []string{"/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime",
+		"/proc/version", "/proc/filesystems", "/proc/cgroups", "/proc/swaps", "/proc/vmstat",
+		"/proc/zoneinfo", "/proc/diskstats", "/proc/partitions", "/proc/devices", "/proc/crypto",
+		"/proc/interrupts", "/proc/softirqs", "/proc/buddyinfo"}
+	procDirs = []string{"/proc/sys", "/proc/pressure"}
+)
+
 // Start starts cmd inside a jail built from s, like cmd.Start; it is
 // Prepare(s) followed by Jail.Start and Jail.Close.
 func Start(cmd *exec.Cmd, s Spec) error {
@@ -112,21 +128,29 @@ type Jail struct {
 	fd    int
 	flags uint32
 	err   error
-	// network is Spec.Network: when false, a seccomp filter closes the
-	// ways to the network Landlock does not see (see seccomp.go).
-	network bool
+	// filter is the seccomp program of the jail (see seccomp.go): with
+	// Spec.Network false it also closes the ways to the network Landlock
+	// does not see.
+	filter []unix.SockFilter
+	// writers are the inherited descriptors open for writing (see
+	// inheritedWriters), made close-on-exec before the jail starts.
+	writers []int
 }
 
 // Prepare starts building the jail of s in a new goroutine and returns at
 // once. Close the Jail when done with it.
 func Prepare(s Spec) *Jail {
-	j := &Jail{done: make(chan struct{}), fd: -1, network: s.Network}
+	j := &Jail{done: make(chan struct{}), fd: -1}
 	go func() {
 		defer close(j.done)
 		if abi := ABI(); abi < MinABI {
 			j.err = fmt.Errorf("%w: Landlock ABI %d, the jail needs %d", ErrUnavailable, abi, MinABI)
 			return
 		}
+		if j.filter, j.err = filter(s.Network); j.err != nil {
+			return
+		}
+		j.writers = inheritedWriters()
 		j.fd, j.flags, j.err = s.ruleset()
 	}()
 	return j
@@ -148,7 +172,9 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 	if j.err != nil {
 		return j.err
 	}
-	closeInheritedWriters()
+	for _, fd := range j.writers {
+		unix.CloseOnExec(fd)
+	}
 	done := make(chan error, 1)
 	go func() {
 		// Never unlocked: the confined thread ends with this goroutine.
@@ -161,7 +187,7 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 			return
 		}
-		if err := installFilter(j.network); err != nil {
+		if err := installFilter(j.filter); err != nil {
 			done <- err
 			return
 		}
@@ -205,13 +231,14 @@ func (s Spec) ruleset() (int, uint32, error) {
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
-// minus the hidden paths (a directory holding a hidden path is listed,
-// and its other entries granted one by one), write rights beneath the
+// minus the hidden paths and /proc (a directory holding a hidden path is
+// listed, and its other entries granted one by one; of /proc only
+// procFiles and procDirs), write rights beneath the
 // writable directories (carved the same way when one holds a hidden
 // path), and the device files. Symbolic links met while carving get no
 // rule: what they point to is granted, or not, where it lives.
 func (s Spec) Rules() ([]landlock.Rule, error) {
-	hidden := resolveAll(s.Hidden)
+	hidden := resolveAll(append(slices.Clip(s.Hidden), "/proc"))
 	var c carver
 	c.carve("/", hidden, false)
 	for _, w := range resolveAll(s.Write) {
@@ -256,6 +283,9 @@ func (c *carver) carve(dir string, hidden []string, rw bool) {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch {
+		case p == "/proc":
+			c.roFiles = append(c.roFiles, procFiles...)
+			c.roDirs = append(c.roDirs, procDirs...)
 		case slices.Contains(hidden, p):
 			continue
 		case e.Type()&os.ModeSymlink != 0:
@@ -287,10 +317,12 @@ func within(p, dir string) bool {
 // without duplicates; paths that do not exist are left out.
 func resolveAll(paths []string) []string {
 	out := make([]string, 0, len(paths))
+	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
-		if !filepath.IsAbs(p) {
+		if !filepath.IsAbs(p) || seen[p] {
 			continue
 		}
+		seen[p] = true
 		if _, err := os.Lstat(p); err != nil {
 			continue // most secrets a policy names do not exist here
 		}
@@ -305,16 +337,18 @@ func resolveAll(paths []string) []string {
 	return out
 }
 
-// closeInheritedWriters marks close-on-exec every descriptor above 2 that
-// is open for writing: guardsh opens its own with O_CLOEXEC, so these came
-// from guardsh's caller, and a jailed process must not write through a
-// file opened outside the jail. Descriptors open only for reading stay
-// (a jailed process may read what is outside the hidden paths anyway).
-func closeInheritedWriters() {
+// inheritedWriters returns the descriptors above 2 that are open for
+// writing and not close-on-exec: guardsh opens its own with O_CLOEXEC, so
+// these came from guardsh's caller, and a jailed process must not write
+// through a file opened outside the jail (Jail.Start marks them
+// close-on-exec). Descriptors open only for reading stay (a jailed process
+// may read what is outside the hidden paths anyway).
+func inheritedWriters() []int {
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
-		return
+		return nil
 	}
+	var out []int
 	for _, e := range ents {
 		fd, err := strconv.Atoi(e.Name())
 		if err != nil || fd <= 2 {
@@ -324,6 +358,10 @@ func closeInheritedWriters() {
 		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY && fl&unix.O_PATH == 0 {
 			continue
 		}
-		unix.CloseOnExec(fd)
+		if fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && fdfl&unix.FD_CLOEXEC != 0 {
+			continue
+		}
+		out = append(out, fd)
 	}
+	return out
 }

@@ -137,14 +137,10 @@ func filter(network bool) ([]unix.SockFilter, error) {
 	return out, nil
 }
 
-// installFilter installs filter(network) on the calling thread, which
-// must have no_new_privs set; the filter is inherited across fork and exec
-// and cannot be removed.
-func installFilter(network bool) error {
-	prog, err := filter(network)
-	if err != nil {
-		return err
-	}
+// installFilter installs prog (made by filter) on the calling thread,
+// which must have no_new_privs set; the filter is inherited across fork
+// and exec and cannot be removed.
+func installFilter(prog []unix.SockFilter) error {
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
 		return fmt.Errorf("sandbox: seccomp filter: %w", err)
