@@ -184,10 +184,10 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 // command was decided may be when the jailed command starts: a change a
 // process outside the jail makes to a protected path after the record is
 // undone with the command's, so a record older than this (an LLM review
-// or a slow decision came between) is taken again. 50 ms is far longer
+// or a slow decision came between) is taken again. 250 ms is far longer
 // than deciding a command takes without a review, and far shorter than a
 // human edits a settings file in.
-const keepFresh = 50 * time.Millisecond
+const keepFresh = 250 * time.Millisecond
 
 // keptFor returns the record of the workspace's protected paths for a
 // jailed command about to start: the one taken while it was decided when
@@ -257,6 +257,23 @@ func (s *shellRun) serve(text string, args []string) int {
 	recorded()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	if o.Sandbox {
+		// Nothing the jailed command started may go on past the putting
+		// back and the record (an attack run's background process wrote
+		// .git/hooks after both).
+		n, err := sandbox.StopLeftovers()
+		if n > 0 {
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running\n", n)
+			rec.Sandbox += fmt.Sprintf("; stopped %d", n)
+		}
+		if err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+			rec.Sandbox += "; not all stopped"
+			if status == 0 {
+				status = exitRefused
+			}
+		}
 	}
 	if kept != nil {
 		changed, tampered := kept.Restore()

@@ -175,6 +175,11 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 	for _, fd := range j.writers {
 		unix.CloseOnExec(fd)
 	}
+	// What the command leaves running comes back to this process when
+	// its parent ends, for StopLeftovers.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: child subreaper: %w", err)
+	}
 	done := make(chan error, 1)
 	go func() {
 		// Never unlocked: the confined thread ends with this goroutine.
