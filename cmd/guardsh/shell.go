@@ -284,9 +284,21 @@ func (s *shellRun) serve(text string, args []string) int {
 		}
 		if len(tampered) > 0 {
 			// A directory holding protected paths was replaced: guardsh
-			// cannot put it back without following what replaced it.
-			what := sandbox.Changed(tampered, s.guard.Context.Workspace)
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put it back: check it before running git or anything else there\n", what)
+			// cannot put it back without following what replaced it, so
+			// it moves the replacement aside, out of git's and the
+			// editors' way.
+			ws := s.guard.Context.Workspace
+			var moved, left []string
+			for _, d := range tampered {
+				if to, err := sandbox.Quarantine(d, ws); err == nil {
+					moved = append(moved, sandbox.Changed([]string{d}, ws)+" (moved to "+sandbox.Changed([]string{to}, ws)+")")
+				} else {
+					fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+					left = append(left, sandbox.Changed([]string{d}, ws))
+				}
+			}
+			what := strings.Join(append(moved, left...), ", ")
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put back what was there: check it before running git or anything else there\n", what)
 			rec.Sandbox += "; tampered " + what
 		}
 		if len(changed)+len(tampered) > 0 && status == 0 {

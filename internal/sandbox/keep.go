@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxKept is the largest file Keep saves a copy of, in bytes: config and
@@ -346,4 +350,36 @@ func Changed(paths []string, dir string) string {
 		out[i] = p
 	}
 	return strings.Join(out, ", ")
+}
+
+// Quarantine moves d, a directory on the way to protected paths that a
+// jailed command replaced (one of Restore's tampered), aside to a new
+// name beside it, d.guardsh-tampered-UNIXTIME[-N], and returns that name:
+// a .git turned into a gitfile, or .git/hooks into a link, would
+// otherwise hand the next git guardsh lets run unjailed hooks or a config
+// of the jail's making. The entry itself is renamed (renameat2 with
+// RENAME_NOREPLACE): no link is followed, and its parent is one Restore
+// found unchanged. Only a d inside ws (the workspace) is moved, since
+// nothing outside it could have been replaced by the jail; errors: d is
+// outside ws, or the rename failed.
+func Quarantine(d, ws string) (string, error) {
+	if ws == "" || d != ws && !strings.HasPrefix(d, ws+"/") {
+		return "", fmt.Errorf("sandbox: %s is outside the workspace %s: left as it is", d, ws)
+	}
+	base := fmt.Sprintf("%s.guardsh-tampered-%d", d, time.Now().Unix())
+	var err error
+	for i := 0; i < 100; i++ {
+		to := base
+		if i > 0 {
+			to = fmt.Sprintf("%s-%d", base, i)
+		}
+		err = unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+		if err == nil {
+			return to, nil
+		}
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	return "", fmt.Errorf("sandbox: moving %s aside: %w", d, err)
 }

@@ -175,3 +175,53 @@ func TestRestoreWritesThroughNoPlantedLink(t *testing.T) {
 		t.Errorf("the victim's mode changed: %v", fi.Mode())
 	}
 }
+
+// TestQuarantine: a replaced directory is moved aside as it is (a link
+// stays a link, what it led to is untouched), never onto an existing
+// name, and nothing outside the workspace is moved.
+func TestQuarantine(t *testing.T) {
+	root := t.TempDir()
+	ws, out := filepath.Join(root, "ws"), filepath.Join(root, "out")
+	for _, d := range []string{filepath.Join(ws, ".git"), out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "pre-commit"), []byte("evil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(ws, ".git", "hooks")
+	if err := os.Symlink(out, hooks); err != nil {
+		t.Fatal(err)
+	}
+	to, err := sandbox.Quarantine(hooks, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(to, hooks+".guardsh-tampered-") {
+		t.Errorf("moved to %s", to)
+	}
+	if _, err := os.Lstat(hooks); !os.IsNotExist(err) {
+		t.Errorf(".git/hooks is still there: %v", err)
+	}
+	if fi, err := os.Lstat(to); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was not moved as a link: %v %v", fi, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "pre-commit")); err != nil {
+		t.Errorf("what the link led to changed: %v", err)
+	}
+	// The same name again: a new one, the first move stays.
+	if err := os.Symlink(out, hooks); err != nil {
+		t.Fatal(err)
+	}
+	to2, err := sandbox.Quarantine(hooks, ws)
+	if err != nil || to2 == to {
+		t.Errorf("second move: %s, %v", to2, err)
+	}
+	if _, err := sandbox.Quarantine(out, ws); err == nil {
+		t.Error("moved a directory outside the workspace")
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the directory outside the workspace is gone: %v", err)
+	}
+}
