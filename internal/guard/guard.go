@@ -126,7 +126,7 @@ func (g *Guard) Evaluate(text string) Outcome {
 	if g.Verdicts != nil {
 		g.recordClear(segs, ctx, vouched)
 	}
-	g.contain(&out)
+	g.contain(&out, cwds, ctx.CwdUnknown)
 	return out
 }
 

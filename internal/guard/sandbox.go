@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
+	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -17,7 +18,13 @@ import (
 // cannot provide it, o keeps asking and says why in o.SandboxNote. A deny,
 // a command not understood, or any segment asking for another reason is
 // left as it is: the sandbox widens nothing a rule forbids.
-func (g *Guard) contain(o *Outcome) {
+//
+// A git segment allowed without the jail in a repository a jail could
+// have written (see untrustedRepo) runs jailed as well, as long as a jail
+// can be had: its config and hooks may be of an earlier jailed command's
+// making. cwds are the directories the command's cd may lead to, and
+// cwdUnknown says they are not known (see Evaluate).
+func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	sb := g.Policy.Sandbox
 	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
 		return
@@ -25,12 +32,31 @@ func (g *Guard) contain(o *Outcome) {
 	unavailable := g.unavailable()
 	mode := g.mode()
 	if o.Decision == rules.Allow {
-		if sb.Mode == rules.SandboxStrict && mode != rules.Bypass {
+		if mode == rules.Bypass {
+			return
+		}
+		if sb.Mode == rules.SandboxStrict {
 			if unavailable != "" {
 				o.SandboxNote = unavailable
 				o.Decision, o.DecidedBy = rules.Ask, "sandbox"
 				return
 			}
+			o.jailed(sb.Mode)
+			return
+		}
+		if unavailable != "" {
+			return // no jail ran here: none wrote a repository
+		}
+		repos := false
+		for i := range o.Segments {
+			c := &o.Segments[i]
+			if repo := g.untrustedRepo(c.Segment, cwds, cwdUnknown); repo != "" {
+				c.Sandboxed, repos = true, true
+				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
+			}
+		}
+		if repos {
+			o.DecidedBy = "sandbox"
 			o.jailed(sb.Mode)
 		}
 		return
@@ -85,6 +111,28 @@ func network(segs []Checked) bool {
 // which a jailed command may run; TCP only when o.Network.
 func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	ctx := g.Context
+	spec := sandbox.Spec{Write: g.jailWrites()}
+	spec.Hidden = g.Policy.HiddenPaths(ctx.Home, cmp.Or(ctx.Root, ctx.Workspace))
+	if ctx.Home != "" {
+		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
+	}
+	for _, p := range ctx.Protected {
+		p = strings.TrimSuffix(p, "/*")
+		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
+			continue // kept and restored instead (see Keep): hiding it would carve the workspace
+		}
+		if filepath.IsAbs(p) && p != self && !strings.ContainsAny(p, "*?[") {
+			spec.Hidden = append(spec.Hidden, p)
+		}
+	}
+	spec.Network = o.Network
+	return spec
+}
+
+// jailWrites returns the directories a jail writes beneath: the
+// workspace, the temp directories and the policy's sandbox.write paths.
+func (g *Guard) jailWrites() []string {
+	ctx := g.Context
 	var spec sandbox.Spec
 	if ctx.Workspace != "" {
 		spec.Write = append(spec.Write, ctx.Workspace)
@@ -109,21 +157,7 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 		}
 		spec.Write = append(spec.Write, w)
 	}
-	spec.Hidden = g.Policy.HiddenPaths(ctx.Home, cmp.Or(ctx.Root, ctx.Workspace))
-	if ctx.Home != "" {
-		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
-	}
-	for _, p := range ctx.Protected {
-		p = strings.TrimSuffix(p, "/*")
-		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
-			continue // kept and restored instead (see Keep): hiding it would carve the workspace
-		}
-		if filepath.IsAbs(p) && p != self && !strings.ContainsAny(p, "*?[") {
-			spec.Hidden = append(spec.Hidden, p)
-		}
-	}
-	spec.Network = o.Network
-	return spec
+	return spec.Write
 }
 
 // unavailable says why no command may run jailed here, "" when one may:
@@ -208,4 +242,121 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 		}
 	}
 	return files, dirs, true
+}
+
+// untrustedRepo returns the repository a git segment works in when that
+// repository lies where a jail writes (the workspace, the temp
+// directories, sandbox.write) and is not the workspace's own (whose
+// config and hooks are protected paths, kept and put back around every
+// jailed command), or "run-time directory" when a cd makes the directory
+// unknown; "" otherwise, and for anything but git. A jailed command may
+// have made such a repository, with a core.fsmonitor, a hook or a filter
+// that the next git would run (git status runs the fsmonitor and the
+// post-index-change hook).
+func (g *Guard) untrustedRepo(seg interp.Segment, cwds []string, cwdUnknown bool) string {
+	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" {
+		return ""
+	}
+	if cwdUnknown {
+		return "of a run-time directory"
+	}
+	own := cmp.Or(g.Context.Root, g.Context.Workspace)
+	writable := g.jailWrites()
+	if own != "" && g.nestedRepo(own, writable) {
+		own = "" // the workspace's own repository may be an earlier jail's making
+	}
+	for _, dir := range cwds {
+		repo, ok := gitRepo(seg, dir)
+		if !ok {
+			return "of a run-time directory"
+		}
+		if repo == "" || own != "" && (repo == own || repo == filepath.Join(own, ".git")) {
+			continue
+		}
+		for _, w := range writable {
+			if w = filepath.Clean(w); repo == w || strings.HasPrefix(repo, w+"/") || w == "/" {
+				return repo
+			}
+		}
+	}
+	return ""
+}
+
+// nestedRepo reports whether the workspace's repository top could have
+// been made by a jailed command of another workspace: it lies inside a
+// temp directory or a sandbox.write path, or inside another repository's
+// work tree (that repository's top, an earlier workspace, was writable to
+// its jails). Home and / are never a workspace, so a repository there
+// (dotfiles) does not count.
+func (g *Guard) nestedRepo(top string, writable []string) bool {
+	for _, w := range writable {
+		if w = filepath.Clean(w); w != g.Context.Workspace && (strings.HasPrefix(top, w+"/") || w == "/") {
+			return true
+		}
+	}
+	for d := filepath.Dir(top); d != "/" && d != "." && d != g.Context.Home; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRepo returns the top of the repository git would find for seg run
+// in dir (its -C options followed; --git-dir, --work-tree and GIT_DIR
+// give the directory they name), "" when there is none; ok is false when
+// a word it depends on is only known at run time.
+func gitRepo(seg interp.Segment, dir string) (string, bool) {
+	for _, a := range seg.Assigns {
+		if name, v, _ := strings.Cut(a.Value, "="); name == "GIT_DIR" || name == "GIT_WORK_TREE" {
+			if a.Dynamic() {
+				return "", false
+			}
+			return absIn(dir, v), true
+		}
+	}
+	words := seg.Args
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if w.Dynamic() {
+			return "", false
+		}
+		switch v := w.Value; {
+		case v == "-C" || v == "--git-dir" || v == "--work-tree":
+			if i+1 >= len(words) || words[i+1].Dynamic() {
+				return "", false
+			}
+			if v == "-C" {
+				dir = absIn(dir, words[i+1].Value)
+			} else {
+				return absIn(dir, words[i+1].Value), true
+			}
+			i++
+		case strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			_, val, _ := strings.Cut(v, "=")
+			return absIn(dir, val), true
+		case v == "-c" || v == "--namespace" || v == "--exec-path" || v == "--config-env":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			i = len(words) // the subcommand: git's own options end here
+		}
+	}
+	// git's discovery: the first directory from dir up that holds .git.
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, true
+		}
+		if d == "/" || d == "." {
+			return "", true
+		}
+	}
+}
+
+// absIn returns p made absolute against dir, cleaned.
+func absIn(dir, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
 }

@@ -132,6 +132,26 @@ func TestEscapes(t *testing.T) {
 				b, _ := os.ReadFile(filepath.Join(p.ws, "stolen"))
 				return strings.Contains(string(b), "PRIVATE KEY")
 			}},
+		{name: "raw disk", root: true, script: `head -c 65536 "$(cat "$OUT/disk")" > "$WS/disk"`,
+			setup: func(t *testing.T, p place) {
+				for _, d := range []string{"/dev/vda", "/dev/sda", "/dev/nvme0n1", "/dev/xvda"} {
+					f, err := os.Open(d)
+					if err != nil {
+						continue
+					}
+					_, err = f.Read(make([]byte, 1))
+					f.Close()
+					if err == nil {
+						must(t, os.WriteFile(filepath.Join(p.out, "disk"), []byte(d), 0o644))
+						return
+					}
+				}
+				t.Skip("no readable disk device here (a container's device cgroup)")
+			},
+			check: func(p place) bool {
+				fi, err := os.Stat(filepath.Join(p.ws, "disk"))
+				return err == nil && fi.Size() > 0
+			}},
 		{name: "another process's environment", script: `tr '\0' '\n' < /proc/$(cat "$OUT/pid")/environ > "$WS/env"`,
 			setup: func(t *testing.T, p place) {
 				// A process outside the jail, of the same user, holding a

@@ -236,9 +236,9 @@ func (s Spec) ruleset() (int, uint32, error) {
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
-// minus the hidden paths and /proc (a directory holding a hidden path is
-// listed, and its other entries granted one by one; of /proc only
-// procFiles and procDirs), write rights beneath the
+// minus the hidden paths, /proc and /dev (a directory holding a hidden
+// path is listed, and its other entries granted one by one; of /proc only
+// procFiles and procDirs, of /dev only deviceFiles and deviceDirs), write rights beneath the
 // writable directories (carved the same way when one holds a hidden
 // path), and the device files. Symbolic links met while carving get no
 // rule: what they point to is granted, or not, where it lives.
@@ -291,6 +291,11 @@ func (c *carver) carve(dir string, hidden []string, rw bool) {
 		case p == "/proc":
 			c.roFiles = append(c.roFiles, procFiles...)
 			c.roDirs = append(c.roDirs, procDirs...)
+		case p == "/dev":
+			// Only deviceFiles and deviceDirs (granted in Rules): as root,
+			// a jailed command read the raw disk (/dev/vda) and with it
+			// any hidden file.
+			continue
 		case slices.Contains(hidden, p):
 			continue
 		case e.Type()&os.ModeSymlink != 0:
