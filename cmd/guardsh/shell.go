@@ -118,7 +118,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
-	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) {
+	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.
 		s.self = canonical(self)
@@ -178,6 +178,17 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return s.serve(string(data), inv.operands)
 	}
+}
+
+// noOp reports whether inv is a -c text that guardsh answers without
+// starting anything (interp.NoOpStatus: true, :, false): no jail is built
+// for it.
+func noOp(inv *invocation) bool {
+	if !inv.command || len(inv.operands) == 0 {
+		return false
+	}
+	_, ok := interp.NoOpStatus(inv.operands[0])
+	return ok && inv.quiet()
 }
 
 // keepFresh is how old a record of the protected paths taken while the
