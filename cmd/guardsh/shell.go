@@ -269,14 +269,22 @@ func (s *shellRun) serve(text string, args []string) int {
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
+	hinted := false // a line on stderr already said what the jail did
 	if o.Sandbox {
 		// Nothing the jailed command started may go on past the putting
 		// back and the record (an attack run's background process wrote
 		// .git/hooks after both).
-		n, err := sandbox.StopLeftovers()
-		if n > 0 {
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running\n", n)
+		stopped, err := sandbox.StopLeftovers()
+		if n := len(stopped); n > 0 {
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running (%s): nothing started in the jail outlives the command; a server or daemon needs an allow rule for the command (rules.shell.allow in %s) to run outside the jail\n",
+				n, strings.Join(stopped, ", "), s.guard.PolicyFile)
 			rec.Sandbox += fmt.Sprintf("; stopped %d", n)
+			if status == 0 {
+				// What it started is gone: the caller must not go on as
+				// if it were running.
+				status = exitRefused
+			}
+			hinted = true
 		}
 		if err != nil {
 			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
@@ -312,13 +320,16 @@ func (s *shellRun) serve(text string, args []string) int {
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put back what was there: check it before running git or anything else there\n", what)
 			rec.Sandbox += "; tampered " + what
 		}
+		if len(changed)+len(tampered) > 0 {
+			hinted = true
+		}
 		if len(changed)+len(tampered) > 0 && status == 0 {
 			// The command's changes to protected paths did not happen:
 			// say so to the caller, who would otherwise go on as if.
 			status = exitRefused
 		}
 	}
-	if o.Sandbox && status != 0 {
+	if o.Sandbox && status != 0 && !hinted {
 		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
 	}
 	s.finish(rec, &status)
@@ -343,8 +354,12 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 	if o.Network {
 		net = "TCP allowed"
 	}
-	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (writes only beneath %s; %s; secrets unreadable); if a write or connect failed with \"Permission denied\", add the directory to sandbox.write in %s, or an allow rule for the command to rules.shell.allow to run it outside the jail",
-		strings.Join(spec.Write, ", "), net, policyFile)
+	writes := "writes only beneath " + strings.Join(spec.Write, ", ")
+	if len(spec.Write) == 0 {
+		writes = "writes nowhere: no workspace here, and the temp directories hold home"
+	}
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (%s; %s; secrets unreadable); a \"Permission denied\" may be the jail's: add the directory to sandbox.write in %s (sandbox: {mode: workspace, write: [DIR]}), or an allow rule for the command to rules.shell.allow to run it outside the jail",
+		writes, net, policyFile)
 }
 
 // stream serves a script read from r one complete command at a time, so a

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
@@ -125,8 +126,20 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 			spec.Hidden = append(spec.Hidden, p)
 		}
 	}
+	spec.Write, spec.Hidden = unique(spec.Write), unique(spec.Hidden)
 	spec.Network = o.Network
 	return spec
+}
+
+// unique returns paths without repeats, in their first order.
+func unique(paths []string) []string {
+	out := paths[:0:0]
+	for _, p := range paths {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // jailWrites returns the directories a jail writes beneath: the

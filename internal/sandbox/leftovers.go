@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"strconv"
@@ -20,13 +21,14 @@ const stopWithin = 2 * time.Second
 // detached (setsid, double fork, nohup), which Jail.Start made reparent to
 // the calling process (PR_SET_CHILD_SUBREAPER). Such a process would
 // otherwise go on, unseen, after guardsh has put back the protected paths
-// and written the audit record. It returns how many processes it
-// stopped. Call it only when the calling process has no other child it
+// and written the audit record. It returns the names (comm) of the
+// processes it stopped, in the order it found them. Call it only when the calling process has no other child it
 // means to keep (guardsh calls it after the command's Wait). Errors: the
 // children could not be listed (/proc/self/task/*/children), or some
 // were still there after stopWithin.
-func StopLeftovers() (int, error) {
+func StopLeftovers() ([]string, error) {
 	killed := map[int]bool{}
+	var names []string
 	deadline := time.Now().Add(stopWithin)
 	for {
 		// Reap what has ended; ECHILD: nothing is left.
@@ -34,22 +36,27 @@ func StopLeftovers() (int, error) {
 			var ws unix.WaitStatus
 			pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
 			if errors.Is(err, unix.ECHILD) {
-				return len(killed), nil
+				return names, nil
 			}
 			if err != nil || pid <= 0 {
 				break
 			}
 		}
 		if time.Now().After(deadline) {
-			return len(killed), errors.New("sandbox: processes the jailed command left were still running after " + stopWithin.String())
+			return names, errors.New("sandbox: processes the jailed command left were still running after " + stopWithin.String())
 		}
 		pids, err := children()
 		if err != nil {
-			return len(killed), err
+			return names, err
 		}
 		for _, pid := range pids {
+			if killed[pid] {
+				continue
+			}
+			comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 			if unix.Kill(pid, unix.SIGKILL) == nil {
 				killed[pid] = true
+				names = append(names, cmp.Or(strings.TrimSpace(string(comm)), strconv.Itoa(pid)))
 			}
 		}
 		// A killed process becomes a zombie to reap a moment later.
