@@ -287,8 +287,12 @@ func (s *shellRun) serve(text string, args []string) int {
 			hinted = true
 		}
 		if err != nil {
-			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
-			rec.Sandbox += "; not all stopped"
+			// Some may still run, jailed: putting back now could be
+			// raced (a link swapped in under guardsh's feet), and what
+			// was put back changed again after.
+			fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: sandbox: protected paths in the workspace were not put back while jailed processes may still run: check .git/config, .git/hooks and the agents' settings before running anything there\n", err)
+			rec.Sandbox += "; not all stopped, not put back"
+			kept, hinted = nil, true
 			if status == 0 {
 				status = exitRefused
 			}

@@ -20,8 +20,8 @@ import (
 // a command not understood, or any segment asking for another reason is
 // left as it is: the sandbox widens nothing a rule forbids.
 //
-// A git segment allowed without the jail in a repository a jail could
-// have written (see untrustedRepo) runs jailed as well, as long as a jail
+// A git segment allowed by its class in a repository a jail could have
+// written (see untrustedRepo) runs jailed as well, as long as a jail
 // can be had: its config and hooks may be of an earlier jailed command's
 // making. cwds are the directories the command's cd may lead to, and
 // cwdUnknown says they are not known (see Evaluate).
@@ -51,7 +51,7 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		repos := false
 		for i := range o.Segments {
 			c := &o.Segments[i]
-			if repo := g.untrustedRepo(c.Segment, cwds, cwdUnknown); repo != "" {
+			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
 				c.Sandboxed, repos = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
 			}
@@ -257,33 +257,31 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 	return files, dirs, true
 }
 
-// untrustedRepo returns the repository a git segment works in when that
-// repository lies where a jail writes (the workspace, the temp
-// directories, sandbox.write) and is not the workspace's own (whose
-// config and hooks are protected paths, kept and put back around every
-// jailed command), or "run-time directory" when a cd makes the directory
-// unknown; "" otherwise, and for anything but git. A jailed command may
-// have made such a repository, with a core.fsmonitor, a hook or a filter
-// that the next git would run (git status runs the fsmonitor and the
-// post-index-change hook).
-func (g *Guard) untrustedRepo(seg interp.Segment, cwds []string, cwdUnknown bool) string {
-	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" {
+// untrustedRepo returns the repository a git segment the rules allowed
+// by its class (not by a rule) works in when that repository lies where a
+// jail writes (the workspace, the temp directories, sandbox.write), or
+// "of a run-time directory" when a cd makes the directory unknown; ""
+// otherwise, and for anything but git. A jailed command may have planted
+// there what the next git runs: a core.fsmonitor or a hook of a nested
+// repository or of a submodule (git status and git diff run git in every
+// submodule, with its own config: an attack run's find), a filter or a
+// diff driver. The workspace's own repository is no exception, since its
+// submodules' configs are not kept and put back.
+func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool) string {
+	seg := c.Segment
+	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" || c.Verdict.Rule != nil {
 		return ""
 	}
 	if cwdUnknown {
 		return "of a run-time directory"
 	}
-	own := cmp.Or(g.Context.Root, g.Context.Workspace)
 	writable := g.jailWrites()
-	if own != "" && g.nestedRepo(own, writable) {
-		own = "" // the workspace's own repository may be an earlier jail's making
-	}
 	for _, dir := range cwds {
 		repo, ok := gitRepo(seg, dir)
 		if !ok {
 			return "of a run-time directory"
 		}
-		if repo == "" || own != "" && (repo == own || repo == filepath.Join(own, ".git")) {
+		if repo == "" {
 			continue
 		}
 		for _, w := range writable {
@@ -293,26 +291,6 @@ func (g *Guard) untrustedRepo(seg interp.Segment, cwds []string, cwdUnknown bool
 		}
 	}
 	return ""
-}
-
-// nestedRepo reports whether the workspace's repository top could have
-// been made by a jailed command of another workspace: it lies inside a
-// temp directory or a sandbox.write path, or inside another repository's
-// work tree (that repository's top, an earlier workspace, was writable to
-// its jails). Home and / are never a workspace, so a repository there
-// (dotfiles) does not count.
-func (g *Guard) nestedRepo(top string, writable []string) bool {
-	for _, w := range writable {
-		if w = filepath.Clean(w); w != g.Context.Workspace && (strings.HasPrefix(top, w+"/") || w == "/") {
-			return true
-		}
-	}
-	for d := filepath.Dir(top); d != "/" && d != "." && d != g.Context.Home; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // gitRepo returns the top of the repository git would find for seg run

@@ -254,6 +254,11 @@ func TestNetwork(t *testing.T) {
 		{"dev tcp", fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`, port)},
 		{"python socket", fmt.Sprintf(`python3 -S -c 'import socket; s = socket.create_connection(("127.0.0.1", %d)); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); print(s.recv(4096).decode())'`, port)},
 		{"bind", `python3 -S -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print("reached")'`},
+		// TCP Fast Open connects in sendto, and listen on an unbound
+		// socket binds a port itself: Landlock checks neither (an attack
+		// run's finds); the jail makes no TCP socket at all.
+		{"fast open", fmt.Sprintf(`python3 -S -c 'import socket; s = socket.socket(); s.sendto(b"GET / HTTP/1.0\r\n\r\n", socket.MSG_FASTOPEN, ("127.0.0.1", %d)); print(s.recv(4096).decode())'`, port)},
+		{"listen without bind", `python3 -S -c 'import socket; s = socket.socket(); s.listen(); print("reached", s.getsockname())'`},
 		// IPPROTO_MPTCP (262) falls back to TCP on the wire and is not
 		// TCP to Landlock; the seccomp filter closes it (an attack run's
 		// find).
@@ -283,8 +288,8 @@ func TestNetwork(t *testing.T) {
 
 // TestSocketsPastLandlock: in a jail without the network, the sockets
 // Landlock does not restrict cannot be made (raw, packet, SCTP, MPTCP, SMC;
-// io_uring), while UNIX and UDP sockets and plain TCP sockets (which
-// Landlock then stops at connect) still can.
+// io_uring), nor TCP sockets (Fast Open and listen pass Landlock's
+// checks), while UNIX and UDP sockets still can.
 func TestSocketsPastLandlock(t *testing.T) {
 	needJail(t)
 	needPrograms(t, "python3")
@@ -302,18 +307,21 @@ try_("raw", socket.AF_INET, socket.SOCK_RAW, 6)
 try_("packet", 17, socket.SOCK_RAW, 0)
 try_("smc", 43, socket.SOCK_STREAM, 0)
 try_("tcp", socket.AF_INET, socket.SOCK_STREAM, 0)
+try_("tcp6", socket.AF_INET6, socket.SOCK_STREAM, 6)
 try_("udp", socket.AF_INET, socket.SOCK_DGRAM, 0)
 try_("unix", socket.AF_UNIX, socket.SOCK_STREAM, 0)
 '`
 	p := newPlace(t)
 	s := p.spec()
 	_, out := run(t, p, &s, script)
-	for _, name := range []string{"mptcp", "mptcp6", "sctp", "raw", "packet", "smc"} {
+	// No TCP socket either: Landlock checks connect and bind, not TCP Fast
+	// Open's sendto nor listen's own port (see TestTCPPastConnect).
+	for _, name := range []string{"mptcp", "mptcp6", "sctp", "raw", "packet", "smc", "tcp", "tcp6"} {
 		if strings.Contains(out, name+" made") {
 			t.Errorf("the jail made a %s socket:\n%s", name, out)
 		}
 	}
-	for _, name := range []string{"tcp", "udp", "unix"} {
+	for _, name := range []string{"udp", "unix"} {
 		if !strings.Contains(out, name+" made") {
 			t.Errorf("the jail could not make a %s socket:\n%s", name, out)
 		}
@@ -407,5 +415,36 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStopLeftovers: a jailed command that leaves a chain of processes
+// behind (each the parent of the next, the last one acting later) has all
+// of them stopped by StopLeftovers, so nothing acts after it returns (an
+// attack run's chain of hundreds outlived killing one generation at a
+// time).
+func TestStopLeftovers(t *testing.T) {
+	needJail(t)
+	p := newPlace(t)
+	chain := filepath.Join(p.ws, "chain.sh")
+	must(t, os.WriteFile(chain, []byte(`n=$1
+if [ "$n" -gt 0 ]; then sh "$0" $((n - 1)) & wait
+else touch "$WS/ready"; sleep 1; echo late > "$WS/late"; fi
+`), 0o755))
+	s := p.spec()
+	status, out := run(t, p, &s, `sh chain.sh 150 >/dev/null 2>&1 & while [ ! -e ready ]; do sleep 0.05; done; exit 0`)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, out)
+	}
+	stopped, err := sandbox.StopLeftovers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stopped) < 150 {
+		t.Errorf("stopped %d processes, want the whole chain (151)", len(stopped))
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(p.ws, "late")); err == nil {
+		t.Error("a process the jailed command left acted after StopLeftovers")
 	}
 }

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -12,21 +14,27 @@ import (
 )
 
 // stopWithin bounds how long StopLeftovers goes on killing: each round
-// kills every child it finds, and the children of those come back as
-// children in the next.
-const stopWithin = 2 * time.Second
+// kills every descendant it finds at once, so only processes that keep
+// forking faster than it kills (or that cannot die, stuck in the kernel)
+// last that long.
+const stopWithin = 30 * time.Second
 
 // StopLeftovers kills (SIGKILL) and reaps every process left running by a
 // jailed command that has ended: its background processes, however
 // detached (setsid, double fork, nohup), which Jail.Start made reparent to
 // the calling process (PR_SET_CHILD_SUBREAPER). Such a process would
 // otherwise go on, unseen, after guardsh has put back the protected paths
-// and written the audit record. It returns the names (comm) of the
-// processes it stopped, in the order it found them. Call it only when the calling process has no other child it
-// means to keep (guardsh calls it after the command's Wait). Errors: the
-// children could not be listed (/proc/self/task/*/children), or some
-// were still there after stopWithin.
+// and written the audit record. Each round kills every descendant of the
+// calling process it finds in /proc at once (a chain of hundreds of
+// processes, each the parent of the next, is gone in one round; an attack
+// run's chain outlived killing one generation per round). It returns the
+// names (comm) of the processes it stopped, in the order it found them.
+// Call it only when the calling process has no other child it means to
+// keep (guardsh calls it after the command's Wait). Errors: /proc could
+// not be read, or descendants were still there after stopWithin — then
+// some may still run, and nothing they can reach should be trusted.
 func StopLeftovers() ([]string, error) {
+	self := os.Getpid()
 	killed := map[int]bool{}
 	var names []string
 	deadline := time.Now().Add(stopWithin)
@@ -43,20 +51,16 @@ func StopLeftovers() ([]string, error) {
 			}
 		}
 		if time.Now().After(deadline) {
-			return names, errors.New("sandbox: processes the jailed command left were still running after " + stopWithin.String())
+			return names, fmt.Errorf("sandbox: processes the jailed command left were still running after %s", stopWithin)
 		}
-		pids, err := children()
+		pids, err := descendants(self)
 		if err != nil {
 			return names, err
 		}
-		for _, pid := range pids {
-			if killed[pid] {
-				continue
-			}
-			comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
-			if unix.Kill(pid, unix.SIGKILL) == nil {
-				killed[pid] = true
-				names = append(names, cmp.Or(strings.TrimSpace(string(comm)), strconv.Itoa(pid)))
+		for _, d := range pids {
+			if unix.Kill(d.pid, unix.SIGKILL) == nil && !killed[d.pid] {
+				killed[d.pid] = true
+				names = append(names, cmp.Or(d.comm, strconv.Itoa(d.pid)))
 			}
 		}
 		// A killed process becomes a zombie to reap a moment later.
@@ -64,25 +68,52 @@ func StopLeftovers() ([]string, error) {
 	}
 }
 
-// children lists the process's children: those of each of its threads.
-func children() ([]int, error) {
-	tasks, err := os.ReadDir("/proc/self/task")
+// proc is a process found in /proc.
+type proc struct {
+	pid  int
+	comm string
+}
+
+// descendants returns the processes below root in the process tree, from
+// one pass over /proc/PID/stat, parents before their children.
+func descendants(root int) ([]proc, error) {
+	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, err
 	}
-	var out []int
-	for _, t := range tasks {
-		data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-		if errors.Is(err, os.ErrNotExist) {
-			continue // the thread ended
-		}
+	kids := map[int][]proc{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
-			return nil, err
+			continue
 		}
-		for _, f := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				out = append(out, pid)
-			}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		open, close := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := strings.Fields(string(data[close+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		ppid, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
+		}
+		kids[ppid] = append(kids[ppid], proc{pid, string(data[open+1 : close])})
+	}
+	var out []proc
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, k := range kids[p] {
+			out = append(out, k)
+			queue = append(queue, k.pid)
 		}
 	}
 	return out, nil

@@ -12,17 +12,20 @@ import (
 // IPPROTO_MPTCP (262), which falls back to plain TCP on the wire, an SCTP
 // or SMC socket, a raw or packet socket (which root may open) and
 // io_uring's socket and connect operations all reach the network past it.
-// When the jail closes the network, a seccomp filter on the same thread
-// closes these too: socket(2) for AF_INET and AF_INET6 is allowed only as a
-// stream or datagram socket with protocol 0, TCP, UDP or ICMP (ping), never
-// for AF_PACKET or AF_SMC, io_uring_setup(2) fails, and so does every
-// system call of another ABI (32-bit int 0x80 and x32 on amd64), where
-// socketcall(2) would create any socket.
+// Nor does it see TCP Fast Open (sendto with MSG_FASTOPEN connects
+// without connect(2)) or listen(2) on an unbound socket (which binds a
+// port of its own): an attack run reached a loopback server and took a
+// connection from outside that way. When the jail closes the network, a
+// seccomp filter on the same thread closes all of these: socket(2) for
+// AF_INET and AF_INET6 is allowed only as a datagram socket with protocol
+// 0, UDP or ICMP (ping) — no TCP socket at all, so no connect, bind,
+// listen or Fast Open —, never for AF_PACKET or AF_SMC, io_uring_setup(2)
+// fails, and so does every system call of another ABI (32-bit int 0x80
+// and x32 on amd64), where socketcall(2) would create any socket.
 
 // Protocol, family and socket-type numbers (Linux uapi).
 const (
 	ipprotoICMP   = 1
-	ipprotoTCP    = 6
 	ipprotoUDP    = 17
 	ipprotoICMPv6 = 58
 	afSMC         = 43
@@ -98,11 +101,9 @@ func filter(network bool) ([]unix.SockFilter, error) {
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET6}, jf: "allow"},
 			ins{f: unix.SockFilter{Code: ld, K: offArg1}}, // "inet"
 			ins{f: unix.SockFilter{Code: and, K: sockTypeMask}},
-			ins{f: unix.SockFilter{Code: jeq, K: unix.SOCK_STREAM}, jt: "proto"},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM}, jf: "eacces"},
-			ins{f: unix.SockFilter{Code: ld, K: offArg2}}, // "proto"
+			ins{f: unix.SockFilter{Code: ld, K: offArg2}},
 			ins{f: unix.SockFilter{Code: jeq, K: 0}, jt: "allow"},
-			ins{f: unix.SockFilter{Code: jeq, K: ipprotoTCP}, jt: "allow"},
 			ins{f: unix.SockFilter{Code: jeq, K: ipprotoUDP}, jt: "allow"},
 			ins{f: unix.SockFilter{Code: jeq, K: ipprotoICMP}, jt: "allow"},
 			ins{f: unix.SockFilter{Code: jeq, K: ipprotoICMPv6}, jt: "allow", jf: "eacces"},
@@ -110,7 +111,7 @@ func filter(network bool) ([]unix.SockFilter, error) {
 	}
 	labels := map[string]int{"net": 8}
 	if !network {
-		labels["inet"], labels["proto"] = 8+7, 8+11
+		labels["inet"] = 8 + 7
 	}
 	labels["allow"] = len(prog)
 	labels["eacces"] = len(prog) + 1
