@@ -104,6 +104,11 @@ type Options struct {
 	// all be allowed, and only the functions the file defines are loaded
 	// (from Sources), so that calls of them are still analysed.
 	Vouch func(name, path, key string) bool
+
+	// general turns off the analysis's fast paths (words resolved without
+	// expand, commands skipped by cheap text checks), for tests that
+	// compare the analysis with and without them.
+	general bool
 }
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
@@ -154,7 +159,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	// sized up front, a long script's segments are not copied as they grow.
 	n := max(16, len(src)/24)
 	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
-	a.res = newResolver(opt.Home, &a.budget)
+	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
@@ -894,7 +899,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		// printf -v NAME assigns NAME, as NAME=value would.
 		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
 	}
-	for _, v := range arithmAssigned(c) {
+	for _, v := range a.arithmAssigned(c, f) {
 		// $((NAME=…)) in a word assigns NAME, as NAME=value would
 		// ($((BASH_CMDS[ls]=1)) makes a later ls run ./1).
 		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
@@ -991,8 +996,20 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 	if !dollar {
 		return nil, nil, ""
 	}
+	if !a.opt.general {
+		// Only an expansion keep keeps can make what follows differ.
+		keeps := false
+		for _, w := range c.Args {
+			if keeps = a.assume.mayKeep(w.Parts); keeps {
+				break
+			}
+		}
+		if !keeps {
+			return nil, nil, ""
+		}
+	}
 	if a.ares == nil {
-		a.ares = newResolver(a.opt.Home, &a.budget)
+		a.ares = newResolver(a.opt.Home, &a.budget, a.opt.general)
 		a.ares.cfg.Env = a.assume
 		a.ares.keep = a.assume.keep
 	}
@@ -1411,7 +1428,10 @@ func (a *analyzer) testArgs(x syntax.TestExpr, f *frame, out []Word) []Word {
 // arithmAssigned returns the names of the variables that arithmetic
 // expansions in c's words assign (=, op=, ++, --), an array's name without
 // its subscript; a target only known at run time is returned as Hole.
-func arithmAssigned(c *syntax.CallExpr) []string {
+func (a *analyzer) arithmAssigned(c *syntax.CallExpr, f *frame) []string {
+	if !a.opt.general && !mayAssignArith(f.src, c) {
+		return nil
+	}
 	var names []string
 	add := func(x syntax.ArithmExpr) {
 		w, ok := x.(*syntax.Word)
@@ -1445,11 +1465,35 @@ func arithmAssigned(c *syntax.CallExpr) []string {
 		}
 		return true
 	}
-	for _, a := range c.Assigns {
-		syntax.Walk(a, visit)
+	for _, as := range c.Assigns {
+		syntax.Walk(as, visit)
 	}
 	for _, w := range c.Args {
 		syntax.Walk(w, visit)
 	}
 	return names
+}
+
+// mayAssignArith reports whether the text of c (in src, the text parsed)
+// may hold an arithmetic assignment, the cheap test before the walk of
+// arithmAssigned: an assignment operator needs "=" (=, +=, <<= …), an
+// increment "++" or "--", and arithmetic a place to be: "((" (an
+// arithmetic expansion, command or for loop in a command substitution),
+// "[" ($[…], subscripts), "${" (subscripts and offsets of a parameter
+// expansion) or a let in a command substitution. A text with a line
+// continuation is always walked: the parser removes one inside a word,
+// so "l", backslash-newline, "et" is let.
+func mayAssignArith(src string, c *syntax.CallExpr) bool {
+	s, e := int(c.Pos().Offset()), int(c.End().Offset())
+	if s < 0 || e > len(src) || s > e {
+		return true
+	}
+	t := src[s:e]
+	if strings.Contains(t, "\\\n") {
+		return true
+	}
+	if strings.IndexByte(t, '=') < 0 && !strings.Contains(t, "++") && !strings.Contains(t, "--") {
+		return false
+	}
+	return strings.Contains(t, "((") || strings.IndexByte(t, '[') >= 0 || strings.Contains(t, "${") || strings.Contains(t, "let")
 }

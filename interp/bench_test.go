@@ -59,3 +59,24 @@ func BenchmarkCommandReader(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnalyzeScript measures analysis of the large CI-shaped scripts
+// of internal/benchdata, 1 MB (parsed whole) and 10 MB (parsed one
+// top-level command at a time): MB/s, and B/op for linear memory.
+func BenchmarkAnalyzeScript(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1MB", 1 << 20}, {"10MB", 10 << 20}} {
+		src := benchdata.Script(size.n)
+		b.Run(size.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := Analyze(src, Options{Home: "/home/u"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

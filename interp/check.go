@@ -50,6 +50,7 @@ func checkReading(file *syntax.File, src string) *readingError {
 	if strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
 		(strings.Contains(src, "<<") || strings.Contains(src, "((") || strings.IndexByte(src, '[') >= 0)) {
 		qc := quoteChecker{}
+		qc.visitor = qc.visit
 		qc.walk(file, false)
 		switch {
 		case qc.procSubst:
@@ -80,6 +81,10 @@ func trailingBackslash(src string) bool {
 type quoteChecker struct {
 	bad       syntax.Node
 	procSubst bool // bad is a literal "<(" or ">(" in a ${…} operand
+	// lit is the lit of the walk in progress and visitor is visit, made
+	// once: a closure per walk would be an allocation per word.
+	lit     bool
+	visitor func(syntax.Node) bool
 }
 
 // walk visits n; lit says single quotes are literal characters there.
@@ -87,80 +92,87 @@ func (c *quoteChecker) walk(n syntax.Node, lit bool) {
 	if n == nil || c.bad != nil {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if n == nil || c.bad != nil {
-			return false
+	outer := c.lit
+	c.lit = lit
+	syntax.Walk(n, c.visitor)
+	c.lit = outer
+}
+
+// visit is the syntax.Walk function of walk.
+func (c *quoteChecker) visit(n syntax.Node) bool {
+	lit := c.lit
+	if n == nil || c.bad != nil {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.SglQuoted:
+		if lit && (n.Dollar || !plainQuoted(n.Value)) {
+			c.bad = n
 		}
-		switch n := n.(type) {
-		case *syntax.SglQuoted:
-			if lit && (n.Dollar || !plainQuoted(n.Value)) {
-				c.bad = n
-			}
-			return false
-		case *syntax.DblQuoted:
-			for _, p := range n.Parts {
-				c.walk(p, true)
-			}
-			return false
-		case *syntax.CmdSubst:
-			for _, s := range n.Stmts {
-				c.walk(s, false)
-			}
-			return false
-		case *syntax.ProcSubst:
-			for _, s := range n.Stmts {
-				c.walk(s, false)
-			}
-			return false
-		case *syntax.ArithmExp:
-			c.arith(n.X)
-			return false
-		case *syntax.ArithmCmd:
-			c.arith(n.X)
-			return false
-		case *syntax.CStyleLoop:
-			c.arith(n.Init)
-			c.arith(n.Cond)
-			c.arith(n.Post)
-			return false
-		case *syntax.ParamExp:
-			if n.NestedParam != nil {
-				c.walk(n.NestedParam, lit)
-			}
-			c.arith(n.Index)
-			if n.Slice != nil {
-				c.arith(n.Slice.Offset)
-				c.arith(n.Slice.Length)
-			}
-			if n.Repl != nil {
-				c.operand(n.Repl.Orig, lit)
-				c.operand(n.Repl.With, lit)
-			}
-			if n.Exp != nil {
-				c.operand(n.Exp.Word, lit)
-			}
-			return false
-		case *syntax.Assign:
-			c.arith(n.Index)
-			c.walkWord(n.Value, lit)
-			if n.Array != nil {
-				for _, el := range n.Array.Elems {
-					c.arith(el.Index)
-					c.walkWord(el.Value, lit)
-				}
-			}
-			return false
-		case *syntax.Redirect:
-			c.walkWord(n.Word, lit)
-			if n.Hdoc != nil {
-				// An unquoted body reads like double-quoted text; a
-				// quoted one holds only literals.
-				c.walkWord(n.Hdoc, lit || !hdocQuoted(n))
-			}
-			return false
+		return false
+	case *syntax.DblQuoted:
+		for _, p := range n.Parts {
+			c.walk(p, true)
 		}
-		return true
-	})
+		return false
+	case *syntax.CmdSubst:
+		for _, s := range n.Stmts {
+			c.walk(s, false)
+		}
+		return false
+	case *syntax.ProcSubst:
+		for _, s := range n.Stmts {
+			c.walk(s, false)
+		}
+		return false
+	case *syntax.ArithmExp:
+		c.arith(n.X)
+		return false
+	case *syntax.ArithmCmd:
+		c.arith(n.X)
+		return false
+	case *syntax.CStyleLoop:
+		c.arith(n.Init)
+		c.arith(n.Cond)
+		c.arith(n.Post)
+		return false
+	case *syntax.ParamExp:
+		if n.NestedParam != nil {
+			c.walk(n.NestedParam, lit)
+		}
+		c.arith(n.Index)
+		if n.Slice != nil {
+			c.arith(n.Slice.Offset)
+			c.arith(n.Slice.Length)
+		}
+		if n.Repl != nil {
+			c.operand(n.Repl.Orig, lit)
+			c.operand(n.Repl.With, lit)
+		}
+		if n.Exp != nil {
+			c.operand(n.Exp.Word, lit)
+		}
+		return false
+	case *syntax.Assign:
+		c.arith(n.Index)
+		c.walkWord(n.Value, lit)
+		if n.Array != nil {
+			for _, el := range n.Array.Elems {
+				c.arith(el.Index)
+				c.walkWord(el.Value, lit)
+			}
+		}
+		return false
+	case *syntax.Redirect:
+		c.walkWord(n.Word, lit)
+		if n.Hdoc != nil {
+			// An unquoted body reads like double-quoted text; a
+			// quoted one holds only literals.
+			c.walkWord(n.Hdoc, lit || !hdocQuoted(n))
+		}
+		return false
+	}
+	return true
 }
 
 // operand walks the operand word of a ${…} expansion. Unquoted, bash runs
