@@ -500,7 +500,7 @@ func (f *frame) pos(offset int) (line, col int) {
 		f.lines = &lineIndex{}
 	}
 	if f.lines.starts == nil {
-		starts := []int{0}
+		starts := make([]int, 1, strings.Count(f.src, "\n")+1)
 		for i := 0; i < len(f.src); i++ {
 			if f.src[i] == '\n' {
 				starts = append(starts, i+1)

@@ -2,9 +2,11 @@ package interp
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/guardsh/guardsh/internal/benchdata"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // benchLine is a 20-command line of the kind agents send.
@@ -72,11 +74,40 @@ func BenchmarkAnalyzeScript(b *testing.B) {
 		b.Run(size.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(src)))
+			cpu := cpuTime()
 			for b.Loop() {
 				if _, err := Analyze(src, Options{Home: "/home/u"}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			// CPU time (all threads, the collector's too) varies less
+			// than wall time on a shared machine.
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
+}
+
+// cpuTime is the user and system CPU time of the process so far, in ns.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkParseScript is the floor of BenchmarkAnalyzeScript/1MB: the
+// parse alone of the same script by mvdan.cc/sh/v3/syntax.
+func BenchmarkParseScript(b *testing.B) {
+	src := benchdata.Script(1 << 20)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	cpu := cpuTime()
+	for b.Loop() {
+		if _, err := p.Parse(strings.NewReader(src), ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }

@@ -48,7 +48,7 @@ func checkReading(file *syntax.File, src string) *readingError {
 	// arithmetic ("((", "$[", subscripts "[…]"); process substitution
 	// matters only in "${…}".
 	if strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
-		(strings.Contains(src, "<<") || strings.Contains(src, "((") || strings.IndexByte(src, '[') >= 0)) {
+		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src))) {
 		qc := quoteChecker{}
 		qc.visitor = qc.visit
 		qc.walk(file, false)
@@ -65,6 +65,30 @@ func checkReading(file *syntax.File, src string) *readingError {
 		return checkContinuations(file, src)
 	}
 	return nil
+}
+
+// maySubscript reports whether src may hold arithmetic in square
+// brackets outside "${…}" and "((": "$[…]", the subscript of an
+// assignment (a[i]=x, a[i]+=x), which "]=" or "]+=" ends, of an array
+// element (a=([i]=x), blanks allowed before the "="), which only an
+// array value "=(" holds, or of a declaration's bare name (declare a[i]).
+// The "[" of a test command, a glob or a plain word holds none. A text
+// with a line continuation is always walked: the parser removes one
+// inside a word. TestMaySubscriptFindsEverySubscript checks the forms.
+func maySubscript(src string) bool {
+	if strings.IndexByte(src, '[') < 0 {
+		return false
+	}
+	if strings.Contains(src, "$[") || strings.Contains(src, "]=") || strings.Contains(src, "]+=") ||
+		strings.Contains(src, "=(") || strings.Contains(src, "\\\n") {
+		return true
+	}
+	for _, kw := range []string{"declare", "typeset", "local", "export", "readonly", "nameref"} {
+		if strings.Contains(src, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // trailingBackslash reports text that ends in an unescaped backslash.

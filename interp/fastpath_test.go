@@ -26,6 +26,7 @@ var fastPathTexts = []string{
 	`for f in a b; do echo "$f"; done; case "$x" in "$y") echo "$z";; esac`,
 	`eval "echo \"$x\""; bash -c "rm \"$f\""; sudo -u "$u" rm "$f"; xargs -I{} sh -c 'echo "$1"' _ {}`,
 	`printf -v "$n" '%s' "$v"; echo "${x:-'$(y)'}"; echo "$(echo "$(id)")"`,
+	`[ -f "$x" ]; [ a = b ]; echo [ "[" a[ [$x ]$y[ "[$z]" [$a"]" x=[ x=[a]; [[ a == [ ]]; cat <<< [`,
 }
 
 // fastPathInputs are the texts both ways of the analysis are compared on:
@@ -98,6 +99,8 @@ func TestHoledValueMatchesExpand(t *testing.T) {
 		{`"${x:-$(y)}"`, true}, {`a=b"$c"`, true}, {`"a\$b"`, false}, {`\"$x`, false}, {`~/"$x"`, false},
 		{`$x~`, false}, {`"$x"*`, false}, {`$x{a,b}`, false}, {`"${x@P}"`, false}, {`$"t$x"`, false},
 		{`$'a'"$x"`, false}, {`"$x"?`, false}, {`[$x]`, false}, {`a=~"$x"`, false},
+		{`[`, true}, {`[$x`, true}, {`"$x"[`, true}, {`'['$x`, true}, {`]$x[`, false}, {`[a]`, false},
+		{`a[$x"]"`, false}, {`[$x']'`, false}, {`a[`, true},
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	for _, w := range words {
@@ -145,6 +148,45 @@ func TestMayAssignArithFindsEveryAssignment(t *testing.T) {
 		}
 		if !mayAssignArith(src, c) {
 			t.Errorf("%q: the text test skips an arithmetic assignment", src)
+		}
+	}
+}
+
+// TestMaySubscriptFindsEverySubscript checks the cheap text test of
+// checkReading: every text whose tree holds an arithmetic subscript
+// passes it, and the single quotes in them are still refused.
+func TestMaySubscriptFindsEverySubscript(t *testing.T) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	for _, src := range []string{
+		"a=([ 1 ]=x)", "a=([1] =x)", "a=( [1]= x)", "declare a[1]", "a[ 1 ]=x", "local -a b[2]",
+		"x=([k]=v)", "a=([1]\\\n=x)", "export a[1]=x", "declare -A m=(['k']=1)", "a[1]+=x", "typeset c[3]",
+		"readonly d[4]", "echo $[1]", "a+=([2]=y)", "nameref e[5]", "echo $(declare f[6])",
+	} {
+		f, err := p.Parse(strings.NewReader(src), "")
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		subscript := false
+		syntax.Walk(f, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Assign:
+				subscript = subscript || n.Index != nil
+			case *syntax.ArrayElem:
+				subscript = subscript || n.Index != nil
+			case *syntax.ArithmExp:
+				subscript = true
+			}
+			return true
+		})
+		if !subscript {
+			t.Fatalf("%q: no subscript in the tree", src)
+		}
+		if !maySubscript(src) {
+			t.Errorf("%q: the text test skips a subscript", src)
+		}
+		quoted := strings.Replace(src, "[", "['$(x)'+", 1)
+		if _, err := Analyze(quoted, Options{}); err == nil || !strings.Contains(err.Error(), "single quotes") {
+			t.Errorf("%q: %v, want single quotes refused", quoted, err)
 		}
 	}
 }

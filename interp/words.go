@@ -451,28 +451,34 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 }
 
 // holedValue is the fast path for a word of plain literals, quotes and
-// run-time parts ("$f", x$(y), "${a[@]}"): the value prepParts and expand
-// give it, each run-time part a Hole and quote removal a concatenation,
-// computed without either. ok is false for a word that needs them: a
-// backslash, a tilde, a glob or brace character outside quotes, a $'…' or
-// $"…", a prompt expansion ${x@P}, an extended glob or any other part.
-// It is only right where no parameter expansion is kept (resolver.keep is
-// nil); fields and literal resolve such a word alike, as neither brace
-// expansion, tilde expansion nor globbing applies to it.
-// TestHoledValueMatchesExpand and FuzzFastPaths compare it with expand.
+// run-time parts ("$f", x$(y), "${a[@]}", the "[" of a test command):
+// the value prepParts and expand give it, each run-time part a Hole and
+// quote removal a concatenation, computed without either. ok is false
+// for a word that needs them: a backslash, a tilde, "*", "?" or a brace
+// outside quotes, an unquoted "[" with a "]" anywhere in the word (a
+// bracket expression to pattern.HasMeta), a $'…' or $"…", a prompt
+// expansion ${x@P}, an extended glob or any other part. It is only right
+// where no parameter expansion is kept (resolver.keep is nil); fields and
+// literal resolve such a word alike, as neither brace expansion, tilde
+// expansion nor globbing applies to it. TestHoledValueMatchesExpand,
+// TestFastPathsMatchGeneral and FuzzFastPaths compare it with expand.
 func holedValue(parts []syntax.WordPart) (string, bool) {
 	n := 0
+	open, closed := false, false // an unquoted "[", a "]" anywhere
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if !plainUnquoted(p.Value) {
 				return "", false
 			}
+			open = open || strings.IndexByte(p.Value, '[') >= 0
+			closed = closed || strings.IndexByte(p.Value, ']') >= 0
 			n += len(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
+			closed = closed || strings.IndexByte(p.Value, ']') >= 0
 			n += len(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
@@ -484,6 +490,7 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 					if strings.IndexByte(q.Value, '\\') >= 0 {
 						return "", false
 					}
+					closed = closed || strings.IndexByte(q.Value, ']') >= 0
 					n += len(q.Value)
 				case *syntax.ParamExp:
 					if promptExp(q) {
@@ -507,7 +514,7 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 			return "", false
 		}
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 || (open && closed) {
 		return "", false
 	}
 	var b strings.Builder
@@ -534,12 +541,13 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 }
 
 // plainUnquoted reports an unquoted literal that quote removal leaves as
-// it is and that no expansion touches: no backslash, tilde, glob or brace
-// character.
+// it is and that no expansion touches: no backslash, tilde, "*", "?" or
+// brace. A "[" is a glob only with a "]" after it (pattern.HasMeta), which
+// holedValue checks on the whole word: "[" of a test command is plain.
 func plainUnquoted(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case '\\', '~', '*', '?', '[', '{':
+		case '\\', '~', '*', '?', '{':
 			return false
 		}
 	}
