@@ -106,9 +106,12 @@ type Options struct {
 	Vouch func(name, path, key string) bool
 
 	// general turns off the analysis's fast paths (words resolved without
-	// expand, commands skipped by cheap text checks), for tests that
-	// compare the analysis with and without them.
+	// expand, commands skipped by cheap text checks, large texts analysed
+	// as a stream), for tests that compare the analysis with and without
+	// them.
 	general bool
+	// whole: a text of at most MaxTextSize is parsed whole (see streamed).
+	whole bool
 }
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
@@ -180,12 +183,21 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
-	if len(src) <= MaxTextSize {
+	switch {
+	case len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole:
+		if !a.streamed(src, top) {
+			// The whole parse gives the error as it always has.
+			opt.whole = true
+			return Analyze(src, opt)
+		}
+	case len(src) <= MaxTextSize:
 		if nu := a.top(src, top); nu != nil {
 			return nil, nu
 		}
-	} else if nu := a.long(src, top); nu != nil {
-		return nil, nu
+	default:
+		if nu := a.long(src, top); nu != nil {
+			return nil, nu
+		}
 	}
 	if a.err != nil {
 		return nil, a.err
@@ -232,8 +244,8 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 
 // long analyses a text over MaxTextSize one top-level command at a time,
 // as bash reads a script: the parser yields each statement as soon as it
-// is complete and it is analysed then (memory grows with the text, as
-// for a short one). The statements share the analysis:
+// is complete and it is analysed then (memory grows with the segments,
+// not with the syntax tree). The statements share the analysis:
 // functions, aliases and directories carry over as in bash. A statement
 // over MaxTextSize stops the parser (its reader fails) before the parser's
 // recursion can exhaust the stack, and is refused; so is a text whose "(("
@@ -241,34 +253,103 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 func (a *analyzer) long(src string, top *frame) *NotUnderstood {
 	top.written = src
 	r := &boundedReader{r: strings.NewReader(src)}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var all []*syntax.Stmt
-	for st, err := range p.StmtsSeq(r) {
-		if err != nil {
-			if r.over {
-				at := r.start
-				for at < len(src) && strings.IndexByte(" \t\n;&", src[at]) >= 0 {
-					at++ // to where the command begins
-				}
-				line, col := top.pos(at)
-				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
+	rerr, err := a.stream(src, top, r, r)
+	if err != nil {
+		if r.over {
+			at := r.start
+			for at < len(src) && strings.IndexByte(" \t\n;&", src[at]) >= 0 {
+				at++ // to where the command begins
 			}
-			line, col := parseErrPos(err, top)
-			return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(err)}
+			line, col := top.pos(at)
+			return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
 		}
-		r.start, r.read = int(st.End().Offset()), 0
-		all = append(all, st)
-		a.stmts([]*syntax.Stmt{st}, top)
-		if a.err != nil {
-			return a.err
-		}
+		line, col := parseErrPos(err, top)
+		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(err)}
 	}
-	// Once over the whole text: its checks scan the text itself.
-	if rerr := checkReading(&syntax.File{Stmts: all}, src); rerr != nil {
+	if rerr != nil {
 		line, col := top.pos(rerr.Off)
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(rerr)}
 	}
-	return nil
+	return a.err
+}
+
+// streamMin is the size from which a text of at most MaxTextSize is
+// analysed as a stream (see stream) rather than parsed whole: the syntax
+// tree of a large script, kept whole, is most of what the garbage
+// collector marks while the script is analysed.
+const streamMin = 64 << 10
+
+// streamed analyses a text of at most MaxTextSize as a stream. ok is
+// false when it met a parse error or a text checkReading refuses: only
+// the whole parse (top) gives those as the analysis always has, "(("
+// read as bash reads it included, and Analyze starts over with it.
+func (a *analyzer) streamed(src string, top *frame) (ok bool) {
+	top.written = src
+	rerr, err := a.stream(src, top, strings.NewReader(src), nil)
+	return err == nil && rerr == nil
+}
+
+// stream parses src from r one top-level statement at a time and
+// analyses each statement once it is complete, in order, with the
+// reading checks (see checkReading) of the whole text. A statement is
+// complete once the bodies of its here-documents are read: the parser
+// yields "cat <<A; x" before the body of A, which it reads at the next
+// newline, so a statement whose text has "<<" waits, with those after it,
+// until the parser yields one after a newline. After an analysis error it
+// parses on, without analysing, for a parse error or a reading error,
+// which it returns. bounded, when not nil, is told where each statement
+// ends.
+func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedReader) (rerr *readingError, err error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	rc := newReadingChecker(src)
+	var waiting []*syntax.Stmt // parsed, not yet known complete
+	hdoc := false              // a waiting statement may have a here-document
+	flush := func() {
+		for _, st := range waiting {
+			rc.add(st)
+			a.stmts([]*syntax.Stmt{st}, top)
+		}
+		clear(waiting)
+		waiting, hdoc = waiting[:0], false
+	}
+	for st, perr := range p.StmtsSeq(r) {
+		if perr != nil {
+			// The parser may be left mid-statement: drop it, and the
+			// statements it was still to complete.
+			return nil, perr
+		}
+		start, end := int(st.Pos().Offset()), int(st.End().Offset())
+		if bounded != nil {
+			bounded.start, bounded.read = end, 0
+		}
+		if hdoc && newlineBetween(src, int(waiting[len(waiting)-1].End().Offset()), start) {
+			flush()
+		}
+		waiting = append(waiting, st)
+		if start < 0 || end > len(src) || start > end || strings.Contains(src[start:end], "<<") {
+			hdoc = true
+		}
+		if !hdoc {
+			flush()
+		}
+	}
+	flush()
+	return rc.result(), nil
+}
+
+// newlineBetween reports whether src[from:to], the text between two
+// statements (blanks, separators, comments, here-document bodies), has a
+// newline that ends a line: one not after a backslash (a continuation, or
+// a comment ending in one, which checkReading refuses).
+func newlineBetween(src string, from, to int) bool {
+	from, to = max(from, 0), min(to, len(src))
+	for i := from; i < to; i++ {
+		if src[i] == '\n' && (i == 0 || src[i-1] != '\\') {
+			return true
+		}
+	}
+	return false
 }
 
 // boundedReader fails once more than MaxTextSize (and the parser's

@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"cmp"
+	"slices"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -44,25 +47,63 @@ func (e *readingError) Error() string { return e.Reason }
 //   - "<(" or ">(" in the operand of a ${…} expansion: bash runs a process
 //     substitution there (${x:-<(cmd)}), the parser reads it as text.
 func checkReading(file *syntax.File, src string) *readingError {
+	c := newReadingChecker(src)
+	for _, st := range file.Stmts {
+		c.add(st)
+	}
+	return c.result()
+}
+
+// readingChecker is checkReading one top-level statement at a time, for
+// a text parsed as a stream: add each statement in order, then result.
+// It keeps what the checks need (the first bad quote, the spans of
+// quoted text, the here-documents), not the statements.
+type readingChecker struct {
+	src string
+	// quotes: the text may hold single quotes bash reads as plain
+	// characters; conts: it has a line continuation.
+	quotes, conts bool
+	qc            quoteChecker
+	plain, quoted spans
+	hdocs         []*syntax.Redirect
+}
+
+func newReadingChecker(src string) *readingChecker {
+	c := &readingChecker{src: src}
 	// Single quotes are literal only inside "${…}", a here-document,
 	// arithmetic ("((", "$[", subscripts "[…]"); process substitution
 	// matters only in "${…}".
-	if strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
-		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src))) {
-		qc := quoteChecker{}
-		qc.visitor = qc.visit
-		qc.walk(file, false)
-		switch {
-		case qc.procSubst:
-			return &readingError{Off: int(qc.bad.Pos().Offset()),
-				Reason: "a process substitution in a ${…} operand (bash runs it, the parser reads text)"}
-		case qc.bad != nil:
-			return &readingError{Off: int(qc.bad.Pos().Offset()),
-				Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
-		}
+	c.quotes = strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
+		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src)))
+	c.conts = strings.Contains(src, "\\\n")
+	if c.quotes {
+		c.qc.visitor = c.qc.visit
 	}
-	if strings.Contains(src, "\\\n") {
-		return checkContinuations(file, src)
+	return c
+}
+
+// add checks the next top-level statement.
+func (c *readingChecker) add(st *syntax.Stmt) {
+	if c.quotes && c.qc.bad == nil {
+		c.qc.walk(st, false)
+	}
+	if c.conts && c.qc.bad == nil {
+		c.collect(st)
+	}
+}
+
+// result is checkReading's answer for the statements added.
+func (c *readingChecker) result() *readingError {
+	switch {
+	case c.qc.procSubst:
+		return &readingError{Off: int(c.qc.bad.Pos().Offset()),
+			Reason: "a process substitution in a ${…} operand (bash runs it, the parser reads text)"}
+	case c.qc.bad != nil:
+		return &readingError{Off: int(c.qc.bad.Pos().Offset()),
+			Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
+	}
+	if c.conts {
+		return c.checkContinuations()
 	}
 	return nil
 }
@@ -263,38 +304,51 @@ func hdocQuoted(r *syntax.Redirect) bool {
 // span is a [start, end) byte range of the text.
 type span struct{ start, end int }
 
+// spans are ranges of the text, in any order until sorted.
 type spans []span
 
-func (ss spans) contains(off int) bool {
+// sorted merges overlapping and adjacent spans and sorts them by start,
+// for contains.
+func (ss spans) sorted() spans {
+	slices.SortFunc(ss, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	out := ss[:0]
 	for _, s := range ss {
-		if off >= s.start && off < s.end {
-			return true
+		if s.start >= s.end {
+			continue
 		}
+		if n := len(out); n > 0 && s.start <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, s.end)
+			continue
+		}
+		out = append(out, s)
 	}
-	return false
+	return out
+}
+
+// contains reports whether off is in one of ss, which sorted made.
+func (ss spans) contains(off int) bool {
+	i := sort.Search(len(ss), func(i int) bool { return ss[i].end > off })
+	return i < len(ss) && ss[i].start <= off
 }
 
 func nodeSpan(n syntax.Node) span {
 	return span{int(n.Pos().Offset()), int(n.End().Offset())}
 }
 
-// checkContinuations checks comments, line continuations and here-document
-// bodies of a text that has a backslash-newline (see checkReading).
-func checkContinuations(file *syntax.File, src string) *readingError {
-	// plain: where a backslash-newline is text (single quotes, quoted
-	// here-document bodies). quoted: where "#" is text (plus literals
-	// directly inside double quotes or a here-document body).
-	var plain, quoted spans
-	var hdocs []*syntax.Redirect
-	syntax.Walk(file, func(n syntax.Node) bool {
+// collect records the spans and here-documents of st that
+// checkContinuations needs: plain, where a backslash-newline is text
+// (single quotes, quoted here-document bodies); quoted, where "#" is text
+// (plus literals directly inside double quotes or a here-document body).
+func (c *readingChecker) collect(st *syntax.Stmt) {
+	syntax.Walk(st, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.SglQuoted:
-			plain = append(plain, nodeSpan(n))
-			quoted = append(quoted, nodeSpan(n))
+			c.plain = append(c.plain, nodeSpan(n))
+			c.quoted = append(c.quoted, nodeSpan(n))
 		case *syntax.DblQuoted:
 			for _, p := range n.Parts {
 				if l, ok := p.(*syntax.Lit); ok {
-					quoted = append(quoted, nodeSpan(l))
+					c.quoted = append(c.quoted, nodeSpan(l))
 				}
 			}
 		case *syntax.Redirect:
@@ -302,21 +356,30 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 				break
 			}
 			if hdocQuoted(n) {
-				plain = append(plain, nodeSpan(n.Hdoc))
-				quoted = append(quoted, nodeSpan(n.Hdoc))
+				c.plain = append(c.plain, nodeSpan(n.Hdoc))
+				c.quoted = append(c.quoted, nodeSpan(n.Hdoc))
 				break
 			}
 			for _, p := range n.Hdoc.Parts {
 				if l, ok := p.(*syntax.Lit); ok {
-					quoted = append(quoted, nodeSpan(l))
+					c.quoted = append(c.quoted, nodeSpan(l))
 				}
 			}
-			hdocs = append(hdocs, n)
+			c.hdocs = append(c.hdocs, n)
 		}
 		return true
 	})
+}
+
+// checkContinuations checks comments, line continuations and here-document
+// bodies of a text that has a backslash-newline (see checkReading), in
+// time linear in the text (and n log n in its quoted spans).
+func (c *readingChecker) checkContinuations() *readingError {
+	src := c.src
+	plain, quoted := c.plain.sorted(), c.quoted.sorted()
 
 	// Comments whose line ends in a backslash.
+	end := -1 // the end of the line of the "#" at hand
 	for i := 0; i < len(src); i++ {
 		if src[i] != '#' {
 			continue
@@ -324,12 +387,19 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 		if i > 0 && strings.IndexByte(" \t\n;&|()<>`", src[i-1]) < 0 {
 			continue // not at the start of a word: no comment
 		}
-		end := strings.IndexByte(src[i:], '\n')
-		if end < 0 {
-			break
+		if i > end {
+			if end = strings.IndexByte(src[i:], '\n'); end < 0 {
+				break
+			}
+			end += i
 		}
-		end += i
-		if src[end-1] == '\\' && !quoted.contains(i) {
+		if src[end-1] != '\\' {
+			// No "#" of this line can be a comment ending in a
+			// backslash.
+			i = end
+			continue
+		}
+		if !quoted.contains(i) {
 			return &readingError{Off: i, Reason: "a comment ending in a backslash (bash ends the comment at the newline)"}
 		}
 	}
@@ -363,7 +433,7 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 	}
 
 	// Here-document bodies where a continuation moves the end.
-	for _, r := range hdocs {
+	for _, r := range c.hdocs {
 		if off, ok := hdocEndsAlike(r, src); !ok {
 			return &readingError{Off: off, Reason: "a line continuation in a here-document body that moves where bash ends it"}
 		}
