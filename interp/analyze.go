@@ -40,6 +40,14 @@ const (
 	// an error; 1 MiB of "((((" needs well over 1 GB of stack.
 	maxBrackets = 1000
 	maxBangs    = 256
+	// maxKeywords bounds the nesting of compound commands a keyword opens
+	// (if, case, for, select, while, until) and maxChain the operators of
+	// one chain (&&, ||, |, |&): the parser recurses once per level and
+	// per operator, and past some thousands of levels the collector's
+	// scans of that deep stack make the analysis superlinear in the text
+	// (see BenchmarkAnalyzeShapes).
+	maxKeywords = 1000
+	maxChain    = 1 << 13
 	// maxWords bounds the Words of one analysis (brace expansion can
 	// multiply them), maxValueBytes their total size, maxParsedBytes the
 	// text parsed (top level plus every nested payload).
@@ -203,8 +211,8 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, a.err
 	}
 	a.holeRelativeTargets()
-	for _, l := range a.loops {
-		for j := l[0]; j < l[1] && j < len(a.segs); j++ {
+	for j, in := range a.inLoops(nil) {
+		if in {
 			a.segs[j].Repeats = true
 		}
 	}
@@ -564,7 +572,161 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 			bangs = 0
 		}
 	}
+	if off, reason := checkShape(src); reason != "" {
+		line, col := f.pos(off)
+		return &NotUnderstood{Line: line, Col: col, Reason: reason}
+	}
 	return nil
+}
+
+// checkShape refuses keyword nesting deeper than maxKeywords and chains
+// longer than maxChain, reading src roughly as the shell does: words in
+// command position, operators, here-document bodies skipped; quotes are
+// not followed, so a keyword or operator in quoted text may count. It
+// returns the offset of the word or operator past the bound and why.
+func checkShape(src string) (off int, reason string) {
+	kw, chain := 0, 0
+	cmd := true        // a word starting here is in command position
+	chained := false   // the last token was &&, || or |: a newline continues the chain
+	var hdocs []string // delimiters of the here-documents whose bodies start at the next newline
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '\\':
+			i += 2 // an escaped character, or a line continuation
+		case c == '\n':
+			i++
+			for _, d := range hdocs {
+				i = skipHdoc(src, i, d)
+			}
+			hdocs = hdocs[:0]
+			if !chained {
+				chain = 0
+			}
+			cmd = true
+		case c == ';':
+			chain, cmd, chained = 0, true, false
+			i++
+		case c == '&' || c == '|':
+			redirect := (i > 0 && (src[i-1] == '>' || src[i-1] == '<')) || (i+1 < len(src) && src[i+1] == '>')
+			switch {
+			case redirect:
+				i++
+				cmd, chained = false, false
+				continue
+			case i+1 < len(src) && (src[i+1] == c || (c == '|' && src[i+1] == '&')):
+				i += 2
+				chain++
+			case c == '|':
+				i++
+				chain++
+			default: // a lone "&" ends the statement
+				i++
+				chain, cmd, chained = 0, true, false
+				continue
+			}
+			if chain > maxChain {
+				return i - 1, fmt.Sprintf("more than %d operators (&&, ||, |) in one chain", maxChain)
+			}
+			cmd, chained = true, true
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			d, end := hdocDelim(src, i+2)
+			if d != "" {
+				hdocs = append(hdocs, d)
+			}
+			i, cmd, chained = end, false, false
+		case c == '(' || c == ')' || c == '{' || c == '`' || c == '!':
+			i++
+			cmd, chained = true, false
+		case isAlpha(c) && cmd:
+			j := i
+			for j < len(src) && isAlpha(src[j]) {
+				j++
+			}
+			word := ""
+			if j == len(src) || strings.IndexByte(" \t\n;&|()<>", src[j]) >= 0 {
+				word = src[i:j]
+			}
+			cmd = false
+			switch word {
+			case "if", "while", "until":
+				kw++
+				cmd = true
+			case "case", "for", "select":
+				kw++
+			case "fi", "done", "esac":
+				kw = max(kw-1, 0)
+			case "then", "do", "else", "elif":
+				cmd = true
+			}
+			if kw > maxKeywords {
+				return i, fmt.Sprintf("compound commands (if, case, for, while …) nested deeper than %d levels", maxKeywords)
+			}
+			i, chained = j, false
+		default:
+			i++
+			cmd, chained = false, false
+		}
+	}
+	return 0, ""
+}
+
+// hdocDelim reads the delimiter word of a here-document operator whose
+// "<<" ends at i: quotes and backslashes removed, a leading "-" (<<-)
+// kept as a mark that tabs lead the body's lines. It returns the
+// delimiter ("" when there is no word) and where the word ends.
+func hdocDelim(src string, i int) (string, int) {
+	dash := i < len(src) && src[i] == '-'
+	if dash {
+		i++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	var b strings.Builder
+	for ; i < len(src) && strings.IndexByte(" \t\n;&|()<>", src[i]) < 0; i++ {
+		switch src[i] {
+		case '\'', '"', '\\':
+		default:
+			b.WriteByte(src[i])
+		}
+	}
+	if b.Len() == 0 {
+		return "", i
+	}
+	if dash {
+		return "-" + b.String(), i
+	}
+	return b.String(), i
+}
+
+// skipHdoc returns the offset after the here-document body that starts
+// at i and the line that ends it (delimiter d, "-d" for <<-), or the end
+// of src.
+func skipHdoc(src string, i int, d string) int {
+	dash := strings.HasPrefix(d, "-")
+	if dash {
+		d = d[1:]
+	}
+	for i < len(src) {
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		if dash {
+			line = strings.TrimLeft(line, "\t")
+		}
+		i = min(end+1, len(src))
+		if line == d {
+			break
+		}
+	}
+	return i
 }
 
 // lineIndex holds the offsets of the line starts of a text, built on first
@@ -694,6 +856,13 @@ func (a *analyzer) emit(s Segment, f *frame) {
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
 	}
+	if len(a.segs) == cap(a.segs) {
+		// Doubled rather than grown by append's quarter: a script
+		// with more segments than Analyze guessed is copied less.
+		segs := make([]Segment, len(a.segs), 2*cap(a.segs)+16)
+		copy(segs, a.segs)
+		a.segs = segs
+	}
 	a.segs = append(a.segs, s)
 	a.meta = append(a.meta, m)
 }
@@ -732,15 +901,15 @@ func (a *analyzer) holeRelativeTargets() {
 	if a.firstCd < 0 && !a.opt.DirChanged {
 		return
 	}
-	cdLoop := make([]bool, len(a.loops))
-	for i, l := range a.loops {
-		for j := l[0]; j < l[1]; j++ {
-			if a.meta[j].cwd {
-				cdLoop[i] = true
-				break
-			}
+	// cds[j] counts the segments before j that may change the directory.
+	cds := make([]int, len(a.segs)+1)
+	for j := range a.segs {
+		cds[j+1] = cds[j]
+		if a.meta[j].cwd {
+			cds[j+1]++
 		}
 	}
+	inCdLoop := a.inLoops(func(l [2]int) bool { return cds[l[1]] > cds[l[0]] })
 	for i := range a.segs {
 		s := &a.segs[i]
 		if s.Kind == Exec || len(s.Args) != 1 {
@@ -751,10 +920,8 @@ func (a *analyzer) holeRelativeTargets() {
 			continue
 		}
 		unknown := a.opt.DirChanged || (a.firstCd >= 0 && (i > a.firstCd || a.meta[i].deferred))
-		for li, l := range a.loops {
-			if cdLoop[li] && i >= l[0] && i < l[1] {
-				unknown = true
-			}
+		if inCdLoop[i] {
+			unknown = true
 		}
 		if unknown {
 			if !a.opt.DirChanged {
@@ -763,6 +930,32 @@ func (a *analyzer) holeRelativeTargets() {
 			s.Args = []Word{{Value: Hole, Source: s.Args[0].Source}}
 		}
 	}
+}
+
+// inLoops reports for each segment whether it was emitted inside one of
+// a.loops that keep accepts (all of them when keep is nil), in time
+// linear in the segments and loops however deeply the loops nest.
+func (a *analyzer) inLoops(keep func(l [2]int) bool) []bool {
+	in := make([]bool, len(a.segs))
+	if len(a.loops) == 0 {
+		return in
+	}
+	// open[j] is the number of loops that start at j less those that
+	// end there.
+	open := make([]int, len(a.segs)+1)
+	for _, l := range a.loops {
+		l[0], l[1] = min(l[0], len(a.segs)), min(l[1], len(a.segs))
+		if l[0] < l[1] && (keep == nil || keep(l)) {
+			open[l[0]]++
+			open[l[1]]--
+		}
+	}
+	depth := 0
+	for j := range in {
+		depth += open[j]
+		in[j] = depth > 0
+	}
+	return in
 }
 
 // stmts walks a statement list in order.

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,4 +111,39 @@ func BenchmarkParseScript(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// BenchmarkAnalyzeShapes measures pathological shapes at two sizes, 4×
+// apart: MB/s that holds between the two says the analysis is linear in
+// the text (or refuses it early, as for nesting past maxBrackets).
+func BenchmarkAnalyzeShapes(b *testing.B) {
+	shapes := []struct {
+		name string
+		gen  func(n int) string // a text of about n bytes
+	}{
+		{"nested loops", func(n int) string {
+			k := n / 22
+			return strings.Repeat("for i in a; do cd x; ", k) + "echo > y" + strings.Repeat("; done", k)
+		}},
+		{"loops after cd", func(n int) string { return "cd x\n" + strings.Repeat("for i in 1; do echo > f; done\n", n/30) }},
+		{"and chain", func(n int) string { return strings.Repeat("a && ", n/5) + "a" }},
+		{"nested if", func(n int) string { k := n / 18; return strings.Repeat("if true; then ", k) + "x" + strings.Repeat("; fi", k) }},
+		{"nested case", func(n int) string { k := n / 20; return strings.Repeat("case a in a) ", k) + "x" + strings.Repeat(";; esac", k) }},
+		{"here-document", func(n int) string { return "cat <<E\n" + strings.Repeat("line $x and $(y)\n", n/17) + "E\n" }},
+		{"continuations and comments", func(n int) string {
+			return "echo 'a' \\\n  b\n" + strings.Repeat("echo 'q' \"# x\" \\\n  # c\n", n/26)
+		}},
+		{"words", func(n int) string { return "echo " + strings.Repeat("\"$x\" ", n/5) }},
+	}
+	for _, sh := range shapes {
+		for _, size := range []int{64 << 10, 256 << 10} {
+			src := sh.gen(size)
+			b.Run(fmt.Sprintf("%s/%dKiB", sh.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for b.Loop() {
+					Analyze(src, Options{Home: "/home/u"})
+				}
+			})
+		}
+	}
 }

@@ -96,3 +96,94 @@ func TestSpansContains(t *testing.T) {
 		}
 	}
 }
+
+// TestInLoopsMatchesScan checks inLoops, which marks the segments of
+// loops in linear time, against a scan of every loop for every segment.
+func TestInLoopsMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		a := &analyzer{segs: make([]Segment, r.IntN(40))}
+		for range r.IntN(8) {
+			s := r.IntN(len(a.segs) + 2)
+			a.loops = append(a.loops, [2]int{s, s + r.IntN(20)})
+		}
+		keep := func(l [2]int) bool { return (l[0]+l[1])%3 != 0 }
+		for _, k := range []func([2]int) bool{nil, keep} {
+			got := a.inLoops(k)
+			for j := range a.segs {
+				want := false
+				for _, l := range a.loops {
+					l[0], l[1] = min(l[0], len(a.segs)), min(l[1], len(a.segs))
+					want = want || (j >= l[0] && j < l[1] && (k == nil || k(l)))
+				}
+				if got[j] != want {
+					t.Fatalf("loops %v over %d segments: segment %d in a loop: %v, want %v", a.loops, len(a.segs), j, got[j], want)
+				}
+			}
+		}
+	}
+}
+
+// TestNestedLoopsWithCd checks the marks inLoops feeds: every segment of
+// nested loops repeats, and a relative target in a loop that holds a cd
+// is a Hole.
+func TestNestedLoopsWithCd(t *testing.T) {
+	src := "echo > a; for i in 1; do for j in 2; do echo > b; done; cd x; done; echo > /abs; while c; do echo > d; done"
+	segs, err := Analyze(src, Options{Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range segs {
+		if s.Kind == Write {
+			v := s.Args[0].Value
+			if v == Hole {
+				v = "Hole(" + s.Relative + ")"
+			}
+			got = append(got, v+map[bool]string{true: " repeats", false: ""}[s.Repeats])
+		}
+	}
+	want := []string{"a", "Hole(b) repeats", "/abs", "Hole(d) repeats"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("writes %q, want %q", got, want)
+	}
+}
+
+// TestDeepShapesRefused checks that nesting and chains whose parse and
+// walk would grow faster than the text are refused with a clear error,
+// and that long texts of ordinary shape are not.
+func TestDeepShapesRefused(t *testing.T) {
+	nest := func(open, mid, close string, n int) string {
+		return strings.Repeat(open, n) + mid + strings.Repeat(close, n)
+	}
+	refused := []struct{ src, reason string }{
+		{nest("if true; then ", "x", "; fi", maxKeywords+1), "compound commands"},
+		{nest("for i in a; do ", "x", "; done", maxKeywords+1), "compound commands"},
+		{nest("while a; do ", "x", "; done", maxKeywords+1), "compound commands"},
+		{nest("case a in a) ", "x", ";; esac", maxKeywords+1), "compound commands"},
+		{strings.Repeat("a && ", maxChain+1) + "a", "operators"},
+		{strings.Repeat("a |\n", maxChain+1) + "a", "operators"},
+		{"[[ " + strings.Repeat("a || ", maxChain+1) + "a ]]", "operators"},
+	}
+	for _, tc := range refused {
+		_, err := Analyze(tc.src, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.reason) {
+			t.Errorf("%.40q…: %v, want refused for %s", tc.src, err, tc.reason)
+		}
+	}
+	python := "python3 - <<'EOF'\n" + strings.Repeat("if x:\n    for y in z:\n        while w: pass\n", maxKeywords) + "EOF\n"
+	accepted := []string{
+		nest("if true; then ", "x", "; fi", maxKeywords),
+		strings.Repeat("if a; then b; fi\nfor i in 1; do c; done\n", 2*maxKeywords),
+		strings.Repeat("a && b || c | d\n", 2*maxChain),
+		strings.Repeat("a &&\n", maxChain-1) + "a",
+		python,
+		"echo $((1<<2))\n" + python,
+		"cat <<-\tE\n" + strings.Repeat("\tif\n", 2*maxKeywords) + "\tE\necho > /dev/null 2>&1 &\n" + strings.Repeat("x & ", 2*maxChain),
+	}
+	for _, src := range accepted {
+		if _, err := Analyze(src, Options{}); err != nil {
+			t.Errorf("%.40q…: %v", src, err)
+		}
+	}
+}
