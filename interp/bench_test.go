@@ -115,25 +115,28 @@ func BenchmarkParseScript(b *testing.B) {
 
 // BenchmarkAnalyzeShapes measures pathological shapes at two sizes, 4×
 // apart: MB/s that holds between the two says the analysis is linear in
-// the text (or refuses it early, as for nesting past maxBrackets).
+// the text. Each text repeats a block at the bounds checkText allows
+// (maxKeywords nesting, maxChain operators); deeper ones are refused.
 func BenchmarkAnalyzeShapes(b *testing.B) {
+	const depth = maxKeywords - 1
+	block := func(n int, unit string) string { return strings.Repeat(unit, max(1, n/len(unit))) }
+	nest := func(open, mid, close string) string {
+		return strings.Repeat(open, depth) + mid + strings.Repeat(close, depth) + "\n"
+	}
 	shapes := []struct {
 		name string
 		gen  func(n int) string // a text of about n bytes
 	}{
-		{"nested loops", func(n int) string {
-			k := n / 22
-			return strings.Repeat("for i in a; do cd x; ", k) + "echo > y" + strings.Repeat("; done", k)
-		}},
-		{"loops after cd", func(n int) string { return "cd x\n" + strings.Repeat("for i in 1; do echo > f; done\n", n/30) }},
-		{"and chain", func(n int) string { return strings.Repeat("a && ", n/5) + "a" }},
-		{"nested if", func(n int) string { k := n / 18; return strings.Repeat("if true; then ", k) + "x" + strings.Repeat("; fi", k) }},
-		{"nested case", func(n int) string { k := n / 20; return strings.Repeat("case a in a) ", k) + "x" + strings.Repeat(";; esac", k) }},
-		{"here-document", func(n int) string { return "cat <<E\n" + strings.Repeat("line $x and $(y)\n", n/17) + "E\n" }},
+		{"nested loops with cd", func(n int) string { return block(n, nest("for i in a; do cd x; ", "echo > y", "; done")) }},
+		{"loops after cd", func(n int) string { return "cd x\n" + block(n, "for i in 1; do echo > f; done\n") }},
+		{"and chains", func(n int) string { return block(n, strings.Repeat("a && ", maxChain-1)+"a\n") }},
+		{"nested if", func(n int) string { return block(n, nest("if true; then ", "x", "; fi")) }},
+		{"nested case", func(n int) string { return block(n, nest("case a in a) ", "x", ";; esac")) }},
+		{"here-document", func(n int) string { return "cat <<E\n" + block(n, "line $x and $(y)\n") + "E\n" }},
 		{"continuations and comments", func(n int) string {
-			return "echo 'a' \\\n  b\n" + strings.Repeat("echo 'q' \"# x\" \\\n  # c\n", n/26)
+			return "echo 'a' \\\n  b\n" + block(n, "echo 'q' \"# x\" \\\n  # c\n")
 		}},
-		{"words", func(n int) string { return "echo " + strings.Repeat("\"$x\" ", n/5) }},
+		{"words", func(n int) string { return "echo " + block(n, "\"$x\" ") }},
 	}
 	for _, sh := range shapes {
 		for _, size := range []int{64 << 10, 256 << 10} {
@@ -141,7 +144,9 @@ func BenchmarkAnalyzeShapes(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dKiB", sh.name, size>>10), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				for b.Loop() {
-					Analyze(src, Options{Home: "/home/u"})
+					if _, err := Analyze(src, Options{Home: "/home/u"}); err != nil {
+						b.Fatal(err)
+					}
 				}
 			})
 		}
