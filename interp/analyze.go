@@ -167,8 +167,9 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		a.funcs[name] = funcDef{Body: body, Line: 1}
 	}
 	// About one segment per 24 bytes of script (measured on CI scripts):
-	// sized up front, a long script's segments are not copied as they grow.
-	n := max(16, len(src)/24)
+	// sized up front, a long script's segments are not copied as they
+	// grow; a short command has one to a few.
+	n := max(4, len(src)/24)
 	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
@@ -310,7 +311,8 @@ func (a *analyzer) streamed(src string, top *frame) (ok bool) {
 func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedReader) (rerr *readingError, err error) {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
-	rc := newReadingChecker(src)
+	var rc readingChecker
+	rc.init(src)
 	var waiting []*syntax.Stmt // parsed, not yet known complete
 	hdoc := false              // a waiting statement may have a here-document
 	flush := func() {

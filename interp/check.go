@@ -47,7 +47,8 @@ func (e *readingError) Error() string { return e.Reason }
 //   - "<(" or ">(" in the operand of a ${…} expansion: bash runs a process
 //     substitution there (${x:-<(cmd)}), the parser reads it as text.
 func checkReading(file *syntax.File, src string) *readingError {
-	c := newReadingChecker(src)
+	var c readingChecker
+	c.init(src)
 	for _, st := range file.Stmts {
 		c.add(st)
 	}
@@ -68,8 +69,9 @@ type readingChecker struct {
 	hdocs         []*syntax.Redirect
 }
 
-func newReadingChecker(src string) *readingChecker {
-	c := &readingChecker{src: src}
+// init readies c for the statements of src.
+func (c *readingChecker) init(src string) {
+	c.src = src
 	// Single quotes are literal only inside "${…}", a here-document,
 	// arithmetic ("((", "$[", subscripts "[…]"); process substitution
 	// matters only in "${…}".
@@ -79,7 +81,6 @@ func newReadingChecker(src string) *readingChecker {
 	if c.quotes {
 		c.qc.visitor = c.qc.visit
 	}
-	return c
 }
 
 // add checks the next top-level statement.
