@@ -308,44 +308,115 @@ func (a *analyzer) streamed(src string, top *frame) (ok bool) {
 // parses on, without analysing, for a parse error or a reading error,
 // which it returns. bounded, when not nil, is told where each statement
 // ends.
+//
+// The parse (with the reading checks) runs on a goroutine of its own and
+// hands complete statements over in batches: on a machine with a CPU to
+// spare, the analysis of one batch overlaps the parse of the next. A
+// panic of the parser is raised again here, where Analyze recovers it.
 func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedReader) (rerr *readingError, err error) {
+	type batch struct {
+		sts   []*syntax.Stmt
+		err   error
+		panic any
+	}
+	batches := make(chan batch, 4)
+	done := make(chan struct{}) // closed when stream returns
+	defer close(done)
+	var rc readingChecker
+	go func() {
+		defer close(batches)
+		send := func(b batch) bool {
+			select {
+			case batches <- b:
+				return true
+			case <-done:
+				return false
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				send(batch{panic: p})
+			}
+		}()
+		rc.init(src)
+		var ready []*syntax.Stmt
+		err := parseStream(src, r, bounded, func(st *syntax.Stmt) bool {
+			rc.add(st)
+			if ready = append(ready, st); len(ready) < streamBatch {
+				return true
+			}
+			b := batch{sts: ready}
+			ready = nil
+			return send(b)
+		})
+		if len(ready) > 0 && !send(batch{sts: ready}) {
+			return
+		}
+		if err != nil {
+			send(batch{err: err})
+		}
+	}()
+	for b := range batches {
+		switch {
+		case b.panic != nil:
+			panic(b.panic)
+		case b.err != nil:
+			err = b.err
+		case err == nil:
+			a.stmts(b.sts, top)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rc.result(), nil // the parser's goroutine has ended: batches is closed
+}
+
+// streamBatch is the number of statements stream hands over at a time.
+const streamBatch = 64
+
+// parseStream parses src from r and calls complete with each top-level
+// statement once the bodies of its here-documents are read (see stream),
+// in order, until complete returns false. It returns the parse error; the
+// statements still waiting for a body when the parser fails are dropped.
+func parseStream(src string, r io.Reader, bounded *boundedReader, complete func(*syntax.Stmt) bool) error {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
-	var rc readingChecker
-	rc.init(src)
 	var waiting []*syntax.Stmt // parsed, not yet known complete
 	hdoc := false              // a waiting statement may have a here-document
-	flush := func() {
-		for _, st := range waiting {
-			rc.add(st)
-			a.stmts([]*syntax.Stmt{st}, top)
+	flush := func() bool {
+		for i, st := range waiting {
+			if !complete(st) {
+				return false
+			}
+			waiting[i] = nil
 		}
-		clear(waiting)
 		waiting, hdoc = waiting[:0], false
+		return true
 	}
 	for st, perr := range p.StmtsSeq(r) {
 		if perr != nil {
 			// The parser may be left mid-statement: drop it, and the
 			// statements it was still to complete.
-			return nil, perr
+			return perr
 		}
 		start, end := int(st.Pos().Offset()), int(st.End().Offset())
 		if bounded != nil {
 			bounded.start, bounded.read = end, 0
 		}
-		if hdoc && newlineBetween(src, int(waiting[len(waiting)-1].End().Offset()), start) {
-			flush()
+		if hdoc && newlineBetween(src, int(waiting[len(waiting)-1].End().Offset()), start) && !flush() {
+			return nil
 		}
 		waiting = append(waiting, st)
 		if start < 0 || end > len(src) || start > end || strings.Contains(src[start:end], "<<") {
 			hdoc = true
 		}
-		if !hdoc {
-			flush()
+		if !hdoc && !flush() {
+			return nil
 		}
 	}
 	flush()
-	return rc.result(), nil
+	return nil
 }
 
 // newlineBetween reports whether src[from:to], the text between two
