@@ -168,8 +168,9 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	// About one segment per 24 bytes of script (measured on CI scripts):
 	// sized up front, a long script's segments are not copied as they
-	// grow; a short command has one to a few.
-	n := max(4, len(src)/24)
+	// grow, and an agent's command (with its wrapper, often ten or so)
+	// fits the least.
+	n := max(16, len(src)/24)
 	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
