@@ -40,6 +40,14 @@ const (
 	// an error; 1 MiB of "((((" needs well over 1 GB of stack.
 	maxBrackets = 1000
 	maxBangs    = 256
+	// maxKeywords bounds the nesting of compound commands a keyword opens
+	// (if, case, for, select, while, until) and maxChain the operators of
+	// one chain (&&, ||, |, |&): the parser recurses once per level and
+	// per operator, and past some thousands of levels the collector's
+	// scans of that deep stack make the analysis superlinear in the text
+	// (see BenchmarkAnalyzeShapes).
+	maxKeywords = 1000
+	maxChain    = 1 << 13
 	// maxWords bounds the Words of one analysis (brace expansion can
 	// multiply them), maxValueBytes their total size, maxParsedBytes the
 	// text parsed (top level plus every nested payload).
@@ -104,6 +112,14 @@ type Options struct {
 	// all be allowed, and only the functions the file defines are loaded
 	// (from Sources), so that calls of them are still analysed.
 	Vouch func(name, path, key string) bool
+
+	// general turns off the analysis's fast paths (words resolved without
+	// expand, commands skipped by cheap text checks, large texts analysed
+	// as a stream), for tests that compare the analysis with and without
+	// them.
+	general bool
+	// whole: a text of at most MaxTextSize is parsed whole (see streamed).
+	whole bool
 }
 
 // NotUnderstood says why a text cannot be analysed: a parse error, a raw
@@ -151,10 +167,12 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		a.funcs[name] = funcDef{Body: body, Line: 1}
 	}
 	// About one segment per 24 bytes of script (measured on CI scripts):
-	// sized up front, a long script's segments are not copied as they grow.
+	// sized up front, a long script's segments are not copied as they
+	// grow, and an agent's command (with its wrapper, often ten or so)
+	// fits the least.
 	n := max(16, len(src)/24)
 	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
-	a.res = newResolver(opt.Home, &a.budget)
+	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
@@ -175,19 +193,28 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
-	if len(src) <= MaxTextSize {
+	switch {
+	case len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole:
+		if !a.streamed(src, top) {
+			// The whole parse gives the error as it always has.
+			opt.whole = true
+			return Analyze(src, opt)
+		}
+	case len(src) <= MaxTextSize:
 		if nu := a.top(src, top); nu != nil {
 			return nil, nu
 		}
-	} else if nu := a.long(src, top); nu != nil {
-		return nil, nu
+	default:
+		if nu := a.long(src, top); nu != nil {
+			return nil, nu
+		}
 	}
 	if a.err != nil {
 		return nil, a.err
 	}
 	a.holeRelativeTargets()
-	for _, l := range a.loops {
-		for j := l[0]; j < l[1] && j < len(a.segs); j++ {
+	for j, in := range a.inLoops(nil) {
+		if in {
 			a.segs[j].Repeats = true
 		}
 	}
@@ -227,8 +254,8 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 
 // long analyses a text over MaxTextSize one top-level command at a time,
 // as bash reads a script: the parser yields each statement as soon as it
-// is complete and it is analysed then (memory grows with the text, as
-// for a short one). The statements share the analysis:
+// is complete and it is analysed then (memory grows with the segments,
+// not with the syntax tree). The statements share the analysis:
 // functions, aliases and directories carry over as in bash. A statement
 // over MaxTextSize stops the parser (its reader fails) before the parser's
 // recursion can exhaust the stack, and is refused; so is a text whose "(("
@@ -236,34 +263,175 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 func (a *analyzer) long(src string, top *frame) *NotUnderstood {
 	top.written = src
 	r := &boundedReader{r: strings.NewReader(src)}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var all []*syntax.Stmt
-	for st, err := range p.StmtsSeq(r) {
-		if err != nil {
-			if r.over {
-				at := r.start
-				for at < len(src) && strings.IndexByte(" \t\n;&", src[at]) >= 0 {
-					at++ // to where the command begins
-				}
-				line, col := top.pos(at)
-				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
+	rerr, err := a.stream(src, top, r, r)
+	if err != nil {
+		if r.over {
+			at := r.start
+			for at < len(src) && strings.IndexByte(" \t\n;&", src[at]) >= 0 {
+				at++ // to where the command begins
 			}
-			line, col := parseErrPos(err, top)
-			return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(err)}
+			line, col := top.pos(at)
+			return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("one command is over %d bytes", MaxTextSize)}
 		}
-		r.start, r.read = int(st.End().Offset()), 0
-		all = append(all, st)
-		a.stmts([]*syntax.Stmt{st}, top)
-		if a.err != nil {
-			return a.err
-		}
+		line, col := parseErrPos(err, top)
+		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(err)}
 	}
-	// Once over the whole text: its checks scan the text itself.
-	if rerr := checkReading(&syntax.File{Stmts: all}, src); rerr != nil {
+	if rerr != nil {
 		line, col := top.pos(rerr.Off)
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(rerr)}
 	}
+	return a.err
+}
+
+// streamMin is the size from which a text of at most MaxTextSize is
+// analysed as a stream (see stream) rather than parsed whole: the syntax
+// tree of a large script, kept whole, is most of what the garbage
+// collector marks while the script is analysed.
+const streamMin = 64 << 10
+
+// streamed analyses a text of at most MaxTextSize as a stream. ok is
+// false when it met a parse error or a text checkReading refuses: only
+// the whole parse (top) gives those as the analysis always has, "(("
+// read as bash reads it included, and Analyze starts over with it.
+func (a *analyzer) streamed(src string, top *frame) (ok bool) {
+	top.written = src
+	rerr, err := a.stream(src, top, strings.NewReader(src), nil)
+	return err == nil && rerr == nil
+}
+
+// stream parses src from r one top-level statement at a time and
+// analyses each statement once it is complete, in order, with the
+// reading checks (see checkReading) of the whole text. A statement is
+// complete once the bodies of its here-documents are read: the parser
+// yields "cat <<A; x" before the body of A, which it reads at the next
+// newline, so a statement whose text has "<<" waits, with those after it,
+// until the parser yields one after a newline. After an analysis error it
+// parses on, without analysing, for a parse error or a reading error,
+// which it returns. bounded, when not nil, is told where each statement
+// ends.
+//
+// The parse (with the reading checks) runs on a goroutine of its own and
+// hands complete statements over in batches: on a machine with a CPU to
+// spare, the analysis of one batch overlaps the parse of the next. A
+// panic of the parser is raised again here, where Analyze recovers it.
+func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedReader) (rerr *readingError, err error) {
+	type batch struct {
+		sts   []*syntax.Stmt
+		err   error
+		panic any
+	}
+	batches := make(chan batch, 4)
+	done := make(chan struct{}) // closed when stream returns
+	defer close(done)
+	var rc readingChecker
+	go func() {
+		defer close(batches)
+		send := func(b batch) bool {
+			select {
+			case batches <- b:
+				return true
+			case <-done:
+				return false
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				send(batch{panic: p})
+			}
+		}()
+		rc.init(src)
+		var ready []*syntax.Stmt
+		err := parseStream(src, r, bounded, func(st *syntax.Stmt) bool {
+			rc.add(st)
+			if ready = append(ready, st); len(ready) < streamBatch {
+				return true
+			}
+			b := batch{sts: ready}
+			ready = nil
+			return send(b)
+		})
+		if len(ready) > 0 && !send(batch{sts: ready}) {
+			return
+		}
+		if err != nil {
+			send(batch{err: err})
+		}
+	}()
+	for b := range batches {
+		switch {
+		case b.panic != nil:
+			panic(b.panic)
+		case b.err != nil:
+			err = b.err
+		case err == nil:
+			a.stmts(b.sts, top)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rc.result(), nil // the parser's goroutine has ended: batches is closed
+}
+
+// streamBatch is the number of statements stream hands over at a time.
+const streamBatch = 64
+
+// parseStream parses src from r and calls complete with each top-level
+// statement once the bodies of its here-documents are read (see stream),
+// in order, until complete returns false. It returns the parse error; the
+// statements still waiting for a body when the parser fails are dropped.
+func parseStream(src string, r io.Reader, bounded *boundedReader, complete func(*syntax.Stmt) bool) error {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	var waiting []*syntax.Stmt // parsed, not yet known complete
+	hdoc := false              // a waiting statement may have a here-document
+	flush := func() bool {
+		for i, st := range waiting {
+			if !complete(st) {
+				return false
+			}
+			waiting[i] = nil
+		}
+		waiting, hdoc = waiting[:0], false
+		return true
+	}
+	for st, perr := range p.StmtsSeq(r) {
+		if perr != nil {
+			// The parser may be left mid-statement: drop it, and the
+			// statements it was still to complete.
+			return perr
+		}
+		start, end := int(st.Pos().Offset()), int(st.End().Offset())
+		if bounded != nil {
+			bounded.start, bounded.read = end, 0
+		}
+		if hdoc && newlineBetween(src, int(waiting[len(waiting)-1].End().Offset()), start) && !flush() {
+			return nil
+		}
+		waiting = append(waiting, st)
+		if start < 0 || end > len(src) || start > end || strings.Contains(src[start:end], "<<") {
+			hdoc = true
+		}
+		if !hdoc && !flush() {
+			return nil
+		}
+	}
+	flush()
 	return nil
+}
+
+// newlineBetween reports whether src[from:to], the text between two
+// statements (blanks, separators, comments, here-document bodies), has a
+// newline that ends a line: one not after a backslash (a continuation, or
+// a comment ending in one, which checkReading refuses).
+func newlineBetween(src string, from, to int) bool {
+	from, to = max(from, 0), min(to, len(src))
+	for i := from; i < to; i++ {
+		if src[i] == '\n' && (i == 0 || src[i-1] != '\\') {
+			return true
+		}
+	}
+	return false
 }
 
 // boundedReader fails once more than MaxTextSize (and the parser's
@@ -478,7 +646,161 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 			bangs = 0
 		}
 	}
+	if off, reason := checkShape(src); reason != "" {
+		line, col := f.pos(off)
+		return &NotUnderstood{Line: line, Col: col, Reason: reason}
+	}
 	return nil
+}
+
+// checkShape refuses keyword nesting deeper than maxKeywords and chains
+// longer than maxChain, reading src roughly as the shell does: words in
+// command position, operators, here-document bodies skipped; quotes are
+// not followed, so a keyword or operator in quoted text may count. It
+// returns the offset of the word or operator past the bound and why.
+func checkShape(src string) (off int, reason string) {
+	kw, chain := 0, 0
+	cmd := true        // a word starting here is in command position
+	chained := false   // the last token was &&, || or |: a newline continues the chain
+	var hdocs []string // delimiters of the here-documents whose bodies start at the next newline
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '\\':
+			i += 2 // an escaped character, or a line continuation
+		case c == '\n':
+			i++
+			for _, d := range hdocs {
+				i = skipHdoc(src, i, d)
+			}
+			hdocs = hdocs[:0]
+			if !chained {
+				chain = 0
+			}
+			cmd = true
+		case c == ';':
+			chain, cmd, chained = 0, true, false
+			i++
+		case c == '&' || c == '|':
+			redirect := (i > 0 && (src[i-1] == '>' || src[i-1] == '<')) || (i+1 < len(src) && src[i+1] == '>')
+			switch {
+			case redirect:
+				i++
+				cmd, chained = false, false
+				continue
+			case i+1 < len(src) && (src[i+1] == c || (c == '|' && src[i+1] == '&')):
+				i += 2
+				chain++
+			case c == '|':
+				i++
+				chain++
+			default: // a lone "&" ends the statement
+				i++
+				chain, cmd, chained = 0, true, false
+				continue
+			}
+			if chain > maxChain {
+				return i - 1, fmt.Sprintf("more than %d operators (&&, ||, |) in one chain", maxChain)
+			}
+			cmd, chained = true, true
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			d, end := hdocDelim(src, i+2)
+			if d != "" {
+				hdocs = append(hdocs, d)
+			}
+			i, cmd, chained = end, false, false
+		case c == '(' || c == ')' || c == '{' || c == '`' || c == '!':
+			i++
+			cmd, chained = true, false
+		case isAlpha(c) && cmd:
+			j := i
+			for j < len(src) && isAlpha(src[j]) {
+				j++
+			}
+			word := ""
+			if j == len(src) || strings.IndexByte(" \t\n;&|()<>", src[j]) >= 0 {
+				word = src[i:j]
+			}
+			cmd = false
+			switch word {
+			case "if", "while", "until":
+				kw++
+				cmd = true
+			case "case", "for", "select":
+				kw++
+			case "fi", "done", "esac":
+				kw = max(kw-1, 0)
+			case "then", "do", "else", "elif":
+				cmd = true
+			}
+			if kw > maxKeywords {
+				return i, fmt.Sprintf("compound commands (if, case, for, while …) nested deeper than %d levels", maxKeywords)
+			}
+			i, chained = j, false
+		default:
+			i++
+			cmd, chained = false, false
+		}
+	}
+	return 0, ""
+}
+
+// hdocDelim reads the delimiter word of a here-document operator whose
+// "<<" ends at i: quotes and backslashes removed, a leading "-" (<<-)
+// kept as a mark that tabs lead the body's lines. It returns the
+// delimiter ("" when there is no word) and where the word ends.
+func hdocDelim(src string, i int) (string, int) {
+	dash := i < len(src) && src[i] == '-'
+	if dash {
+		i++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	var b strings.Builder
+	for ; i < len(src) && strings.IndexByte(" \t\n;&|()<>", src[i]) < 0; i++ {
+		switch src[i] {
+		case '\'', '"', '\\':
+		default:
+			b.WriteByte(src[i])
+		}
+	}
+	if b.Len() == 0 {
+		return "", i
+	}
+	if dash {
+		return "-" + b.String(), i
+	}
+	return b.String(), i
+}
+
+// skipHdoc returns the offset after the here-document body that starts
+// at i and the line that ends it (delimiter d, "-d" for <<-), or the end
+// of src.
+func skipHdoc(src string, i int, d string) int {
+	dash := strings.HasPrefix(d, "-")
+	if dash {
+		d = d[1:]
+	}
+	for i < len(src) {
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		if dash {
+			line = strings.TrimLeft(line, "\t")
+		}
+		i = min(end+1, len(src))
+		if line == d {
+			break
+		}
+	}
+	return i
 }
 
 // lineIndex holds the offsets of the line starts of a text, built on first
@@ -495,7 +817,7 @@ func (f *frame) pos(offset int) (line, col int) {
 		f.lines = &lineIndex{}
 	}
 	if f.lines.starts == nil {
-		starts := []int{0}
+		starts := make([]int, 1, strings.Count(f.src, "\n")+1)
 		for i := 0; i < len(f.src); i++ {
 			if f.src[i] == '\n' {
 				starts = append(starts, i+1)
@@ -608,6 +930,13 @@ func (a *analyzer) emit(s Segment, f *frame) {
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
 	}
+	if len(a.segs) == cap(a.segs) {
+		// Doubled rather than grown by append's quarter: a script
+		// with more segments than Analyze guessed is copied less.
+		segs := make([]Segment, len(a.segs), 2*cap(a.segs)+16)
+		copy(segs, a.segs)
+		a.segs = segs
+	}
 	a.segs = append(a.segs, s)
 	a.meta = append(a.meta, m)
 }
@@ -646,15 +975,15 @@ func (a *analyzer) holeRelativeTargets() {
 	if a.firstCd < 0 && !a.opt.DirChanged {
 		return
 	}
-	cdLoop := make([]bool, len(a.loops))
-	for i, l := range a.loops {
-		for j := l[0]; j < l[1]; j++ {
-			if a.meta[j].cwd {
-				cdLoop[i] = true
-				break
-			}
+	// cds[j] counts the segments before j that may change the directory.
+	cds := make([]int, len(a.segs)+1)
+	for j := range a.segs {
+		cds[j+1] = cds[j]
+		if a.meta[j].cwd {
+			cds[j+1]++
 		}
 	}
+	inCdLoop := a.inLoops(func(l [2]int) bool { return cds[l[1]] > cds[l[0]] })
 	for i := range a.segs {
 		s := &a.segs[i]
 		if s.Kind == Exec || len(s.Args) != 1 {
@@ -665,10 +994,8 @@ func (a *analyzer) holeRelativeTargets() {
 			continue
 		}
 		unknown := a.opt.DirChanged || (a.firstCd >= 0 && (i > a.firstCd || a.meta[i].deferred))
-		for li, l := range a.loops {
-			if cdLoop[li] && i >= l[0] && i < l[1] {
-				unknown = true
-			}
+		if inCdLoop[i] {
+			unknown = true
 		}
 		if unknown {
 			if !a.opt.DirChanged {
@@ -677,6 +1004,32 @@ func (a *analyzer) holeRelativeTargets() {
 			s.Args = []Word{{Value: Hole, Source: s.Args[0].Source}}
 		}
 	}
+}
+
+// inLoops reports for each segment whether it was emitted inside one of
+// a.loops that keep accepts (all of them when keep is nil), in time
+// linear in the segments and loops however deeply the loops nest.
+func (a *analyzer) inLoops(keep func(l [2]int) bool) []bool {
+	in := make([]bool, len(a.segs))
+	if len(a.loops) == 0 {
+		return in
+	}
+	// open[j] is the number of loops that start at j less those that
+	// end there.
+	open := make([]int, len(a.segs)+1)
+	for _, l := range a.loops {
+		l[0], l[1] = min(l[0], len(a.segs)), min(l[1], len(a.segs))
+		if l[0] < l[1] && (keep == nil || keep(l)) {
+			open[l[0]]++
+			open[l[1]]--
+		}
+	}
+	depth := 0
+	for j := range in {
+		depth += open[j]
+		in[j] = depth > 0
+	}
+	return in
 }
 
 // stmts walks a statement list in order.
@@ -894,7 +1247,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		// printf -v NAME assigns NAME, as NAME=value would.
 		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
 	}
-	for _, v := range arithmAssigned(c) {
+	for _, v := range a.arithmAssigned(c, f) {
 		// $((NAME=…)) in a word assigns NAME, as NAME=value would
 		// ($((BASH_CMDS[ls]=1)) makes a later ls run ./1).
 		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
@@ -991,8 +1344,20 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 	if !dollar {
 		return nil, nil, ""
 	}
+	if !a.opt.general {
+		// Only an expansion keep keeps can make what follows differ.
+		keeps := false
+		for _, w := range c.Args {
+			if keeps = a.assume.mayKeep(w.Parts); keeps {
+				break
+			}
+		}
+		if !keeps {
+			return nil, nil, ""
+		}
+	}
 	if a.ares == nil {
-		a.ares = newResolver(a.opt.Home, &a.budget)
+		a.ares = newResolver(a.opt.Home, &a.budget, a.opt.general)
 		a.ares.cfg.Env = a.assume
 		a.ares.keep = a.assume.keep
 	}
@@ -1411,7 +1776,10 @@ func (a *analyzer) testArgs(x syntax.TestExpr, f *frame, out []Word) []Word {
 // arithmAssigned returns the names of the variables that arithmetic
 // expansions in c's words assign (=, op=, ++, --), an array's name without
 // its subscript; a target only known at run time is returned as Hole.
-func arithmAssigned(c *syntax.CallExpr) []string {
+func (a *analyzer) arithmAssigned(c *syntax.CallExpr, f *frame) []string {
+	if !a.opt.general && !mayAssignArith(f.src, c) {
+		return nil
+	}
 	var names []string
 	add := func(x syntax.ArithmExpr) {
 		w, ok := x.(*syntax.Word)
@@ -1445,11 +1813,35 @@ func arithmAssigned(c *syntax.CallExpr) []string {
 		}
 		return true
 	}
-	for _, a := range c.Assigns {
-		syntax.Walk(a, visit)
+	for _, as := range c.Assigns {
+		syntax.Walk(as, visit)
 	}
 	for _, w := range c.Args {
 		syntax.Walk(w, visit)
 	}
 	return names
+}
+
+// mayAssignArith reports whether the text of c (in src, the text parsed)
+// may hold an arithmetic assignment, the cheap test before the walk of
+// arithmAssigned: an assignment operator needs "=" (=, +=, <<= …), an
+// increment "++" or "--", and arithmetic a place to be: "((" (an
+// arithmetic expansion, command or for loop in a command substitution),
+// "[" ($[…], subscripts), "${" (subscripts and offsets of a parameter
+// expansion) or a let in a command substitution. A text with a line
+// continuation is always walked: the parser removes one inside a word,
+// so "l", backslash-newline, "et" is let.
+func mayAssignArith(src string, c *syntax.CallExpr) bool {
+	s, e := int(c.Pos().Offset()), int(c.End().Offset())
+	if s < 0 || e > len(src) || s > e {
+		return true
+	}
+	t := src[s:e]
+	if strings.Contains(t, "\\\n") {
+		return true
+	}
+	if strings.IndexByte(t, '=') < 0 && !strings.Contains(t, "++") && !strings.Contains(t, "--") {
+		return false
+	}
+	return strings.Contains(t, "((") || strings.IndexByte(t, '[') >= 0 || strings.Contains(t, "${") || strings.Contains(t, "let")
 }

@@ -53,49 +53,77 @@ func (as *assumptions) Each(func(string, expand.Variable) bool) {}
 // ${NAME-word} / ${NAME:-word} with a static word. It records what it
 // assumed in as.used.
 func (as *assumptions) keep(p *syntax.ParamExp) bool {
+	name, used, ok := as.keepable(p)
+	if ok {
+		as.used[name] = used
+	}
+	return ok
+}
+
+// keepable is keep without the record: the variable's name and what is
+// assumed of it (its value, "its default" or "unset").
+func (as *assumptions) keepable(p *syntax.ParamExp) (name, used string, ok bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
-		return false
+		return "", "", false
 	}
-	name := p.Param.Value
+	name = p.Param.Value
 	if !isName(name) {
-		return false // $1, $@, $?, $$ …: only known at run time
+		return "", "", false // $1, $@, $?, $$ …: only known at run time
 	}
 	v, known := as.vars[name]
 	if p.Exp != nil {
 		switch p.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
 		default:
-			return false
+			return "", "", false
 		}
 		if p.Exp.Word != nil {
 			// Only a plain word: quotes in it differ between bash and
 			// expand inside double quotes.
 			if len(p.Exp.Word.Parts) != 1 {
-				return false
+				return "", "", false
 			}
 			l, ok := p.Exp.Word.Parts[0].(*syntax.Lit)
 			if !ok {
-				return false
+				return "", "", false
 			}
 			if _, static := simpleValue([]syntax.WordPart{l}, false); !static {
-				return false
+				return "", "", false
 			}
 		}
 	}
 	switch {
 	case known:
-		as.used[name] = v
+		return name, v, true
 	case name == "IFS":
-		as.used[name] = "its default"
+		return name, "its default", true
 	case name == "HOME" && as.home != "":
-		as.used[name] = as.home
+		return name, as.home, true
 	case p.Exp != nil:
-		as.used[name] = "unset"
-	default:
-		return false
+		return name, "unset", true
 	}
-	return true
+	return "", "", false
+}
+
+// mayKeep reports whether a parameter expansion among parts (or inside
+// their double quotes, where prepParts looks) is one keep would keep:
+// when none is, resolving the words with the assumptions records nothing
+// and changes nothing.
+func (as *assumptions) mayKeep(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if _, _, ok := as.keepable(p); ok {
+				return true
+			}
+		case *syntax.DblQuoted:
+			if as.mayKeep(p.Parts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // describe renders as.used for Segment.Assumed: "CMD=curl, VAR unset".

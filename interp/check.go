@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"cmp"
+	"slices"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -44,26 +47,90 @@ func (e *readingError) Error() string { return e.Reason }
 //   - "<(" or ">(" in the operand of a ${…} expansion: bash runs a process
 //     substitution there (${x:-<(cmd)}), the parser reads it as text.
 func checkReading(file *syntax.File, src string) *readingError {
+	var c readingChecker
+	c.init(src)
+	for _, st := range file.Stmts {
+		c.add(st)
+	}
+	return c.result()
+}
+
+// readingChecker is checkReading one top-level statement at a time, for
+// a text parsed as a stream: add each statement in order, then result.
+// It keeps what the checks need (the first bad quote, the spans of
+// quoted text, the here-documents), not the statements.
+type readingChecker struct {
+	src string
+	// quotes: the text may hold single quotes bash reads as plain
+	// characters; conts: it has a line continuation.
+	quotes, conts bool
+	qc            quoteChecker
+	plain, quoted spans
+	hdocs         []*syntax.Redirect
+}
+
+// init readies c for the statements of src.
+func (c *readingChecker) init(src string) {
+	c.src = src
 	// Single quotes are literal only inside "${…}", a here-document,
 	// arithmetic ("((", "$[", subscripts "[…]"); process substitution
 	// matters only in "${…}".
-	if strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
-		(strings.Contains(src, "<<") || strings.Contains(src, "((") || strings.IndexByte(src, '[') >= 0)) {
-		qc := quoteChecker{}
-		qc.walk(file, false)
-		switch {
-		case qc.procSubst:
-			return &readingError{Off: int(qc.bad.Pos().Offset()),
-				Reason: "a process substitution in a ${…} operand (bash runs it, the parser reads text)"}
-		case qc.bad != nil:
-			return &readingError{Off: int(qc.bad.Pos().Offset()),
-				Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
-		}
+	c.quotes = strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
+		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src)))
+	c.conts = strings.Contains(src, "\\\n")
+	if c.quotes {
+		c.qc.visitor = c.qc.visit
 	}
-	if strings.Contains(src, "\\\n") {
-		return checkContinuations(file, src)
+}
+
+// add checks the next top-level statement.
+func (c *readingChecker) add(st *syntax.Stmt) {
+	if c.quotes && c.qc.bad == nil {
+		c.qc.walk(st, false)
+	}
+	if c.conts && c.qc.bad == nil {
+		c.collect(st)
+	}
+}
+
+// result is checkReading's answer for the statements added.
+func (c *readingChecker) result() *readingError {
+	switch {
+	case c.qc.procSubst:
+		return &readingError{Off: int(c.qc.bad.Pos().Offset()),
+			Reason: "a process substitution in a ${…} operand (bash runs it, the parser reads text)"}
+	case c.qc.bad != nil:
+		return &readingError{Off: int(c.qc.bad.Pos().Offset()),
+			Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
+	}
+	if c.conts {
+		return c.checkContinuations()
 	}
 	return nil
+}
+
+// maySubscript reports whether src may hold arithmetic in square
+// brackets outside "${…}" and "((": "$[…]", the subscript of an
+// assignment (a[i]=x, a[i]+=x), which "]=" or "]+=" ends, of an array
+// element (a=([i]=x), blanks allowed before the "="), which only an
+// array value "=(" holds, or of a declaration's bare name (declare a[i]).
+// The "[" of a test command, a glob or a plain word holds none. A text
+// with a line continuation is always walked: the parser removes one
+// inside a word. TestMaySubscriptFindsEverySubscript checks the forms.
+func maySubscript(src string) bool {
+	if strings.IndexByte(src, '[') < 0 {
+		return false
+	}
+	if strings.Contains(src, "$[") || strings.Contains(src, "]=") || strings.Contains(src, "]+=") ||
+		strings.Contains(src, "=(") || strings.Contains(src, "\\\n") {
+		return true
+	}
+	for _, kw := range []string{"declare", "typeset", "local", "export", "readonly", "nameref"} {
+		if strings.Contains(src, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // trailingBackslash reports text that ends in an unescaped backslash.
@@ -80,6 +147,10 @@ func trailingBackslash(src string) bool {
 type quoteChecker struct {
 	bad       syntax.Node
 	procSubst bool // bad is a literal "<(" or ">(" in a ${…} operand
+	// lit is the lit of the walk in progress and visitor is visit, made
+	// once: a closure per walk would be an allocation per word.
+	lit     bool
+	visitor func(syntax.Node) bool
 }
 
 // walk visits n; lit says single quotes are literal characters there.
@@ -87,80 +158,87 @@ func (c *quoteChecker) walk(n syntax.Node, lit bool) {
 	if n == nil || c.bad != nil {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if n == nil || c.bad != nil {
-			return false
+	outer := c.lit
+	c.lit = lit
+	syntax.Walk(n, c.visitor)
+	c.lit = outer
+}
+
+// visit is the syntax.Walk function of walk.
+func (c *quoteChecker) visit(n syntax.Node) bool {
+	lit := c.lit
+	if n == nil || c.bad != nil {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.SglQuoted:
+		if lit && (n.Dollar || !plainQuoted(n.Value)) {
+			c.bad = n
 		}
-		switch n := n.(type) {
-		case *syntax.SglQuoted:
-			if lit && (n.Dollar || !plainQuoted(n.Value)) {
-				c.bad = n
-			}
-			return false
-		case *syntax.DblQuoted:
-			for _, p := range n.Parts {
-				c.walk(p, true)
-			}
-			return false
-		case *syntax.CmdSubst:
-			for _, s := range n.Stmts {
-				c.walk(s, false)
-			}
-			return false
-		case *syntax.ProcSubst:
-			for _, s := range n.Stmts {
-				c.walk(s, false)
-			}
-			return false
-		case *syntax.ArithmExp:
-			c.arith(n.X)
-			return false
-		case *syntax.ArithmCmd:
-			c.arith(n.X)
-			return false
-		case *syntax.CStyleLoop:
-			c.arith(n.Init)
-			c.arith(n.Cond)
-			c.arith(n.Post)
-			return false
-		case *syntax.ParamExp:
-			if n.NestedParam != nil {
-				c.walk(n.NestedParam, lit)
-			}
-			c.arith(n.Index)
-			if n.Slice != nil {
-				c.arith(n.Slice.Offset)
-				c.arith(n.Slice.Length)
-			}
-			if n.Repl != nil {
-				c.operand(n.Repl.Orig, lit)
-				c.operand(n.Repl.With, lit)
-			}
-			if n.Exp != nil {
-				c.operand(n.Exp.Word, lit)
-			}
-			return false
-		case *syntax.Assign:
-			c.arith(n.Index)
-			c.walkWord(n.Value, lit)
-			if n.Array != nil {
-				for _, el := range n.Array.Elems {
-					c.arith(el.Index)
-					c.walkWord(el.Value, lit)
-				}
-			}
-			return false
-		case *syntax.Redirect:
-			c.walkWord(n.Word, lit)
-			if n.Hdoc != nil {
-				// An unquoted body reads like double-quoted text; a
-				// quoted one holds only literals.
-				c.walkWord(n.Hdoc, lit || !hdocQuoted(n))
-			}
-			return false
+		return false
+	case *syntax.DblQuoted:
+		for _, p := range n.Parts {
+			c.walk(p, true)
 		}
-		return true
-	})
+		return false
+	case *syntax.CmdSubst:
+		for _, s := range n.Stmts {
+			c.walk(s, false)
+		}
+		return false
+	case *syntax.ProcSubst:
+		for _, s := range n.Stmts {
+			c.walk(s, false)
+		}
+		return false
+	case *syntax.ArithmExp:
+		c.arith(n.X)
+		return false
+	case *syntax.ArithmCmd:
+		c.arith(n.X)
+		return false
+	case *syntax.CStyleLoop:
+		c.arith(n.Init)
+		c.arith(n.Cond)
+		c.arith(n.Post)
+		return false
+	case *syntax.ParamExp:
+		if n.NestedParam != nil {
+			c.walk(n.NestedParam, lit)
+		}
+		c.arith(n.Index)
+		if n.Slice != nil {
+			c.arith(n.Slice.Offset)
+			c.arith(n.Slice.Length)
+		}
+		if n.Repl != nil {
+			c.operand(n.Repl.Orig, lit)
+			c.operand(n.Repl.With, lit)
+		}
+		if n.Exp != nil {
+			c.operand(n.Exp.Word, lit)
+		}
+		return false
+	case *syntax.Assign:
+		c.arith(n.Index)
+		c.walkWord(n.Value, lit)
+		if n.Array != nil {
+			for _, el := range n.Array.Elems {
+				c.arith(el.Index)
+				c.walkWord(el.Value, lit)
+			}
+		}
+		return false
+	case *syntax.Redirect:
+		c.walkWord(n.Word, lit)
+		if n.Hdoc != nil {
+			// An unquoted body reads like double-quoted text; a
+			// quoted one holds only literals.
+			c.walkWord(n.Hdoc, lit || !hdocQuoted(n))
+		}
+		return false
+	}
+	return true
 }
 
 // operand walks the operand word of a ${…} expansion. Unquoted, bash runs
@@ -227,38 +305,51 @@ func hdocQuoted(r *syntax.Redirect) bool {
 // span is a [start, end) byte range of the text.
 type span struct{ start, end int }
 
+// spans are ranges of the text, in any order until sorted.
 type spans []span
 
-func (ss spans) contains(off int) bool {
+// sorted merges overlapping and adjacent spans and sorts them by start,
+// for contains.
+func (ss spans) sorted() spans {
+	slices.SortFunc(ss, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	out := ss[:0]
 	for _, s := range ss {
-		if off >= s.start && off < s.end {
-			return true
+		if s.start >= s.end {
+			continue
 		}
+		if n := len(out); n > 0 && s.start <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, s.end)
+			continue
+		}
+		out = append(out, s)
 	}
-	return false
+	return out
+}
+
+// contains reports whether off is in one of ss, which sorted made.
+func (ss spans) contains(off int) bool {
+	i := sort.Search(len(ss), func(i int) bool { return ss[i].end > off })
+	return i < len(ss) && ss[i].start <= off
 }
 
 func nodeSpan(n syntax.Node) span {
 	return span{int(n.Pos().Offset()), int(n.End().Offset())}
 }
 
-// checkContinuations checks comments, line continuations and here-document
-// bodies of a text that has a backslash-newline (see checkReading).
-func checkContinuations(file *syntax.File, src string) *readingError {
-	// plain: where a backslash-newline is text (single quotes, quoted
-	// here-document bodies). quoted: where "#" is text (plus literals
-	// directly inside double quotes or a here-document body).
-	var plain, quoted spans
-	var hdocs []*syntax.Redirect
-	syntax.Walk(file, func(n syntax.Node) bool {
+// collect records the spans and here-documents of st that
+// checkContinuations needs: plain, where a backslash-newline is text
+// (single quotes, quoted here-document bodies); quoted, where "#" is text
+// (plus literals directly inside double quotes or a here-document body).
+func (c *readingChecker) collect(st *syntax.Stmt) {
+	syntax.Walk(st, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.SglQuoted:
-			plain = append(plain, nodeSpan(n))
-			quoted = append(quoted, nodeSpan(n))
+			c.plain = append(c.plain, nodeSpan(n))
+			c.quoted = append(c.quoted, nodeSpan(n))
 		case *syntax.DblQuoted:
 			for _, p := range n.Parts {
 				if l, ok := p.(*syntax.Lit); ok {
-					quoted = append(quoted, nodeSpan(l))
+					c.quoted = append(c.quoted, nodeSpan(l))
 				}
 			}
 		case *syntax.Redirect:
@@ -266,21 +357,30 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 				break
 			}
 			if hdocQuoted(n) {
-				plain = append(plain, nodeSpan(n.Hdoc))
-				quoted = append(quoted, nodeSpan(n.Hdoc))
+				c.plain = append(c.plain, nodeSpan(n.Hdoc))
+				c.quoted = append(c.quoted, nodeSpan(n.Hdoc))
 				break
 			}
 			for _, p := range n.Hdoc.Parts {
 				if l, ok := p.(*syntax.Lit); ok {
-					quoted = append(quoted, nodeSpan(l))
+					c.quoted = append(c.quoted, nodeSpan(l))
 				}
 			}
-			hdocs = append(hdocs, n)
+			c.hdocs = append(c.hdocs, n)
 		}
 		return true
 	})
+}
+
+// checkContinuations checks comments, line continuations and here-document
+// bodies of a text that has a backslash-newline (see checkReading), in
+// time linear in the text (and n log n in its quoted spans).
+func (c *readingChecker) checkContinuations() *readingError {
+	src := c.src
+	plain, quoted := c.plain.sorted(), c.quoted.sorted()
 
 	// Comments whose line ends in a backslash.
+	end := -1 // the end of the line of the "#" at hand
 	for i := 0; i < len(src); i++ {
 		if src[i] != '#' {
 			continue
@@ -288,12 +388,19 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 		if i > 0 && strings.IndexByte(" \t\n;&|()<>`", src[i-1]) < 0 {
 			continue // not at the start of a word: no comment
 		}
-		end := strings.IndexByte(src[i:], '\n')
-		if end < 0 {
-			break
+		if i > end {
+			if end = strings.IndexByte(src[i:], '\n'); end < 0 {
+				break
+			}
+			end += i
 		}
-		end += i
-		if src[end-1] == '\\' && !quoted.contains(i) {
+		if src[end-1] != '\\' {
+			// No "#" of this line can be a comment ending in a
+			// backslash.
+			i = end
+			continue
+		}
+		if !quoted.contains(i) {
 			return &readingError{Off: i, Reason: "a comment ending in a backslash (bash ends the comment at the newline)"}
 		}
 	}
@@ -327,7 +434,7 @@ func checkContinuations(file *syntax.File, src string) *readingError {
 	}
 
 	// Here-document bodies where a continuation moves the end.
-	for _, r := range hdocs {
+	for _, r := range c.hdocs {
 		if off, ok := hdocEndsAlike(r, src); !ok {
 			return &readingError{Off: off, Reason: "a line continuation in a here-document body that moves where bash ends it"}
 		}

@@ -346,7 +346,7 @@ func funcsKey(key string) string {
 func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, cacheable bool, err error) {
 	sub := &analyzer{opt: a.opt, firstCd: -1, sourcing: path, aliases: maps.Clone(a.aliases)}
 	sub.opt.MaxDepth = a.opt.MaxDepth - f.depth - 1
-	sub.res = newResolver(a.opt.Home, &sub.budget)
+	sub.res = newResolver(a.opt.Home, &sub.budget, a.opt.general)
 	sub.assume = &assumptions{home: a.opt.Home}
 	top := &frame{src: text, lines: &lineIndex{}, mayRunCode: textMayRunCode(text), posix: f.posix}
 	if nu := checkText(text, top, MaxTextSize); nu != nil {

@@ -25,10 +25,13 @@ type resolver struct {
 	// keep, when set, says which parameter expansions stay for expand to
 	// expand from cfg.Env instead of becoming Holes (see assumptions).
 	keep func(*syntax.ParamExp) bool
+	// general turns off the fast paths that skip expand (see holedValue),
+	// so that tests can compare both ways of resolving a word.
+	general bool
 }
 
-func newResolver(home string, b *budget) *resolver {
-	r := &resolver{budget: b, home: home}
+func newResolver(home string, b *budget, general bool) *resolver {
+	r := &resolver{budget: b, home: home, general: general}
 	r.cfg.Env = tildeEnv{home: home}
 	// Globbing is only attempted for a field with an unquoted pattern
 	// character; instead of reading a directory we note that the field
@@ -344,6 +347,11 @@ func (r *resolver) fields(w *syntax.Word, src string, out []Word, posix bool) ([
 	if v, ok := simpleValue(w.Parts, false); ok {
 		return r.add(out, Word{Value: v, Source: src})
 	}
+	if r.keep == nil && !r.general {
+		if v, ok := holedValue(w.Parts); ok {
+			return r.add(out, Word{Value: v, Source: src})
+		}
+	}
 	// For a POSIX shell, "{" is quoted: expand would brace-expand.
 	parts, _, whole, err := prepParts(w.Parts, posix, r.keep)
 	if err != nil {
@@ -440,6 +448,110 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// holedValue is the fast path for a word of plain literals, quotes and
+// run-time parts ("$f", x$(y), "${a[@]}", the "[" of a test command):
+// the value prepParts and expand give it, each run-time part a Hole and
+// quote removal a concatenation, computed without either. ok is false
+// for a word that needs them: a backslash, a tilde, "*", "?" or a brace
+// outside quotes, an unquoted "[" with a "]" anywhere in the word (a
+// bracket expression to pattern.HasMeta), a $'…' or $"…", a prompt
+// expansion ${x@P}, an extended glob or any other part. It is only right
+// where no parameter expansion is kept (resolver.keep is nil); fields and
+// literal resolve such a word alike, as neither brace expansion, tilde
+// expansion nor globbing applies to it. TestHoledValueMatchesExpand,
+// TestFastPathsMatchGeneral and FuzzFastPaths compare it with expand.
+func holedValue(parts []syntax.WordPart) (string, bool) {
+	n := 0
+	open, closed := false, false // an unquoted "[", a "]" anywhere
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if !plainUnquoted(p.Value) {
+				return "", false
+			}
+			open = open || strings.IndexByte(p.Value, '[') >= 0
+			closed = closed || strings.IndexByte(p.Value, ']') >= 0
+			n += len(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			closed = closed || strings.IndexByte(p.Value, ']') >= 0
+			n += len(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+					if strings.IndexByte(q.Value, '\\') >= 0 {
+						return "", false
+					}
+					closed = closed || strings.IndexByte(q.Value, ']') >= 0
+					n += len(q.Value)
+				case *syntax.ParamExp:
+					if promptExp(q) {
+						return "", false
+					}
+					n += len(Hole)
+				case *syntax.CmdSubst, *syntax.ArithmExp:
+					n += len(Hole)
+				default:
+					return "", false
+				}
+			}
+		case *syntax.ParamExp:
+			if promptExp(p) {
+				return "", false
+			}
+			n += len(Hole)
+		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+			n += len(Hole)
+		default:
+			return "", false
+		}
+	}
+	if len(parts) == 0 || (open && closed) {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(l.Value)
+				} else {
+					b.WriteString(Hole)
+				}
+			}
+		default:
+			b.WriteString(Hole)
+		}
+	}
+	return b.String(), true
+}
+
+// plainUnquoted reports an unquoted literal that quote removal leaves as
+// it is and that no expansion touches: no backslash, tilde, "*", "?" or
+// brace. A "[" is a glob only with a "]" after it (pattern.HasMeta), which
+// holedValue checks on the whole word: "[" of a test command is plain.
+func plainUnquoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '~', '*', '?', '{':
+			return false
+		}
+	}
+	return true
 }
 
 // expandOne expands a word that has no brace expansion left; assignLike
@@ -626,6 +738,11 @@ func (r *resolver) literal(w *syntax.Word, assign bool) (string, error) {
 	}
 	if v, ok := simpleValue(w.Parts, true); ok {
 		return v, r.budget.spend(0, len(v))
+	}
+	if r.keep == nil && !r.general {
+		if v, ok := holedValue(w.Parts); ok {
+			return v, r.budget.spend(0, len(v))
+		}
 	}
 	parts, _, whole, err := prepParts(w.Parts, true, r.keep)
 	if err != nil {
