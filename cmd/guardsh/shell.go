@@ -269,33 +269,58 @@ func (s *shellRun) serve(text string, args []string) int {
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
-	hinted := false // a line on stderr already said what the jail did
 	if o.Sandbox {
-		// Nothing the jailed command started may go on past the putting
-		// back and the record (an attack run's background process wrote
-		// .git/hooks after both).
-		stopped, err := sandbox.StopLeftovers()
-		if n := len(stopped); n > 0 {
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running (%s): nothing started in the jail outlives the command; a server or daemon needs an allow rule for the command (rules.shell.allow in %s) to run outside the jail\n",
-				n, strings.Join(stopped, ", "), s.guard.PolicyFile)
-			rec.Sandbox += fmt.Sprintf("; stopped %d", n)
-			if status == 0 {
-				// What it started is gone: the caller must not go on as
-				// if it were running.
-				status = exitRefused
-			}
-			hinted = true
+		status = s.settleJail(o, rec, kept, status)
+	}
+	s.finish(rec, &status)
+	if died == syscall.SIGINT {
+		// The command died of Ctrl-C: so does guardsh, as bash would,
+		// once the record is written and the terminal restored, so that
+		// a calling shell's loop or script stops too (it tells a death
+		// by SIGINT from an exit status of 130). (Go's own handling of
+		// a SIGQUIT raised this way would print a stack dump: that one
+		// ends in status 131.)
+		signal.Reset(died)
+		_ = syscall.Kill(os.Getpid(), died)
+		time.Sleep(100 * time.Millisecond)
+	}
+	return status
+}
+
+// settleJail ends a jailed command that returned status: it stops what
+// the command left running (sandbox.StopLeftovers), puts back the
+// protected paths kept (nothing, while jailed processes may still run),
+// moves aside a directory the command replaced, notes all of it in rec
+// and on stderr, and returns the status to report: 126 when the command
+// succeeded but what it did was undone. After a failure that no line
+// already explained, a hint says what the jail forbids and how to allow
+// it.
+func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, kept *sandbox.Kept, status int) int {
+	hinted := false // a line on stderr already said what the jail did
+	// Nothing the jailed command started may go on past the putting
+	// back and the record (an attack run's background process wrote
+	// .git/hooks after both).
+	stopped, err := sandbox.StopLeftovers()
+	if n := len(stopped); n > 0 {
+		fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running (%s): nothing started in the jail outlives the command; a server or daemon needs an allow rule for the command (rules.shell.allow in %s) to run outside the jail\n",
+			n, strings.Join(stopped, ", "), s.guard.PolicyFile)
+		rec.Sandbox += fmt.Sprintf("; stopped %d", n)
+		if status == 0 {
+			// What it started is gone: the caller must not go on as
+			// if it were running.
+			status = exitRefused
 		}
-		if err != nil {
-			// Some may still run, jailed: putting back now could be
-			// raced (a link swapped in under guardsh's feet), and what
-			// was put back changed again after.
-			fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: sandbox: protected paths in the workspace were not put back while jailed processes may still run: check .git/config, .git/hooks and the agents' settings before running anything there\n", err)
-			rec.Sandbox += "; not all stopped, not put back"
-			kept, hinted = nil, true
-			if status == 0 {
-				status = exitRefused
-			}
+		hinted = true
+	}
+	if err != nil {
+		// Some may still run, jailed: putting back now could be
+		// raced (a link swapped in under guardsh's feet), and what
+		// was put back changed again after.
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: sandbox: protected paths in the workspace were not put back while jailed processes may still run: check .git/config, .git/hooks and the agents' settings before running anything there\n", err)
+		rec.Sandbox += "; not all stopped, not put back"
+		kept, hinted = nil, true
+		if status == 0 {
+			status = exitRefused
 		}
 	}
 	if kept != nil {
@@ -333,20 +358,8 @@ func (s *shellRun) serve(text string, args []string) int {
 			status = exitRefused
 		}
 	}
-	if o.Sandbox && status != 0 && !hinted {
+	if status != 0 && !hinted {
 		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
-	}
-	s.finish(rec, &status)
-	if died == syscall.SIGINT {
-		// The command died of Ctrl-C: so does guardsh, as bash would,
-		// once the record is written and the terminal restored, so that
-		// a calling shell's loop or script stops too (it tells a death
-		// by SIGINT from an exit status of 130). (Go's own handling of
-		// a SIGQUIT raised this way would print a stack dump: that one
-		// ends in status 131.)
-		signal.Reset(died)
-		_ = syscall.Kill(os.Getpid(), died)
-		time.Sleep(100 * time.Millisecond)
 	}
 	return status
 }
