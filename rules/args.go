@@ -258,7 +258,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 	}
 	if ctx.CwdUnknown {
 		sc.cwdUnknown = true
-	} else if c := x.canonicalCwd(ctx.Cwd); c != "" {
+	} else if c := x.canonicalCwd(ctx.Cwd, ctx.Lookups); c != "" {
 		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
 	}
 	if sc.home == "/" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -15,6 +16,7 @@ import (
 type Lookups struct {
 	m     map[string]lookup
 	names map[string]map[string]bool // directory → its entries; nil value: unknown
+	canon map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
 }
 
 type lookup struct {
@@ -41,7 +43,11 @@ func (lk *Lookups) has(dir, name string) bool {
 	}
 	names, ok := lk.names[dir]
 	if !ok {
-		names = listNames(dir)
+		if lk.noEntries(dir) {
+			names = map[string]bool{}
+		} else {
+			names = listNames(dir)
+		}
 		if lk.names == nil {
 			lk.names = make(map[string]map[string]bool, 2)
 		}
@@ -93,7 +99,33 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	if r, ok := lk.m[p]; ok {
 		return r.fi, r.err
 	}
-	fi, err := lstat(p)
+	var fi os.FileInfo
+	var err error
+	if i := strings.LastIndexByte(p, '/'); i > 0 && lk.noEntries(p[:i]) {
+		// What the system call would answer: below a missing file
+		// nothing exists, below a file that is no directory nothing
+		// can.
+		err = syscall.ENOENT
+		if r := lk.m[p[:i]]; r.err == nil || r.err == syscall.ENOTDIR {
+			err = syscall.ENOTDIR
+		}
+	} else {
+		fi, err = lstat(p)
+	}
 	lk.m[p] = lookup{fi, err}
 	return fi, err
+}
+
+// noEntries reports that dir was looked up in lk and can have no entries:
+// it does not exist (ENOENT or ENOTDIR), or it is a file that is neither
+// a directory nor a symlink (which may lead to one).
+func (lk *Lookups) noEntries(dir string) bool {
+	r, ok := lk.m[dir]
+	switch {
+	case !ok:
+		return false
+	case r.err != nil:
+		return r.err == syscall.ENOENT || r.err == syscall.ENOTDIR
+	}
+	return !r.fi.IsDir() && r.fi.Mode()&os.ModeSymlink == 0
 }

@@ -92,12 +92,24 @@ type pathIndex struct {
 	cwdRes atomic.Pointer[[2]string]
 }
 
-// canonicalCwd returns canonical(cwd), remembering the last answer (the
-// working directory may vary while the index fits), or "" when cwd is not
-// absolute.
-func (x *pathIndex) canonicalCwd(cwd string) string {
+// canonicalCwd returns canonical(cwd), or "" when cwd is not absolute.
+// With lk it is remembered in lk (one command's lookups: a command decided
+// in each directory a cd may lead to asks for several); without, the last
+// answer is remembered in x.
+func (x *pathIndex) canonicalCwd(cwd string, lk *Lookups) string {
 	if !filepath.IsAbs(cwd) {
 		return ""
+	}
+	if lk != nil {
+		if c, ok := lk.canon[cwd]; ok {
+			return c
+		}
+		out, _ := resolve(lk, cwd)
+		if lk.canon == nil {
+			lk.canon = make(map[string]string, 2)
+		}
+		lk.canon[cwd] = out
+		return out
 	}
 	if c := x.cwdRes.Load(); c != nil && c[0] == cwd {
 		return c[1]
