@@ -68,17 +68,33 @@ type Outcome struct {
 	SandboxNote string
 }
 
-// Evaluate analyses text and decides every segment. It never returns Allow
-// for text it could not analyse.
+// Evaluate analyses text and decides every segment: Analyze, then Decide.
+// It never returns Allow for text it could not analyse.
 func (g *Guard) Evaluate(text string) Outcome {
+	segs, err := g.Analyze(text)
+	if err != nil {
+		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
+	}
+	return g.Decide(segs)
+}
+
+// Analyze returns the segments of text under g.Analysis (with files read
+// by source that g.Verdicts found clear vouched for), or the
+// *interp.NotUnderstood error saying why text cannot be analysed.
+func (g *Guard) Analyze(text string) ([]interp.Segment, error) {
 	opt := g.Analysis
 	if g.Verdicts != nil {
 		opt.Vouch = g.knownClear
 	}
-	segs, err := interp.Analyze(text, opt)
-	if err != nil {
-		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
-	}
+	return interp.Analyze(text, opt)
+}
+
+// Decide decides every segment of segs, the segments Analyze returned
+// for one command text, and combines the verdicts. The segments are
+// decided at one moment: they share one rules.Lookups (each file system
+// lookup is made once per call), and each is decided in every directory a
+// cd among them may lead to.
+func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, 0, len(segs))}
 	ctx := g.Context
 	// The command is decided at one moment: its segments share lookups.
