@@ -232,13 +232,23 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 	var maybe []int32 // deny entries on the path that did not match definitely
 	n := t.root
 	var stop *tnode // node where a Hole stopped the walk
+	// A root pattern that matches every string units stand for matches
+	// the one with each Hole empty and each optional group left out, so
+	// it is among that string's root candidates; the others are tried
+	// only for could-match.
+	cands := t.rootCandidates(minimalString(units))
 	for i := 0; ; i++ {
 		for _, ei := range n.here {
 			e := t.entries[ei]
 			if e.rule.Decision == Deny && h.deny >= 0 && int(ei) > h.deny {
 				continue
 			}
-			if !hm.definite(e.g, units) {
+			if i == 0 {
+				for len(cands) > 0 && cands[0] < ei {
+					cands = cands[1:]
+				}
+			}
+			if i == 0 && (len(cands) == 0 || cands[0] != ei) || !hm.definite(e.g, units) {
 				if e.rule.Decision == Deny {
 					maybe = append(maybe, ei)
 				}
@@ -283,6 +293,22 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 		}
 	}
 	return h
+}
+
+// minimalString returns the shortest string units stand for: each Hole
+// empty, each optional group left out.
+func minimalString(units []uint16) string {
+	b := make([]byte, 0, len(units))
+	for i := 0; i < len(units); i++ {
+		switch u := units[i]; u {
+		case uOpt:
+			i += optLen - 1
+		case uHole:
+		default:
+			b = append(b, byte(u))
+		}
+	}
+	return string(b)
 }
 
 // firstDeny returns the earliest deny entry of the section, or -1.

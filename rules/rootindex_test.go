@@ -8,7 +8,8 @@ import (
 
 // TestRootIndexFindsWhatTryingAllFinds: the root index (patterns starting
 // with '*', filed by a literal every match holds) gives, for any subject,
-// the hits that trying every root pattern gives. Patterns and subjects
+// the hits that trying every root pattern gives, for subjects with and
+// without run-time parts (Holes). Patterns and subjects
 // are drawn from a small alphabet so that they often match.
 func TestRootIndexFindsWhatTryingAllFinds(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
@@ -42,6 +43,22 @@ func TestRootIndexFindsWhatTryingAllFinds(t *testing.T) {
 			s := pick(1 + r.Intn(6))
 			if got, want := tr.matchString(s), plain.matchString(s); got != want {
 				t.Fatalf("round %d: %q: indexed %+v, all %+v (patterns %v)", round, s, got, want, patterns(entries))
+			}
+			// The same words with run-time parts: whole words that may
+			// be absent, and Holes inside words.
+			ws := strings.Fields(pick(1 + r.Intn(6)))
+			for i := range ws {
+				switch r.Intn(4) {
+				case 0:
+					ws[i] = Hole
+				case 1:
+					k := r.Intn(len(ws[i]) + 1)
+					ws[i] = ws[i][:k] + Hole + ws[i][k:]
+				}
+			}
+			u, _ := execUnits(ws)
+			if got, want := tr.matchUnits(u, &holeMatcher{}), plain.matchUnits(u, &holeMatcher{}); got != want {
+				t.Fatalf("round %d: %q: indexed %+v, all %+v (patterns %v)", round, ws, got, want, patterns(entries))
 			}
 		}
 	}
