@@ -43,7 +43,7 @@ func (lk *Lookups) has(dir, name string) bool {
 	}
 	names, ok := lk.names[dir]
 	if !ok {
-		if lk.noEntries(dir) {
+		if lk.noEntries(dir) || lk.deadEnd(dir) != "" {
 			names = map[string]bool{}
 		} else {
 			names = listNames(dir)
@@ -101,12 +101,12 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	}
 	var fi os.FileInfo
 	var err error
-	if i := strings.LastIndexByte(p, '/'); i > 0 && lk.noEntries(p[:i]) {
-		// What the system call would answer: below a missing file
-		// nothing exists, below a file that is no directory nothing
-		// can.
+	if d := lk.deadEnd(p); d != "" {
+		// What the system call would answer: the kernel walks the path
+		// from the start, and below a missing file nothing exists,
+		// below a file that is no directory nothing can.
 		err = syscall.ENOENT
-		if r := lk.m[p[:i]]; r.err == nil || r.err == syscall.ENOTDIR {
+		if r := lk.m[d]; r.err == nil || r.err == syscall.ENOTDIR {
 			err = syscall.ENOTDIR
 		}
 	} else {
@@ -114,6 +114,17 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	}
 	lk.m[p] = lookup{fi, err}
 	return fi, err
+}
+
+// deadEnd returns the longest proper prefix of p ending before a '/'
+// that lk found can have no entries (see noEntries), or "".
+func (lk *Lookups) deadEnd(p string) string {
+	for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+		if lk.noEntries(p[:i]) {
+			return p[:i]
+		}
+	}
+	return ""
 }
 
 // noEntries reports that dir was looked up in lk and can have no entries:

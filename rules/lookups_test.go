@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -49,7 +50,7 @@ func TestLookupsHas(t *testing.T) {
 // system call, below a path it found missing or not a directory, is what
 // lstat answers: the same error (ENOENT, ENOTDIR) or the same file, in
 // whichever order the paths are looked up, symlinks to directories
-// included.
+// included, and below a missing first component looked up alone.
 func TestLookupsAnswerAsTheSystem(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{"d/e"} {
@@ -72,13 +73,18 @@ func TestLookupsAnswerAsTheSystem(t *testing.T) {
 			paths = append(paths, a+"/"+b, a+"/"+b+"/y")
 		}
 	}
-	for _, order := range []string{"parents first", "children first"} {
+	for _, order := range []string{"parents first", "children first", "the first component first"} {
 		lk := NewLookups()
 		ps := slices.Clone(paths)
 		if order == "children first" {
 			slices.Reverse(ps)
 		}
 		for _, q := range ps {
+			if order == "the first component first" {
+				first, _, _ := strings.Cut(q, "/")
+				lk = NewLookups()
+				lk.lstat(filepath.Join(dir, first))
+			}
 			p := filepath.Join(dir, q)
 			want, wantErr := lstat(p)
 			got, gotErr := lk.lstat(p)

@@ -2,6 +2,8 @@ package guard
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/guardsh/guardsh/internal/benchdata"
@@ -49,6 +51,43 @@ func BenchmarkDecide(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
 			g := benchGuard(b, n)
+			segs, err := g.Analyze(benchdata.TwentySegments)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if o := g.Decide(segs); len(o.Segments) < 20 {
+				b.Fatalf("%d segments", len(o.Segments))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				g.Decide(segs)
+			}
+		})
+	}
+}
+
+// BenchmarkDecideWorkspace is BenchmarkDecide with a home directory and
+// workspace that exist (a checkout with README.md, src/, dist/tmp and
+// .git), as in real use, so that the arguments naming files cost the
+// lookups of files that are there.
+func BenchmarkDecideWorkspace(b *testing.B) {
+	home := b.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{"src", "dist/tmp", ".git/hooks", "node_modules/x"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, f := range []string{"README.md", "src/main.go", "src/util.go", "package.json", "Makefile", ".git/config"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("TODO\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			g := benchGuard(b, n)
+			g.Context.Cwd, g.Context.Home, g.Context.Workspace = ws, home, ws
+			g.Analysis.Home = home
 			segs, err := g.Analyze(benchdata.TwentySegments)
 			if err != nil {
 				b.Fatal(err)
