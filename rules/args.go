@@ -732,7 +732,10 @@ func (sc *argScan) secretIn(dir string) *Rule {
 			}
 			continue
 		}
-		if sc.hm.could(e.g, below) {
+		// Only a pattern whose literal start agrees with prefix could
+		// match something below it (the Hole and the stars take the
+		// rest), which saves the matcher for most.
+		if (strings.HasPrefix(e.g.key, prefix) || strings.HasPrefix(prefix, e.g.key)) && sc.hm.could(e.g, below) {
 			return e.rule
 		}
 	}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"errors"
-	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -69,19 +68,14 @@ func (lk *Lookups) listed(dir string) map[string]bool {
 // exist or is not a directory, and nil (unknown) when it cannot be listed
 // or has more than maxListed entries.
 func listNames(dir string) map[string]bool {
-	f, err := os.Open(dir)
+	list, err := dirNames(dir, maxListed+1)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 			return map[string]bool{}
 		}
 		return nil
 	}
-	defer f.Close()
-	list, err := f.Readdirnames(maxListed + 1)
-	if err != nil && err != io.EOF || len(list) > maxListed {
-		if errors.Is(err, syscall.ENOTDIR) {
-			return map[string]bool{}
-		}
+	if len(list) > maxListed {
 		return nil
 	}
 	names := make(map[string]bool, len(list))

@@ -84,9 +84,12 @@ type pathIndex struct {
 
 	sections  [2]*trie // write, read
 	protected []*glob
-	wsDirs    []string // the workspace, as given and resolved
-	homeDirs  []string // the home directory, as given and resolved
-	tmpDirs   []string // temp directories, as given and resolved
+	// protectedIndex files the protected patterns (as deny entries, in
+	// the order of protected) for protectedBy.
+	protectedIndex *trie
+	wsDirs         []string // the workspace, as given and resolved
+	homeDirs       []string // the home directory, as given and resolved
+	tmpDirs        []string // temp directories, as given and resolved
 
 	// cwdRes caches the last working directory resolved (see canonicalCwd).
 	cwdRes atomic.Pointer[[2]string]
@@ -273,6 +276,12 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			x.protected = append(x.protected, compileGlob(v, false))
 		}
 	}
+	protectedRule := &Rule{Decision: Deny}
+	entries := make([]entry, len(x.protected))
+	for i, g := range x.protected {
+		entries[i] = entry{g: g, rule: protectedRule}
+	}
+	x.protectedIndex = newTrie(entries)
 	x.wsDirs = dirVariants(ctx.Workspace)
 	x.homeDirs = dirVariants(ctx.Home)
 	for _, t := range tmp {
@@ -474,13 +483,16 @@ func newPathSubject(w string, ctx Context) pathSubject {
 var devSinks = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"}
 
 // protectedBy returns the protected pattern s writes to, or "".
+// It is the first of x.protected that matches s.cleaned or s.resolved.
 func (x *pathIndex) protectedBy(s pathSubject) string {
-	for _, g := range x.protected {
-		if g.match(s.cleaned) || g.match(s.resolved) {
-			return g.pat
-		}
+	i := x.protectedIndex.matchString(s.cleaned).deny
+	if s.resolved != s.cleaned {
+		i = minHit(i, x.protectedIndex.matchString(s.resolved).deny)
 	}
-	return ""
+	if i < 0 {
+		return ""
+	}
+	return x.protected[i].pat
 }
 
 func withinAny(p string, dirs []string) bool {

@@ -71,3 +71,56 @@ func patterns(es []entry) []string {
 	}
 	return out
 }
+
+// TestProtectedIndexFindsWhatTryingAllFinds: protectedBy, which looks the
+// protected patterns up in an index, names for any path the first
+// protected pattern that matches it, as trying them all in order does.
+// The paths are the patterns with each '*' replaced by pieces that make
+// them match or almost match, under the home directory and elsewhere.
+func TestProtectedIndexFindsWhatTryingAllFinds(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	ctx.Protected = []string{"/srv/secret/*", "*.key", "~/notes/*/private"}
+	x := Default().pathIndexFor(ctx)
+	pieces := []string{"", "x", "a/b", ".git", "hooks/pre-commit", "/", "config", ".ssh/id_rsa"}
+	r := rand.New(rand.NewSource(3))
+	var paths []string
+	for _, g := range x.protected {
+		for range 20 {
+			var b strings.Builder
+			for i := 0; i < len(g.pat); i++ {
+				switch {
+				case g.pat[i] == '*':
+					b.WriteString(pieces[r.Intn(len(pieces))])
+				case r.Intn(40) == 0:
+					// An almost match: one byte left out.
+				default:
+					b.WriteByte(g.pat[i])
+				}
+			}
+			paths = append(paths, b.String(), "/other"+b.String(), b.String()+"/below")
+		}
+	}
+	matched := 0
+	for i, p := range paths {
+		s := pathSubject{cleaned: p, resolved: paths[(i+1)%len(paths)]}
+		if i%3 == 0 {
+			s.resolved = p
+		}
+		want := ""
+		for _, g := range x.protected {
+			if g.match(s.cleaned) || g.match(s.resolved) {
+				want = g.pat
+				break
+			}
+		}
+		if got := x.protectedBy(s); got != want {
+			t.Errorf("%+v: protectedBy %q, trying all %q", s, got, want)
+		}
+		if want != "" {
+			matched++
+		}
+	}
+	if matched < len(paths)/3 {
+		t.Errorf("only %d of %d paths are protected: the test tries too little", matched, len(paths))
+	}
+}
