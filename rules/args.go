@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Arguments as paths. A program's arguments name the files it reads and
@@ -75,11 +76,13 @@ import (
 
 // stringOnly are programs and builtins whose arguments are strings, never
 // files they open.
-var stringOnly = map[string]bool{
-	"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
-	"basename": true, "dirname": true, "type": true, "which": true,
-	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
-}
+var stringOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
+		"basename": true, "dirname": true, "type": true, "which": true,
+		"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
+	}
+})
 
 // readsArgs are programs that are not read-only but only read the paths
 // they are given (bash's source/. run a file; ssh -i/-F and ssh-add read a
@@ -91,13 +94,15 @@ var readsArgs = map[string]bool{"source": true, ".": true, "ssh": true, "ssh-add
 // subcommand (isSubcommand: `git status`, `npm test`, `make build`), names
 // what to do, not a file; it is not looked up as a path (one lstat saved
 // per segment of the commonest commands).
-var subcommandTools = map[string]bool{
-	"git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true,
-	"go": true, "cargo": true, "rustup": true, "make": true, "docker": true, "podman": true,
-	"kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true, "pip3": true,
-	"uv": true, "poetry": true, "dotnet": true, "mvn": true, "gradle": true, "bundle": true,
-	"brew": true, "apt": true, "apt-get": true, "systemctl": true,
-}
+var subcommandTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true,
+		"go": true, "cargo": true, "rustup": true, "make": true, "docker": true, "podman": true,
+		"kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true, "pip3": true,
+		"uv": true, "poetry": true, "dotnet": true, "mvn": true, "gradle": true, "bundle": true,
+		"brew": true, "apt": true, "apt-get": true, "systemctl": true,
+	}
+})
 
 // walk says when a program reads or writes everything below a directory
 // argument: always (zero value), or when given one of the short option
@@ -111,24 +116,26 @@ type walk struct {
 
 // walkers are the programs that walk directory arguments (the tar, cp,
 // grep, rm, chmod, zip, diff, find and rsync man pages of Debian 12).
-var walkers = map[string]walk{
-	"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
-	"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
-	"grep":    {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"egrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"fgrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"ugrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
-	"scp":     {short: "r"},
-	"rm":      {short: "rR", long: []string{"--recursive"}},
-	"chmod":   {short: "R", long: []string{"--recursive"}},
-	"chown":   {short: "R", long: []string{"--recursive"}},
-	"chgrp":   {short: "R", long: []string{"--recursive"}},
-	"setfacl": {short: "R", long: []string{"--recursive"}},
-	"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
-	"diff":    {}, // diff DIR DIR reads every file of both, -r or not
-	"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
-}
+var walkers = sync.OnceValue(func() map[string]walk {
+	return map[string]walk{
+		"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
+		"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
+		"grep":    {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"egrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"fgrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"ugrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
+		"scp":     {short: "r"},
+		"rm":      {short: "rR", long: []string{"--recursive"}},
+		"chmod":   {short: "R", long: []string{"--recursive"}},
+		"chown":   {short: "R", long: []string{"--recursive"}},
+		"chgrp":   {short: "R", long: []string{"--recursive"}},
+		"setfacl": {short: "R", long: []string{"--recursive"}},
+		"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
+		"diff":    {}, // diff DIR DIR reads every file of both, -r or not
+		"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
+	}
+})
 
 // walker returns the name of the program words run when it walks its
 // directory arguments, else "".
@@ -142,7 +149,7 @@ func walker(words []string) string {
 		// --no-index, which reads directories through (git-diff(1)).
 		return "git diff"
 	}
-	w, ok := walkers[name]
+	w, ok := walkers()[name]
 	if !ok {
 		return ""
 	}
@@ -248,7 +255,7 @@ type argScan struct {
 // path (a program that is not read-only may write any file it is given:
 // `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
 func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
-	if len(words) < 2 || stringOnly[words[0]] {
+	if len(words) < 2 || stringOnly()[words[0]] {
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
@@ -265,7 +272,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		sc.home = ""
 	}
 	args := words[1:]
-	if subcommandTools[words[0]] && isSubcommand(args[0]) {
+	if subcommandTools()[words[0]] && isSubcommand(args[0]) {
 		args = args[1:]
 	}
 	operands := false

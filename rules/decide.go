@@ -220,7 +220,7 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 				j.class, j.why = Workspace, why
 			}
 		} else if len(s.Words) > 0 {
-			_, writesOutside = workspaceWriters[s.Words[0]]
+			_, writesOutside = workspaceWriters()[s.Words[0]]
 		}
 	}
 	if j.class == Sensitive {
@@ -759,7 +759,7 @@ func suggestExec(words []string) string {
 	if len(words) == 0 || words[0] == "" || strings.ContainsAny(words[0], Hole+"* ") {
 		return ""
 	}
-	if codeRunners[words[0][strings.LastIndexByte(words[0], '/')+1:]] {
+	if codeRunners()[words[0][strings.LastIndexByte(words[0], '/')+1:]] {
 		// "sh *" or "python3 *" would allow any code, and `… | sh`
 		// reads its code from stdin, which no pattern names: only an
 		// exact command with its script is suggested.
