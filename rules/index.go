@@ -229,53 +229,47 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 	if t == nil {
 		return h
 	}
-	var maybe []int32 // deny entries on the path that did not match definitely
-	n := t.root
-	var stop *tnode // node where a Hole stopped the walk
 	// A root pattern that matches every string units stand for matches
 	// the one with each Hole empty and each optional group left out, so
 	// it is among that string's root candidates; the others are tried
 	// only for could-match.
 	cands := t.rootCandidates(minimalString(units))
-	for i := 0; ; i++ {
+	stop := t.walkUnits(units, func(n *tnode, root bool) bool {
 		for _, ei := range n.here {
 			e := t.entries[ei]
 			if e.rule.Decision == Deny && h.deny >= 0 && int(ei) > h.deny {
 				continue
 			}
-			if i == 0 {
+			if root {
 				for len(cands) > 0 && cands[0] < ei {
 					cands = cands[1:]
 				}
-			}
-			if i == 0 && (len(cands) == 0 || cands[0] != ei) || !hm.definite(e.g, units) {
-				if e.rule.Decision == Deny {
-					maybe = append(maybe, ei)
+				if len(cands) == 0 || cands[0] != ei {
+					continue
 				}
-				continue
 			}
-			h.add(e.rule.Decision, ei)
+			if hm.definite(e.g, units) {
+				h.add(e.rule.Decision, ei)
+			}
 		}
-		if i == len(units) {
-			break
-		}
-		u := units[i]
-		if u == uHole || u == uOpt {
-			stop = n
-			break
-		}
-		if n = n.child(byte(u)); n == nil {
-			break
-		}
-	}
+		return true
+	})
 	if h.deny >= 0 {
 		return h
 	}
-	for _, ei := range maybe {
-		if hm.could(t.entries[ei].g, units) {
-			h.could = int(ei)
-			return h
+	// No deny matched definitely: each deny on the path may still match
+	// for some value of the Holes, in the order of the walk.
+	t.walkUnits(units, func(n *tnode, _ bool) bool {
+		for _, ei := range n.here {
+			if e := t.entries[ei]; e.rule.Decision == Deny && hm.could(e.g, units) {
+				h.could = int(ei)
+				return false
+			}
 		}
+		return true
+	})
+	if h.could >= 0 {
+		return h
 	}
 	if stop != nil {
 		// Ascending, so the earliest deny that could match is reported
@@ -293,6 +287,30 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 		}
 	}
 	return h
+}
+
+// walkUnits walks units down the trie from the root, calling visit for
+// each node on the way (root true for the root) until visit returns false,
+// the units end, a node is missing, or a Hole or optional group stops the
+// walk; it returns the node a Hole or optional group stopped the walk at,
+// or nil.
+func (t *trie) walkUnits(units []uint16, visit func(n *tnode, root bool) bool) (stop *tnode) {
+	n := t.root
+	for i := 0; ; i++ {
+		if !visit(n, i == 0) {
+			return nil
+		}
+		if i == len(units) {
+			return nil
+		}
+		u := units[i]
+		if u == uHole || u == uOpt {
+			return n
+		}
+		if n = n.child(byte(u)); n == nil {
+			return nil
+		}
+	}
 }
 
 // minimalString returns the shortest string units stand for: each Hole
