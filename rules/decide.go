@@ -563,22 +563,22 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	j.h = hits{deny: minHit(hc.deny, hr.deny), could: -1, ask: minHit(hc.ask, hr.ask), allow: hr.allow}
 	target := ps.resolved
 	if ps.cleaned != ps.resolved {
-		target = fmt.Sprintf("%s (which resolves to %s)", ps.cleaned, ps.resolved)
+		target = ps.cleaned + " (which resolves to " + ps.resolved + ")"
 	}
 	switch {
 	case !write:
 		j.class, j.why = ReadOnly, "reads "+target
 	case containsStr(devSinks, ps.cleaned):
-		j.class, j.why = ReadOnly, fmt.Sprintf("writes %s, which writes no file", ps.cleaned)
+		j.class, j.why = ReadOnly, "writes " + ps.cleaned + ", which writes no file"
 	case ps.links > 1:
 		// Another name of the file may lie anywhere, protected or not.
 		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links), OutsideWorkspace
 	case withinAny(ps.resolved, x.wsDirs):
-		j.class, j.why = Workspace, fmt.Sprintf("writes %s inside the workspace", target)
+		j.class, j.why = Workspace, "writes " + target + " inside the workspace"
 	case withinAny(ps.resolved, x.tmpDirs):
-		j.class, j.why = Workspace, fmt.Sprintf("writes %s in the temp directory", target)
+		j.class, j.why = Workspace, "writes " + target + " in the temp directory"
 	default:
-		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s outside the workspace", target), OutsideWorkspace
+		j.class, j.why, j.sensitivity = Sensitive, "writes " + target + " outside the workspace", OutsideWorkspace
 	}
 	if write && j.class != ReadOnly {
 		j.protected = x.protectedBy(ps)
@@ -734,9 +734,9 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	case v.Decision == Allow && j.class == ReadOnly:
 		v.Reason = j.why
 	case v.Decision == Allow:
-		v.Reason = fmt.Sprintf("%s; mode %s runs it", j.why, mode)
+		v.Reason = j.why + "; mode " + string(mode) + " runs it"
 	case v.Decision == Deny:
-		v.Reason = fmt.Sprintf("%s; mode %s runs only read-only commands", j.why, mode)
+		v.Reason = j.why + "; mode " + string(mode) + " runs only read-only commands"
 	case mode == Approve:
 		v.Reason = fmt.Sprintf("%s, but mode approve asks before anything no allow rule matches", j.why)
 	default:

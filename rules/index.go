@@ -63,6 +63,10 @@ type trie struct {
 	// for subjects with no Hole; nil rootGrams: try all of root.here.
 	rootGrams  map[string][]int32
 	rootAlways []int32
+	// rootPairs has bit a<<8|b set when a gram of rootGrams starts with
+	// bytes a, b: most positions of a subject are ruled out without a
+	// map lookup.
+	rootPairs *[1 << 13]byte
 }
 
 func newTrie(entries []entry) *trie {
@@ -123,6 +127,11 @@ func (t *trie) indexRoot() {
 		}
 		k := f[:gramLen]
 		t.rootGrams[k] = append(t.rootGrams[k], ei)
+		if t.rootPairs == nil {
+			t.rootPairs = new([1 << 13]byte)
+		}
+		pair := uint16(k[0])<<8 | uint16(k[1])
+		t.rootPairs[pair>>3] |= 1 << (pair & 7)
 	}
 }
 
@@ -132,9 +141,21 @@ func (t *trie) rootCandidates(s string) []int32 {
 	if t.rootGrams == nil {
 		return t.root.here
 	}
-	out := append([]int32(nil), t.rootAlways...)
+	var out []int32
 	for j := 0; j+gramLen <= len(s); j++ {
-		out = append(out, t.rootGrams[s[j:j+gramLen]]...)
+		pair := uint16(s[j])<<8 | uint16(s[j+1])
+		if t.rootPairs[pair>>3]&(1<<(pair&7)) == 0 {
+			continue
+		}
+		if xs := t.rootGrams[s[j:j+gramLen]]; len(xs) > 0 {
+			if out == nil {
+				out = slices.Clone(t.rootAlways)
+			}
+			out = append(out, xs...)
+		}
+	}
+	if out == nil {
+		return t.rootAlways // shared: callers only read it
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -476,7 +476,7 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	}
 	prog := readOnlyTable()[name]
 	if prog == nil {
-		return Sensitive, fmt.Sprintf("%s is not in the read-only table", name), false
+		return Sensitive, name + " is not in the read-only table", false
 	}
 	return prog.check(name, words[1:])
 }
@@ -589,7 +589,7 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 	if prog.NoOperands && operands > 0 {
 		return Sensitive, fmt.Sprintf("%s with an operand changes something (%s)", label, prog.Source), false
 	}
-	return ReadOnly, fmt.Sprintf("%s is in the read-only table", label), false
+	return ReadOnly, label + " is in the read-only table", false
 }
 
 // checkSub handles a program with subcommands: global options, then a

@@ -99,7 +99,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 	if operands == 0 {
 		return false, ""
 	}
-	return true, fmt.Sprintf("%s changes only files inside the workspace", name)
+	return true, name + " changes only files inside the workspace"
 }
 
 // landsProtected reports whether cp, mv, ln or git mv with args (after the
