@@ -569,16 +569,16 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	case !write:
 		j.class, j.why = ReadOnly, "reads "+target
 	case containsStr(devSinks, ps.cleaned):
-		j.class, j.why = ReadOnly, "writes " + ps.cleaned + ", which writes no file"
+		j.class, j.why = ReadOnly, "writes "+ps.cleaned+", which writes no file"
 	case ps.links > 1:
 		// Another name of the file may lie anywhere, protected or not.
 		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links), OutsideWorkspace
 	case withinAny(ps.resolved, x.wsDirs):
-		j.class, j.why = Workspace, "writes " + target + " inside the workspace"
+		j.class, j.why = Workspace, "writes "+target+" inside the workspace"
 	case withinAny(ps.resolved, x.tmpDirs):
-		j.class, j.why = Workspace, "writes " + target + " in the temp directory"
+		j.class, j.why = Workspace, "writes "+target+" in the temp directory"
 	default:
-		j.class, j.why, j.sensitivity = Sensitive, "writes " + target + " outside the workspace", OutsideWorkspace
+		j.class, j.why, j.sensitivity = Sensitive, "writes "+target+" outside the workspace", OutsideWorkspace
 	}
 	if write && j.class != ReadOnly {
 		j.protected = x.protectedBy(ps)
