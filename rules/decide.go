@@ -786,12 +786,15 @@ func suggestExec(words []string) string {
 			pat = words[0] + " *"
 		}
 	}
-	g := compileGlob(pat, true)
-	if units, dynamic := execUnits(words); dynamic {
-		if !(&holeMatcher{}).definite(g, units) {
-			return ""
-		}
-	} else if !g.match(strings.Join(words, " ")) {
+	units, dynamic := execUnits(words)
+	if !dynamic {
+		// Without a Hole each form above matches the words: "W0 *" and
+		// "W0 W1 *" (W0 holds no '*' or space, W1 is a plain word) match
+		// "W0 …", and the exact command, holding no '*', matches itself
+		// (TestSuggestMatches).
+		return pat
+	}
+	if !(&holeMatcher{}).definite(compileGlob(pat, true), units) {
 		return ""
 	}
 	return pat

@@ -5,6 +5,7 @@ package rules
 import (
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -75,6 +76,10 @@ func (s *statInfo) Mode() os.FileMode {
 	return m
 }
 
+// direntBuf holds buffers for getdents: one system call reads a few
+// hundred entries into 8 KiB.
+var direntBuf = sync.Pool{New: func() any { b := make([]byte, 8192); return &b }}
+
 // dirNames returns up to max names of the entries of directory dir ("."
 // and ".." left out), with the system calls alone (open, getdents,
 // close): os.Open would also register the descriptor with the runtime's
@@ -94,7 +99,9 @@ func dirNames(dir string, max int) ([]string, error) {
 	}
 	defer syscall.Close(fd)
 	var names []string
-	buf := make([]byte, 8192)
+	bp := direntBuf.Get().(*[]byte)
+	defer direntBuf.Put(bp)
+	buf := *bp
 	for len(names) < max {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {

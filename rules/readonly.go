@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // program is one entry of the built-in read-only table: a program (or shell
@@ -652,17 +653,24 @@ func (prog *program) excluded(a string) string {
 		}
 		return ""
 	}
-	sign := a[:1]
 	for _, c := range a[1:] {
-		opt := sign + string(c)
-		if slices.Contains(prog.Exclude, opt) {
-			return opt
+		if i := slices.IndexFunc(prog.Exclude, func(e string) bool { return isShortOpt(e, a[0], c) }); i >= 0 {
+			return prog.Exclude[i]
 		}
 		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
 			break // the rest of the cluster is the option's argument
 		}
 	}
 	return ""
+}
+
+// isShortOpt reports whether e is the one-letter option made of sign
+// ('-' or '+') and c ("-o"), without building that string.
+func isShortOpt(e string, sign byte, c rune) bool {
+	if c < utf8.RuneSelf {
+		return len(e) == 2 && e[0] == sign && e[1] == byte(c)
+	}
+	return len(e) > 1 && e[0] == sign && e[1:] == string(c)
 }
 
 // takesNextArg reports whether option word a leaves its argument to the
@@ -713,11 +721,9 @@ func (prog *program) notOnly(a string) string {
 		}
 		return ""
 	}
-	sign := a[:1]
 	for _, c := range a[1:] {
-		opt := sign + string(c)
-		if !slices.Contains(prog.Only, opt) {
-			return opt
+		if !slices.ContainsFunc(prog.Only, func(e string) bool { return isShortOpt(e, a[0], c) }) {
+			return a[:1] + string(c)
 		}
 		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
 			break // the rest of the cluster is the option's argument
