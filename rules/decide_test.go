@@ -667,6 +667,7 @@ func TestCanonicalAgreesWithEvalSymlinks(t *testing.T) {
 	for _, p := range []string{
 		root + "/a/b/c", root + "/x/abs/c", root + "/x/rel", root + "/x/rel/..", root + "/x/abs/../b/./c",
 		root + "/chain/..", root + "/x/sib/../abs", root + "//a///b/", "/", root + "/x/../a",
+		root + "/x/sib/", root + "/chain/", root + "/chain//./..", root + "/x/abs/./",
 	} {
 		want, err := filepath.EvalSymlinks(p)
 		if err != nil {
@@ -679,6 +680,9 @@ func TestCanonicalAgreesWithEvalSymlinks(t *testing.T) {
 	// Missing tails are cleaned; dangling and looping links end.
 	if got := canonical(root + "/x/abs/new/../file"); got != root+"/a/b/file" {
 		t.Errorf("missing tail: %s", got)
+	}
+	if got := canonical(root + "/chain/new//x/"); got != root+"/a/b/c/new/x" {
+		t.Errorf("missing tail after links: %s", got)
 	}
 	if err := os.Symlink(root+"/loop", root+"/loop"); err != nil {
 		t.Fatal(err)

@@ -368,14 +368,15 @@ func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
 // component looked at, nil when the path exists but ends in "..", "." or
 // is dir itself.
 func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
-	todo := strings.Split(p, "/") // components still to resolve
-	resolved := ""                // resolved prefix, "" meaning "/"
+	rest := p      // components still to resolve, joined by '/'
+	resolved := "" // resolved prefix, "" meaning "/"
 	if !strings.HasPrefix(p, "/") && dir != "/" {
 		resolved = dir
 	}
 	links := 0
-	for i := 0; i < len(todo); i++ {
-		c := todo[i]
+	for rest != "" {
+		var c string
+		c, rest, _ = strings.Cut(rest, "/")
 		switch c {
 		case "", ".":
 			continue
@@ -389,7 +390,7 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 		fi, err := lk.lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it.
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
+			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			resolved, info = next, fi
@@ -397,13 +398,15 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 		}
 		target, err := os.Readlink(next)
 		if links++; err != nil || links > maxLinks {
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
+			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if strings.HasPrefix(target, "/") {
 			resolved = ""
 		}
-		todo = append(strings.Split(target, "/"), todo[i+1:]...)
-		i = -1
+		if rest != "" {
+			target += "/" + rest
+		}
+		rest = target
 	}
 	if resolved == "" {
 		return "/", info, true
