@@ -362,10 +362,7 @@ func walksCwd(words []string) bool {
 	default:
 		return false
 	}
-	withArg := map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "-d": true, "-D": true,
-		"--regexp": true, "--file": true, "--max-count": true, "--after-context": true, "--before-context": true,
-		"--context": true, "--include": true, "--exclude": true, "--exclude-dir": true, "--label": true,
-		"-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true}
+	withArg := searchOptionsWithArg()
 	patterns, operands := false, 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -395,6 +392,15 @@ func walksCwd(words []string) bool {
 	}
 	return operands <= 1
 }
+
+// searchOptionsWithArg are the options of grep, rg, ag and ack that take
+// the next word as their value (walksCwd).
+var searchOptionsWithArg = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "-d": true, "-D": true,
+		"--regexp": true, "--file": true, "--max-count": true, "--after-context": true, "--before-context": true,
+		"--context": true, "--include": true, "--exclude": true, "--exclude-dir": true, "--label": true,
+		"-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true}
+})
 
 // value checks c, the whole or a part of the argument word.
 func (sc *argScan) value(word, c string) {
