@@ -245,6 +245,10 @@ type argScan struct {
 	sections []int
 }
 
+// readThenWrite are the path sections an argument is matched against,
+// read first (argScan.sections; shared, never written).
+var readThenWrite = []int{1, 0}
+
 // matchArgs matches the arguments of an exec subject against the write
 // and read rules that deny or ask (see the comment at the top of this
 // file). It returns the first argument a deny rule matches (deny), else
@@ -259,7 +263,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: readThenWrite}
 	if readsArgs[words[0]] {
 		sc.sections = sc.sections[:1]
 	}

@@ -131,9 +131,16 @@ type judgement struct {
 	// sensitivity is why class is Sensitive.
 	sensitivity Sensitivity
 	// path is a write or read subject's path, cleaned.
-	path    string
-	target  string // the protected path, for messages
-	suggest func() string
+	path   string
+	target string // the protected path, for messages
+	// suggest says how to propose an allow rule when the verdict is Ask
+	// (see suggestion); suggestWords, suggestKey and suggestPath are its
+	// inputs.
+	suggest      suggestion
+	suggestWords []string
+	suggestKey   string
+	suggestPath  string
+	suggestIn    *pathIndex
 	// ignoredAllow is 1 + the index of an allow rule that matched but was
 	// not written for the code the subject runs (see runsArgument), or 0.
 	ignoredAllow int
@@ -197,12 +204,13 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
-	if at, key, what := runsArgument(s.Words); at >= 0 {
+	runsAt, runsKey, runsWhat := runsArgument(s.Words)
+	if runsAt >= 0 {
 		// Code or a file given in an argument: sensitive, and only an
 		// allow rule that spells out what runs it is written for it.
-		j.class, j.why = Sensitive, what
+		j.class, j.why = Sensitive, runsWhat
 		if j.h.allow >= 0 {
-			if k := p.allowNaming(s.Words, key, ctx.Home); k >= 0 {
+			if k := p.allowNaming(s.Words, runsKey, ctx.Home); k >= 0 {
 				j.h.allow = k
 			} else {
 				j.ignoredAllow = j.h.allow + 1
@@ -216,7 +224,7 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		// In modes chat and bypass, where the class decides nothing, the
 		// file lookups are not spent.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
-			if at, _, _ := runsArgument(s.Words); at < 0 {
+			if runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
 		} else if len(s.Words) > 0 {
@@ -239,9 +247,9 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
 	}
-	j.suggest = func() string { return suggestExec(s.Words) }
-	if at, key, _ := runsArgument(s.Words); at >= 0 {
-		j.suggest = func() string { return suggestNaming(s.Words, key) }
+	j.suggest, j.suggestWords = suggestCommand, s.Words
+	if runsAt >= 0 {
+		j.suggest, j.suggestKey = suggestCode, runsKey
 	}
 	return j.verdict(mode)
 }
@@ -584,7 +592,7 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		j.protected = x.protectedBy(ps)
 		j.target = target
 	}
-	j.suggest = func() string { return suggestPath(ps.resolved, x.homeDirs, x.wsDirs) }
+	j.suggest, j.suggestPath, j.suggestIn = suggestFile, ps.resolved, x
 	return j.verdict(mode)
 }
 
@@ -743,10 +751,33 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		v.Reason = j.why + " and no rule matches"
 	}
 	v.Reason += ignored
-	if v.Decision == Ask && !j.noAllow && j.suggest != nil {
-		v.Suggest = j.suggest()
+	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone {
+		v.Suggest = j.suggestion()
 	}
 	return v
+}
+
+// suggestion is the kind of allow pattern a judgement proposes.
+type suggestion uint8
+
+const (
+	suggestNone    suggestion = iota
+	suggestCommand            // suggestExec(suggestWords)
+	suggestCode               // suggestNaming(suggestWords, suggestKey)
+	suggestFile               // suggestPath(suggestPath, …) in suggestIn
+)
+
+// suggestion returns the allow pattern j proposes (see suggest), or "".
+func (j *judgement) suggestion() string {
+	switch j.suggest {
+	case suggestCommand:
+		return suggestExec(j.suggestWords)
+	case suggestCode:
+		return suggestNaming(j.suggestWords, j.suggestKey)
+	case suggestFile:
+		return suggestPath(j.suggestPath, j.suggestIn.homeDirs, j.suggestIn.wsDirs)
+	}
+	return ""
 }
 
 // suggestExec proposes an allow pattern for argv: "W0 *" for a single word
