@@ -914,7 +914,7 @@ func tildeShown(p, home string) string {
 		return p
 	case p == home:
 		return "~"
-	case strings.HasPrefix(p, home+"/"):
+	case len(p) > len(home) && p[len(home)] == '/' && strings.HasPrefix(p, home):
 		return "~" + p[len(home):]
 	}
 	return p

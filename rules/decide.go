@@ -433,7 +433,7 @@ func tildeForm(words []string, home string) []string {
 		switch {
 		case w == home:
 			t = "~"
-		case strings.HasPrefix(w, home+"/"):
+		case len(w) > len(home) && w[len(home)] == '/' && strings.HasPrefix(w, home):
 			t = "~" + w[len(home):]
 		default:
 			continue

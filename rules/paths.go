@@ -336,7 +336,7 @@ func within(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || (strings.HasPrefix(p, dir+"/") && len(p) > len(dir)+1)
+	return p == dir || (len(p) > len(dir)+1 && p[len(dir)] == '/' && strings.HasPrefix(p, dir))
 }
 
 // maxLinks bounds symlink resolution, as the kernel's ELOOP limit does.
