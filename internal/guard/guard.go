@@ -116,11 +116,14 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 			// time).
 			seg.Args = []interp.Word{{Value: seg.Relative, Source: seg.Args[0].Source}}
 		}
-		v, counts := g.decide(seg, ctx, vouched)
+		// What the rules see of the segment does not change with the
+		// directory: it is made once.
+		as, subject := g.subject(seg)
+		v, counts := g.decideSubject(as, subject, ctx, vouched)
 		for _, d := range cwds[1:] {
 			in := ctx
 			in.Cwd = d
-			if w, _ := g.decide(seg, in, vouched); w.Decision > v.Decision {
+			if w, _ := g.decideSubject(as, subject, in, vouched); w.Decision > v.Decision {
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v = w
 			}
@@ -150,10 +153,23 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 // assumed values that no rule denies (see interp.Segment.Assumed), which
 // only ever tightens.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	as, subject := g.subject(seg)
+	return g.decideSubject(as, subject, ctx, vouched)
+}
+
+// subject returns seg as it is decided (in guardsh's interactive session
+// without the prompt assignments PromptAllowed allows) and what the rules
+// match of it.
+func (g *Guard) subject(seg interp.Segment) (interp.Segment, rules.Subject) {
 	if g.Prompts && seg.Kind == interp.Exec {
 		seg = g.withoutPromptAssigns(seg)
 	}
-	v = g.Policy.Decide(Subject(seg), ctx)
+	return seg, Subject(seg)
+}
+
+// decideSubject is decide for seg as subject returned it.
+func (g *Guard) decideSubject(seg interp.Segment, subject rules.Subject, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	v = g.Policy.Decide(subject, ctx)
 	if seg.Assumed != "" {
 		if v.Decision != rules.Deny {
 			return v, false
