@@ -124,3 +124,75 @@ func TestProtectedIndexFindsWhatTryingAllFinds(t *testing.T) {
 		t.Errorf("only %d of %d paths are protected: the test tries too little", matched, len(paths))
 	}
 }
+
+// TestSecretPrefixFilter: a secret pattern that could match something
+// below a directory agrees with the directory's path on its literal start,
+// the test secretIn makes before running the matcher.
+func TestSecretPrefixFilter(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	x := Default().pathIndexFor(ctx)
+	dirs := []string{"/", "/home", ctx.Home, ctx.Home + "/.ssh", ctx.Home + "/.ss", ctx.Home + "/.aws", ctx.Home + "/.config",
+		ctx.Home + "/.config/gcloud", ctx.Workspace, "/proc", "/proc/1", "/proc/1/fd", "/dev", "/dev/pts", "/etc", ctx.Home + "/.local/state"}
+	var hm holeMatcher
+	could := 0
+	for _, e := range x.sections[1].entries {
+		for _, d := range dirs {
+			prefix := d
+			if prefix != "/" {
+				prefix += "/"
+			}
+			below := append(appendUnits(nil, prefix), uHole)
+			agrees := strings.HasPrefix(e.g.key, prefix) || strings.HasPrefix(prefix, e.g.key)
+			if hm.could(e.g, below) {
+				could++
+				if !agrees {
+					t.Errorf("%q could match below %s but its literal start %q disagrees", e.g.pat, d, e.g.key)
+				}
+			}
+		}
+	}
+	if could < 20 {
+		t.Errorf("only %d could-matches: the test tries too little", could)
+	}
+}
+
+// TestPrefixChecksUnderADirectory: the prefix checks that build no
+// string (within, tildeForm, tildeShown) answer as comparing with
+// dir + "/" does.
+func TestPrefixChecksUnderADirectory(t *testing.T) {
+	dirs := []string{"/home/u", "/home/u/", "/h", "/"}
+	paths := []string{"/home/u", "/home/u/", "/home/u/x", "/home/ux", "/home/u//x", "/home", "/h", "/h/", "/hx", "/", "", "x"}
+	for _, d := range dirs {
+		for _, p := range paths {
+			wantWithin := p == d || (strings.HasPrefix(p, d+"/") && len(p) > len(d)+1)
+			if d == "/" {
+				wantWithin = strings.HasPrefix(p, "/")
+			}
+			if got := within(p, d); got != wantWithin {
+				t.Errorf("within(%q, %q) = %v", p, d, got)
+			}
+			wantShown := p
+			if p == d {
+				wantShown = "~"
+			} else if strings.HasPrefix(p, d+"/") {
+				wantShown = "~" + p[len(d):]
+			}
+			if got := tildeShown(p, d); got != wantShown {
+				t.Errorf("tildeShown(%q, %q) = %q, want %q", p, d, got, wantShown)
+			}
+			if d == "/" {
+				continue // tildeForm leaves "/" alone
+			}
+			form := tildeForm([]string{p}, d)
+			want := ""
+			if p == d {
+				want = "~"
+			} else if strings.HasPrefix(p, d+"/") {
+				want = "~" + p[len(d):]
+			}
+			if (form == nil) != (want == "") || form != nil && form[0] != want {
+				t.Errorf("tildeForm(%q, %q) = %q, want %q", p, d, form, want)
+			}
+		}
+	}
+}
