@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Arguments as paths. A program's arguments name the files it reads and
@@ -75,11 +76,13 @@ import (
 
 // stringOnly are programs and builtins whose arguments are strings, never
 // files they open.
-var stringOnly = map[string]bool{
-	"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
-	"basename": true, "dirname": true, "type": true, "which": true,
-	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
-}
+var stringOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
+		"basename": true, "dirname": true, "type": true, "which": true,
+		"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
+	}
+})
 
 // readsArgs are programs that are not read-only but only read the paths
 // they are given (bash's source/. run a file; ssh -i/-F and ssh-add read a
@@ -91,13 +94,15 @@ var readsArgs = map[string]bool{"source": true, ".": true, "ssh": true, "ssh-add
 // subcommand (isSubcommand: `git status`, `npm test`, `make build`), names
 // what to do, not a file; it is not looked up as a path (one lstat saved
 // per segment of the commonest commands).
-var subcommandTools = map[string]bool{
-	"git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true,
-	"go": true, "cargo": true, "rustup": true, "make": true, "docker": true, "podman": true,
-	"kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true, "pip3": true,
-	"uv": true, "poetry": true, "dotnet": true, "mvn": true, "gradle": true, "bundle": true,
-	"brew": true, "apt": true, "apt-get": true, "systemctl": true,
-}
+var subcommandTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true,
+		"go": true, "cargo": true, "rustup": true, "make": true, "docker": true, "podman": true,
+		"kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true, "pip3": true,
+		"uv": true, "poetry": true, "dotnet": true, "mvn": true, "gradle": true, "bundle": true,
+		"brew": true, "apt": true, "apt-get": true, "systemctl": true,
+	}
+})
 
 // walk says when a program reads or writes everything below a directory
 // argument: always (zero value), or when given one of the short option
@@ -111,24 +116,26 @@ type walk struct {
 
 // walkers are the programs that walk directory arguments (the tar, cp,
 // grep, rm, chmod, zip, diff, find and rsync man pages of Debian 12).
-var walkers = map[string]walk{
-	"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
-	"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
-	"grep":    {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"egrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"fgrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"ugrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
-	"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
-	"scp":     {short: "r"},
-	"rm":      {short: "rR", long: []string{"--recursive"}},
-	"chmod":   {short: "R", long: []string{"--recursive"}},
-	"chown":   {short: "R", long: []string{"--recursive"}},
-	"chgrp":   {short: "R", long: []string{"--recursive"}},
-	"setfacl": {short: "R", long: []string{"--recursive"}},
-	"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
-	"diff":    {}, // diff DIR DIR reads every file of both, -r or not
-	"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
-}
+var walkers = sync.OnceValue(func() map[string]walk {
+	return map[string]walk{
+		"tar": {}, "bsdtar": {}, "7z": {}, "7za": {}, "7zz": {}, "rsync": {}, "mv": {},
+		"rg": {}, "ag": {}, "ack": {}, "rgrep": {},
+		"grep":    {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"egrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"fgrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"ugrep":   {short: "rRd", long: []string{"--recursive", "--dereference-recursive", "--directories"}},
+		"cp":      {short: "rRa", long: []string{"--recursive", "--archive"}},
+		"scp":     {short: "r"},
+		"rm":      {short: "rR", long: []string{"--recursive"}},
+		"chmod":   {short: "R", long: []string{"--recursive"}},
+		"chown":   {short: "R", long: []string{"--recursive"}},
+		"chgrp":   {short: "R", long: []string{"--recursive"}},
+		"setfacl": {short: "R", long: []string{"--recursive"}},
+		"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
+		"diff":    {}, // diff DIR DIR reads every file of both, -r or not
+		"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
+	}
+})
 
 // walker returns the name of the program words run when it walks its
 // directory arguments, else "".
@@ -142,7 +149,7 @@ func walker(words []string) string {
 		// --no-index, which reads directories through (git-diff(1)).
 		return "git diff"
 	}
-	w, ok := walkers[name]
+	w, ok := walkers()[name]
 	if !ok {
 		return ""
 	}
@@ -238,6 +245,10 @@ type argScan struct {
 	sections []int
 }
 
+// readThenWrite are the path sections an argument is matched against,
+// read first (argScan.sections; shared, never written).
+var readThenWrite = []int{1, 0}
+
 // matchArgs matches the arguments of an exec subject against the write
 // and read rules that deny or ask (see the comment at the top of this
 // file). It returns the first argument a deny rule matches (deny), else
@@ -248,24 +259,24 @@ type argScan struct {
 // path (a program that is not read-only may write any file it is given:
 // `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
 func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
-	if len(words) < 2 || stringOnly[words[0]] {
+	if len(words) < 2 || stringOnly()[words[0]] {
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: []int{1, 0}}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: readThenWrite}
 	if readsArgs[words[0]] {
 		sc.sections = sc.sections[:1]
 	}
 	if ctx.CwdUnknown {
 		sc.cwdUnknown = true
-	} else if c := x.canonicalCwd(ctx.Cwd); c != "" {
+	} else if c := x.canonicalCwd(ctx.Cwd, ctx.Lookups); c != "" {
 		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
 	}
 	if sc.home == "/" {
 		sc.home = ""
 	}
 	args := words[1:]
-	if subcommandTools[words[0]] && isSubcommand(args[0]) {
+	if subcommandTools()[words[0]] && isSubcommand(args[0]) {
 		args = args[1:]
 	}
 	operands := false
@@ -355,10 +366,7 @@ func walksCwd(words []string) bool {
 	default:
 		return false
 	}
-	withArg := map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "-d": true, "-D": true,
-		"--regexp": true, "--file": true, "--max-count": true, "--after-context": true, "--before-context": true,
-		"--context": true, "--include": true, "--exclude": true, "--exclude-dir": true, "--label": true,
-		"-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true}
+	withArg := searchOptionsWithArg()
 	patterns, operands := false, 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -388,6 +396,15 @@ func walksCwd(words []string) bool {
 	}
 	return operands <= 1
 }
+
+// searchOptionsWithArg are the options of grep, rg, ag and ack that take
+// the next word as their value (walksCwd).
+var searchOptionsWithArg = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "-d": true, "-D": true,
+		"--regexp": true, "--file": true, "--max-count": true, "--after-context": true, "--before-context": true,
+		"--context": true, "--include": true, "--exclude": true, "--exclude-dir": true, "--label": true,
+		"-g": true, "--glob": true, "-t": true, "--type": true, "-T": true, "--type-not": true}
+})
 
 // value checks c, the whole or a part of the argument word.
 func (sc *argScan) value(word, c string) {
@@ -732,7 +749,10 @@ func (sc *argScan) secretIn(dir string) *Rule {
 			}
 			continue
 		}
-		if sc.hm.could(e.g, below) {
+		// Only a pattern whose literal start agrees with prefix could
+		// match something below it (the Hole and the stars take the
+		// rest), which saves the matcher for most.
+		if (strings.HasPrefix(e.g.key, prefix) || strings.HasPrefix(prefix, e.g.key)) && sc.hm.could(e.g, below) {
 			return e.rule
 		}
 	}
@@ -894,7 +914,7 @@ func tildeShown(p, home string) string {
 		return p
 	case p == home:
 		return "~"
-	case strings.HasPrefix(p, home+"/"):
+	case len(p) > len(home) && p[len(home)] == '/' && strings.HasPrefix(p, home):
 		return "~" + p[len(home):]
 	}
 	return p

@@ -68,6 +68,8 @@ type Policy struct {
 	// optionRules are the deny and ask shell rules that name options of a
 	// program with an option table (see optionTables).
 	optionRules []optionRule
+	// digest caches RulesDigest; build clears it.
+	digest atomic.Pointer[string]
 }
 
 // Denies reports whether the policy has any deny rule. Code only known at
@@ -296,6 +298,7 @@ func (p *Policy) build() {
 	p.denies = false
 	p.paths = [2][]pathRule{}
 	p.cache.Store(nil)
+	p.digest.Store(nil)
 	var shell, readonly []entry
 	for i := range p.rules {
 		r := &p.rules[i]

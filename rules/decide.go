@@ -131,9 +131,16 @@ type judgement struct {
 	// sensitivity is why class is Sensitive.
 	sensitivity Sensitivity
 	// path is a write or read subject's path, cleaned.
-	path    string
-	target  string // the protected path, for messages
-	suggest func() string
+	path   string
+	target string // the protected path, for messages
+	// suggest says how to propose an allow rule when the verdict is Ask
+	// (see suggestion); suggestWords, suggestKey and suggestPath are its
+	// inputs.
+	suggest      suggestion
+	suggestWords []string
+	suggestKey   string
+	suggestPath  string
+	suggestIn    *pathIndex
 	// ignoredAllow is 1 + the index of an allow rule that matched but was
 	// not written for the code the subject runs (see runsArgument), or 0.
 	ignoredAllow int
@@ -197,12 +204,13 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			}
 		}
 	}
-	if at, key, what := runsArgument(s.Words); at >= 0 {
+	runsAt, runsKey, runsWhat := runsArgument(s.Words)
+	if runsAt >= 0 {
 		// Code or a file given in an argument: sensitive, and only an
 		// allow rule that spells out what runs it is written for it.
-		j.class, j.why = Sensitive, what
+		j.class, j.why = Sensitive, runsWhat
 		if j.h.allow >= 0 {
-			if k := p.allowNaming(s.Words, key, ctx.Home); k >= 0 {
+			if k := p.allowNaming(s.Words, runsKey, ctx.Home); k >= 0 {
 				j.h.allow = k
 			} else {
 				j.ignoredAllow = j.h.allow + 1
@@ -216,11 +224,11 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		// In modes chat and bypass, where the class decides nothing, the
 		// file lookups are not spent.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
-			if at, _, _ := runsArgument(s.Words); at < 0 {
+			if runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
 		} else if len(s.Words) > 0 {
-			_, writesOutside = workspaceWriters[s.Words[0]]
+			_, writesOutside = workspaceWriters()[s.Words[0]]
 		}
 	}
 	if j.class == Sensitive {
@@ -239,9 +247,9 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
 	}
-	j.suggest = func() string { return suggestExec(s.Words) }
-	if at, key, _ := runsArgument(s.Words); at >= 0 {
-		j.suggest = func() string { return suggestNaming(s.Words, key) }
+	j.suggest, j.suggestWords = suggestCommand, s.Words
+	if runsAt >= 0 {
+		j.suggest, j.suggestKey = suggestCode, runsKey
 	}
 	return j.verdict(mode)
 }
@@ -425,7 +433,7 @@ func tildeForm(words []string, home string) []string {
 		switch {
 		case w == home:
 			t = "~"
-		case strings.HasPrefix(w, home+"/"):
+		case len(w) > len(home) && w[len(home)] == '/' && strings.HasPrefix(w, home):
 			t = "~" + w[len(home):]
 		default:
 			continue
@@ -563,28 +571,28 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	j.h = hits{deny: minHit(hc.deny, hr.deny), could: -1, ask: minHit(hc.ask, hr.ask), allow: hr.allow}
 	target := ps.resolved
 	if ps.cleaned != ps.resolved {
-		target = fmt.Sprintf("%s (which resolves to %s)", ps.cleaned, ps.resolved)
+		target = ps.cleaned + " (which resolves to " + ps.resolved + ")"
 	}
 	switch {
 	case !write:
 		j.class, j.why = ReadOnly, "reads "+target
 	case containsStr(devSinks, ps.cleaned):
-		j.class, j.why = ReadOnly, fmt.Sprintf("writes %s, which writes no file", ps.cleaned)
+		j.class, j.why = ReadOnly, "writes "+ps.cleaned+", which writes no file"
 	case ps.links > 1:
 		// Another name of the file may lie anywhere, protected or not.
 		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s, a file with %d hard links", target, ps.links), OutsideWorkspace
 	case withinAny(ps.resolved, x.wsDirs):
-		j.class, j.why = Workspace, fmt.Sprintf("writes %s inside the workspace", target)
+		j.class, j.why = Workspace, "writes "+target+" inside the workspace"
 	case withinAny(ps.resolved, x.tmpDirs):
-		j.class, j.why = Workspace, fmt.Sprintf("writes %s in the temp directory", target)
+		j.class, j.why = Workspace, "writes "+target+" in the temp directory"
 	default:
-		j.class, j.why, j.sensitivity = Sensitive, fmt.Sprintf("writes %s outside the workspace", target), OutsideWorkspace
+		j.class, j.why, j.sensitivity = Sensitive, "writes "+target+" outside the workspace", OutsideWorkspace
 	}
 	if write && j.class != ReadOnly {
 		j.protected = x.protectedBy(ps)
 		j.target = target
 	}
-	j.suggest = func() string { return suggestPath(ps.resolved, x.homeDirs, x.wsDirs) }
+	j.suggest, j.suggestPath, j.suggestIn = suggestFile, ps.resolved, x
 	return j.verdict(mode)
 }
 
@@ -734,19 +742,42 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	case v.Decision == Allow && j.class == ReadOnly:
 		v.Reason = j.why
 	case v.Decision == Allow:
-		v.Reason = fmt.Sprintf("%s; mode %s runs it", j.why, mode)
+		v.Reason = j.why + "; mode " + string(mode) + " runs it"
 	case v.Decision == Deny:
-		v.Reason = fmt.Sprintf("%s; mode %s runs only read-only commands", j.why, mode)
+		v.Reason = j.why + "; mode " + string(mode) + " runs only read-only commands"
 	case mode == Approve:
 		v.Reason = fmt.Sprintf("%s, but mode approve asks before anything no allow rule matches", j.why)
 	default:
 		v.Reason = j.why + " and no rule matches"
 	}
 	v.Reason += ignored
-	if v.Decision == Ask && !j.noAllow && j.suggest != nil {
-		v.Suggest = j.suggest()
+	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone {
+		v.Suggest = j.suggestion()
 	}
 	return v
+}
+
+// suggestion is the kind of allow pattern a judgement proposes.
+type suggestion uint8
+
+const (
+	suggestNone    suggestion = iota
+	suggestCommand            // suggestExec(suggestWords)
+	suggestCode               // suggestNaming(suggestWords, suggestKey)
+	suggestFile               // suggestPath(suggestPath, …) in suggestIn
+)
+
+// suggestion returns the allow pattern j proposes (see suggest), or "".
+func (j *judgement) suggestion() string {
+	switch j.suggest {
+	case suggestCommand:
+		return suggestExec(j.suggestWords)
+	case suggestCode:
+		return suggestNaming(j.suggestWords, j.suggestKey)
+	case suggestFile:
+		return suggestPath(j.suggestPath, j.suggestIn.homeDirs, j.suggestIn.wsDirs)
+	}
+	return ""
 }
 
 // suggestExec proposes an allow pattern for argv: "W0 *" for a single word
@@ -759,7 +790,7 @@ func suggestExec(words []string) string {
 	if len(words) == 0 || words[0] == "" || strings.ContainsAny(words[0], Hole+"* ") {
 		return ""
 	}
-	if codeRunners[words[0][strings.LastIndexByte(words[0], '/')+1:]] {
+	if codeRunners()[words[0][strings.LastIndexByte(words[0], '/')+1:]] {
 		// "sh *" or "python3 *" would allow any code, and `… | sh`
 		// reads its code from stdin, which no pattern names: only an
 		// exact command with its script is suggested.
@@ -786,12 +817,15 @@ func suggestExec(words []string) string {
 			pat = words[0] + " *"
 		}
 	}
-	g := compileGlob(pat, true)
-	if units, dynamic := execUnits(words); dynamic {
-		if !(&holeMatcher{}).definite(g, units) {
-			return ""
-		}
-	} else if !g.match(strings.Join(words, " ")) {
+	units, dynamic := execUnits(words)
+	if !dynamic {
+		// Without a Hole each form above matches the words: "W0 *" and
+		// "W0 W1 *" (W0 holds no '*' or space, W1 is a plain word) match
+		// "W0 …", and the exact command, holding no '*', matches itself
+		// (TestSuggestMatches).
+		return pat
+	}
+	if !(&holeMatcher{}).definite(compileGlob(pat, true), units) {
 		return ""
 	}
 	return pat

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -666,6 +667,7 @@ func TestCanonicalAgreesWithEvalSymlinks(t *testing.T) {
 	for _, p := range []string{
 		root + "/a/b/c", root + "/x/abs/c", root + "/x/rel", root + "/x/rel/..", root + "/x/abs/../b/./c",
 		root + "/chain/..", root + "/x/sib/../abs", root + "//a///b/", "/", root + "/x/../a",
+		root + "/x/sib/", root + "/chain/", root + "/chain//./..", root + "/x/abs/./",
 	} {
 		want, err := filepath.EvalSymlinks(p)
 		if err != nil {
@@ -678,6 +680,9 @@ func TestCanonicalAgreesWithEvalSymlinks(t *testing.T) {
 	// Missing tails are cleaned; dangling and looping links end.
 	if got := canonical(root + "/x/abs/new/../file"); got != root+"/a/b/file" {
 		t.Errorf("missing tail: %s", got)
+	}
+	if got := canonical(root + "/chain/new//x/"); got != root+"/a/b/c/new/x" {
+		t.Errorf("missing tail after links: %s", got)
 	}
 	if err := os.Symlink(root+"/loop", root+"/loop"); err != nil {
 		t.Fatal(err)
@@ -723,5 +728,26 @@ func TestDangerousAssignmentInBypass(t *testing.T) {
 	plain := Subject{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{"FOO=1"}}
 	if v := mustParse(t, "rules: {shell: {deny: [\"curl *\"]}}\n").Decide(plain, ctx); v.Decision != Allow {
 		t.Errorf("harmless assignment: %v (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
+// TestSuggestMatches: a suggested allow pattern for words without run-time
+// parts matches the words (suggestExec checks this only for words with
+// Holes; for the rest it holds by construction).
+func TestSuggestMatches(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	parts := []string{"npm", "test", "run", "build:prod", "-x", "a b", " ", "", "*", "./x.sh", "git", "push", "X", "é", "--", "a*b", "python3", "sh", "-c"}
+	for range 5000 {
+		words := make([]string, 1+r.Intn(4))
+		for i := range words {
+			words[i] = parts[r.Intn(len(parts))]
+			if r.Intn(4) == 0 {
+				words[i] += parts[r.Intn(len(parts))]
+			}
+		}
+		pat := suggestExec(words)
+		if pat != "" && !compileGlob(pat, true).match(strings.Join(words, " ")) {
+			t.Errorf("%q: suggestion %q does not match", words, pat)
+		}
 	}
 }

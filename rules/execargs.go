@@ -49,8 +49,8 @@ func runsArgument(words []string) (at int, key, why string) {
 				break
 			}
 		}
-	case interpreters[name] != interp{}:
-		return clusterRuns(words, interpreters[name], hit)
+	case interpreters()[name] != interp{}:
+		return clusterRuns(words, interpreters()[name], hit)
 	case name == "deno":
 		if len(words) > 1 && (words[1] == "eval" || words[1] == "repl") {
 			return hit(1, words[1], "runs inline code")
@@ -101,15 +101,17 @@ type interp struct{ code, withArg, optArg, digits, stop string }
 
 // interpreters are the grammars of perlrun(1), ruby(1), php(1), lua(1),
 // luajit, Rscript(1) and osascript(1).
-var interpreters = map[string]interp{
-	"perl":      {code: "eE", optArg: "IMmxCdDiF", digits: "l0"},
-	"ruby":      {code: "e", withArg: "IrCEF", optArg: "xTWK", digits: "0"},
-	"php":       {code: "rRBE", withArg: "cdzt", stop: "f"},
-	"lua":       {code: "e", withArg: "l"},
-	"luajit":    {code: "e", withArg: "lj", optArg: "O", stop: "b"},
-	"Rscript":   {code: "e"},
-	"osascript": {code: "e", withArg: "ls"},
-}
+var interpreters = sync.OnceValue(func() map[string]interp {
+	return map[string]interp{
+		"perl":      {code: "eE", optArg: "IMmxCdDiF", digits: "l0"},
+		"ruby":      {code: "e", withArg: "IrCEF", optArg: "xTWK", digits: "0"},
+		"php":       {code: "rRBE", withArg: "cdzt", stop: "f"},
+		"lua":       {code: "e", withArg: "l"},
+		"luajit":    {code: "e", withArg: "lj", optArg: "O", stop: "b"},
+		"Rscript":   {code: "e"},
+		"osascript": {code: "e", withArg: "ls"},
+	}
+})
 
 // clusterRuns scans the options before the first operand for a letter of
 // inline code, in a cluster too (-ne, -Sc), as grammar g has them.

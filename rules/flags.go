@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Option spellings, for deny and ask rules only.
@@ -38,37 +39,39 @@ const longOnly = 0
 // rules; git subcommands are "git SUB" (git's own options before the
 // subcommand are skipped). Sources: the programs' --help on GNU coreutils
 // 9, sed 4.9, curl 8, wget 1.21, git 2.4x.
-var optionTables = map[string]optionTable{
-	"rm": {long: map[string]byte{"recursive": 'r', "force": 'f', "dir": 'd', "verbose": 'v',
-		"one-file-system": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly, "interactive": 'i'},
-		alias: map[byte]byte{'R': 'r'}},
-	"chmod": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
-		"reference": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly}},
-	"chown": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
-		"no-dereference": 'h', "dereference": longOnly, "from": longOnly, "reference": longOnly,
-		"no-preserve-root": longOnly, "preserve-root": longOnly}},
-	"sort": {long: map[string]byte{"output": 'o', "unique": 'u', "reverse": 'r', "key": 'k', "field-separator": 't',
-		"temporary-directory": 'T', "buffer-size": 'S', "numeric-sort": 'n', "check": 'c', "merge": 'm',
-		"compress-program": longOnly, "files0-from": longOnly}, withArg: "kotTS"},
-	"tee": {long: map[string]byte{"append": 'a', "ignore-interrupts": 'i'}},
-	"sed": {long: map[string]byte{"in-place": 'i', "expression": 'e', "file": 'f', "quiet": 'n', "silent": 'n',
-		"regexp-extended": 'E', "separate": 's', "null-data": 'z'}, alias: map[byte]byte{'r': 'E'},
-		withArg: "ef", optArg: "i"},
-	"curl": {long: map[string]byte{"output": 'o', "remote-name": 'O', "silent": 's', "location": 'L', "insecure": 'k',
-		"data": 'd', "request": 'X', "header": 'H', "user": 'u', "upload-file": 'T', "fail": 'f', "form": 'F'},
-		withArg: "odXHuTFAeEKrwmyY"},
-	"wget": {long: map[string]byte{"output-document": 'O', "quiet": 'q', "output-file": 'o', "directory-prefix": 'P',
-		"input-file": 'i', "post-data": longOnly, "post-file": longOnly}, withArg: "OoPiaeU"},
-	"git push": {long: map[string]byte{"force": 'f', "delete": 'd', "mirror": longOnly, "force-with-lease": longOnly,
-		"all": longOnly, "tags": longOnly, "repo": longOnly, "prune": longOnly}, withArg: "o"},
-	"git clean":    {long: map[string]byte{"force": 'f', "dry-run": 'n', "interactive": 'i', "quiet": 'q', "exclude": 'e'}, withArg: "e"},
-	"git reset":    {long: map[string]byte{"hard": longOnly, "soft": longOnly, "mixed": longOnly, "keep": longOnly, "merge": longOnly, "quiet": 'q'}},
-	"git checkout": {long: map[string]byte{"force": 'f', "quiet": 'q'}, withArg: "bB"},
-	"git switch": {long: map[string]byte{"force": 'f', "discard-changes": 'f', "create": 'c', "force-create": 'C'},
-		withArg: "cC"},
-	"git branch": {long: map[string]byte{"delete": 'd', "force": 'f', "move": 'm', "copy": 'c'}, alias: map[byte]byte{},
-		withArg: ""},
-}
+var optionTables = sync.OnceValue(func() map[string]optionTable {
+	return map[string]optionTable{
+		"rm": {long: map[string]byte{"recursive": 'r', "force": 'f', "dir": 'd', "verbose": 'v',
+			"one-file-system": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly, "interactive": 'i'},
+			alias: map[byte]byte{'R': 'r'}},
+		"chmod": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
+			"reference": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly}},
+		"chown": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
+			"no-dereference": 'h', "dereference": longOnly, "from": longOnly, "reference": longOnly,
+			"no-preserve-root": longOnly, "preserve-root": longOnly}},
+		"sort": {long: map[string]byte{"output": 'o', "unique": 'u', "reverse": 'r', "key": 'k', "field-separator": 't',
+			"temporary-directory": 'T', "buffer-size": 'S', "numeric-sort": 'n', "check": 'c', "merge": 'm',
+			"compress-program": longOnly, "files0-from": longOnly}, withArg: "kotTS"},
+		"tee": {long: map[string]byte{"append": 'a', "ignore-interrupts": 'i'}},
+		"sed": {long: map[string]byte{"in-place": 'i', "expression": 'e', "file": 'f', "quiet": 'n', "silent": 'n',
+			"regexp-extended": 'E', "separate": 's', "null-data": 'z'}, alias: map[byte]byte{'r': 'E'},
+			withArg: "ef", optArg: "i"},
+		"curl": {long: map[string]byte{"output": 'o', "remote-name": 'O', "silent": 's', "location": 'L', "insecure": 'k',
+			"data": 'd', "request": 'X', "header": 'H', "user": 'u', "upload-file": 'T', "fail": 'f', "form": 'F'},
+			withArg: "odXHuTFAeEKrwmyY"},
+		"wget": {long: map[string]byte{"output-document": 'O', "quiet": 'q', "output-file": 'o', "directory-prefix": 'P',
+			"input-file": 'i', "post-data": longOnly, "post-file": longOnly}, withArg: "OoPiaeU"},
+		"git push": {long: map[string]byte{"force": 'f', "delete": 'd', "mirror": longOnly, "force-with-lease": longOnly,
+			"all": longOnly, "tags": longOnly, "repo": longOnly, "prune": longOnly}, withArg: "o"},
+		"git clean":    {long: map[string]byte{"force": 'f', "dry-run": 'n', "interactive": 'i', "quiet": 'q', "exclude": 'e'}, withArg: "e"},
+		"git reset":    {long: map[string]byte{"hard": longOnly, "soft": longOnly, "mixed": longOnly, "keep": longOnly, "merge": longOnly, "quiet": 'q'}},
+		"git checkout": {long: map[string]byte{"force": 'f', "quiet": 'q'}, withArg: "bB"},
+		"git switch": {long: map[string]byte{"force": 'f', "discard-changes": 'f', "create": 'c', "force-create": 'C'},
+			withArg: "cC"},
+		"git branch": {long: map[string]byte{"delete": 'd', "force": 'f', "move": 'm', "copy": 'c'}, alias: map[byte]byte{},
+			withArg: ""},
+	}
+})
 
 // gitGlobalWithArg are git's options before the subcommand that take the
 // next word.
@@ -112,7 +115,7 @@ func readOptions(words []string) (optionForm, bool) {
 		}
 		prog, rest = "git "+rest[i], rest[i+1:]
 	}
-	table, ok := optionTables[prog]
+	table, ok := optionTables()[prog]
 	if !ok {
 		return optionForm{}, false
 	}

@@ -63,6 +63,10 @@ type trie struct {
 	// for subjects with no Hole; nil rootGrams: try all of root.here.
 	rootGrams  map[string][]int32
 	rootAlways []int32
+	// rootPairs has bit a<<8|b set when a gram of rootGrams starts with
+	// bytes a, b: most positions of a subject are ruled out without a
+	// map lookup.
+	rootPairs *[1 << 13]byte
 }
 
 func newTrie(entries []entry) *trie {
@@ -123,6 +127,11 @@ func (t *trie) indexRoot() {
 		}
 		k := f[:gramLen]
 		t.rootGrams[k] = append(t.rootGrams[k], ei)
+		if t.rootPairs == nil {
+			t.rootPairs = new([1 << 13]byte)
+		}
+		pair := uint16(k[0])<<8 | uint16(k[1])
+		t.rootPairs[pair>>3] |= 1 << (pair & 7)
 	}
 }
 
@@ -132,9 +141,21 @@ func (t *trie) rootCandidates(s string) []int32 {
 	if t.rootGrams == nil {
 		return t.root.here
 	}
-	out := append([]int32(nil), t.rootAlways...)
+	var out []int32
 	for j := 0; j+gramLen <= len(s); j++ {
-		out = append(out, t.rootGrams[s[j:j+gramLen]]...)
+		pair := uint16(s[j])<<8 | uint16(s[j+1])
+		if t.rootPairs[pair>>3]&(1<<(pair&7)) == 0 {
+			continue
+		}
+		if xs := t.rootGrams[s[j:j+gramLen]]; len(xs) > 0 {
+			if out == nil {
+				out = slices.Clone(t.rootAlways)
+			}
+			out = append(out, xs...)
+		}
+	}
+	if out == nil {
+		return t.rootAlways // shared: callers only read it
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -229,43 +250,47 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 	if t == nil {
 		return h
 	}
-	var maybe []int32 // deny entries on the path that did not match definitely
-	n := t.root
-	var stop *tnode // node where a Hole stopped the walk
-	for i := 0; ; i++ {
+	// A root pattern that matches every string units stand for matches
+	// the one with each Hole empty and each optional group left out, so
+	// it is among that string's root candidates; the others are tried
+	// only for could-match.
+	cands := t.rootCandidates(minimalString(units))
+	stop := t.walkUnits(units, func(n *tnode, root bool) bool {
 		for _, ei := range n.here {
 			e := t.entries[ei]
 			if e.rule.Decision == Deny && h.deny >= 0 && int(ei) > h.deny {
 				continue
 			}
-			if !hm.definite(e.g, units) {
-				if e.rule.Decision == Deny {
-					maybe = append(maybe, ei)
+			if root {
+				for len(cands) > 0 && cands[0] < ei {
+					cands = cands[1:]
 				}
-				continue
+				if len(cands) == 0 || cands[0] != ei {
+					continue
+				}
 			}
-			h.add(e.rule.Decision, ei)
+			if hm.definite(e.g, units) {
+				h.add(e.rule.Decision, ei)
+			}
 		}
-		if i == len(units) {
-			break
-		}
-		u := units[i]
-		if u == uHole || u == uOpt {
-			stop = n
-			break
-		}
-		if n = n.child(byte(u)); n == nil {
-			break
-		}
-	}
+		return true
+	})
 	if h.deny >= 0 {
 		return h
 	}
-	for _, ei := range maybe {
-		if hm.could(t.entries[ei].g, units) {
-			h.could = int(ei)
-			return h
+	// No deny matched definitely: each deny on the path may still match
+	// for some value of the Holes, in the order of the walk.
+	t.walkUnits(units, func(n *tnode, _ bool) bool {
+		for _, ei := range n.here {
+			if e := t.entries[ei]; e.rule.Decision == Deny && hm.could(e.g, units) {
+				h.could = int(ei)
+				return false
+			}
 		}
+		return true
+	})
+	if h.could >= 0 {
+		return h
 	}
 	if stop != nil {
 		// Ascending, so the earliest deny that could match is reported
@@ -283,6 +308,46 @@ func (t *trie) matchUnits(units []uint16, hm *holeMatcher) hits {
 		}
 	}
 	return h
+}
+
+// walkUnits walks units down the trie from the root, calling visit for
+// each node on the way (root true for the root) until visit returns false,
+// the units end, a node is missing, or a Hole or optional group stops the
+// walk; it returns the node a Hole or optional group stopped the walk at,
+// or nil.
+func (t *trie) walkUnits(units []uint16, visit func(n *tnode, root bool) bool) (stop *tnode) {
+	n := t.root
+	for i := 0; ; i++ {
+		if !visit(n, i == 0) {
+			return nil
+		}
+		if i == len(units) {
+			return nil
+		}
+		u := units[i]
+		if u == uHole || u == uOpt {
+			return n
+		}
+		if n = n.child(byte(u)); n == nil {
+			return nil
+		}
+	}
+}
+
+// minimalString returns the shortest string units stand for: each Hole
+// empty, each optional group left out.
+func minimalString(units []uint16) string {
+	b := make([]byte, 0, len(units))
+	for i := 0; i < len(units); i++ {
+		switch u := units[i]; u {
+		case uOpt:
+			i += optLen - 1
+		case uHole:
+		default:
+			b = append(b, byte(u))
+		}
+	}
+	return string(b)
 }
 
 // firstDeny returns the earliest deny entry of the section, or -1.

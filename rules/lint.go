@@ -360,16 +360,16 @@ func notReadOnly(pattern string) string {
 	}
 	words := strings.Fields(strings.ReplaceAll(pattern, "*", ""))
 	switch {
-	case destructivePrograms[name]:
+	case destructivePrograms()[name]:
 		return "deletes or stops things"
-	case privilegePrograms[name]:
+	case privilegePrograms()[name]:
 		return "changes privileges or the system"
-	case codeRunners[name], projectRunners[name], packageRunners[name]:
+	case codeRunners()[name], projectRunners()[name], packageRunners()[name]:
 		return "runs code"
 	case len(words) > 0 && networkUse(words):
 		return "reaches the network"
 	}
-	if _, ok := workspaceWriters[name]; ok {
+	if _, ok := workspaceWriters()[name]; ok {
 		return "writes files"
 	}
 	return ""

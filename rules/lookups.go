@@ -2,8 +2,8 @@ package rules
 
 import (
 	"errors"
-	"io"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -15,6 +15,7 @@ import (
 type Lookups struct {
 	m     map[string]lookup
 	names map[string]map[string]bool // directory → its entries; nil value: unknown
+	canon map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
 }
 
 type lookup struct {
@@ -41,7 +42,11 @@ func (lk *Lookups) has(dir, name string) bool {
 	}
 	names, ok := lk.names[dir]
 	if !ok {
-		names = listNames(dir)
+		if lk.noEntries(dir) || lk.deadEnd(dir) != "" {
+			names = map[string]bool{}
+		} else {
+			names = listNames(dir)
+		}
 		if lk.names == nil {
 			lk.names = make(map[string]map[string]bool, 2)
 		}
@@ -63,19 +68,14 @@ func (lk *Lookups) listed(dir string) map[string]bool {
 // exist or is not a directory, and nil (unknown) when it cannot be listed
 // or has more than maxListed entries.
 func listNames(dir string) map[string]bool {
-	f, err := os.Open(dir)
+	list, err := dirNames(dir, maxListed+1)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 			return map[string]bool{}
 		}
 		return nil
 	}
-	defer f.Close()
-	list, err := f.Readdirnames(maxListed + 1)
-	if err != nil && err != io.EOF || len(list) > maxListed {
-		if errors.Is(err, syscall.ENOTDIR) {
-			return map[string]bool{}
-		}
+	if len(list) > maxListed {
 		return nil
 	}
 	names := make(map[string]bool, len(list))
@@ -93,7 +93,44 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	if r, ok := lk.m[p]; ok {
 		return r.fi, r.err
 	}
-	fi, err := lstat(p)
+	var fi os.FileInfo
+	var err error
+	if d := lk.deadEnd(p); d != "" {
+		// What the system call would answer: the kernel walks the path
+		// from the start, and below a missing file nothing exists,
+		// below a file that is no directory nothing can.
+		err = syscall.ENOENT
+		if r := lk.m[d]; r.err == nil || r.err == syscall.ENOTDIR {
+			err = syscall.ENOTDIR
+		}
+	} else {
+		fi, err = lstat(p)
+	}
 	lk.m[p] = lookup{fi, err}
 	return fi, err
+}
+
+// deadEnd returns the longest proper prefix of p ending before a '/'
+// that lk found can have no entries (see noEntries), or "".
+func (lk *Lookups) deadEnd(p string) string {
+	for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+		if lk.noEntries(p[:i]) {
+			return p[:i]
+		}
+	}
+	return ""
+}
+
+// noEntries reports that dir was looked up in lk and can have no entries:
+// it does not exist (ENOENT or ENOTDIR), or it is a file that is neither
+// a directory nor a symlink (which may lead to one).
+func (lk *Lookups) noEntries(dir string) bool {
+	r, ok := lk.m[dir]
+	switch {
+	case !ok:
+		return false
+	case r.err != nil:
+		return r.err == syscall.ENOENT || r.err == syscall.ENOTDIR
+	}
+	return !r.fi.IsDir() && r.fi.Mode()&os.ModeSymlink == 0
 }

@@ -1,8 +1,12 @@
 package rules
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -40,4 +44,70 @@ func TestLookupsHas(t *testing.T) {
 			t.Errorf("cat key (a link to ~/.ssh/id_rsa): %v (%s)", v.Decision, v.Reason)
 		}
 	}
+}
+
+// TestLookupsAnswerAsTheSystem checks that what Lookups answers without a
+// system call, below a path it found missing or not a directory, is what
+// lstat answers: the same error (ENOENT, ENOTDIR) or the same file, in
+// whichever order the paths are looked up, symlinks to directories
+// included, and below a missing first component looked up alone.
+func TestLookupsAnswerAsTheSystem(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"d/e"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"ld": "d", "lf": "f", "lm": "missing", "ll": "ld"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for _, a := range []string{"d", "f", "ld", "lf", "lm", "ll", "missing"} {
+		paths = append(paths, a)
+		for _, b := range []string{"e", "x", "e/x"} {
+			paths = append(paths, a+"/"+b, a+"/"+b+"/y")
+		}
+	}
+	for _, order := range []string{"parents first", "children first", "the first component first"} {
+		lk := NewLookups()
+		ps := slices.Clone(paths)
+		if order == "children first" {
+			slices.Reverse(ps)
+		}
+		for _, q := range ps {
+			if order == "the first component first" {
+				first, _, _ := strings.Cut(q, "/")
+				lk = NewLookups()
+				lk.lstat(filepath.Join(dir, first))
+			}
+			p := filepath.Join(dir, q)
+			want, wantErr := lstat(p)
+			got, gotErr := lk.lstat(p)
+			if !errors.Is(gotErr, errnoOf(wantErr)) || (wantErr == nil) != (gotErr == nil) {
+				t.Errorf("%s, %s: lstat %s: %v, Lookups %v", order, q, wantErr, wantErr, gotErr)
+				continue
+			}
+			if wantErr == nil && (got.Mode() != want.Mode() || got.Sys().(*syscall.Stat_t).Ino != want.Sys().(*syscall.Stat_t).Ino) {
+				t.Errorf("%s, %s: lstat %v, Lookups %v", order, q, want.Mode(), got.Mode())
+			}
+			_, err := os.Lstat(p + "/e")
+			if lk.has(p, "e") != (err == nil) {
+				t.Errorf("%s, %s: has e: %v (lstat: %v)", order, q, lk.has(p, "e"), err)
+			}
+		}
+	}
+}
+
+// errnoOf returns err's syscall.Errno, or err.
+func errnoOf(err error) error {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // curlLoopbackGet reports whether argv (words[0] is curl) only fetches
@@ -49,7 +50,7 @@ func curlLoopbackGet(args []string) bool {
 				return false
 			}
 			urls++
-		case curlSwitches[a]:
+		case curlSwitches()[a]:
 		case a == "-o" || a == "--output":
 			if v, ok := value(); !ok || v != "/dev/null" {
 				return false
@@ -93,11 +94,13 @@ func curlLoopbackGet(args []string) bool {
 // fail, verbose, insecure, IPv4, IPv6, globoff, and -q (no .curlrc).
 const curlShortSwitches = "sSiIfvk46gq"
 
-var curlSwitches = map[string]bool{
-	"--silent": true, "--show-error": true, "--include": true, "--head": true, "--fail": true,
-	"--fail-with-body": true, "--verbose": true, "--insecure": true, "--compressed": true,
-	"--http1.1": true, "--http2": true, "--globoff": true, "--no-progress-meter": true,
-}
+var curlSwitches = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--silent": true, "--show-error": true, "--include": true, "--head": true, "--fail": true,
+		"--fail-with-body": true, "--verbose": true, "--insecure": true, "--compressed": true,
+		"--http1.1": true, "--http2": true, "--globoff": true, "--no-progress-meter": true,
+	}
+})
 
 // loopbackURL reports whether s is an http or https URL for this machine:
 // host localhost or a loopback address (127.0.0.0/8, ::1), no user name,

@@ -84,20 +84,35 @@ type pathIndex struct {
 
 	sections  [2]*trie // write, read
 	protected []*glob
-	wsDirs    []string // the workspace, as given and resolved
-	homeDirs  []string // the home directory, as given and resolved
-	tmpDirs   []string // temp directories, as given and resolved
+	// protectedIndex files the protected patterns (as deny entries, in
+	// the order of protected) for protectedBy.
+	protectedIndex *trie
+	wsDirs         []string // the workspace, as given and resolved
+	homeDirs       []string // the home directory, as given and resolved
+	tmpDirs        []string // temp directories, as given and resolved
 
 	// cwdRes caches the last working directory resolved (see canonicalCwd).
 	cwdRes atomic.Pointer[[2]string]
 }
 
-// canonicalCwd returns canonical(cwd), remembering the last answer (the
-// working directory may vary while the index fits), or "" when cwd is not
-// absolute.
-func (x *pathIndex) canonicalCwd(cwd string) string {
+// canonicalCwd returns canonical(cwd), or "" when cwd is not absolute.
+// With lk it is remembered in lk (one command's lookups: a command decided
+// in each directory a cd may lead to asks for several); without, the last
+// answer is remembered in x.
+func (x *pathIndex) canonicalCwd(cwd string, lk *Lookups) string {
 	if !filepath.IsAbs(cwd) {
 		return ""
+	}
+	if lk != nil {
+		if c, ok := lk.canon[cwd]; ok {
+			return c
+		}
+		out, _ := resolve(lk, cwd)
+		if lk.canon == nil {
+			lk.canon = make(map[string]string, 2)
+		}
+		lk.canon[cwd] = out
+		return out
 	}
 	if c := x.cwdRes.Load(); c != nil && c[0] == cwd {
 		return c[1]
@@ -261,6 +276,12 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			x.protected = append(x.protected, compileGlob(v, false))
 		}
 	}
+	protectedRule := &Rule{Decision: Deny}
+	entries := make([]entry, len(x.protected))
+	for i, g := range x.protected {
+		entries[i] = entry{g: g, rule: protectedRule}
+	}
+	x.protectedIndex = newTrie(entries)
 	x.wsDirs = dirVariants(ctx.Workspace)
 	x.homeDirs = dirVariants(ctx.Home)
 	for _, t := range tmp {
@@ -315,7 +336,7 @@ func within(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || (strings.HasPrefix(p, dir+"/") && len(p) > len(dir)+1)
+	return p == dir || (len(p) > len(dir)+1 && p[len(dir)] == '/' && strings.HasPrefix(p, dir))
 }
 
 // maxLinks bounds symlink resolution, as the kernel's ELOOP limit does.
@@ -347,14 +368,15 @@ func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
 // component looked at, nil when the path exists but ends in "..", "." or
 // is dir itself.
 func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
-	todo := strings.Split(p, "/") // components still to resolve
-	resolved := ""                // resolved prefix, "" meaning "/"
+	rest := p      // components still to resolve, joined by '/'
+	resolved := "" // resolved prefix, "" meaning "/"
 	if !strings.HasPrefix(p, "/") && dir != "/" {
 		resolved = dir
 	}
 	links := 0
-	for i := 0; i < len(todo); i++ {
-		c := todo[i]
+	for rest != "" {
+		var c string
+		c, rest, _ = strings.Cut(rest, "/")
 		switch c {
 		case "", ".":
 			continue
@@ -368,7 +390,7 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 		fi, err := lk.lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it.
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
+			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			resolved, info = next, fi
@@ -376,13 +398,15 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 		}
 		target, err := os.Readlink(next)
 		if links++; err != nil || links > maxLinks {
-			return filepath.Clean(next + "/" + strings.Join(todo[i+1:], "/")), nil, false
+			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if strings.HasPrefix(target, "/") {
 			resolved = ""
 		}
-		todo = append(strings.Split(target, "/"), todo[i+1:]...)
-		i = -1
+		if rest != "" {
+			target += "/" + rest
+		}
+		rest = target
 	}
 	if resolved == "" {
 		return "/", info, true
@@ -462,13 +486,16 @@ func newPathSubject(w string, ctx Context) pathSubject {
 var devSinks = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"}
 
 // protectedBy returns the protected pattern s writes to, or "".
+// It is the first of x.protected that matches s.cleaned or s.resolved.
 func (x *pathIndex) protectedBy(s pathSubject) string {
-	for _, g := range x.protected {
-		if g.match(s.cleaned) || g.match(s.resolved) {
-			return g.pat
-		}
+	i := x.protectedIndex.matchString(s.cleaned).deny
+	if s.resolved != s.cleaned {
+		i = minHit(i, x.protectedIndex.matchString(s.resolved).deny)
 	}
-	return ""
+	if i < 0 {
+		return ""
+	}
+	return x.protected[i].pat
 }
 
 func withinAny(p string, dirs []string) bool {

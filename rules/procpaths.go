@@ -75,6 +75,11 @@ func afterLink(rest string) string {
 // than the one resolving it (/proc/PID/fd/N, /proc/PID/task/TID/fd/N,
 // PID a number or only known at run time), returned squeezed.
 func otherDescriptor(p string) (string, bool) {
+	if !strings.HasPrefix(p, "/") || !strings.Contains(p, "proc/") {
+		// squeeze keeps a leading "" component only, and the "proc" one
+		// is followed by a '/' in p: no /proc/… after squeezing.
+		return "", false
+	}
 	s := squeeze(p)
 	rest, ok := strings.CutPrefix(s, "/proc/")
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // program is one entry of the built-in read-only table: a program (or shell
@@ -327,42 +328,44 @@ func jqFlags(a string, flag byte) bool {
 // guardsh's own settings (GUARDSH_*, and
 // XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
 // trusts and its audit log), which a nested guardsh would obey.
-var dangerousNames = map[string]bool{
-	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
-	"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
-	"SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
-	"BASH_CMDS": true, "BASH_ALIASES": true, "BASH_XTRACEFD": true,
-	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true,
-	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
-	"GIT_EXEC_PATH": true, "GIT_DIR": true,
-	"PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SHELL": true,
-	"LESSOPEN": true, "LESSCLOSE": true,
-	"HOME": true, "XDG_CONFIG_HOME": true, "RIPGREP_CONFIG_PATH": true,
-	"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "PERL5LIB": true,
-	"RUBYOPT": true, "RUBYLIB": true, "JAVA_TOOL_OPTIONS": true,
-	"NODE_PATH": true, "PYTHONHOME": true, "PYTHONBREAKPOINT": true, "PERL5DB": true,
-	"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
-	"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
-	"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
-	"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true, "LESSSECURE": true,
-	"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
-	"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
-	"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,
-	"OPENSSL_CONF": true, "OPENSSL_MODULES": true, "OPENSSL_ENGINES": true, "SSLKEYLOGFILE": true, "GNUPGHOME": true,
-	"GLOBIGNORE": true, "PERLLIB": true, "GEM_HOME": true, "GEM_PATH": true, "LUA_PATH": true, "LUA_CPATH": true,
-	"CLASSPATH": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "TCLLIBPATH": true,
-	// Build tools that run a program a variable names, or take flags
-	// that do (an attack run set them through $GITHUB_ENV): go
-	// (-toolexec, -exec), cargo's rustc wrappers, make's SHELL and extra
-	// makefiles, JVM agents for Maven, Gradle and sbt, .NET start-up
-	// hooks. Compilers named by CC and the like are programs looked up on
-	// PATH, like any other: not here.
-	"GOFLAGS": true, "GOENV": true, "RUSTC_WRAPPER": true, "RUSTC_WORKSPACE_WRAPPER": true,
-	"CARGO_BUILD_RUSTC_WRAPPER": true, "CARGO_BUILD_RUSTC": true,
-	"MAKEFLAGS": true, "MFLAGS": true, "GNUMAKEFLAGS": true, "MAKEFILES": true,
-	"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true, "JAVA_OPTS": true, "SBT_OPTS": true,
-	"DOTNET_STARTUP_HOOKS": true, "CORECLR_PROFILER_PATH": true,
-}
+var dangerousNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PATH": true,
+		"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
+		"SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
+		"BASH_CMDS": true, "BASH_ALIASES": true, "BASH_XTRACEFD": true,
+		"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true,
+		"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
+		"GIT_EXEC_PATH": true, "GIT_DIR": true,
+		"PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SHELL": true,
+		"LESSOPEN": true, "LESSCLOSE": true,
+		"HOME": true, "XDG_CONFIG_HOME": true, "RIPGREP_CONFIG_PATH": true,
+		"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "PERL5LIB": true,
+		"RUBYOPT": true, "RUBYLIB": true, "JAVA_TOOL_OPTIONS": true,
+		"NODE_PATH": true, "PYTHONHOME": true, "PYTHONBREAKPOINT": true, "PERL5DB": true,
+		"SUDO_ASKPASS": true, "SUDO_EDITOR": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true, "BROWSER": true,
+		"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
+		"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
+		"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true, "LESSSECURE": true,
+		"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
+		"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
+		"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,
+		"OPENSSL_CONF": true, "OPENSSL_MODULES": true, "OPENSSL_ENGINES": true, "SSLKEYLOGFILE": true, "GNUPGHOME": true,
+		"GLOBIGNORE": true, "PERLLIB": true, "GEM_HOME": true, "GEM_PATH": true, "LUA_PATH": true, "LUA_CPATH": true,
+		"CLASSPATH": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "TCLLIBPATH": true,
+		// Build tools that run a program a variable names, or take flags
+		// that do (an attack run set them through $GITHUB_ENV): go
+		// (-toolexec, -exec), cargo's rustc wrappers, make's SHELL and extra
+		// makefiles, JVM agents for Maven, Gradle and sbt, .NET start-up
+		// hooks. Compilers named by CC and the like are programs looked up on
+		// PATH, like any other: not here.
+		"GOFLAGS": true, "GOENV": true, "RUSTC_WRAPPER": true, "RUSTC_WORKSPACE_WRAPPER": true,
+		"CARGO_BUILD_RUSTC_WRAPPER": true, "CARGO_BUILD_RUSTC": true,
+		"MAKEFLAGS": true, "MFLAGS": true, "GNUMAKEFLAGS": true, "MAKEFILES": true,
+		"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true, "JAVA_OPTS": true, "SBT_OPTS": true,
+		"DOTNET_STARTUP_HOOKS": true, "CORECLR_PROFILER_PATH": true,
+	}
+})
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_", "PYTHON",
 	"npm_config_", "NPM_CONFIG_"}
@@ -375,22 +378,26 @@ var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_
 // file (python(1) ENVIRONMENT); every other one is dangerous (PYTHONPATH,
 // PYTHONSTARTUP, PYTHONPLATLIBDIR replaces the standard library,
 // PYTHONINSPECT, PYTHONWARNINGS imports a module named in it…).
-var inertPythonNames = map[string]bool{
-	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONIOENCODING": true,
-	"PYTHONHASHSEED": true, "PYTHONUTF8": true, "PYTHONNOUSERSITE": true, "PYTHONSAFEPATH": true,
-}
+var inertPythonNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONIOENCODING": true,
+		"PYTHONHASHSEED": true, "PYTHONUTF8": true, "PYTHONNOUSERSITE": true, "PYTHONSAFEPATH": true,
+	}
+})
 
-var inertGitNames = map[string]bool{
-	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
-	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
-	"GIT_TERMINAL_PROMPT": true, "GIT_OPTIONAL_LOCKS": true, "GIT_MERGE_AUTOEDIT": true, "GIT_FLUSH": true,
-}
+var inertGitNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
+		"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
+		"GIT_TERMINAL_PROMPT": true, "GIT_OPTIONAL_LOCKS": true, "GIT_MERGE_AUTOEDIT": true, "GIT_FLUSH": true,
+	}
+})
 
 func dangerousName(name string) bool {
-	if dangerousNames[name] || toolConfigNames[name] {
+	if dangerousNames()[name] || toolConfigNames()[name] {
 		return true
 	}
-	if inertGitNames[name] || inertPythonNames[name] {
+	if inertGitNames()[name] || inertPythonNames()[name] {
 		return false
 	}
 	for _, p := range dangerousPrefixes {
@@ -470,7 +477,7 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	}
 	prog := readOnlyTable()[name]
 	if prog == nil {
-		return Sensitive, fmt.Sprintf("%s is not in the read-only table", name), false
+		return Sensitive, name + " is not in the read-only table", false
 	}
 	return prog.check(name, words[1:])
 }
@@ -583,7 +590,7 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 	if prog.NoOperands && operands > 0 {
 		return Sensitive, fmt.Sprintf("%s with an operand changes something (%s)", label, prog.Source), false
 	}
-	return ReadOnly, fmt.Sprintf("%s is in the read-only table", label), false
+	return ReadOnly, label + " is in the read-only table", false
 }
 
 // checkSub handles a program with subcommands: global options, then a
@@ -646,17 +653,24 @@ func (prog *program) excluded(a string) string {
 		}
 		return ""
 	}
-	sign := a[:1]
 	for _, c := range a[1:] {
-		opt := sign + string(c)
-		if slices.Contains(prog.Exclude, opt) {
-			return opt
+		if i := slices.IndexFunc(prog.Exclude, func(e string) bool { return isShortOpt(e, a[0], c) }); i >= 0 {
+			return prog.Exclude[i]
 		}
 		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
 			break // the rest of the cluster is the option's argument
 		}
 	}
 	return ""
+}
+
+// isShortOpt reports whether e is the one-letter option made of sign
+// ('-' or '+') and c ("-o"), without building that string.
+func isShortOpt(e string, sign byte, c rune) bool {
+	if c < utf8.RuneSelf {
+		return len(e) == 2 && e[0] == sign && e[1] == byte(c)
+	}
+	return len(e) > 1 && e[0] == sign && e[1:] == string(c)
 }
 
 // takesNextArg reports whether option word a leaves its argument to the
@@ -707,11 +721,9 @@ func (prog *program) notOnly(a string) string {
 		}
 		return ""
 	}
-	sign := a[:1]
 	for _, c := range a[1:] {
-		opt := sign + string(c)
-		if !slices.Contains(prog.Only, opt) {
-			return opt
+		if !slices.ContainsFunc(prog.Only, func(e string) bool { return isShortOpt(e, a[0], c) }) {
+			return a[:1] + string(c)
 		}
 		if strings.ContainsRune(prog.ArgShort, c) || strings.ContainsRune(prog.OptArgShort, c) {
 			break // the rest of the cluster is the option's argument

@@ -1,5 +1,7 @@
 package rules
 
+import "sync"
+
 // moreReadOnlyPrograms extends readOnlyPrograms (readonly.go): programs
 // that only print something about files, processes, the system, or a
 // container or package manager, each called as its Source describes. The
@@ -309,9 +311,11 @@ func kubectlOnly(opts ...string) []string {
 // NODE_V8_COVERAGE and NODE_REDIRECT_WARNINGS (node writes coverage files
 // to that directory and warnings to that file, under --check too —
 // checked for NODE_V8_COVERAGE).
-var toolConfigNames = map[string]bool{
-	"KUBECONFIG": true, "KUBERC": true, "KUBECACHEDIR": true,
-	"DOCKER_HOST": true, "DOCKER_CONTEXT": true, "DOCKER_CONFIG": true,
-	"DPKG_PAGER": true, "APT_CONFIG": true, "GETCONF_DIR": true, "LSOFDEVCACHE": true,
-	"NODE_V8_COVERAGE": true, "NODE_REDIRECT_WARNINGS": true,
-}
+var toolConfigNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"KUBECONFIG": true, "KUBERC": true, "KUBECACHEDIR": true,
+		"DOCKER_HOST": true, "DOCKER_CONTEXT": true, "DOCKER_CONFIG": true,
+		"DPKG_PAGER": true, "APT_CONFIG": true, "GETCONF_DIR": true, "LSOFDEVCACHE": true,
+		"NODE_V8_COVERAGE": true, "NODE_REDIRECT_WARNINGS": true,
+	}
+})

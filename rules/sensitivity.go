@@ -3,6 +3,7 @@ package rules
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Sensitivity says why a segment of class Sensitive is sensitive: the
@@ -43,43 +44,53 @@ const (
 // sessions and terminals (types into the human's shell, answers an
 // approval dialog) through a server outside any jail, so they never run
 // jailed (an attack run's find).
-var privilegePrograms = setOf("sudo", "doas", "su", "runuser", "pkexec", "setpriv", "chroot", "nsenter",
-	"unshare", "capsh", "setcap", "chown", "chgrp", "mount", "umount", "systemctl", "service", "sysctl",
-	"modprobe", "insmod", "rmmod", "iptables", "ip6tables", "nft", "useradd", "usermod", "userdel",
-	"groupadd", "groupmod", "groupdel", "passwd", "chpasswd", "visudo", "crontab", "at", "batch",
-	"tmux", "screen", "zellij", "byobu", "tmate", "dtach", "abduco")
+var privilegePrograms = sync.OnceValue(func() map[string]bool {
+	return setOf("sudo", "doas", "su", "runuser", "pkexec", "setpriv", "chroot", "nsenter",
+		"unshare", "capsh", "setcap", "chown", "chgrp", "mount", "umount", "systemctl", "service", "sysctl",
+		"modprobe", "insmod", "rmmod", "iptables", "ip6tables", "nft", "useradd", "usermod", "userdel",
+		"groupadd", "groupmod", "groupdel", "passwd", "chpasswd", "visudo", "crontab", "at", "batch",
+		"tmux", "screen", "zellij", "byobu", "tmate", "dtach", "abduco")
+})
 
 // destructivePrograms delete, overwrite or stop things: rm(1), rmdir(1),
 // unlink(1), shred(1), dd(1), truncate(1), wipefs(8), mkfs(8) and its
 // mkfs.* forms, fdisk(8), parted(8), kill(1), pkill(1), killall(1),
 // reboot/shutdown/halt/poweroff(8).
-var destructivePrograms = setOf("rm", "rmdir", "unlink", "shred", "dd", "truncate", "wipefs", "mkfs",
-	"fdisk", "sfdisk", "parted", "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff")
+var destructivePrograms = sync.OnceValue(func() map[string]bool {
+	return setOf("rm", "rmdir", "unlink", "shred", "dd", "truncate", "wipefs", "mkfs",
+		"fdisk", "sfdisk", "parted", "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff")
+})
 
 // codeRunners run a program text they are given: shells (bash(1) and
 // the like), language runtimes, and awk.
-var codeRunners = setOf("sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
-	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl",
-	"php", "lua", "luajit", "tclsh", "wish", "Rscript", "R", "julia", "java", "jshell", "osascript",
-	"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython", "pwsh")
+var codeRunners = sync.OnceValue(func() map[string]bool {
+	return setOf("sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+		"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl",
+		"php", "lua", "luajit", "tclsh", "wish", "Rscript", "R", "julia", "java", "jshell", "osascript",
+		"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython", "pwsh")
+})
 
 // RunsCode reports whether the program named name (a base name, "bash",
 // "python3") runs a program text it is given — a shell, a language
 // runtime, awk — whose code no pattern of its words names when it reads
 // it from standard input.
-func RunsCode(name string) bool { return codeRunners[name] }
+func RunsCode(name string) bool { return codeRunners()[name] }
 
 // projectRunners run code the project defines: make(1) runs its Makefile,
 // the package managers' run/test/start/exec run package.json scripts,
 // test runners import the tests, build tools run build scripts.
-var projectRunners = setOf("make", "gmake", "cmake", "ninja", "just", "task", "pytest", "tox", "nox",
-	"jest", "vitest", "mocha", "playwright", "gradle", "gradlew", "mvn", "ant", "bazel", "rake", "bundle",
-	"uv", "poetry", "pipenv", "hatch", "pdm", "cargo", "go", "dotnet", "swift", "mix", "sbt", "tsc", "vite",
-	"next", "webpack", "eslint", "prettier", "biome", "ruff", "mypy", "black", "isort", "flake8", "pylint")
+var projectRunners = sync.OnceValue(func() map[string]bool {
+	return setOf("make", "gmake", "cmake", "ninja", "just", "task", "pytest", "tox", "nox",
+		"jest", "vitest", "mocha", "playwright", "gradle", "gradlew", "mvn", "ant", "bazel", "rake", "bundle",
+		"uv", "poetry", "pipenv", "hatch", "pdm", "cargo", "go", "dotnet", "swift", "mix", "sbt", "tsc", "vite",
+		"next", "webpack", "eslint", "prettier", "biome", "ruff", "mypy", "black", "isort", "flake8", "pylint")
+})
 
 // packageRunners fetch a package when it is missing and run it (npx(1),
 // pnpm dlx, bunx, yarn dlx, pipx run, uvx): network, then code.
-var packageRunners = setOf("npx", "bunx", "uvx", "pipx")
+var packageRunners = sync.OnceValue(func() map[string]bool {
+	return setOf("npx", "bunx", "uvx", "pipx")
+})
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
@@ -106,11 +117,11 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 		return Destructive
 	}
 	switch {
-	case privilegePrograms[name]:
+	case privilegePrograms()[name]:
 		return Privilege
-	case packageRunners[name], networkUse(words):
+	case packageRunners()[name], networkUse(words):
 		return Network
-	case destructivePrograms[name], destructiveGit(words):
+	case destructivePrograms()[name], destructiveGit(words):
 		return Destructive
 	case writesOutside:
 		return OutsideWorkspace
@@ -119,7 +130,7 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 		return Interpreter
 	}
 	switch {
-	case codeRunners[name], projectRunners[name], strings.HasSuffix(name, ".py"), strings.HasSuffix(name, ".sh"):
+	case codeRunners()[name], projectRunners()[name], strings.HasSuffix(name, ".py"), strings.HasSuffix(name, ".sh"):
 		return Interpreter
 	case len(words) > 1 && (name == "npm" || name == "pnpm" || name == "yarn") &&
 		(words[1] == "run" || words[1] == "test" || words[1] == "start" || words[1] == "exec" || words[1] == "run-script"):
@@ -129,7 +140,7 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 		// under a name the tables do not know.
 		return Interpreter
 	}
-	if _, isWriter := workspaceWriters[name]; isWriter {
+	if _, isWriter := workspaceWriters()[name]; isWriter {
 		return OutsideWorkspace
 	}
 	return UnknownProgram

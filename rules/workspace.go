@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 )
 
 // workspaceWriters are the programs whose only effect is on the files they
@@ -14,19 +15,21 @@ import (
 // strictly inside the workspace (or a temp directory), statically and with
 // symlinks resolved, the segment's class is Workspace: mode auto runs it,
 // as it runs a redirection into the workspace.
-var workspaceWriters = map[string]writerOptions{
-	"touch":    {flags: "acfhm", withArg: "rtd"},
-	"mkdir":    {flags: "pv", withArg: "m"},
-	"rmdir":    {flags: "pv"},
-	"rm":       {flags: "dfiIrRv"},
-	"cp":       {flags: "abdfHilLnPprRsTuvx", withArg: "StZ"},
-	"mv":       {flags: "bfinTuvZ", withArg: "St"},
-	"ln":       {flags: "bdFfiLnPrsTv", withArg: "St"},
-	"chmod":    {flags: "cfvR"},
-	"truncate": {flags: "co", withArg: "rs"},
-	"tee":      {flags: "aip"},
-	"sed":      {flags: "nisuEzr", withArg: "el"},
-}
+var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
+	return map[string]writerOptions{
+		"touch":    {flags: "acfhm", withArg: "rtd"},
+		"mkdir":    {flags: "pv", withArg: "m"},
+		"rmdir":    {flags: "pv"},
+		"rm":       {flags: "dfiIrRv"},
+		"cp":       {flags: "abdfHilLnPprRsTuvx", withArg: "StZ"},
+		"mv":       {flags: "bfinTuvZ", withArg: "St"},
+		"ln":       {flags: "bdFfiLnPrsTv", withArg: "St"},
+		"chmod":    {flags: "cfvR"},
+		"truncate": {flags: "co", withArg: "rs"},
+		"tee":      {flags: "aip"},
+		"sed":      {flags: "nisuEzr", withArg: "el"},
+	}
+})
 
 // writerOptions are a workspace writer's short options: flags, and those
 // whose value is the next word (a value glued to its letter, -t/dir, is
@@ -45,7 +48,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		}
 		return ok, why
 	}
-	opts, ok := workspaceWriters[name]
+	opts, ok := workspaceWriters()[name]
 	if !ok || len(words) < 2 {
 		return false, ""
 	}
@@ -96,7 +99,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 	if operands == 0 {
 		return false, ""
 	}
-	return true, fmt.Sprintf("%s changes only files inside the workspace", name)
+	return true, name + " changes only files inside the workspace"
 }
 
 // landsProtected reports whether cp, mv, ln or git mv with args (after the
@@ -265,31 +268,35 @@ func (x *pathIndex) insideWorkspace(p string, strictly bool) bool {
 // that would make it do more: run a program (rebase --exec, git-rebase(1)),
 // or throw away work that no commit holds (reset --hard, switch --discard-
 // changes, checkout -f, stash drop/clear, clean: a human decides those).
-var gitWorkspaceSubcommands = map[string][]string{
-	"add":         {"--interactive", "-i", "--patch", "-p", "--edit", "-e", "--output"},
-	"commit":      {"--interactive", "--patch", "-p"},
-	"stash":       {"drop", "clear"},
-	"switch":      {"--discard-changes", "-f", "--force"},
-	"checkout":    {"-f", "--force", "--"},
-	"restore":     {},
-	"rm":          {},
-	"mv":          {},
-	"merge":       {},
-	"rebase":      {"--exec", "-x", "--interactive", "-i"},
-	"cherry-pick": {},
-	"revert":      {},
-	"tag":         {},
-	"branch":      {},
-	"reset":       {"--hard", "--merge", "--keep"},
-}
+var gitWorkspaceSubcommands = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"add":         {"--interactive", "-i", "--patch", "-p", "--edit", "-e", "--output"},
+		"commit":      {"--interactive", "--patch", "-p"},
+		"stash":       {"drop", "clear"},
+		"switch":      {"--discard-changes", "-f", "--force"},
+		"checkout":    {"-f", "--force", "--"},
+		"restore":     {},
+		"rm":          {},
+		"mv":          {},
+		"merge":       {},
+		"rebase":      {"--exec", "-x", "--interactive", "-i"},
+		"cherry-pick": {},
+		"revert":      {},
+		"tag":         {},
+		"branch":      {},
+		"reset":       {"--hard", "--merge", "--keep"},
+	}
+})
 
 // gitValueOptions are options of the subcommands above whose value is the
 // next word (a message, a file read, a name): that word is no option.
-var gitValueOptions = map[string]bool{
-	"-m": true, "--message": true, "-F": true, "--file": true, "-C": true, "--reuse-message": true,
-	"-c": true, "--reedit-message": true, "--author": true, "--date": true, "-t": true,
-	"--template": true, "-b": true, "-B": true, "--onto": true, "--trailer": true,
-}
+var gitValueOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-m": true, "--message": true, "-F": true, "--file": true, "-C": true, "--reuse-message": true,
+		"-c": true, "--reedit-message": true, "--author": true, "--date": true, "-t": true,
+		"--template": true, "-b": true, "-B": true, "--onto": true, "--trailer": true,
+	}
+})
 
 // gitWritesOnlyWorkspace reports whether words, a git command, changes
 // only the repository of the workspace: no option before the subcommand
@@ -304,7 +311,7 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	if len(words) < 2 || ctx.CwdUnknown || ctx.Workspace == "" || !within(ctx.Cwd, ctx.Workspace) {
 		return false, ""
 	}
-	excluded, ok := gitWorkspaceSubcommands[words[1]]
+	excluded, ok := gitWorkspaceSubcommands()[words[1]]
 	if !ok {
 		return false, ""
 	}
@@ -312,7 +319,7 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 		return false, ""
 	}
 	for i, w := range words[2:] {
-		if gitValueOptions[words[1+i]] {
+		if gitValueOptions()[words[1+i]] {
 			continue // the value of -m, -F…: not an option
 		}
 		if opt, _, _ := strings.Cut(w, "="); len(opt) > 3 && (strings.HasPrefix("--output", opt) || strings.HasPrefix(opt, "--output")) {

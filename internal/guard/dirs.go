@@ -118,11 +118,12 @@ func cdTarget(s interp.Segment, home string) (string, bool) {
 // name part of declare/export/local/readonly/typeset NAME=VALUE, any word
 // of read, mapfile, readarray, getopts and unset).
 func mentionsDirState(s interp.Segment) bool {
-	words := append(append([]interp.Word(nil), s.Assigns...), s.Args...)
-	for _, w := range words {
-		for _, v := range []string{w.Value, w.Source} {
-			if strings.Contains(v, "CDPATH") || strings.Contains(v, "DIRSTACK") {
-				return true
+	for _, ws := range [][]interp.Word{s.Assigns, s.Args} {
+		for _, w := range ws {
+			for _, v := range []string{w.Value, w.Source} {
+				if strings.Contains(v, "CDPATH") || strings.Contains(v, "DIRSTACK") {
+					return true
+				}
 			}
 		}
 	}

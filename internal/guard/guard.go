@@ -68,17 +68,33 @@ type Outcome struct {
 	SandboxNote string
 }
 
-// Evaluate analyses text and decides every segment. It never returns Allow
-// for text it could not analyse.
+// Evaluate analyses text and decides every segment: Analyze, then Decide.
+// It never returns Allow for text it could not analyse.
 func (g *Guard) Evaluate(text string) Outcome {
+	segs, err := g.Analyze(text)
+	if err != nil {
+		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
+	}
+	return g.Decide(segs)
+}
+
+// Analyze returns the segments of text under g.Analysis (with files read
+// by source that g.Verdicts found clear vouched for), or the
+// *interp.NotUnderstood error saying why text cannot be analysed.
+func (g *Guard) Analyze(text string) ([]interp.Segment, error) {
 	opt := g.Analysis
 	if g.Verdicts != nil {
 		opt.Vouch = g.knownClear
 	}
-	segs, err := interp.Analyze(text, opt)
-	if err != nil {
-		return Outcome{Decision: rules.Ask, DecidedBy: "analysis", Err: err}
-	}
+	return interp.Analyze(text, opt)
+}
+
+// Decide decides every segment of segs, the segments Analyze returned
+// for one command text, and combines the verdicts. The segments are
+// decided at one moment: they share one rules.Lookups (each file system
+// lookup is made once per call), and each is decided in every directory a
+// cd among them may lead to.
+func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	out := Outcome{Decision: rules.Allow, DecidedBy: "class", Segments: make([]Checked, 0, len(segs))}
 	ctx := g.Context
 	// The command is decided at one moment: its segments share lookups.
@@ -100,11 +116,14 @@ func (g *Guard) Evaluate(text string) Outcome {
 			// time).
 			seg.Args = []interp.Word{{Value: seg.Relative, Source: seg.Args[0].Source}}
 		}
-		v, counts := g.decide(seg, ctx, vouched)
+		// What the rules see of the segment does not change with the
+		// directory: it is made once.
+		as, subject := g.subject(seg)
+		v, counts := g.decideSubject(as, subject, ctx, vouched)
 		for _, d := range cwds[1:] {
 			in := ctx
 			in.Cwd = d
-			if w, _ := g.decide(seg, in, vouched); w.Decision > v.Decision {
+			if w, _ := g.decideSubject(as, subject, in, vouched); w.Decision > v.Decision {
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v = w
 			}
@@ -134,10 +153,23 @@ func (g *Guard) Evaluate(text string) Outcome {
 // assumed values that no rule denies (see interp.Segment.Assumed), which
 // only ever tightens.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	as, subject := g.subject(seg)
+	return g.decideSubject(as, subject, ctx, vouched)
+}
+
+// subject returns seg as it is decided (in guardsh's interactive session
+// without the prompt assignments PromptAllowed allows) and what the rules
+// match of it.
+func (g *Guard) subject(seg interp.Segment) (interp.Segment, rules.Subject) {
 	if g.Prompts && seg.Kind == interp.Exec {
 		seg = g.withoutPromptAssigns(seg)
 	}
-	v = g.Policy.Decide(Subject(seg), ctx)
+	return seg, Subject(seg)
+}
+
+// decideSubject is decide for seg as subject returned it.
+func (g *Guard) decideSubject(seg interp.Segment, subject rules.Subject, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
+	v = g.Policy.Decide(subject, ctx)
 	if seg.Assumed != "" {
 		if v.Decision != rules.Deny {
 			return v, false
