@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -60,7 +61,7 @@ func SpoolDir(home string) string {
 	return filepath.Join(home, ".local", "state", "guardsh", "approvals")
 }
 
-var idRE = regexp.MustCompile(`^[a-z2-7]{10}$`)
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z2-7]{10}$`) })
 
 func (s Spool) now() time.Time {
 	if s.Now != nil {
@@ -154,7 +155,7 @@ func (s Spool) write(a Approval) error {
 // Get reads the approval id. An unknown id, or one that is not ten
 // characters of a-z and 2-7, is an error saying so.
 func (s Spool) Get(id string) (Approval, error) {
-	if !idRE.MatchString(id) {
+	if !idRE().MatchString(id) {
 		return Approval{}, fmt.Errorf("%q is not an approval id (see guardsh approvals)", id)
 	}
 	if err := s.ready(); err != nil {

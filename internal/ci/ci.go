@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -47,7 +48,7 @@ var fileCommandVars = map[string]string{
 	"GITHUB_PATH":         "add_path",
 }
 
-var fileNameRE = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+var fileNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`) })
 
 // FileCommands maps each runner file-command variable to its file, for the
 // variables whose value has the runner's shape:
@@ -65,7 +66,7 @@ func FindFileCommands(getenv func(string) string) FileCommands {
 			continue
 		}
 		rest, ok := strings.CutPrefix(filepath.Base(p), prefix+"_")
-		if ok && filepath.Base(filepath.Dir(p)) == "_runner_file_commands" && fileNameRE.MatchString(rest) {
+		if ok && filepath.Base(filepath.Dir(p)) == "_runner_file_commands" && fileNameRE().MatchString(rest) {
 			fc[name] = p
 		}
 	}
