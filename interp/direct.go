@@ -110,6 +110,10 @@ func plainLit(s string) bool {
 	return true
 }
 
+// Builtin reports whether bash runs name itself, as a builtin or a
+// reserved word, rather than a file found on PATH.
+func Builtin(name string) bool { return bashBuiltins[name] || bashKeywords[name] }
+
 // bashBuiltins are bash 5's builtins (`enable -a`); bashKeywords its
 // reserved words (`compgen -k`). A command named so is not a program.
 var bashBuiltins = setOf(". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -118,6 +119,12 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
+	if policy.Sandbox.On() && guard.JailWrites(canonical(shell), s.guard.Writable()) {
+		// It runs every command, unjailed: a jailed command could have
+		// put it there (an attack run's node_modules/.bin/bash).
+		fmt.Fprintf(stderr, "guardsh: the bash found on PATH, %s, lies where a jailed command writes; set shell: /usr/bin/bash (or another bash outside the workspace, the temp directories and sandbox.write) in %s\n", shell, cmp.Or(cfg.userPath, policyFile))
+		return exitRefused
+	}
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.

@@ -54,6 +54,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
 				c.Sandboxed, repos = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
+			} else if prog := g.untrustedProgram(*c, cwds, cwdUnknown); prog != "" {
+				c.Sandboxed, repos = true, true
+				c.Verdict.Reason += "; runs inside the sandbox: the program found on PATH, " + prog + ", lies where a jailed command writes"
 			}
 		}
 		if repos {
@@ -142,8 +145,11 @@ func unique(paths []string) []string {
 	return out
 }
 
-// jailWrites returns the directories a jail writes beneath: the
-// workspace, the temp directories and the policy's sandbox.write paths.
+// Writable returns the directories a jail writes beneath: the workspace,
+// the temp directories and the policy's sandbox.write paths.
+func (g *Guard) Writable() []string { return g.jailWrites() }
+
+// jailWrites is Writable.
 func (g *Guard) jailWrites() []string {
 	ctx := g.Context
 	var spec sandbox.Spec
@@ -281,14 +287,86 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool) string 
 		if !ok {
 			return "of a run-time directory"
 		}
-		if repo == "" {
-			continue
-		}
-		for _, w := range writable {
-			if w = filepath.Clean(w); repo == w || strings.HasPrefix(repo, w+"/") || w == "/" {
-				return repo
+		// git also takes a directory holding HEAD, objects and refs for
+		// a repository (a bare layout the jail can make anywhere it
+		// writes: an attack run's find), so where git starts counts too.
+		for _, p := range []string{repo, gitStart(seg, dir)} {
+			if p != "" && JailWrites(p, writable) {
+				return p
 			}
 		}
+	}
+	return ""
+}
+
+// JailWrites reports whether p is one of the writable directories or
+// beneath one.
+func JailWrites(p string, writable []string) bool {
+	for _, w := range writable {
+		if w = filepath.Clean(w); p == w || strings.HasPrefix(p, w+"/") || w == "/" {
+			return true
+		}
+	}
+	return false
+}
+
+// gitStart returns the directory git starts in for seg run in dir (its
+// -C options followed), "" when a word is only known at run time.
+func gitStart(seg interp.Segment, dir string) string {
+	words := seg.Args
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w.Dynamic():
+			return ""
+		case w.Value == "-C":
+			if i+1 >= len(words) || words[i+1].Dynamic() {
+				return ""
+			}
+			dir = absIn(dir, words[i+1].Value)
+			i++
+		case w.Value == "-c" || w.Value == "--git-dir" || w.Value == "--work-tree" || w.Value == "--namespace" || w.Value == "--exec-path" || w.Value == "--config-env":
+			i++
+		case strings.HasPrefix(w.Value, "-"):
+		default:
+			return dir
+		}
+	}
+	return dir
+}
+
+// untrustedProgram returns the file a segment the rules allowed by its
+// class (not by a rule) would run when bash finds it on PATH in a place a
+// jail writes (a relative PATH entry such as node_modules/.bin, a
+// sandbox.write directory holding a bin on PATH): a jailed command may
+// have planted it there under the name of a read-only tool (an attack
+// run's jq). "" otherwise.
+func (g *Guard) untrustedProgram(c Checked, cwds []string, cwdUnknown bool) string {
+	seg := c.Segment
+	if seg.Kind != interp.Exec || len(seg.Args) == 0 || c.Verdict.Rule != nil || seg.Args[0].Dynamic() {
+		return ""
+	}
+	name := seg.Args[0].Value
+	if strings.Contains(name, "/") || interp.Builtin(name) || seg.Function {
+		return "" // a path (its place was decided as written), or run by bash itself
+	}
+	prog, ok := interp.DirectPath(name, os.Getenv("PATH"))
+	if !ok {
+		return ""
+	}
+	if !filepath.IsAbs(prog) {
+		if cwdUnknown {
+			return prog + " (a relative PATH entry)"
+		}
+		for _, dir := range cwds {
+			if p := absIn(dir, prog); JailWrites(p, g.jailWrites()) {
+				return p
+			}
+		}
+		return ""
+	}
+	if JailWrites(prog, g.jailWrites()) {
+		return prog
 	}
 	return ""
 }
