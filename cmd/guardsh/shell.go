@@ -133,7 +133,8 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		defer s.jail.Close()
 		if files, dirs, ok := s.guard.KeepPaths(); ok {
 			s.keeping = make(chan *sandbox.Kept, 1)
-			go func() { s.keeping <- sandbox.Keep(files, dirs) }()
+			ws := s.guard.Context.Workspace
+			go func() { s.keeping <- sandbox.Keep(ws, files, dirs) }()
 		}
 	}
 	if err == nil {

@@ -211,7 +211,7 @@ func (g *Guard) Keep() *sandbox.Kept {
 	if !ok {
 		return nil
 	}
-	return sandbox.Keep(files, dirs)
+	return sandbox.Keep(g.Context.Workspace, files, dirs)
 }
 
 // KeepPaths returns what Keep records, as absolute paths: the files and

@@ -37,6 +37,10 @@ type Kept struct {
 	copied int
 	// taken is when Keep began.
 	taken time.Time
+	// root is the directory Restore changes nothing outside of (the
+	// workspace): it works through an os.Root of it, so no link, however
+	// placed or swapped in meanwhile, leads a removal or a write out.
+	root string
 }
 
 // Taken returns when the record began: a change another process made to
@@ -149,9 +153,11 @@ type keptFile struct {
 
 // Keep records the protected paths: each file's metadata and contents
 // (up to maxKept bytes), and for each directory the names of its entries
-// and their files. Paths that do not exist are recorded as absent.
-func Keep(files, dirs []string) *Kept {
-	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}, taken: time.Now()}
+// and their files. Paths that do not exist are recorded as absent. Restore
+// changes nothing outside root (the workspace): a path outside it is only
+// reported.
+func Keep(root string, files, dirs []string) *Kept {
+	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}, taken: time.Now(), root: root}
 	for _, f := range files {
 		k.files[f] = k.keepFile(f)
 		k.note(filepath.Dir(f))
@@ -228,11 +234,16 @@ func statFile(p string) (keptFile, fs.FileInfo) {
 	if err != nil {
 		return keptFile{}, nil
 	}
+	return fromInfo(info), info
+}
+
+// fromInfo is what keepFile records of a file's metadata.
+func fromInfo(info fs.FileInfo) keptFile {
 	kf := keptFile{exists: true, mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		kf.ctime = st.Ctim.Nano()
 	}
-	return kf, info
+	return kf
 }
 
 // Restore puts back what changed since Keep: a new file or entry is
@@ -243,6 +254,19 @@ func statFile(p string) (keptFile, fs.FileInfo) {
 // link, a file, another directory): beneath those it touches nothing, and
 // what they held is not restored.
 func (k *Kept) Restore() (changed, tampered []string) {
+	r, err := os.OpenRoot(k.root)
+	if err != nil {
+		// The workspace itself is gone or replaced.
+		return nil, []string{k.root}
+	}
+	defer r.Close()
+	in := func(p string) string {
+		rel, err := filepath.Rel(k.root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			return "" // outside root: not Restore's to change
+		}
+		return rel
+	}
 	bad := map[string]bool{}
 	ids := map[string]idNow{}
 	blocked := func(p string, isDir bool) bool {
@@ -256,13 +280,21 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		if blocked(d, true) {
 			continue
 		}
-		ents, _ := os.ReadDir(d)
+		rd := in(d)
+		if rd == "" {
+			continue
+		}
+		var ents []fs.DirEntry
+		if f, err := r.Open(rd); err == nil {
+			ents, _ = f.ReadDir(-1)
+			f.Close()
+		}
 		for _, e := range ents {
 			if slices.Contains(names, e.Name()) {
 				continue
 			}
 			p := filepath.Join(d, e.Name())
-			if err := os.RemoveAll(p); err != nil {
+			if err := r.RemoveAll(filepath.Join(rd, e.Name())); err != nil {
 				changed = append(changed, p+" (not restored)")
 			} else {
 				changed = append(changed, p)
@@ -273,10 +305,14 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		if blocked(p, false) {
 			continue
 		}
+		rp := in(p)
+		if rp == "" {
+			continue
+		}
 		var now keptFile
 		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
 			// (beneath a directory that is gone, p is gone too)
-			now, _ = statFile(p)
+			now = statIn(r, rp)
 		}
 		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime && now.ctime == was.ctime {
 			continue
@@ -285,16 +321,16 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			continue // its entries are kept themselves (see keepDir)
 		}
 		if !was.exists {
-			if err := os.RemoveAll(p); err != nil {
+			if err := r.RemoveAll(rp); err != nil {
 				changed = append(changed, p+" (not restored)")
 				continue
 			}
-		} else if was.data == nil || !was.mode.IsRegular() || restore(p, was) != nil {
+		} else if was.data == nil || !was.mode.IsRegular() || restore(r, rp, was) != nil {
 			changed = append(changed, p+" (not restored)")
 			continue
 		} else {
 			// Restored: its new time stamp is what the next Restore compares.
-			now, _ = statFile(p)
+			now = statIn(r, rp)
 			now.data = was.data
 			k.files[p] = now
 		}
@@ -308,21 +344,22 @@ func (k *Kept) Restore() (changed, tampered []string) {
 	return slices.Compact(changed), tampered
 }
 
-// restore writes was back at p, replacing whatever is there: into a new
-// file of a random name made with O_EXCL beside p (a name the jail planted
-// as a link cannot be opened through; an attack run had guardsh write
-// through such a link), then renamed over p.
-func restore(p string, was keptFile) error {
-	if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() {
-		if err := os.RemoveAll(p); err != nil {
+// restore writes was back at rel in r, replacing whatever is there: into
+// a new file of a fresh name made with O_EXCL beside it (a name the jail
+// planted as a link cannot be opened through; an attack run had guardsh
+// write through such a link), then renamed over it. Every step goes
+// through r, so nothing outside r's directory is touched.
+func restore(r *os.Root, rel string, was keptFile) error {
+	if info, err := r.Lstat(rel); err == nil && !info.Mode().IsRegular() {
+		if err := r.RemoveAll(rel); err != nil {
 			return err
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".guardsh-restore-*")
+	tmp := filepath.Join(filepath.Dir(rel), fmt.Sprintf(".guardsh-restore-%d-%d", os.Getpid(), time.Now().UnixNano()))
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, was.mode.Perm())
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	_, err = f.Write(was.data)
 	if err == nil {
 		err = f.Chmod(was.mode.Perm())
@@ -331,12 +368,21 @@ func restore(p string, was keptFile) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, p)
+		err = r.Rename(tmp, rel)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		r.Remove(tmp)
 	}
 	return err
+}
+
+// statIn is statFile for rel in r.
+func statIn(r *os.Root, rel string) keptFile {
+	info, err := r.Lstat(rel)
+	if err != nil {
+		return keptFile{}
+	}
+	return fromInfo(info)
 }
 
 // Changed words Restore's result for a message: the paths relative to

@@ -25,7 +25,7 @@ func TestKeepRestore(t *testing.T) {
 	must(t, os.WriteFile(gone, []byte("{}"), 0o600))
 	must(t, os.WriteFile(same, []byte("x"), 0o644))
 	must(t, os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("#!/bin/sh\n"), 0o755))
-	k := sandbox.Keep([]string{cfg, gone, absent, same}, []string{hooks, filepath.Join(dir, "missing-dir")})
+	k := sandbox.Keep(dir, []string{cfg, gone, absent, same}, []string{hooks, filepath.Join(dir, "missing-dir")})
 
 	must(t, os.WriteFile(cfg, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
 	must(t, os.Remove(gone))
@@ -82,7 +82,7 @@ func TestRestoreFollowsNoReplacedDirectory(t *testing.T) {
 			must(t, os.WriteFile(filepath.Join(victim, "secret"), []byte("keep me"), 0o600))
 			must(t, os.WriteFile(filepath.Join(victim, "config"), []byte("victim's"), 0o600))
 			must(t, os.WriteFile(filepath.Join(victim, "pre-push"), []byte("victim's"), 0o600))
-			k := sandbox.Keep([]string{cfg}, []string{hooks})
+			k := sandbox.Keep(ws, []string{cfg}, []string{hooks})
 
 			// What the jailed command does.
 			if replace == "hooks" {
@@ -119,7 +119,7 @@ func TestKeepRestoreNested(t *testing.T) {
 	deep := filepath.Join(guarded, "sub", "deep.txt")
 	must(t, os.MkdirAll(filepath.Dir(deep), 0o755))
 	must(t, os.WriteFile(deep, []byte("orig"), 0o644))
-	k := sandbox.Keep(nil, []string{guarded})
+	k := sandbox.Keep(dir, nil, []string{guarded})
 
 	must(t, os.WriteFile(deep, []byte("tampered"), 0o644))
 	must(t, os.WriteFile(filepath.Join(guarded, "sub", "new.txt"), []byte("x"), 0o644))
@@ -150,7 +150,7 @@ func TestRestoreWritesThroughNoPlantedLink(t *testing.T) {
 	must(t, os.WriteFile(victim, []byte("victim's"), 0o600))
 	cfg := filepath.Join(dir, "config")
 	must(t, os.WriteFile(cfg, []byte("[core]\n\tbare = false\n"), 0o644))
-	k := sandbox.Keep([]string{cfg}, nil)
+	k := sandbox.Keep(dir, []string{cfg}, nil)
 
 	info, _ := os.Stat(cfg)
 	must(t, os.Symlink(victim, cfg+".guardsh-restore"))
@@ -223,5 +223,59 @@ func TestQuarantine(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the directory outside the workspace is gone: %v", err)
+	}
+}
+
+// TestRestoreRacedStaysInside: a process that keeps swapping .git/hooks
+// for a link to a directory outside the workspace while Restore runs (an
+// attack run's survivor did, and Restore deleted and wrote files beyond
+// the link between its check and its change) gets nothing outside the
+// workspace changed, however the race falls.
+func TestRestoreRacedStaysInside(t *testing.T) {
+	ws, victim := t.TempDir(), t.TempDir()
+	hooks := filepath.Join(ws, ".git", "hooks")
+	must(t, os.MkdirAll(hooks, 0o755))
+	must(t, os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(victim, "victim-file"), []byte("keep me"), 0o600))
+	aside, link := filepath.Join(ws, ".git", "hooks-real"), filepath.Join(ws, ".git", "hooks-link")
+	must(t, os.Symlink(victim, link))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// hooks ⇄ link, then back, as fast as it goes.
+			if os.Rename(hooks, aside) == nil {
+				os.Rename(link, hooks)
+				os.Rename(hooks, link)
+				os.Rename(aside, hooks)
+			}
+		}
+	}()
+	// The jailed command writes only inside the workspace: a Root of it.
+	jail, err := os.OpenRoot(ws)
+	must(t, err)
+	defer jail.Close()
+	for range 300 {
+		k := sandbox.Keep(ws, nil, []string{hooks})
+		// What the command does: a new hook, a changed one.
+		jail.WriteFile(".git/hooks/victim-file", []byte("x"), 0o644)
+		jail.WriteFile(".git/hooks/pre-commit", []byte("#!/bin/sh\nevil\n"), 0o755)
+		k.Restore()
+	}
+	close(stop)
+	<-done
+	ents, _ := os.ReadDir(victim)
+	if b, err := os.ReadFile(filepath.Join(victim, "victim-file")); err != nil || string(b) != "keep me" || len(ents) != 1 {
+		names := []string{}
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("Restore changed the directory outside the workspace: %q, %v, entries %q", b, err, names)
 	}
 }
