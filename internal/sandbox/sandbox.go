@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -160,7 +161,9 @@ func Prepare(s Spec) *Jail {
 // its OS thread, sets no_new_privs and restricts that thread alone with
 // the ruleset, and forks and execs cmd from it; the thread is never
 // unlocked, so Go ends it with the goroutine and no other code of the
-// caller ever runs confined. Writable descriptors other than standard
+// caller ever runs confined; it ends when cmd's process does, and the
+// process gets SIGKILL should the calling process die first
+// (PR_SET_PDEATHSIG). Writable descriptors other than standard
 // input, output and error that the process inherited are closed on exec
 // first, so the jail cannot write through a file opened outside it.
 //
@@ -196,7 +199,24 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 			done <- err
 			return
 		}
-		done <- cmd.Start()
+		// Should guardsh be killed (SIGKILL, the OOM killer) while the
+		// command runs, the command is killed with it rather than
+		// going on unwatched. The parent-death signal follows the
+		// thread that forked, so the thread stays until the command
+		// has ended (waitid with WNOWAIT leaves the reaping to the
+		// caller's Wait).
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		err := cmd.Start()
+		done <- err
+		if err != nil {
+			return
+		}
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+		}
 	}()
 	return <-done
 }
