@@ -21,9 +21,9 @@ import (
 // left as it is: the sandbox widens nothing a rule forbids.
 //
 // A git segment allowed by its class in a repository a jail could have
-// written (see untrustedRepo) runs jailed as well, as long as a jail
-// can be had: its config and hooks may be of an earlier jailed command's
-// making. cwds are the directories the command's cd may lead to, and
+// written (see untrustedRepo), and a program found on PATH where a jail
+// writes (see untrustedProgram), run jailed as well, as long as a jail
+// can be had: they may be of an earlier jailed command's making. cwds are the directories the command's cd may lead to, and
 // cwdUnknown says they are not known (see Evaluate).
 func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	sb := g.Policy.Sandbox
@@ -48,18 +48,18 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		if unavailable != "" {
 			return // no jail ran here: none wrote a repository
 		}
-		repos := false
+		planted := false // a segment may run what a jail planted
 		for i := range o.Segments {
 			c := &o.Segments[i]
 			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
-				c.Sandboxed, repos = true, true
+				c.Sandboxed, planted = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
 			} else if prog := g.untrustedProgram(*c, cwds, cwdUnknown); prog != "" {
-				c.Sandboxed, repos = true, true
+				c.Sandboxed, planted = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the program found on PATH, " + prog + ", lies where a jailed command writes"
 			}
 		}
-		if repos {
+		if planted {
 			o.DecidedBy = "sandbox"
 			o.jailed(sb.Mode)
 		}
