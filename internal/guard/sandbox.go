@@ -49,14 +49,15 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			return // no jail ran here: none wrote a repository
 		}
 		planted := false // a segment may run what a jail planted
+		entry := g.writablePathEntry(os.Getenv("PATH"))
 		for i := range o.Segments {
 			c := &o.Segments[i]
 			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
 				c.Sandboxed, planted = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
-			} else if prog := g.untrustedProgram(*c, cwds, cwdUnknown); prog != "" {
+			} else if entry != "" && runsProgram(*c) {
 				c.Sandboxed, planted = true, true
-				c.Verdict.Reason += "; runs inside the sandbox: the program found on PATH, " + prog + ", lies where a jailed command writes"
+				c.Verdict.Reason += "; runs inside the sandbox: PATH holds " + entry + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
 			}
 		}
 		if planted {
@@ -335,40 +336,66 @@ func gitStart(seg interp.Segment, dir string) string {
 	return dir
 }
 
-// untrustedProgram returns the file a segment the rules allowed by its
-// class (not by a rule) would run when bash finds it on PATH in a place a
-// jail writes (a relative PATH entry such as node_modules/.bin, a
-// sandbox.write directory holding a bin on PATH): a jailed command may
-// have planted it there under the name of a read-only tool (an attack
-// run's jq). "" otherwise.
-func (g *Guard) untrustedProgram(c Checked, cwds []string, cwdUnknown bool) string {
+// runsProgram reports whether c is a command the rules allowed by its
+// class (not by a rule) that bash runs from a file: not a builtin, a
+// reserved word or a function.
+func runsProgram(c Checked) bool {
 	seg := c.Segment
-	if seg.Kind != interp.Exec || len(seg.Args) == 0 || c.Verdict.Rule != nil || seg.Args[0].Dynamic() {
+	return seg.Kind == interp.Exec && len(seg.Args) > 0 && c.Verdict.Rule == nil &&
+		(seg.Args[0].Dynamic() || !interp.Builtin(seg.Args[0].Value)) && !seg.Function
+}
+
+// writablePathEntry returns the first entry of path (a PATH value) that
+// lies where a jail writes, as bash searches it: an empty or relative
+// entry (it names a directory beneath whatever directory the command, or
+// a cd in it, is in: node_modules/.bin), one starting with "~" (bash
+// expands it), or a directory that is, or resolves through links to, a
+// jail-writable one; "" when there is none. A jailed command may have
+// planted a program there under a read-only tool's name, which the tool's
+// caller, or another program that starts it by name (sdiff runs diff,
+// kubectl a credential helper: attack-run finds), would then run
+// unjailed; so while PATH holds such an entry, what the rules allow by
+// class runs jailed.
+func (g *Guard) writablePathEntry(path string) string {
+	if path == "" {
 		return ""
 	}
-	name := seg.Args[0].Value
-	if strings.Contains(name, "/") || interp.Builtin(name) || seg.Function {
-		return "" // a path (its place was decided as written), or run by bash itself
+	writable := g.jailWrites()
+	for _, w := range g.jailWrites() {
+		writable = append(writable, resolveLoose(w))
 	}
-	prog, ok := interp.DirectPath(name, os.Getenv("PATH"))
-	if !ok {
-		return ""
-	}
-	if !filepath.IsAbs(prog) {
-		if cwdUnknown {
-			return prog + " (a relative PATH entry)"
-		}
-		for _, dir := range cwds {
-			if p := absIn(dir, prog); JailWrites(p, g.jailWrites()) {
-				return p
+	for _, e := range strings.Split(path, ":") {
+		switch {
+		case e == "" || !filepath.IsAbs(e) && !strings.HasPrefix(e, "~"):
+			return cmp.Or(e, ".") + " (relative)"
+		case strings.HasPrefix(e, "~"):
+			rest, ok := strings.CutPrefix(e, "~/")
+			if !ok || g.Context.Home == "" {
+				return e
 			}
+			e = filepath.Join(g.Context.Home, rest)
 		}
-		return ""
-	}
-	if JailWrites(prog, g.jailWrites()) {
-		return prog
+		if JailWrites(filepath.Clean(e), writable) || JailWrites(resolveLoose(e), writable) {
+			return e
+		}
 	}
 	return ""
+}
+
+// resolveLoose returns p with links resolved as far as it exists: the
+// longest existing prefix resolved, the rest joined as written.
+func resolveLoose(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for d := p; ; d = filepath.Dir(d) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if d == "/" || d == "." {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+	}
 }
 
 // gitRepo returns the top of the repository git would find for seg run
