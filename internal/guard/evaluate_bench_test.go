@@ -50,19 +50,23 @@ func BenchmarkEvaluate(b *testing.B) {
 func BenchmarkDecide(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
-			g := benchGuard(b, n)
-			segs, err := g.Analyze(benchdata.TwentySegments)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if o := g.Decide(segs); len(o.Segments) < 20 {
-				b.Fatalf("%d segments", len(o.Segments))
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				g.Decide(segs)
-			}
+			benchDecide(b, benchGuard(b, n))
 		})
+	}
+}
+
+// benchDecide times g.Decide of benchdata.TwentySegments, analysed once.
+func benchDecide(b *testing.B, g *Guard) {
+	segs, err := g.Analyze(benchdata.TwentySegments)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if o := g.Decide(segs); len(o.Segments) < 20 {
+		b.Fatalf("%d segments", len(o.Segments))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Decide(segs)
 	}
 }
 
@@ -88,17 +92,7 @@ func BenchmarkDecideWorkspace(b *testing.B) {
 			g := benchGuard(b, n)
 			g.Context.Cwd, g.Context.Home, g.Context.Workspace = ws, home, ws
 			g.Analysis.Home = home
-			segs, err := g.Analyze(benchdata.TwentySegments)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if o := g.Decide(segs); len(o.Segments) < 20 {
-				b.Fatalf("%d segments", len(o.Segments))
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				g.Decide(segs)
-			}
+			benchDecide(b, g)
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
@@ -49,15 +50,15 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			return // no jail ran here: none wrote a repository
 		}
 		planted := false // a segment may run what a jail planted
-		entry := g.writablePathEntry(os.Getenv("PATH"))
+		entry := sync.OnceValue(func() string { return g.writablePathEntry(os.Getenv("PATH")) })
 		for i := range o.Segments {
 			c := &o.Segments[i]
 			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
 				c.Sandboxed, planted = true, true
 				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
-			} else if entry != "" && runsProgram(*c) {
+			} else if runsProgram(*c) && entry() != "" {
 				c.Sandboxed, planted = true, true
-				c.Verdict.Reason += "; runs inside the sandbox: PATH holds " + entry + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
+				c.Verdict.Reason += "; runs inside the sandbox: PATH holds " + entry() + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
 			}
 		}
 		if planted {
