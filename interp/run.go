@@ -64,15 +64,18 @@ func FindShell(configured, path, self string) (string, error) {
 // BASH_FUNC_* (functions imported from the environment, which would change
 // what a command name runs), SHELLOPTS and BASHOPTS (options imported at
 // start-up: xtrace with a PS4 holding $(…) runs it, expand_aliases turns
-// words into code) and PS4 itself; and CDPATH, which would send a relative
-// cd somewhere other than where the analysis resolves it.
+// words into code) and PS4 itself; CDPATH, which would send a relative cd
+// somewhere other than where the analysis resolves it; and argcomplete's
+// _ARGCOMPLETE*, which make a Python program that uses it (yq) write to a
+// file the variable names instead of doing its work (a command could not
+// set them without asking: see rules' dangerous names).
 func ShellEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
-			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"):
+			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "_ARGCOMPLETE"):
 			continue
 		}
 		out = append(out, kv)

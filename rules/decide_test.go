@@ -568,6 +568,19 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"tree", "-L", "2"}, ReadOnly},
 		{[]string{"tree", "-o", "x"}, Sensitive},
 		{[]string{"jq", ".a", H}, ReadOnly},
+		{[]string{"jq", "-r", "--arg", "k", H, ".[$k]", "f.json"}, ReadOnly},
+		// The program only known at run time may import a module (an
+		// attack run read ~/.docker/config.json so); a file operand may be.
+		{[]string{"jq", "-n", H}, Sensitive},
+		{[]string{"jq", "--indent", "2", "-r", H}, Sensitive},
+		{[]string{"jq", `import "../.docker/config" as $c; $c`}, Sensitive},
+		// yq hands its program and jq's options to jq: the same checks.
+		{[]string{"yq", "-n", `import "../.docker/config" as $c; $c`}, Sensitive},
+		{[]string{"yq", "-L", "..", "-n", "$c"}, Sensitive},
+		{[]string{"yq", "-f", "q.jq", "a.json"}, Sensitive},
+		{[]string{"yq", "-yf", "q.jq", "a.json"}, Sensitive},
+		{[]string{"yq", H, "a.yaml"}, Sensitive},
+		{[]string{"yq", ".a", "a.yaml"}, ReadOnly},
 	}
 	for _, tc := range tests {
 		c, why, _ := classifyExec(tc.words, nil)
@@ -581,7 +594,10 @@ func TestDangerousAssignments(t *testing.T) {
 	for _, name := range []string{"LD_PRELOAD", "BASH_CMDS", "BASH_ALIASES", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
 		"PATH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "SHELLOPTS",
 		"BASHOPTS", "IFS", "PS4", "GIT_CONFIG_COUNT", "DYLD_INSERT_LIBRARIES", "GIT_TRACE", "GIT_TRACE2_EVENT",
-		"GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
+		"GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "GIT_WORK_TREE",
+		// argcomplete writes to the file this names (yq: an attack run's
+		// ~/.bashrc), driven by bash's completion variables.
+		"_ARGCOMPLETE", "_ARGCOMPLETE_STDOUT_FILENAME", "COMP_LINE", "COMP_POINT"} {
 		for _, s := range []Subject{
 			{Kind: KindExec, Words: []string{"ls"}, Assigns: []string{name + "=x"}},
 			{Kind: KindExec, Assigns: []string{name + "=x"}},

@@ -262,20 +262,40 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 	return t
 })
 
-// jqModules reports a jq argument (the program, as written) that uses
-// modules — import, include, modulemeta or get_search_list read files the
-// program names — or the option naming where they are (-L, --library-path)
-// or a program read from a file (-f, --from-file). A program only known at
-// run time is not seen (a known limit of run-time words).
-func jqModules(args []string) bool {
-	for _, a := range args {
+// jqModules reports a jq (or yq, which hands its program and options to
+// jq) argument that uses modules — import, include, modulemeta or
+// get_search_list read files the program names — or the option naming
+// where they are (-L, --library-path) or a program read from a file (-f,
+// --from-file), or a program only known at run time (which may hold
+// any of those: an attack run's `jq -n "$(cat p.jq)"`). For yq, a
+// cluster of one-letter flags holding f or L counts too (its own flags
+// are not jq's).
+func jqModules(name string, args []string) bool {
+	program := false // the program (the first operand) was seen
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if strings.HasPrefix(a, "-L") || jqFlags(a, 'f') || strings.HasPrefix(a, "--library-path") || strings.HasPrefix(a, "--from-file") {
 			return true // a library path, or a program read from a file
+		}
+		if name == "yq" && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "fL") {
+			return true
 		}
 		for _, k := range []string{"import", "include", "modulemeta", "get_search_list"} {
 			if strings.Contains(a, k) {
 				return true
 			}
+		}
+		switch {
+		case a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile":
+			i += 2
+		case a == "--indent" || a == "--width" || a == "-w":
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		case !program:
+			if strings.Contains(a, Hole) {
+				return true
+			}
+			program = true
 		}
 	}
 	return false
@@ -324,7 +344,10 @@ func jqFlags(a string, flag byte) bool {
 // (gpg.conf names programs gpg runs); GLOBIGNORE (bash: set, it makes
 // globs match dot-files); module paths of Perl, Ruby gems, Lua, Java and
 // Tcl; OpenTelemetry exporters (OTEL_*, DOCKER_CLI_OTEL_*: an endpoint
-// any program may send to); and
+// any program may send to); argcomplete's _ARGCOMPLETE* and bash's
+// completion COMP_* (a Python program using argcomplete, such as yq,
+// writes its completions to the file _ARGCOMPLETE_STDOUT_FILENAME names:
+// an attack run overwrote ~/.bashrc and guardsh's config with yq); and
 // guardsh's own settings (GUARDSH_*, and
 // XDG_CACHE_HOME and XDG_STATE_HOME, which locate the analyses guardsh
 // trusts and its audit log), which a nested guardsh would obey.
@@ -368,7 +391,7 @@ var dangerousNames = sync.OnceValue(func() map[string]bool {
 })
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "GUARDSH_", "OTEL_", "DOCKER_CLI_OTEL_", "PYTHON",
-	"npm_config_", "NPM_CONFIG_"}
+	"npm_config_", "NPM_CONFIG_", "_ARGCOMPLETE", "COMP_"}
 
 // inertGitNames are the GIT_ variables that change no program, file or
 // repository git uses (every other GIT_ variable may: GIT_TRACE writes a
@@ -469,8 +492,8 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 		// analysis relies on (the excluded names matter when set).
 		return ReadOnly, "shopt -u only turns shell options off", false
 	}
-	if name == "jq" && jqModules(words[1:]) {
-		return Sensitive, "jq's program imports or includes a module, a file path rules do not see (jq(1) MODULES)", false
+	if (name == "jq" || name == "yq") && jqModules(name, words[1:]) {
+		return Sensitive, name + "'s program imports or includes a module, a file path rules do not see (jq(1) MODULES), or is only known at run time", false
 	}
 	if name == "curl" && curlLoopbackGet(words[1:]) {
 		return ReadOnly, describeLoopback(name), false
