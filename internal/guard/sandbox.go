@@ -285,14 +285,14 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool) string 
 	}
 	writable := g.jailWrites()
 	for _, dir := range cwds {
-		repo, ok := gitRepo(seg, dir)
+		repo, start, ok := gitRepo(seg, dir)
 		if !ok {
 			return "of a run-time directory"
 		}
 		// git also takes a directory holding HEAD, objects and refs for
 		// a repository (a bare layout the jail can make anywhere it
 		// writes: an attack run's find), so where git starts counts too.
-		for _, p := range []string{repo, gitStart(seg, dir)} {
+		for _, p := range []string{repo, start} {
 			if p != "" && JailWrites(p, writable) {
 				return p
 			}
@@ -310,31 +310,6 @@ func JailWrites(p string, writable []string) bool {
 		}
 	}
 	return false
-}
-
-// gitStart returns the directory git starts in for seg run in dir (its
-// -C options followed), "" when a word is only known at run time.
-func gitStart(seg interp.Segment, dir string) string {
-	words := seg.Args
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		switch {
-		case w.Dynamic():
-			return ""
-		case w.Value == "-C":
-			if i+1 >= len(words) || words[i+1].Dynamic() {
-				return ""
-			}
-			dir = absIn(dir, words[i+1].Value)
-			i++
-		case w.Value == "-c" || w.Value == "--git-dir" || w.Value == "--work-tree" || w.Value == "--namespace" || w.Value == "--exec-path" || w.Value == "--config-env":
-			i++
-		case strings.HasPrefix(w.Value, "-"):
-		default:
-			return dir
-		}
-	}
-	return dir
 }
 
 // runsProgram reports whether c is a command the rules allowed by its
@@ -362,8 +337,8 @@ func (g *Guard) writablePathEntry(path string) string {
 		return ""
 	}
 	writable := g.jailWrites()
-	for _, w := range g.jailWrites() {
-		writable = append(writable, resolveLoose(w))
+	for _, w := range slices.Clone(writable) {
+		writable = append(writable, resolveLoose(w)) // a sandbox.write path may be a link
 	}
 	for _, e := range strings.Split(path, ":") {
 		switch {
@@ -399,53 +374,58 @@ func resolveLoose(p string) string {
 	}
 }
 
-// gitRepo returns the top of the repository git would find for seg run
-// in dir (its -C options followed; --git-dir, --work-tree and GIT_DIR
-// give the directory they name), "" when there is none; ok is false when
-// a word it depends on is only known at run time.
-func gitRepo(seg interp.Segment, dir string) (string, bool) {
+// gitRepo returns, for seg run in dir, the directory git starts in (its
+// -C options followed) and the repository it uses there: the one
+// --git-dir, --work-tree or GIT_DIR (GIT_WORK_TREE) names, else the first
+// directory from the start up that holds .git, "" when there is none. ok
+// is false when a word it depends on is only known at run time.
+func gitRepo(seg interp.Segment, dir string) (repo, start string, ok bool) {
 	for _, a := range seg.Assigns {
 		if name, v, _ := strings.Cut(a.Value, "="); name == "GIT_DIR" || name == "GIT_WORK_TREE" {
 			if a.Dynamic() {
-				return "", false
+				return "", "", false
 			}
-			return absIn(dir, v), true
+			repo = absIn(dir, v)
 		}
 	}
 	words := seg.Args
+options:
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		if w.Dynamic() {
-			return "", false
+			return "", "", false
 		}
 		switch v := w.Value; {
 		case v == "-C" || v == "--git-dir" || v == "--work-tree":
 			if i+1 >= len(words) || words[i+1].Dynamic() {
-				return "", false
+				return "", "", false
 			}
 			if v == "-C" {
 				dir = absIn(dir, words[i+1].Value)
 			} else {
-				return absIn(dir, words[i+1].Value), true
+				repo = absIn(dir, words[i+1].Value)
 			}
 			i++
 		case strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
 			_, val, _ := strings.Cut(v, "=")
-			return absIn(dir, val), true
+			repo = absIn(dir, val)
 		case v == "-c" || v == "--namespace" || v == "--exec-path" || v == "--config-env":
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
-			i = len(words) // the subcommand: git's own options end here
+			break options // the subcommand: git's own options end here
 		}
+	}
+	if repo != "" {
+		return repo, dir, true
 	}
 	// git's discovery: the first directory from dir up that holds .git.
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, true
+			return d, dir, true
 		}
 		if d == "/" || d == "." {
-			return "", true
+			return "", dir, true
 		}
 	}
 }
