@@ -331,7 +331,11 @@ func TestPtyJailedCommand(t *testing.T) {
 // orphaned: the kernel discards the stop) and Ctrl-C still ends it.
 func TestPtyCtrlZReachesCommand(t *testing.T) {
 	_, p := newPtyEnv(t, ptyConfig)
-	p.gs(`trap "echo got-TSTP" TSTP; echo ready; while :; do sleep 0.05; done`)
+	// bash runs the trap once its foreground child ends (sleep 2), then
+	// waits on sleep 100, which Ctrl-C kills. (A loop of short sleeps
+	// made this flaky: a Ctrl-C that lands as a sleep exits by itself
+	// leaves bash running the loop, as bash does outside guardsh too.)
+	p.gs(`trap "echo got-TSTP" TSTP; echo ready; sleep 2; sleep 100`)
 	p.waitFor(`^ready`)
 	p.keys("C-z")
 	p.waitFor(`got-TSTP`)
