@@ -86,11 +86,16 @@ func TestPtyFullScreenProgram(t *testing.T) {
 
 func TestPtyResizeReachesCommand(t *testing.T) {
 	_, p := newPtyEnv(t, ptyConfig)
-	p.gs(`stty size; trap "stty size" WINCH; echo ready; while :; do sleep 0.05; done`)
+	// The loop of short sleeps (bash runs a trap only once its foreground
+	// child ends) stops once the new size is seen; Ctrl-C then lands on
+	// one long sleep. (A Ctrl-C landing as a short sleep exits by itself
+	// leaves bash looping, as it does outside guardsh too.)
+	p.gs(`onwinch() { s=$(stty size); echo "$s"; [ "$s" = "40 120" ] && resized=1; }; stty size; trap onwinch WINCH; echo ready; until [ -n "$resized" ]; do sleep 0.05; done; echo waiting; sleep 100`)
 	p.waitFor(`^50 200\s*$`)
 	p.waitFor(`^ready`)
 	p.run("resize-window", "-t", "t", "-x", "120", "-y", "40")
 	p.waitFor(`^40 120\s*$`)
+	p.waitFor(`^waiting`)
 	p.keys("C-c")
 	p.interrupted()
 }
