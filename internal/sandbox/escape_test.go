@@ -448,3 +448,59 @@ else touch "$WS/ready"; sleep 1; echo late > "$WS/late"; fi
 		t.Error("a process the jailed command left acted after StopLeftovers")
 	}
 }
+
+// TestPreparedJailConfinesOneThread: while a prepared jail waits for its
+// command, everything else the process does is unconfined — goroutines
+// writing outside the workspace, unjailed commands — and the command
+// Start hands it is confined. A start that fails (no such program) leaves
+// the jail usable; a second command after one started is refused.
+func TestPreparedJailConfinesOneThread(t *testing.T) {
+	needJail(t)
+	p := newPlace(t)
+	j := sandbox.Prepare(p.spec())
+	defer j.Close()
+	if err := j.Ready(); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 64)
+	for i := range 32 {
+		go func() {
+			errs <- os.WriteFile(filepath.Join(p.out, fmt.Sprintf("go%d", i)), []byte("x"), 0o644)
+		}()
+		go func() {
+			cmd := exec.Command("/bin/bash", "-c", fmt.Sprintf(`echo x > "$OUT/sh%d"`, i))
+			cmd.Env = append(os.Environ(), "OUT="+p.out)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("unjailed bash: %v %s", err, out)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 64 {
+		if err := <-errs; err != nil {
+			t.Fatalf("outside the prepared jail: %v", err)
+		}
+	}
+	missing := exec.Command(filepath.Join(p.ws, "no-such-program"))
+	if err := j.Start(missing); err == nil {
+		t.Fatal("a missing program started")
+	}
+	cmd := exec.Command("/bin/bash", "-c", `echo x > "$OUT/jailed"`)
+	cmd.Env = append(os.Environ(), "OUT="+p.out)
+	if err := j.Start(cmd); err != nil {
+		t.Fatalf("start after a failed start: %v", err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Error("the jailed command wrote outside the workspace")
+	}
+	if _, err := os.Stat(filepath.Join(p.out, "jailed")); err == nil {
+		t.Error("the jailed command's file is there")
+	}
+	if err := j.Start(exec.Command("/bin/true")); err == nil {
+		t.Error("a second command started from a used jail")
+	}
+	if err := os.WriteFile(filepath.Join(p.out, "after"), []byte("x"), 0o644); err != nil {
+		t.Errorf("after the jailed command: %v", err)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -120,60 +121,119 @@ func Start(cmd *exec.Cmd, s Spec) error {
 	return j.Start(cmd)
 }
 
-// Jail is a Landlock ruleset being built, or built, for one Spec: Prepare
-// starts building it in the background (walking the file system beside
-// the hidden paths and adding one rule per path), so that a caller can
-// decide the command meanwhile; Start waits for it.
+// Jail is a confined OS thread being made ready for one Spec, or ready:
+// Prepare starts it in the background (walking the file system beside the
+// hidden paths, adding one Landlock rule per path, then restricting the
+// thread), so that a caller can decide the command meanwhile and Start
+// only forks and execs; Start hands it the command.
 type Jail struct {
-	done  chan struct{}
-	fd    int
-	flags uint32
-	err   error
-	// filter is the seccomp program of the jail (see seccomp.go): with
-	// Spec.Network false it also closes the ways to the network Landlock
-	// does not see.
-	filter []unix.SockFilter
+	// done is closed once the thread is confined (or err says why it
+	// could not be).
+	done chan struct{}
+	err  error
 	// writers are the inherited descriptors open for writing (see
 	// inheritedWriters), made close-on-exec before the jail starts.
 	writers []int
+	// start takes the command to the confined thread, which answers on
+	// started with cmd.Start's error; quit (closed by Close) ends a
+	// thread no command was handed to.
+	start   chan *exec.Cmd
+	started chan error
+	quit    chan struct{}
+	close   sync.Once
+	used    atomic.Bool
 }
 
-// Prepare starts building the jail of s in a new goroutine and returns at
-// once. Close the Jail when done with it.
+// Prepare starts, in a new goroutine, confining the OS thread that will
+// start the command of s, and returns at once: the goroutine locks its
+// thread (never unlocked, so Go ends the thread with the goroutine and no
+// other code of the caller ever runs confined), builds the ruleset and
+// the seccomp program, sets no_new_privs and restricts that thread alone,
+// then waits for Start or Close. Close the Jail when done with it.
 func Prepare(s Spec) *Jail {
-	j := &Jail{done: make(chan struct{}), fd: -1}
-	go func() {
-		defer close(j.done)
-		if abi := ABI(); abi < MinABI {
-			j.err = fmt.Errorf("%w: Landlock ABI %d, the jail needs %d", ErrUnavailable, abi, MinABI)
-			return
-		}
-		if j.filter, j.err = filter(s.Network); j.err != nil {
-			return
-		}
-		j.writers = inheritedWriters()
-		j.fd, j.flags, j.err = s.ruleset()
-	}()
+	j := &Jail{done: make(chan struct{}), start: make(chan *exec.Cmd), started: make(chan error, 1), quit: make(chan struct{})}
+	go j.confine(s)
 	return j
 }
 
-// Start starts cmd inside the jail, like cmd.Start: one goroutine locks
-// its OS thread, sets no_new_privs and restricts that thread alone with
-// the ruleset, and forks and execs cmd from it; the thread is never
-// unlocked, so Go ends it with the goroutine and no other code of the
-// caller ever runs confined; it ends when cmd's process does, and the
-// process gets SIGKILL should the calling process die first
-// (PR_SET_PDEATHSIG). Writable descriptors other than standard
-// input, output and error that the process inherited are closed on exec
-// first, so the jail cannot write through a file opened outside it.
-//
-// Errors: the kernel's ABI is below MinABI (wrapping ErrUnavailable),
-// the ruleset could not be built, or cmd could not start. A Jail starts
-// any number of commands.
+// confine is the goroutine of Prepare: it confines its own thread and
+// then forks and execs the command Start hands it from there.
+func (j *Jail) confine(s Spec) {
+	runtime.LockOSThread()
+	if err := j.restrict(s); err != nil {
+		j.err = err
+		close(j.done)
+		return
+	}
+	close(j.done)
+	for {
+		select {
+		case <-j.quit:
+			return
+		case cmd := <-j.start:
+			// Should guardsh be killed (SIGKILL, the OOM killer) while
+			// the command runs, the command is killed with it rather
+			// than going on unwatched. The parent-death signal follows
+			// the thread that forked, so the thread stays until the
+			// command has ended (waitid with WNOWAIT leaves the reaping
+			// to the caller's Wait).
+			if cmd.SysProcAttr == nil {
+				cmd.SysProcAttr = &syscall.SysProcAttr{}
+			}
+			cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+			err := cmd.Start()
+			j.started <- err
+			if err != nil {
+				// Nothing started: the thread may start another.
+				continue
+			}
+			var info unix.Siginfo
+			for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+			}
+			return
+		}
+	}
+}
+
+// restrict builds the jail of s and confines the calling thread to it.
+func (j *Jail) restrict(s Spec) error {
+	if abi := ABI(); abi < MinABI {
+		return fmt.Errorf("%w: Landlock ABI %d, the jail needs %d", ErrUnavailable, abi, MinABI)
+	}
+	prog, err := filter(s.Network)
+	if err != nil {
+		return err
+	}
+	j.writers = inheritedWriters()
+	fd, flags, err := s.ruleset()
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
+	}
+	return installFilter(prog)
+}
+
+// Start starts cmd inside the jail, like cmd.Start, from the thread
+// Prepare confined (waiting for it to be ready); cmd's process gets
+// SIGKILL should the calling process die first (PR_SET_PDEATHSIG).
+// Writable descriptors other than standard input, output and error that
+// the process inherited are closed on exec first, so the jail cannot
+// write through a file opened outside it. A Jail starts one command: once
+// one has started, Start fails; after a failed start (the program could
+// not be executed) it may be called again.
 func (j *Jail) Start(cmd *exec.Cmd) error {
 	<-j.done
 	if j.err != nil {
 		return j.err
+	}
+	if !j.used.CompareAndSwap(false, true) {
+		return errors.New("sandbox: this jail already started a command")
 	}
 	for _, fd := range j.writers {
 		unix.CloseOnExec(fd)
@@ -183,51 +243,29 @@ func (j *Jail) Start(cmd *exec.Cmd) error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: child subreaper: %w", err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		// Never unlocked: the confined thread ends with this goroutine.
-		runtime.LockOSThread()
-		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-			done <- fmt.Errorf("sandbox: no_new_privs: %w", err)
-			return
-		}
-		if err := ll.LandlockRestrictSelf(j.fd, j.flags); err != nil {
-			done <- fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
-			return
-		}
-		if err := installFilter(j.filter); err != nil {
-			done <- err
-			return
-		}
-		// Should guardsh be killed (SIGKILL, the OOM killer) while the
-		// command runs, the command is killed with it rather than
-		// going on unwatched. The parent-death signal follows the
-		// thread that forked, so the thread stays until the command
-		// has ended (waitid with WNOWAIT leaves the reaping to the
-		// caller's Wait).
-		if cmd.SysProcAttr == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{}
-		}
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-		err := cmd.Start()
-		done <- err
-		if err != nil {
-			return
-		}
-		var info unix.Siginfo
-		for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
-		}
-	}()
-	return <-done
+	select {
+	case j.start <- cmd:
+	case <-j.quit:
+		return errors.New("sandbox: the jail was closed")
+	}
+	err := <-j.started
+	if err != nil {
+		j.used.Store(false)
+	}
+	return err
 }
 
-// Close releases the ruleset (after waiting for it to be built).
-func (j *Jail) Close() {
+// Ready waits until the thread is confined and returns why it could not
+// be, if so (the error Start would return).
+func (j *Jail) Ready() error {
 	<-j.done
-	if j.fd >= 0 {
-		unix.Close(j.fd)
-		j.fd = -1
-	}
+	return j.err
+}
+
+// Close ends the confined thread if no command was started from it (one
+// that was ends with its command). It does not wait.
+func (j *Jail) Close() {
+	j.close.Do(func() { close(j.quit) })
 }
 
 // ErrUnavailable is wrapped by Start's error when the kernel has no
