@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -148,7 +149,38 @@ type keptFile struct {
 	// that restores size and modification time still shows (an attack
 	// run edited .git/config in place and put its mtime back).
 	ctime int64
-	data  []byte // nil when larger than maxKept
+	// ino tells a file renamed into place from the one kept.
+	ino  uint64
+	data []byte // nil when larger than maxKept
+}
+
+// coarseTime is how close to Keep a file's change time may be for its
+// time stamps to prove nothing: kernels before 6.13 (and file systems
+// without multigrain time stamps) stamp changes with a clock that ticks
+// every 1–10 ms (CONFIG_HZ 1000–100), so a file changed in the tick before
+// Keep (a put-back by the previous guardsh, say) and changed again, same
+// size, in the same tick by the jailed command, keeps its change time.
+// Such a file is compared by its contents. 50 ms is five of the slowest
+// ticks.
+const coarseTime = 50 * time.Millisecond
+
+// same reports whether a file Keep recorded as was is unchanged now: the
+// same metadata, and, when was changed too close to taken for its change
+// time to tell (see coarseTime), the same contents (read by contents,
+// called only then). A file whose contents were not kept, so changed that
+// recently, counts as changed.
+func same(was, now keptFile, taken time.Time, contents func() ([]byte, error)) bool {
+	if now.exists != was.exists || now.mode != was.mode || now.size != was.size || now.mtime != was.mtime || now.ctime != was.ctime || now.ino != was.ino {
+		return false
+	}
+	if !was.exists || !was.mode.IsRegular() || taken.UnixNano()-was.ctime > int64(coarseTime) {
+		return true
+	}
+	if was.data == nil {
+		return false
+	}
+	b, err := contents()
+	return err == nil && bytes.Equal(b, was.data)
 }
 
 // Keep records the protected paths: each file's metadata and contents
@@ -241,7 +273,7 @@ func statFile(p string) (keptFile, fs.FileInfo) {
 func fromInfo(info fs.FileInfo) keptFile {
 	kf := keptFile{exists: true, mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		kf.ctime = st.Ctim.Nano()
+		kf.ctime, kf.ino = st.Ctim.Nano(), st.Ino
 	}
 	return kf
 }
@@ -314,7 +346,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			// (beneath a directory that is gone, p is gone too)
 			now = statIn(r, rp)
 		}
-		if now.exists == was.exists && now.mode == was.mode && now.size == was.size && now.mtime == was.mtime && now.ctime == was.ctime {
+		if same(was, now, k.taken, func() ([]byte, error) { return r.ReadFile(rp) }) {
 			continue
 		}
 		if was.mode.IsDir() && now.mode.IsDir() {
