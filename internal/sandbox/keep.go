@@ -149,9 +149,9 @@ type keptFile struct {
 	// that restores size and modification time still shows (an attack
 	// run edited .git/config in place and put its mtime back).
 	ctime int64
-	// ino tells a file renamed into place from the one kept.
-	ino  uint64
-	data []byte // nil when larger than maxKept
+	// dev and ino tell a file renamed into place from the one kept.
+	dev, ino uint64
+	data     []byte // nil when larger than maxKept
 }
 
 // coarseTime is how close to Keep a file's change time may be for its
@@ -170,7 +170,7 @@ const coarseTime = 50 * time.Millisecond
 // called only then). A file whose contents were not kept, so changed that
 // recently, counts as changed.
 func same(was, now keptFile, taken time.Time, contents func() ([]byte, error)) bool {
-	if now.exists != was.exists || now.mode != was.mode || now.size != was.size || now.mtime != was.mtime || now.ctime != was.ctime || now.ino != was.ino {
+	if now.exists != was.exists || now.mode != was.mode || now.size != was.size || now.mtime != was.mtime || now.ctime != was.ctime || now.dev != was.dev || now.ino != was.ino {
 		return false
 	}
 	if !was.exists || !was.mode.IsRegular() || taken.UnixNano()-was.ctime > int64(coarseTime) {
@@ -273,7 +273,7 @@ func statFile(p string) (keptFile, fs.FileInfo) {
 func fromInfo(info fs.FileInfo) keptFile {
 	kf := keptFile{exists: true, mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		kf.ctime, kf.ino = st.Ctim.Nano(), st.Ino
+		kf.ctime, kf.dev, kf.ino = st.Ctim.Nano(), uint64(st.Dev), st.Ino
 	}
 	return kf
 }
@@ -343,8 +343,13 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		}
 		var now keptFile
 		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
-			// (beneath a directory that is gone, p is gone too)
-			now = statIn(r, rp)
+			// (beneath a directory that is gone, p is gone too) A plain
+			// lstat, one system call where r's walk makes one per
+			// directory: the directories on the way are those Keep saw
+			// (blocked), nothing jailed runs any more to swap them, and
+			// a file elsewhere could not match was's device, inode and
+			// change time. What is changed goes through r.
+			now, _ = statFile(p)
 		}
 		if same(was, now, k.taken, func() ([]byte, error) { return r.ReadFile(rp) }) {
 			continue
