@@ -54,15 +54,24 @@ type dirID struct{ dev, ino uint64 }
 // idOf returns p's identity, ok false when p is not a directory itself
 // (missing, a file, or a symbolic link).
 func idOf(p string) (dirID, bool) {
+	id, ok, _ := lookupDir(p)
+	return id, ok
+}
+
+// lookupDir is idOf, also saying whether p exists at all: one lstat(2).
+func lookupDir(p string) (id dirID, ok, exists bool) {
 	info, err := os.Lstat(p)
-	if err != nil || !info.IsDir() {
-		return dirID{}, false
+	if err != nil {
+		return dirID{}, false, false
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return dirID{}, false
+	if !info.IsDir() {
+		return dirID{}, false, true
 	}
-	return dirID{uint64(st.Dev), uint64(st.Ino)}, true
+	st, isStat := info.Sys().(*syscall.Stat_t)
+	if !isStat {
+		return dirID{}, false, true
+	}
+	return dirID{uint64(st.Dev), uint64(st.Ino)}, true, true
 }
 
 // note records the identity of d and of its ancestors.
@@ -109,13 +118,7 @@ func (k *Kept) replaced(p string, isDir bool, now map[string]idNow) string {
 		}
 		n, seen := now[chain[i]]
 		if !seen {
-			n.id, n.dir = idOf(chain[i])
-			if !n.dir {
-				_, err := os.Lstat(chain[i])
-				n.exists = err == nil
-			} else {
-				n.exists = true
-			}
+			n.id, n.dir, n.exists = lookupDir(chain[i])
 			now[chain[i]] = n
 		}
 		if was == (dirID{}) {
