@@ -287,7 +287,7 @@ func replayDecider(path string) audit.Decider {
 			if err != nil {
 				return "", "", err
 			}
-			g = newGuard(cfg.policy, cfg.name, cfg.policy.Mode, r.Cwd, ws, root, cfg.files...)
+			g = newGuard(cfg.policy, cfg.name, cfg.policy.Mode, r.Cwd, ws, root, cfg.guarded...)
 			guards[r.Cwd] = g
 		}
 		o := g.Evaluate(r.Command)

@@ -107,7 +107,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return checkUsage
 	}
-	protected := cfg.files
+	protected := cfg.guarded
 	if logPath, err := auditPath(policy); err == nil {
 		protected = append(protected, canonical(logPath))
 	}

@@ -60,6 +60,11 @@ type loaded struct {
 	files []string
 	// warnings say what a layer set but may not (rules.Merge).
 	warnings []rules.Finding
+	// guarded are the config files guardsh reads, there or not: a
+	// command writing one needs a human's yes (a project file an agent
+	// creates would tighten the policy at best, and a broken one stops
+	// every command until a human fixes it).
+	guarded []string
 }
 
 // loadPolicy reads the layers: the system config if it exists, the
@@ -79,6 +84,13 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 			out.files = append(out.files, canonical(file))
 		}
 		return p, err
+	}
+	out.guarded = append(out.guarded, canonicalFile(systemConfig))
+	if path != "" {
+		out.guarded = append(out.guarded, canonicalFile(path))
+	}
+	if workspace != "" {
+		out.guarded = append(out.guarded, canonicalFile(filepath.Join(workspace, projectConfig)))
 	}
 	var err error
 	if l.System, err = optional(systemConfig); err != nil {
@@ -226,6 +238,17 @@ func canonical(p string) string {
 		return r
 	}
 	return filepath.Clean(p)
+}
+
+// canonicalFile is canonical for a file that may not exist: its
+// directory's links resolved, so that a write through either spelling
+// is seen.
+func canonicalFile(p string) string {
+	c := canonical(p)
+	if _, err := os.Lstat(c); err != nil {
+		return filepath.Join(canonical(filepath.Dir(c)), filepath.Base(c))
+	}
+	return c
 }
 
 // workspace returns the workspace of the working directory dir and its

@@ -112,7 +112,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	logPath, err := auditPath(policy)
 	s.term, s.logPath = policy.Terminal, logPath
-	protected := cfg.files
+	protected := cfg.guarded
 	if logPath != "" {
 		protected = append(protected, auditProtected(policy, logPath)...)
 	}
