@@ -381,7 +381,7 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 			what = nu.Error()
 		}
 		lines = append(lines, "guardsh: not understood: "+what)
-		lines = append(lines, "guardsh: refused: guardsh runs only what it can analyse; nothing ran")
+		lines = append(lines, "guardsh: refused: text guardsh cannot analyse runs only with a human's yes; nothing ran")
 		return lines
 	}
 	if strings.HasPrefix(o.SandboxNote, "unavailable") {
