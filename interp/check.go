@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -45,7 +46,8 @@ func (e *readingError) Error() string { return e.Reason }
 //     (an associative array key m['k']) and is accepted; so is everything
 //     inside a command or process substitution, which starts afresh;
 //   - "<(" or ">(" in the operand of a ${…} expansion: bash runs a process
-//     substitution there (${x:-<(cmd)}), the parser reads it as text.
+//     substitution there (${x:-<(cmd)}), the parser reads it as text;
+//   - the here-documents and backquotes of hereChecker.
 func checkReading(file *syntax.File, src string) *readingError {
 	var c readingChecker
 	c.init(src)
@@ -65,6 +67,7 @@ type readingChecker struct {
 	// characters; conts: it has a line continuation.
 	quotes, conts bool
 	qc            quoteChecker
+	hc            hereChecker
 	plain, quoted spans
 	hdocs         []*syntax.Redirect
 }
@@ -78,6 +81,8 @@ func (c *readingChecker) init(src string) {
 	c.quotes = strings.Contains(src, "${") || (strings.IndexByte(src, '\'') >= 0 &&
 		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src)))
 	c.conts = strings.Contains(src, "\\\n")
+	c.hc.src = src
+	c.hc.on = strings.Contains(src, "<<") || strings.IndexByte(src, '`') >= 0
 	if c.quotes {
 		c.qc.visitor = c.qc.visit
 	}
@@ -91,6 +96,9 @@ func (c *readingChecker) add(st *syntax.Stmt) {
 	if c.conts && c.qc.bad == nil {
 		c.collect(st)
 	}
+	if c.hc.on && c.hc.bad == nil {
+		c.hc.walk(st, 0)
+	}
 }
 
 // result is checkReading's answer for the statements added.
@@ -103,11 +111,204 @@ func (c *readingChecker) result() *readingError {
 		return &readingError{Off: int(c.qc.bad.Pos().Offset()),
 			Reason: "single quotes where bash does not treat them as quotes (in arithmetic, or in a ${…} operand inside double quotes or a here-document)"}
 	}
+	if c.hc.bad != nil {
+		return c.hc.bad
+	}
 	if c.conts {
 		return c.checkContinuations()
 	}
 	return nil
 }
+
+// hereChecker refuses the here-documents and backquote substitutions that
+// bash ends elsewhere than the parser does, so that text one of them
+// reads as data the other runs as commands (attack runs ran code past
+// every rule so):
+//
+//   - a backquote substitution that the first backquote not escaped by a
+//     backslash does not end where the parser ends it: bash ends it there
+//     whatever quotes come between (echo `echo '`; cmd #'`);
+//   - backquotes nested in backquotes, and a here-document inside
+//     backquotes: bash ends the body with the substitution's text and
+//     runs the lines the parser reads as the body;
+//   - a here-document delimiter that is not plain: letters, digits and
+//     "_.,:+@%/=-", whole or in one pair of single or double quotes, after
+//     at most one leading backslash. Quote removal (a backslash in double
+//     quotes, $'…') makes bash's delimiter another than the parser's;
+//   - a here-document body holding a line that begins with its delimiter
+//     and goes on with anything but a word character: bash ends the body
+//     at such a line when the parser read on (an expansion spanning the
+//     delimiter line, "EOF)" ending the body and a $(…) at once).
+type hereChecker struct {
+	src string
+	on  bool // the text holds "<<" or a backquote
+	bad *readingError
+}
+
+// walk checks the here-documents and backquote substitutions in n, inside
+// depth backquote substitutions.
+func (h *hereChecker) walk(n syntax.Node, depth int) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if h.bad != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if !n.Backquotes {
+				return true
+			}
+			h.backquote(n, depth)
+			for _, st := range n.Stmts {
+				h.walk(st, depth+1)
+			}
+			return false
+		case *syntax.Redirect:
+			if n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc {
+				h.hdoc(n, depth)
+			}
+		}
+		return true
+	})
+}
+
+func (h *hereChecker) fail(off int, reason string) {
+	if h.bad == nil {
+		h.bad = &readingError{Off: off, Reason: reason}
+	}
+}
+
+// backquote checks one backquote substitution (see hereChecker).
+func (h *hereChecker) backquote(n *syntax.CmdSubst, depth int) {
+	open, close := int(n.Left.Offset()), int(n.Right.Offset())
+	if depth > 0 {
+		h.fail(open, "backquotes inside backquotes (bash reads them differently; write $(…))")
+		return
+	}
+	if open >= len(h.src) || h.src[open] != '`' || close >= len(h.src) || h.src[close] != '`' {
+		h.fail(open, "a backquote substitution guardsh cannot locate in the text")
+		return
+	}
+	i := open + 1
+	for i < len(h.src) && h.src[i] != '`' {
+		if h.src[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i != close {
+		h.fail(open, "a backquote substitution that bash ends at the next backquote, elsewhere than guardsh read it (quotes do not hide a backquote there; write $(…))")
+	}
+}
+
+// hdoc checks one here-document (see hereChecker).
+func (h *hereChecker) hdoc(r *syntax.Redirect, depth int) {
+	off := int(r.OpPos.Offset())
+	if depth > 0 {
+		h.fail(off, "a here-document inside backquotes (bash ends its body with the substitution; write $(…))")
+		return
+	}
+	if r.Word == nil {
+		h.fail(off, "a here-document without a delimiter")
+		return
+	}
+	start, end := int(r.Word.Pos().Offset()), int(r.Word.End().Offset())
+	if start > end || end > len(h.src) {
+		h.fail(off, "a here-document delimiter guardsh cannot locate in the text")
+		return
+	}
+	delim, ok := plainDelimiter(h.src[start:end])
+	if !ok {
+		h.fail(start, "a here-document delimiter bash may read otherwise than guardsh (use letters, digits and _.,:+@%/=-, quoted or not)")
+		return
+	}
+	if r.Hdoc == nil {
+		return
+	}
+	bs, be := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+	if bs > be || be > len(h.src) {
+		h.fail(off, "a here-document body guardsh cannot locate in the text")
+		return
+	}
+	// The parser's span of the body ends with the delimiter line, when
+	// there is one.
+	body := h.src[bs:be]
+	trim := func(line string) string {
+		if r.Op == syntax.DashHdoc {
+			return strings.TrimLeft(line, "\t")
+		}
+		return line
+	}
+	if i := strings.LastIndexByte(body, '\n'); i >= 0 && trim(body[i+1:]) == delim {
+		body = body[:i+1]
+	} else if trim(body) == delim {
+		return
+	}
+	// In an unquoted body a line continuation joins the next line to
+	// this one, for bash and the parser alike.
+	quoted, joined := hdocQuoted(r), false
+	for line := range strings.Lines(body) {
+		line = strings.TrimSuffix(line, "\n")
+		cont := !quoted && trailingBackslash(line)
+		if joined {
+			joined = cont
+			continue
+		}
+		joined = cont
+		line = trim(line)
+		if after, found := strings.CutPrefix(line, delim); found && (after == "" || !isWordByte(after[0])) {
+			h.fail(bs, "a here-document body with a line that begins with its delimiter "+strconv.Quote(delim)+" (bash may end the body there)")
+			return
+		}
+	}
+}
+
+// plainDelimiter returns the delimiter bash ends a here-document at for
+// the raw delimiter word w, and whether w is plain (see hereChecker).
+func plainDelimiter(w string) (string, bool) {
+	w = strings.TrimPrefix(w, "\\")
+	var out strings.Builder
+	for len(w) > 0 {
+		switch w[0] {
+		case '\'', '"':
+			q := w[0]
+			j := strings.IndexByte(w[1:], q)
+			if j < 0 {
+				return "", false
+			}
+			inner := w[1 : 1+j]
+			if !plainDelimiterText(inner) {
+				return "", false
+			}
+			out.WriteString(inner)
+			w = w[j+2:]
+		default:
+			j := 0
+			for j < len(w) && w[j] != '\'' && w[j] != '"' {
+				j++
+			}
+			if !plainDelimiterText(w[:j]) {
+				return "", false
+			}
+			out.WriteString(w[:j])
+			w = w[j:]
+		}
+	}
+	return out.String(), out.Len() > 0
+}
+
+// plainDelimiterText reports text made only of the characters a plain
+// delimiter may hold.
+func plainDelimiterText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; !isWordByte(b) && strings.IndexByte(".,:+@%/=-", b) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordByte reports a letter, digit or "_".
+func isWordByte(b byte) bool { return isAlpha(b) || isDigit(b) || b == '_' }
 
 // maySubscript reports whether src may hold arithmetic in square
 // brackets outside "${…}" and "((": "$[…]", the subscript of an

@@ -74,6 +74,35 @@ func TestAnalyzeRefusesDifferentReadings(t *testing.T) {
 		{"delimiter joined from a line and an empty one", "cat <<E\nE" + nl + "\ntouch PWNED\nE\n", "here-document"},
 		{"body whose last line continues into the delimiter", "cat <<E\nfoo" + nl + "E", "here-document"},
 		{"a heredoc fed to a shell", "bash <<E\necho hi\n" + nl + "E\ntouch PWNED\nE\n", "here-document"},
+
+		// 5. Backquotes end at the next backquote whatever the quotes.
+		{"a single quote inside backquotes", "echo `echo '`; touch PWNED #'`", "backquote substitution"},
+		{"a single quote inside backquotes over lines", "echo `echo '`\ntouch PWNED\n#'`", "backquote substitution"},
+		{"a quote in a backquote in a heredoc body", "cat <<EOF\n`echo '`$(touch PWNED)'`\nEOF\n", "backquote substitution"},
+		// (Nested backquotes, an empty delimiter and a case word are
+		// refused whatever the parser reads: rare, and not worth proving
+		// alike.)
+		{"backquotes in backquotes", "echo `echo \\`touch PWNED\\``", "backquotes inside backquotes"},
+		// … and a here-document inside them ends with their text.
+		{"a heredoc inside backquotes", "echo `cat <<true`\ntouch PWNED\ntrue", "here-document inside backquotes"},
+		{"a heredoc inside backquotes in an assignment", "x=`cat <<EOF`\ntouch PWNED\nEOF", "here-document inside backquotes"},
+		{"a heredoc inside backquotes in an array", "a=(`cat <<EOF`)\ntouch PWNED\nEOF", "here-document inside backquotes"},
+		{"a heredoc inside backquotes in a case word", "case `cat <<EOF` in\ntouch PWNED\nEOF\n*) ;; esac", "here-document inside backquotes"},
+		{"a heredoc inside backquotes in double quotes", "echo \"`cat <<-EOF`\"\ntouch PWNED\nEOF", "here-document inside backquotes"},
+
+		// 6. Delimiters that quote removal changes.
+		{"an ANSI-C quoted delimiter", "cat <<$'\\x3a'\n:\ntouch PWNED\n\\x3a", "delimiter"},
+		{"a backslash in a double-quoted delimiter", "cat <<\"#\\\\\"\n#\\\ntouch PWNED\n#\\\\", "delimiter"},
+		{"an escaped quote in a delimiter", "cat <<\"a\\\"b\"\na\"b\ntouch PWNED\na\\\"b", "delimiter"},
+		{"a dollar in a delimiter", "cat <<\"a\\$b\"\ntouch PWNED\na$b", "here-document"},
+		{"an empty delimiter", "cat <<''\n\ntouch PWNED\n", "delimiter"},
+
+		// 7. A body line that begins with the delimiter.
+		{"a substitution spanning the delimiter line", "cat <<:\n$(echo '\n:\ntouch PWNED\n#')\n:", "begins with its delimiter"},
+		{"a parameter operand spanning the delimiter line", "cat <<EOF\n${x:-\nEOF\ntouch PWNED\n}\nEOF", "begins with its delimiter"},
+		{"a nested heredoc spanning the delimiter line", "cat <<EOF\n$(cat <<X\nEOF\ntouch PWNED\nX\n)\nEOF", "begins with its delimiter"},
+		{"a delimiter closing a substitution", "echo $(cat <<EOF\nx\nEOF) ; touch PWNED ; : <<'Z'\nEOF\n) ; : <<'Z'\nZ", "begins with its delimiter"},
+		{"a tab-stripped delimiter closing a substitution", "echo $(cat <<-EOF\nx\n\tEOF) ; touch PWNED ; : <<'Z'\nEOF\n) ; : <<'Z'\nZ", "begins with its delimiter"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,6 +146,9 @@ func TestAnalyzeKeepsSameReadings(t *testing.T) {
 		{"quotes in a substitution inside double quotes", `echo "${x:-$(echo '$(y)')}"`,
 			[]string{"exec echo \"$(y)\" via $(…)", "exec echo \"\\x00\""}},
 		{"let operands are words", "let 'x=1'", []string{"exec let x=1"}},
+		{"plain here-documents", "cat <<EOF >a\nEOFX $HOME\nEOF\ncat <<'E.1' >b\n$x\nE.1\ncat <<-\"END\" >c\n\tEND2\n\tEND\ncat <<\\X >d\nX\nls",
+			[]string{"write a", "exec cat", "write b", "exec cat", "write c", "exec cat", "write d", "exec cat", "exec ls"}},
+		{"backquotes", "echo `date` \"`date +%F`\"", []string{"exec date via `…`", "exec date +%F via `…`", "exec echo \"\\x00\" \"\\x00\""}},
 	})
 }
 
