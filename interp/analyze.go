@@ -1088,6 +1088,10 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		args := []Word{{Value: "[[", Source: "[["}}
 		args = a.testArgs(c.X, f, args)
 		args = append(args, Word{Value: "]]", Source: "]]"})
+		if why := subscriptCode(args); why != "" {
+			a.fail(f, c.Pos(), why)
+			return
+		}
 		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.ArithmCmd:
 		a.nestedArith(c.X, f)
@@ -1104,6 +1108,10 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		for _, x := range c.Exprs {
 			args = append(args, a.arithWord(x, f))
 			runs = runs || f.runsCode(x)
+		}
+		if why := subscriptCode(args); why != "" {
+			a.fail(f, c.Pos(), why)
+			return
 		}
 		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs}), f)
 	default:
@@ -1257,6 +1265,10 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		return
 	} else if dynamic {
 		seg.RunsCode = true
+	}
+	if why := subscriptCode(seg.Args); why != "" {
+		a.fail(f, c.Pos(), why)
+		return
 	}
 	a.callStart = len(a.segs)
 	if a.opt.AliasesOn && f.depth == 0 && a.sourcing == "" && len(c.Args) > 0 {
@@ -1429,6 +1441,10 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 		}
 	}
 	if a.err != nil {
+		return
+	}
+	if why := subscriptCode(append(slices.Clip(seg.Args), seg.Assigns...)); why != "" {
+		a.fail(f, c.Pos(), why)
 		return
 	}
 	a.emit(seg, f)

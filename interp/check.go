@@ -82,7 +82,9 @@ func (c *readingChecker) init(src string) {
 		(strings.Contains(src, "<<") || strings.Contains(src, "((") || maySubscript(src)))
 	c.conts = strings.Contains(src, "\\\n")
 	c.hc.src = src
-	c.hc.on = strings.Contains(src, "<<") || strings.IndexByte(src, '`') >= 0
+	c.hc.on = strings.Contains(src, "<<") || strings.IndexByte(src, '`') >= 0 ||
+		strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "*(") ||
+		strings.Contains(src, "+(") || strings.Contains(src, "?(")
 	if c.quotes {
 		c.qc.visitor = c.qc.visit
 	}
@@ -138,10 +140,13 @@ func (c *readingChecker) result() *readingError {
 //   - a here-document body holding a line that begins with its delimiter
 //     and goes on with anything but a word character: bash ends the body
 //     at such a line when the parser read on (an expansion spanning the
-//     delimiter line, "EOF)" ending the body and a $(…) at once).
+//     delimiter line, "EOF)" ending the body and a $(…) at once);
+//   - a command name that begins with an extended glob: the parser reads
+//     "!(…)" as one, bash (extglob off, as in bash -c) as "!" and a
+//     subshell that runs.
 type hereChecker struct {
 	src string
-	on  bool // the text holds "<<" or a backquote
+	on  bool // the text holds "<<", a backquote or an extended glob's "("
 	bad *readingError
 }
 
@@ -165,6 +170,12 @@ func (h *hereChecker) walk(n syntax.Node, depth int) {
 		case *syntax.Redirect:
 			if n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc {
 				h.hdoc(n, depth)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && len(n.Args[0].Parts) > 0 {
+				if g, ok := n.Args[0].Parts[0].(*syntax.ExtGlob); ok {
+					h.fail(int(g.OpPos.Offset()), "a command name that begins with an extended glob (bash, extglob off, reads \"!(\" there as \"!\" and a subshell)")
+				}
 			}
 		}
 		return true

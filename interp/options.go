@@ -1,6 +1,9 @@
 package interp
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Shell options that make bash run something other than the text analysed:
 // keyword (-k: NAME=value words anywhere in a command become its
@@ -174,4 +177,84 @@ func printfVar(args []Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// subscriptCode returns why args, a simple command, would run code in an
+// array subscript of a static argument, or "": bash expands a subscript's
+// text when it evaluates it, so a "$" or backquote in it runs, quoted or
+// not (let 'a[$(cmd)]=1', read 'a[$(cmd)]', [ -v 'a[$(cmd)]' ]). Seen are
+// let's expressions, the names of declare, typeset, local, readonly and
+// export (their values too under -i or, but for export, -n), of read,
+// printf -v, wait -p and test -v ([ -v, [[ -v). Arguments only known at run time are not
+// seen here (README "Known limits").
+func subscriptCode(args []Word) string {
+	for len(args) > 1 && (args[0].Value == "command" || args[0].Value == "builtin") {
+		args = args[1:]
+		for len(args) > 1 && (args[0].Value == "-p" || args[0].Value == "--") {
+			args = args[1:]
+		}
+	}
+	if len(args) < 2 {
+		return ""
+	}
+	name := args[0].Value
+	risky := func(v string) bool {
+		v = strings.ReplaceAll(v, Hole, "")
+		i := strings.IndexByte(v, '[')
+		return i >= 0 && strings.ContainsAny(v[i:], "$`")
+	}
+	why := func(w Word) string {
+		return name + " evaluates the array subscript in " + strconv.Quote(w.Value) + ", where bash expands $ and ` and so may run code"
+	}
+	rest := args[1:]
+	switch name {
+	case "let":
+		for _, w := range rest {
+			if risky(w.Value) {
+				return why(w)
+			}
+		}
+	case "declare", "typeset", "local", "readonly", "export":
+		values := false
+		for _, w := range rest {
+			v := w.Value
+			if len(v) > 1 && (v[0] == '-' || v[0] == '+') && !strings.Contains(v, "=") {
+				values = values || strings.ContainsRune(v, 'i') || (name != "export" && strings.ContainsRune(v, 'n'))
+				continue
+			}
+			n, _, _ := strings.Cut(v, "=")
+			if risky(n) || (values && risky(v)) {
+				return why(w)
+			}
+		}
+	case "read", "printf", "wait", "test", "[", "[[":
+		// The operands that name a variable: read's (and -a's), printf
+		// -v's, wait -p's, test -v's.
+		flag := map[string]string{"printf": "-v", "wait": "-p", "test": "-v", "[": "-v", "[[": "-v"}[name]
+		for i, w := range rest {
+			v := w.Value
+			switch {
+			case flag != "" && v == flag && i+1 < len(rest):
+				if risky(rest[i+1].Value) {
+					return why(rest[i+1])
+				}
+			case (name == "printf" || name == "wait") && strings.HasPrefix(v, flag) && len(v) > len(flag):
+				if risky(v[len(flag):]) {
+					return why(w)
+				}
+			case name == "read" && risky(v) && (i == 0 || !readTakesArg(rest[i-1].Value)):
+				return why(w)
+			}
+		}
+	}
+	return ""
+}
+
+// readTakesArg reports a read option whose next word is its argument
+// (a prompt, a delimiter, …), not a variable name; -a's is a name.
+func readTakesArg(opt string) bool {
+	if len(opt) < 2 || opt[0] != '-' || opt == "--" {
+		return false
+	}
+	return strings.ContainsAny(opt[len(opt)-1:], "dinNptu")
 }

@@ -102,6 +102,26 @@ func TestAnalyzeRefusesDifferentReadings(t *testing.T) {
 		{"a parameter operand spanning the delimiter line", "cat <<EOF\n${x:-\nEOF\ntouch PWNED\n}\nEOF", "begins with its delimiter"},
 		{"a nested heredoc spanning the delimiter line", "cat <<EOF\n$(cat <<X\nEOF\ntouch PWNED\nX\n)\nEOF", "begins with its delimiter"},
 		{"a delimiter closing a substitution", "echo $(cat <<EOF\nx\nEOF) ; touch PWNED ; : <<'Z'\nEOF\n) ; : <<'Z'\nZ", "begins with its delimiter"},
+		// 8. "!(" at a command's start: negation and a subshell to bash.
+		{"a negated subshell read as a glob", "!(touch PWNED)", "extended glob"},
+		{"a negated subshell after an assignment", "x=1 !(touch PWNED)", "extended glob"},
+		{"a negated subshell in a condition", "if !(touch PWNED); then :; fi", "extended glob"},
+		// 9. Array subscripts in the static arguments of builtins that
+		// evaluate them: bash expands "$(…)" there.
+		{"let", "let 'a[$(touch PWNED)]=1'", "array subscript"},
+		{"let with backquotes", "let 'a[`touch PWNED`]=1'", "array subscript"},
+		{"declare", "declare 'a[$(touch PWNED)]=1'", "array subscript"},
+		{"local in a function", "f(){ local 'a[$(touch PWNED)]=1'; }; f", "array subscript"},
+		{"a nameref's target", "declare -n r='a[$(touch PWNED)]'; r=1", "array subscript"},
+		{"an integer's value", "declare -i n='a[$(touch PWNED)]'", "array subscript"},
+		{"read", "read 'a[$(touch PWNED)]' <<<x", "array subscript"},
+		{"read -a", "read -a 'a[$(touch PWNED)]' <<<x", "array subscript"},
+		{"test -v", "test -v 'a[$(touch PWNED)]'", "array subscript"},
+		{"[ -v", "[ -v 'a[$(touch PWNED)]' ]", "array subscript"},
+		{"[[ -v", "[[ -v 'a[$(touch PWNED)]' ]]", "array subscript"},
+		{"printf -v", "printf -v 'a[$(touch PWNED)]' x", "array subscript"},
+		{"printf -v attached", "printf -v'a[$(touch PWNED)]' x", "array subscript"},
+		{"builtin let", "builtin let 'a[$(touch PWNED)]=1'", "array subscript"},
 		{"a tab-stripped delimiter closing a substitution", "echo $(cat <<-EOF\nx\n\tEOF) ; touch PWNED ; : <<'Z'\nEOF\n) ; : <<'Z'\nZ", "begins with its delimiter"},
 	}
 	for _, tc := range cases {
@@ -148,6 +168,10 @@ func TestAnalyzeKeepsSameReadings(t *testing.T) {
 		{"let operands are words", "let 'x=1'", []string{"exec let x=1"}},
 		{"plain here-documents", "cat <<EOF >a\nEOFX $HOME\nEOF\ncat <<'E.1' >b\n$x\nE.1\ncat <<-\"END\" >c\n\tEND2\n\tEND\ncat <<\\X >d\nX\nls",
 			[]string{"write a", "exec cat", "write b", "exec cat", "write c", "exec cat", "write d", "exec cat", "exec ls"}},
+		{"brackets and dollars where no subscript is evaluated",
+			"read -p 'cost[$1]: ' x; [ x = 'a[$b]' ]; printf '%s[$x]' y; declare x='cost[$5]'; let 'a[i]=1'",
+			[]string{"exec read -p \"cost[$1]: \" x", "exec [ x = \"a[$b]\" ]", "exec printf \"%s[$x]\" y", "exec {\"x=cost[$5]\"} declare", "exec let a[i]=1"}},
+		{"extended globs as arguments", "ls @(a|b) !(c)", []string{"exec ls \"\\x00\" \"\\x00\""}},
 		{"backquotes", "echo `date` \"`date +%F`\"", []string{"exec date via `…`", "exec date +%F via `…`", "exec echo \"\\x00\" \"\\x00\""}},
 	})
 }
