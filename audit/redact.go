@@ -31,7 +31,10 @@ const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\
 // matters: the wider forms (a whole header) come before the narrower ones
 // they contain.
 var builtinRedactions = []redaction{
-	{"private key block", `-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`, 0, []string{"private key-----"}},
+	// Without an END line, only the base64 lines that follow are the
+	// key: the rest of the command stays in the record (an attack run
+	// hid what a command ran behind a lone BEGIN line).
+	{"private key block", `-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|(?:\s*[A-Za-z0-9+/]{16,}={0,2})*)`, 0, []string{"private key-----"}},
 	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}},
 	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}},
 	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}},

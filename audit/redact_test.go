@@ -32,6 +32,8 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"GitHub fine-grained token", `echo github_pat_11ABCDEFG0123456789_abcdefghijklmnop`, "github_pat_11", "echo "},
 		{"OpenAI key", `OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz012345 python run.py`, "sk-proj-abcdef", "python run.py"},
 		{"private key", "echo '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----' > k", "b3BlbnNzaC1rZXk", "> k"},
+		{"a private key without its END line", "echo '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7' > k", "MIIEvQIBADAN", "> k"},
+		{"a lone BEGIN line hides no command", "echo \"-----BEGIN PRIVATE KEY-----\" `cat <<true`\nrm -rf /victim\ntrue", "PRIVATE KEY-----", "rm -rf /victim"},
 		{"an extra pattern", `deploy --ticket corp-123456`, "corp-123456", "deploy --ticket "},
 		// Forms an attack run found kept in the log.
 		{"curl user and password", `curl -u admin:S3CRETpw https://x`, "S3CRETpw", "curl -u "},
