@@ -67,7 +67,8 @@ Wire it in front of your agent or CI:
   GitHub Actions  steps: - run: make test
                            shell: guardsh --ci {0}
                 (--ci = headless, plus bash's --noprofile --norc -eo pipefail,
-                 as Actions runs bash steps; plain "guardsh {0}" works too)
+                 as Actions runs bash steps; plain "guardsh {0}" would go
+                 on after a failing command, as "bash {0}" does)
   make          SHELL := $bindir/guardsh  and  .SHELLFLAGS := -ec
   npm           npm config set script-shell $bindir/guardsh
 
