@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -90,6 +91,12 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("--decision %q: want allow, ask or deny", f.Decision))
 	}
 	var err error
+	if f.Cwd != "" {
+		// Records hold absolute directories: --cwd . is this one.
+		if f.Cwd, err = filepath.Abs(f.Cwd); err != nil {
+			return fail(fmt.Errorf("--cwd: %w", err))
+		}
+	}
 	if f.Since, err = parseWhen(since); err != nil {
 		return fail(fmt.Errorf("--since: %w", err))
 	}
