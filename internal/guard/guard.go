@@ -118,12 +118,13 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		}
 		// What the rules see of the segment does not change with the
 		// directory: it is made once.
+		// So is the part of its verdict no directory changes (see
+		// rules.Prepared).
 		as, subject := g.subject(seg)
-		v, counts := g.decideSubject(as, subject, ctx, vouched)
+		pr := g.Policy.Prepare(subject, ctx)
+		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
 		for _, d := range cwds[1:] {
-			in := ctx
-			in.Cwd = d
-			if w, _ := g.decideSubject(as, subject, in, vouched); w.Decision > v.Decision {
+			if w, _ := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision {
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v = w
 			}
@@ -154,7 +155,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 // only ever tightens.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
 	as, subject := g.subject(seg)
-	return g.decideSubject(as, subject, ctx, vouched)
+	return g.settle(as, g.Policy.Decide(subject, ctx), vouched)
 }
 
 // subject returns seg as it is decided (in guardsh's interactive session
@@ -167,9 +168,9 @@ func (g *Guard) subject(seg interp.Segment) (interp.Segment, rules.Subject) {
 	return seg, Subject(seg)
 }
 
-// decideSubject is decide for seg as subject returned it.
-func (g *Guard) decideSubject(seg interp.Segment, subject rules.Subject, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
-	v = g.Policy.Decide(subject, ctx)
+// settle returns seg's verdict (see decide) from v, the rules' verdict of
+// its subject; seg is as subject returned it.
+func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*rules.Rule) (rules.Verdict, bool) {
 	if seg.Assumed != "" {
 		if v.Decision != rules.Deny {
 			return v, false
