@@ -787,6 +787,10 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	var exists bool
 	if !pathLike {
 		// One component: a plain word is a path only if it names an entry.
+		listed := sc.lk.has(canon, c)
+		if !listed && !sc.protect {
+			return // below: nothing to check
+		}
 		resolved = canon + "/" + c
 		if canon == "/" {
 			resolved = "/" + c
@@ -801,7 +805,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 		var fi os.FileInfo
 		err := fs.ErrNotExist
-		if sc.lk.has(canon, c) {
+		if listed {
 			fi, err = sc.lk.lstat(resolved)
 		}
 		if err != nil {
