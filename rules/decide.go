@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -126,7 +127,8 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 
 // In returns the verdict of the prepared subject in working directory
 // cwd: always what Decide returns for it under the Context given to
-// Prepare with Cwd set to cwd (TestPreparedIn compares the two).
+// Prepare with Cwd set to cwd (TestPreparedIn compares the two). A
+// Prepared is used by one goroutine at a time.
 func (pr *Prepared) In(cwd string) Verdict {
 	ctx := pr.ctx
 	ctx.Cwd = cwd
@@ -209,6 +211,13 @@ type execPart struct {
 	runsKey      string
 	runsWhat     string
 	ignoredAllow int
+	// argWords are the words whose write and read rules matchArgs
+	// matches: the words, then the assignments' values, if any.
+	argWords []string
+	// suggested is the suggestion made for the subject's words once
+	// (see judgement.suggestion), when made is true.
+	suggested string
+	made      bool
 }
 
 // prepareExec computes the part of an exec subject's verdict that no
@@ -252,6 +261,12 @@ func (p *Policy) prepareExec(s Subject, home string, lk *Lookups) execPart {
 				p.matchOptions(f.words, &e.h)
 			}
 		}
+	}
+	e.argWords = s.Words
+	if len(s.Assigns) > 0 && len(s.Words) > 0 {
+		// A value given in the environment may name a file the
+		// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
+		e.argWords = append(append([]string(nil), s.Words...), s.Assigns...)
 	}
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
@@ -332,13 +347,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
-		words := s.Words
-		if len(s.Assigns) > 0 && len(s.Words) > 0 {
-			// A value given in the environment may name a file the
-			// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
-			words = append(append([]string(nil), s.Words...), s.Assigns...)
-		}
-		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(words, ctx, e.class != ReadOnly)
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(e.argWords, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
@@ -347,7 +356,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 	if e.runsAt >= 0 {
 		j.suggest, j.suggestKey = suggestCode, e.runsKey
 	}
-	return j.verdict(mode)
+	return j.verdictWith(mode, e)
 }
 
 // allowNaming returns the first allow rule that matches words (as
@@ -698,6 +707,25 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	return j.verdict(mode)
 }
 
+// ruleClause returns prefix, r's pattern quoted as %q quotes it, r's
+// source in parentheses, then suffix: fmt.Sprintf("%s%q (%s)%s", prefix,
+// r.Pattern, r.Source(), suffix) made with one allocation, not five
+// (TestRuleClause compares the two).
+func ruleClause(prefix string, r *Rule, suffix string) string {
+	var buf [192]byte
+	b := append(buf[:0], prefix...)
+	b = strconv.AppendQuote(b, r.Pattern)
+	b = append(b, " ("...)
+	b = append(b, r.File...)
+	if r.Line > 0 {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r.Line), 10)
+	}
+	b = append(b, ')')
+	b = append(b, suffix...)
+	return string(b)
+}
+
 func minHit(a, b int) int {
 	if a < 0 || (b >= 0 && b < a) {
 		return b
@@ -727,7 +755,13 @@ func (j *judgement) readsSecret() bool {
 	return j.h.ask >= 0 && j.t.entries[j.h.ask].rule.File == SecretsFile
 }
 
-func (j *judgement) verdict(mode Mode) Verdict {
+func (j *judgement) verdict(mode Mode) Verdict { return j.verdictWith(mode, nil) }
+
+// verdictWith is verdict, keeping an exec subject's suggestion, which
+// depends on its words alone, in memo (nil for none) for its verdicts in
+// other directories. (Kept in j, memo would be taken to escape with the
+// strings a verdict takes from j.)
+func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 	secret := j.readsSecret()
 	if secret && j.h.allow >= 0 && !j.noAllow {
 		// The built-in secrets come after the user's rules: an allow
@@ -758,7 +792,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	if j.h.deny >= 0 {
 		r := j.rule(j.h.deny)
 		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule
-		v.Reason = fmt.Sprintf("matches deny rule %q (%s)", r.Pattern, r.Source())
+		v.Reason = ruleClause("matches deny rule ", r, "")
 		return v
 	}
 	if a := j.argDeny; a != nil {
@@ -769,7 +803,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	if j.h.could >= 0 {
 		r := j.rule(j.h.could)
 		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
-		v.Reason = fmt.Sprintf("could match deny rule %q (%s) %s", r.Pattern, r.Source(), j.couldWhy)
+		v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
 		return v
 	}
 	if a := j.argCould; a != nil {
@@ -801,7 +835,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		var what string
 		if j.h.ask >= 0 {
 			r = j.rule(j.h.ask)
-			what = fmt.Sprintf("matches ask rule %q (%s)", r.Pattern, r.Source())
+			what = ruleClause("matches ask rule ", r, "")
 		} else {
 			c := *j.argAsk.rule
 			r, what = &c, j.argAsk.clause()
@@ -830,7 +864,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 			ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", r.Pattern)
 		default:
 			v.Decision, v.Rule, v.DecidedBy = Allow, r, ByRule
-			v.Reason = fmt.Sprintf("matches allow rule %q (%s)", r.Pattern, r.Source())
+			v.Reason = ruleClause("matches allow rule ", r, "")
 			return v
 		}
 	}
@@ -854,7 +888,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	}
 	v.Reason += ignored
 	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone {
-		v.Suggest = j.suggestion()
+		v.Suggest = j.suggestion(memo)
 	}
 	return v
 }
@@ -869,8 +903,20 @@ const (
 	suggestFile               // suggestPath(suggestPath, …) in suggestIn
 )
 
-// suggestion returns the allow pattern j proposes (see suggest), or "".
-func (j *judgement) suggestion() string {
+// suggestion returns the allow pattern j proposes (see suggest), or "";
+// an exec subject's is made once and kept in memo when memo is not nil.
+func (j *judgement) suggestion(memo *execPart) string {
+	if e := memo; e != nil && (j.suggest == suggestCommand || j.suggest == suggestCode) {
+		if !e.made {
+			e.suggested, e.made = j.suggest1(), true
+		}
+		return e.suggested
+	}
+	return j.suggest1()
+}
+
+// suggest1 makes the suggestion (see suggestion).
+func (j *judgement) suggest1() string {
 	switch j.suggest {
 	case suggestCommand:
 		return suggestExec(j.suggestWords)

@@ -217,8 +217,10 @@ var builtinReads = func() []Rule {
 // them on first use.
 func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	tmp := ctx.TempDirs
+	var defaultTmp [2]string
 	if tmp == nil {
-		tmp = []string{os.TempDir(), "/tmp"}
+		defaultTmp = [2]string{os.TempDir(), "/tmp"}
+		tmp = defaultTmp[:]
 	}
 	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
 		return x

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +136,42 @@ rules:
 				}
 			}
 		}
+	}
+}
+
+// TestRuleClause checks ruleClause against the fmt.Sprintf it stands for,
+// on patterns that %q escapes (quotes, backslashes, control characters,
+// invalid UTF-8, non-ASCII letters) and sources with and without a line.
+func TestRuleClause(t *testing.T) {
+	for _, pat := range []string{"rm -rf *", `echo "x" \y`, "a\x00b\tc\n", "caf\u00e9 \u2028", "\xff\xfe", "", strings.Repeat("long ", 60)} {
+		for _, r := range []Rule{{Pattern: pat, File: "test.yaml", Line: 12}, {Pattern: pat, File: "<embedded default>"}, {Pattern: pat, File: "x.yaml", Line: 123456}} {
+			for _, suffix := range []string{"", " once its run-time parts are known"} {
+				want := fmt.Sprintf("matches deny rule %q (%s)%s", r.Pattern, r.Source(), suffix)
+				if got := ruleClause("matches deny rule ", &r, suffix); got != want {
+					t.Errorf("ruleClause = %q, fmt gives %q", got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestReadOnlyReasonsMadeOnce checks that the reason the table keeps for
+// each entry and subcommand is the one a call made it before: its name
+// (a subcommand after its program's) and " is in the read-only table".
+func TestReadOnlyReasonsMadeOnce(t *testing.T) {
+	var walk func(prog *program, label string)
+	walk = func(prog *program, label string) {
+		if prog.label != label || prog.inTable != label+" is in the read-only table" {
+			t.Errorf("%s: label %q, reason %q", label, prog.label, prog.inTable)
+		}
+		for k := range prog.Sub {
+			walk(&prog.Sub[k], label+" "+prog.Sub[k].Name)
+		}
+	}
+	for name, prog := range readOnlyTable() {
+		walk(prog, name)
+	}
+	if c, why, _ := classifyExec([]string{"git", "status", "--short"}, nil); c != ReadOnly || why != "git status is in the read-only table" {
+		t.Errorf("git status --short: %v %q", c, why)
 	}
 }
