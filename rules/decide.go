@@ -214,6 +214,7 @@ type execPart struct {
 	// argWords are the words whose write and read rules matchArgs
 	// matches: the words, then the assignments' values, if any.
 	argWords []string
+	args     argPlan // matchArgs's plan for argWords
 	// suggested is the suggestion made for the subject's words once
 	// (see judgement.suggestion), when made is true.
 	suggested string
@@ -268,6 +269,7 @@ func (p *Policy) prepareExec(s Subject, home string, lk *Lookups) execPart {
 		// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
 		e.argWords = append(append([]string(nil), s.Words...), s.Assigns...)
 	}
+	e.args = planArgs(e.argWords)
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
 		// Only an allow rule that spells out what runs it is written
@@ -347,7 +349,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
-		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(e.argWords, ctx, e.class != ReadOnly)
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchPlanned(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
