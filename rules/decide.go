@@ -215,6 +215,10 @@ type execPart struct {
 	// matches: the words, then the assignments' values, if any.
 	argWords []string
 	args     argPlan // matchArgs's plan for argWords
+	// sens[k] is sensitivityOf the subject with writesOutside k == 1,
+	// once made[k] (see sensitivity).
+	sens     [2]Sensitivity
+	sensMade [2]bool
 	// suggested is the suggestion made for the subject's words once
 	// (see judgement.suggestion), when made is true.
 	suggested string
@@ -284,6 +288,20 @@ func (p *Policy) prepareExec(s Subject, home string, lk *Lookups) execPart {
 	return e
 }
 
+// sensitivity returns sensitivityOf(s.Words, s.Assigns, writesOutside),
+// a function of the words alone, made once for each value of
+// writesOutside; s is the subject e was prepared for.
+func (e *execPart) sensitivity(s Subject, writesOutside bool) Sensitivity {
+	k := 0
+	if writesOutside {
+		k = 1
+	}
+	if !e.sensMade[k] {
+		e.sens[k], e.sensMade[k] = sensitivityOf(s.Words, s.Assigns, writesOutside), true
+	}
+	return e.sens[k]
+}
+
 // mergeForm adds the shell rules form f matches to h: deny, could and ask
 // always, allow only where f.allow; a form that is not definite only
 // could match (the merges are minima: their order does not matter).
@@ -345,7 +363,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 		}
 	}
 	if j.class == Sensitive {
-		j.sensitivity = sensitivityOf(s.Words, s.Assigns, writesOutside)
+		j.sensitivity = e.sensitivity(s, writesOutside)
 	}
 	if j.h.deny < 0 {
 		var prot *argHit

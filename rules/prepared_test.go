@@ -71,6 +71,7 @@ rules:
 		exec("cp", "README.md", "authorized_keys"),
 		exec("touch", "pre-commit"),
 		exec("sed", "-i", "s/a/b/", "config"),
+		exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), // runs code; writes inside the workspace only from it
 		exec("chmod", "600", "id_rsa"),
 		exec("git", "status", "--short"),
 		exec("git", "push", "origin", "main"),
@@ -112,6 +113,7 @@ rules:
 		{exec("./bin/t", "x"), ws, Deny}, {exec("./bin/t", "x"), ws + "/sub", Ask},
 		{exec("cat", "creds"), ws + "/sub", Deny}, {exec("cat", "creds"), ws, Allow},
 		{exec("rm", "-rf", "./dist/tmp"), ws, Ask}, {exec("touch", "pre-commit"), home + "/.ssh", Deny},
+		{exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), ws, Ask}, {exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), home, Ask},
 	} {
 		ctx := base
 		ctx.Cwd = c.cwd
