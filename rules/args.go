@@ -282,13 +282,10 @@ func planArgs(words []string) argPlan {
 // With protect, it also returns the first argument that names a protected
 // path (a program that is not read-only may write any file it is given:
 // `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
-func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
-	pl := planArgs(words)
-	return p.matchPlanned(&pl, ctx, protect)
-}
-
-// matchPlanned is matchArgs for the words pl was planned for.
-func (p *Policy) matchPlanned(pl *argPlan, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
+//
+// pl is planArgs of the words: what needs no working directory is worked
+// out once for all of them.
+func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
 	if pl.none {
 		return nil, nil, nil, nil
 	}

@@ -120,7 +120,7 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 	pr := Prepared{p: p, s: s, ctx: ctx}
 	pr.mode, pr.err = p.effectiveMode(ctx)
 	if pr.err == nil && s.Kind == KindExec {
-		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home, ctx.Lookups)
+		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home)
 	}
 	return pr
 }
@@ -190,7 +190,7 @@ type judgement struct {
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
-	e := p.prepareExec(s, ctx.Home, ctx.Lookups)
+	e := p.prepareExec(s, ctx.Home)
 	return p.decideExecIn(&e, s, ctx, mode)
 }
 
@@ -216,10 +216,10 @@ type execPart struct {
 	argWords []string
 	args     argPlan // matchArgs's plan for argWords
 	// sens[k] is sensitivityOf the subject with writesOutside k == 1,
-	// once made[k] (see sensitivity).
+	// once sensMade[k] (see sensitivity).
 	sens     [2]Sensitivity
 	sensMade [2]bool
-	// suggested is the suggestion made for the subject's words once
+	// suggested is the suggestion for the subject's words, made once
 	// (see judgement.suggestion), when made is true.
 	suggested string
 	made      bool
@@ -227,7 +227,7 @@ type execPart struct {
 
 // prepareExec computes the part of an exec subject's verdict that no
 // working directory changes (see execPart); home is Context.Home.
-func (p *Policy) prepareExec(s Subject, home string, lk *Lookups) execPart {
+func (p *Policy) prepareExec(s Subject, home string) execPart {
 	class, why, badAssign := classifyExec(s.Words, s.Assigns)
 	if class != ReadOnly && !badAssign {
 		if r := p.declaredReadOnly(s.Words, home); r != nil {
@@ -367,7 +367,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
-		j.argDeny, j.argCould, j.argAsk, prot = p.matchPlanned(&e.args, ctx, e.class != ReadOnly)
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
