@@ -249,6 +249,30 @@ type argScan struct {
 // read first (argScan.sections; shared, never written).
 var readThenWrite = []int{1, 0}
 
+// argPlan is what matchArgs works out from an exec subject's words alone,
+// before any working directory: made once for all of them (see planArgs).
+type argPlan struct {
+	none        bool // no argument is matched (see matchArgs)
+	skipsHidden bool
+	walker      string
+	reads       bool     // the program is in readsArgs
+	args        []string // the words matched: after the name, and a subcommand
+	walksCwd    bool     // the walker walks the working directory (see walksCwd)
+}
+
+// planArgs returns the plan of matchArgs for words.
+func planArgs(words []string) argPlan {
+	if len(words) < 2 || stringOnly()[words[0]] {
+		return argPlan{none: true}
+	}
+	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:]}
+	if subcommandTools()[words[0]] && isSubcommand(pl.args[0]) {
+		pl.args = pl.args[1:]
+	}
+	pl.walksCwd = pl.walker != "" && walksCwd(words)
+	return pl
+}
+
 // matchArgs matches the arguments of an exec subject against the write
 // and read rules that deny or ask (see the comment at the top of this
 // file). It returns the first argument a deny rule matches (deny), else
@@ -258,13 +282,16 @@ var readThenWrite = []int{1, 0}
 // With protect, it also returns the first argument that names a protected
 // path (a program that is not read-only may write any file it is given:
 // `sed -i … ~/.bashrc`, `tee -a ~/.ssh/authorized_keys`); its rule is nil.
-func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
-	if len(words) < 2 || stringOnly()[words[0]] {
+//
+// pl is planArgs of the words: what needs no working directory is worked
+// out once for all of them.
+func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could, ask, protected *argHit) {
+	if pl.none {
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: skipsHiddenFiles(words), home: ctx.Home, walker: walker(words), protect: protect && !readsArgs[words[0]], sections: readThenWrite}
-	if readsArgs[words[0]] {
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite}
+	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
 	if ctx.CwdUnknown {
@@ -275,10 +302,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 	if sc.home == "/" {
 		sc.home = ""
 	}
-	args := words[1:]
-	if subcommandTools()[words[0]] && isSubcommand(args[0]) {
-		args = args[1:]
-	}
+	args := pl.args
 	operands := false
 	for _, w := range args {
 		if sc.deny != nil {
@@ -344,7 +368,7 @@ func (p *Policy) matchArgs(words []string, ctx Context, protect bool) (deny, cou
 			sc.value(w, w[i+1:])
 		}
 	}
-	if sc.walker != "" && sc.deny == nil && walksCwd(words) {
+	if sc.walker != "" && sc.deny == nil && pl.walksCwd {
 		// With no directory operand the walk starts at the working
 		// directory: `cd ~/.ssh && grep -r key`.
 		sc.value(".", ".")
@@ -787,6 +811,10 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	var exists bool
 	if !pathLike {
 		// One component: a plain word is a path only if it names an entry.
+		listed := sc.lk.has(canon, c)
+		if !listed && !sc.protect {
+			return // below: nothing to check
+		}
 		resolved = canon + "/" + c
 		if canon == "/" {
 			resolved = "/" + c
@@ -801,7 +829,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 		var fi os.FileInfo
 		err := fs.ErrNotExist
-		if sc.lk.has(canon, c) {
+		if listed {
 			fi, err = sc.lk.lstat(resolved)
 		}
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -97,6 +98,46 @@ func (p *Policy) Decide(s Subject, ctx Context) Verdict {
 		Reason: fmt.Sprintf("unknown kind of segment %q", s.Kind)}
 }
 
+// Prepared is a subject made ready to be decided in several working
+// directories (a command whose cd may lead to more than one): what of
+// its verdict no directory changes is worked out once, by Prepare, and
+// In adds the rest. Its zero value is not ready; make it with Prepare.
+type Prepared struct {
+	p    *Policy
+	s    Subject
+	ctx  Context
+	mode Mode
+	err  error
+	exec bool
+	e    execPart
+}
+
+// Prepare readies s for In under ctx, whose Cwd it ignores: for an exec
+// subject it classifies the words and matches them and their forms
+// against the shell rules (see Decide); a write or read subject is
+// decided whole by In.
+func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
+	pr := Prepared{p: p, s: s, ctx: ctx}
+	pr.mode, pr.err = p.effectiveMode(ctx)
+	if pr.err == nil && s.Kind == KindExec {
+		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home)
+	}
+	return pr
+}
+
+// In returns the verdict of the prepared subject in working directory
+// cwd: always what Decide returns for it under the Context given to
+// Prepare with Cwd set to cwd (TestPreparedIn compares the two). A
+// Prepared is used by one goroutine at a time.
+func (pr *Prepared) In(cwd string) Verdict {
+	ctx := pr.ctx
+	ctx.Cwd = cwd
+	if !pr.exec {
+		return pr.p.Decide(pr.s, ctx)
+	}
+	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode)
+}
+
 func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
 	m := ctx.Mode
 	if m == "" {
@@ -149,82 +190,172 @@ type judgement struct {
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
+	e := p.prepareExec(s, ctx.Home)
+	return p.decideExecIn(&e, s, ctx, mode)
+}
+
+// execPart is what the verdict of an exec subject is made of that does
+// not depend on the working directory: its class, the shell rules its
+// words and their forms match (all but the link-target form, see
+// execForms), and what an argument that runs code asks of an allow rule.
+type execPart struct {
+	// class and why are the class before an argument that runs code
+	// makes it sensitive (matchArgs protects the arguments of what is
+	// not read-only by it).
+	class     Class
+	why       string
+	badAssign bool
+	h         hits
+	// runsAt, runsKey and runsWhat are runsArgument's answer.
+	runsAt       int
+	runsKey      string
+	runsWhat     string
+	ignoredAllow int
+	// argWords are the words whose write and read rules matchArgs
+	// matches: the words, then the assignments' values, if any.
+	argWords []string
+	args     argPlan // matchArgs's plan for argWords
+	// sens[k] is sensitivityOf the subject with writesOutside k == 1,
+	// once sensMade[k] (see sensitivity).
+	sens     [2]Sensitivity
+	sensMade [2]bool
+	// suggested is the suggestion for the subject's words, made once
+	// (see judgement.suggestion), when made is true.
+	suggested string
+	made      bool
+}
+
+// prepareExec computes the part of an exec subject's verdict that no
+// working directory changes (see execPart); home is Context.Home.
+func (p *Policy) prepareExec(s Subject, home string) execPart {
 	class, why, badAssign := classifyExec(s.Words, s.Assigns)
 	if class != ReadOnly && !badAssign {
-		if r := p.declaredReadOnly(s.Words, ctx.Home); r != nil {
+		if r := p.declaredReadOnly(s.Words, home); r != nil {
 			class, why = ReadOnly, fmt.Sprintf("%s is read-only by readonly pattern %q (%s)", shown(strings.Join(s.Words, " ")), r.Pattern, r.Source())
 		}
 	}
-	j := judgement{t: p.shell, class: class, why: why, noAllow: badAssign, runsAny: badAssign && p.denies,
-		couldWhy: "once its run-time parts are known"}
-	j.h = p.matchExec(s.Words)
+	e := execPart{class: class, why: why, badAssign: badAssign}
+	e.h = p.matchExec(s.Words)
 	if literalTilde(s.Words) {
 		// A word starting with a quoted "~" is not the home directory
 		// ("~/x" names ./~/x): a pattern's "~/" must not allow it.
-		j.h.allow = -1
+		e.h.allow = -1
 	}
-	cwd := ""
-	if !ctx.CwdUnknown {
-		cwd = ctx.Cwd
-	}
-	forms := execForms(s.Words, ctx.Home, cwd, ctx.Lookups)
+	forms := execForms(s.Words, home)
 	for _, f := range forms {
-		h := p.matchExec(f.words)
-		if !f.definite {
-			// An over-approximation: whatever matches it only could match.
-			j.h.could = minHit(j.h.could, minHit(h.deny, h.could))
-			continue
-		}
-		j.h.deny = minHit(j.h.deny, h.deny)
-		j.h.could = minHit(j.h.could, h.could)
-		j.h.ask = minHit(j.h.ask, h.ask)
-		if f.allow {
-			j.h.allow = minHit(j.h.allow, h.allow)
-		}
+		p.mergeForm(&e.h, f)
 	}
 	if cleaned := cleanForm(s.Words); cleaned != nil {
 		// scripts/../bin/x is bin/x: deny and ask rules match either
 		// spelling, an allow rule must match both.
 		h := p.matchExec(cleaned)
-		j.h.deny = minHit(j.h.deny, h.deny)
-		j.h.could = minHit(j.h.could, h.could)
-		j.h.ask = minHit(j.h.ask, h.ask)
+		e.h.deny = minHit(e.h.deny, h.deny)
+		e.h.could = minHit(e.h.could, h.could)
+		e.h.ask = minHit(e.h.ask, h.ask)
 		if h.allow < 0 {
-			j.h.allow = -1
+			e.h.allow = -1
 		}
 		if len(p.optionRules) > 0 {
-			p.matchOptions(cleaned, &j.h)
+			p.matchOptions(cleaned, &e.h)
 		}
 	}
 	if len(p.optionRules) > 0 {
-		p.matchOptions(s.Words, &j.h)
+		p.matchOptions(s.Words, &e.h)
 		for _, f := range forms {
 			if f.definite {
-				p.matchOptions(f.words, &j.h)
+				p.matchOptions(f.words, &e.h)
 			}
 		}
 	}
-	runsAt, runsKey, runsWhat := runsArgument(s.Words)
-	if runsAt >= 0 {
-		// Code or a file given in an argument: sensitive, and only an
-		// allow rule that spells out what runs it is written for it.
-		j.class, j.why = Sensitive, runsWhat
-		if j.h.allow >= 0 {
-			if k := p.allowNaming(s.Words, runsKey, ctx.Home); k >= 0 {
-				j.h.allow = k
-			} else {
-				j.ignoredAllow = j.h.allow + 1
-				j.h.allow = -1
+	e.argWords = s.Words
+	if len(s.Assigns) > 0 && len(s.Words) > 0 {
+		// A value given in the environment may name a file the
+		// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
+		e.argWords = append(append([]string(nil), s.Words...), s.Assigns...)
+	}
+	e.args = planArgs(e.argWords)
+	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
+	if e.runsAt >= 0 && e.h.allow >= 0 {
+		// Only an allow rule that spells out what runs it is written
+		// for it.
+		if k := p.allowNaming(s.Words, e.runsKey, home); k >= 0 {
+			e.h.allow = k
+		} else {
+			e.ignoredAllow = e.h.allow + 1
+			e.h.allow = -1
+		}
+	}
+	return e
+}
+
+// sensitivity returns sensitivityOf(s.Words, s.Assigns, writesOutside),
+// a function of the words alone, made once for each value of
+// writesOutside; s is the subject e was prepared for.
+func (e *execPart) sensitivity(s Subject, writesOutside bool) Sensitivity {
+	k := 0
+	if writesOutside {
+		k = 1
+	}
+	if !e.sensMade[k] {
+		e.sens[k], e.sensMade[k] = sensitivityOf(s.Words, s.Assigns, writesOutside), true
+	}
+	return e.sens[k]
+}
+
+// mergeForm adds the shell rules form f matches to h: deny, could and ask
+// always, allow only where f.allow; a form that is not definite only
+// could match (the merges are minima: their order does not matter).
+func (p *Policy) mergeForm(h *hits, f form) {
+	fh := p.matchExec(f.words)
+	if !f.definite {
+		// An over-approximation: whatever matches it only could match.
+		h.could = minHit(h.could, minHit(fh.deny, fh.could))
+		return
+	}
+	h.deny = minHit(h.deny, fh.deny)
+	h.could = minHit(h.could, fh.could)
+	h.ask = minHit(h.ask, fh.ask)
+	if f.allow {
+		h.allow = minHit(h.allow, fh.allow)
+	}
+}
+
+// decideExecIn completes e, the part of s's verdict no working directory
+// changes, in ctx: the link-target form of a command named by a path, the
+// workspace writes and the arguments' write and read rules.
+func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Verdict {
+	j := judgement{t: p.shell, class: e.class, why: e.why, noAllow: e.badAssign, runsAny: e.badAssign && p.denies,
+		couldWhy: "once its run-time parts are known", h: e.h, ignoredAllow: e.ignoredAllow}
+	cwd := ""
+	if !ctx.CwdUnknown {
+		cwd = ctx.Cwd
+	}
+	if t := linkTargetForm(s.Words, cwd, ctx.Lookups); t != nil {
+		// Its forms allow nothing: only deny, could and ask change.
+		var buf [3]form
+		forms := linkForms(buf[:0], t, ctx.Home)
+		for _, f := range forms {
+			p.mergeForm(&j.h, f)
+		}
+		if len(p.optionRules) > 0 {
+			for _, f := range forms {
+				if f.definite {
+					p.matchOptions(f.words, &j.h)
+				}
 			}
 		}
+	}
+	if e.runsAt >= 0 {
+		// Code or a file given in an argument: sensitive.
+		j.class, j.why = Sensitive, e.runsWhat
 	}
 	writesOutside := false
-	if j.class == Sensitive && !badAssign && len(s.Assigns) == 0 && mode != Chat && mode != Bypass {
+	if j.class == Sensitive && !e.badAssign && len(s.Assigns) == 0 && mode != Chat && mode != Bypass {
 		// A workspace write: its class is Workspace (mode auto runs it).
 		// In modes chat and bypass, where the class decides nothing, the
 		// file lookups are not spent.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
-			if runsAt < 0 {
+			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
 		} else if len(s.Words) > 0 {
@@ -232,26 +363,20 @@ func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 		}
 	}
 	if j.class == Sensitive {
-		j.sensitivity = sensitivityOf(s.Words, s.Assigns, writesOutside)
+		j.sensitivity = e.sensitivity(s, writesOutside)
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
-		words := s.Words
-		if len(s.Assigns) > 0 && len(s.Words) > 0 {
-			// A value given in the environment may name a file the
-			// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
-			words = append(append([]string(nil), s.Words...), s.Assigns...)
-		}
-		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(words, ctx, class != ReadOnly)
+		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
 	}
 	j.suggest, j.suggestWords = suggestCommand, s.Words
-	if runsAt >= 0 {
-		j.suggest, j.suggestKey = suggestCode, runsKey
+	if e.runsAt >= 0 {
+		j.suggest, j.suggestKey = suggestCode, e.runsKey
 	}
-	return j.verdict(mode)
+	return j.verdictWith(mode, e)
 }
 
 // allowNaming returns the first allow rule that matches words (as
@@ -301,34 +426,40 @@ type form struct {
 //     a path, /bin/rm, as its base name, rm (a run-time part of the name
 //     may hold a "/": the base is then a Hole followed by the known tail).
 //     An allow rule for `ls *` must not allow `./ls`.
-//   - the link-target form, for deny and ask rules only: a command named
-//     by a path that is a symlink (`./t` → /usr/bin/touch), as the base
-//     name of what it links to.
 //
-// cwd is the canonical directory a relative command path is resolved in
-// ("" for none).
-func execForms(words []string, home, cwd string, lk *Lookups) []form {
+// The link-target form, for deny and ask rules only (a command named by a
+// path that is a symlink, `./t` → /usr/bin/touch, as the base name of what
+// it links to, see linkTargetForm), and its "~" forms are made apart, by
+// linkForms, since a relative command path leads elsewhere in each working
+// directory.
+func execForms(words []string, home string) []form {
 	var forms []form
-	base := []form{{words: words, allow: true, definite: true}}
+	forms = tildeForms(forms, words, true, home)
 	if b := baseNameForm(words); b != nil {
-		f := form{words: b, definite: true}
-		forms = append(forms, f)
-		base = append(base, f)
+		forms = append(forms, form{words: b, definite: true})
+		forms = tildeForms(forms, b, false, home)
 	}
-	if t := linkTargetForm(words, cwd, lk); t != nil {
-		f := form{words: t, definite: true}
-		forms = append(forms, f)
-		base = append(base, f)
+	return forms
+}
+
+// linkForms appends to forms t, the link-target form of a subject's
+// words, and its "~" forms; none of them is matched by allow rules.
+func linkForms(forms []form, t []string, home string) []form {
+	forms = append(forms, form{words: t, definite: true})
+	return tildeForms(forms, t, false, home)
+}
+
+// tildeForms appends to forms the "~" form of words and the could-only
+// form of that (or of words when there is no "~" form); allow says
+// whether allow rules may match the "~" form.
+func tildeForms(forms []form, words []string, allow bool, home string) []form {
+	cur := words
+	if t := tildeForm(cur, home); t != nil {
+		forms = append(forms, form{words: t, allow: allow, definite: true})
+		cur = t
 	}
-	for _, f := range base {
-		cur := f.words
-		if t := tildeForm(cur, home); t != nil {
-			forms = append(forms, form{words: t, allow: f.allow, definite: true})
-			cur = t
-		}
-		if c := tildeCouldForm(cur, home); c != nil {
-			forms = append(forms, form{words: c})
-		}
+	if c := tildeCouldForm(cur, home); c != nil {
+		forms = append(forms, form{words: c})
 	}
 	return forms
 }
@@ -596,6 +727,25 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 	return j.verdict(mode)
 }
 
+// ruleClause returns prefix, r's pattern quoted as %q quotes it, r's
+// source in parentheses, then suffix: fmt.Sprintf("%s%q (%s)%s", prefix,
+// r.Pattern, r.Source(), suffix) made with one allocation, not five
+// (TestRuleClause compares the two).
+func ruleClause(prefix string, r *Rule, suffix string) string {
+	var buf [192]byte
+	b := append(buf[:0], prefix...)
+	b = strconv.AppendQuote(b, r.Pattern)
+	b = append(b, " ("...)
+	b = append(b, r.File...)
+	if r.Line > 0 {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r.Line), 10)
+	}
+	b = append(b, ')')
+	b = append(b, suffix...)
+	return string(b)
+}
+
 func minHit(a, b int) int {
 	if a < 0 || (b >= 0 && b < a) {
 		return b
@@ -625,7 +775,13 @@ func (j *judgement) readsSecret() bool {
 	return j.h.ask >= 0 && j.t.entries[j.h.ask].rule.File == SecretsFile
 }
 
-func (j *judgement) verdict(mode Mode) Verdict {
+func (j *judgement) verdict(mode Mode) Verdict { return j.verdictWith(mode, nil) }
+
+// verdictWith is verdict, keeping an exec subject's suggestion, which
+// depends on its words alone, in memo (nil for none) for its verdicts in
+// other directories. (Kept in j, memo would be taken to escape with the
+// strings a verdict takes from j.)
+func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 	secret := j.readsSecret()
 	if secret && j.h.allow >= 0 && !j.noAllow {
 		// The built-in secrets come after the user's rules: an allow
@@ -656,7 +812,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	if j.h.deny >= 0 {
 		r := j.rule(j.h.deny)
 		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule
-		v.Reason = fmt.Sprintf("matches deny rule %q (%s)", r.Pattern, r.Source())
+		v.Reason = ruleClause("matches deny rule ", r, "")
 		return v
 	}
 	if a := j.argDeny; a != nil {
@@ -667,7 +823,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	if j.h.could >= 0 {
 		r := j.rule(j.h.could)
 		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
-		v.Reason = fmt.Sprintf("could match deny rule %q (%s) %s", r.Pattern, r.Source(), j.couldWhy)
+		v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
 		return v
 	}
 	if a := j.argCould; a != nil {
@@ -699,7 +855,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 		var what string
 		if j.h.ask >= 0 {
 			r = j.rule(j.h.ask)
-			what = fmt.Sprintf("matches ask rule %q (%s)", r.Pattern, r.Source())
+			what = ruleClause("matches ask rule ", r, "")
 		} else {
 			c := *j.argAsk.rule
 			r, what = &c, j.argAsk.clause()
@@ -728,7 +884,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 			ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", r.Pattern)
 		default:
 			v.Decision, v.Rule, v.DecidedBy = Allow, r, ByRule
-			v.Reason = fmt.Sprintf("matches allow rule %q (%s)", r.Pattern, r.Source())
+			v.Reason = ruleClause("matches allow rule ", r, "")
 			return v
 		}
 	}
@@ -752,7 +908,7 @@ func (j *judgement) verdict(mode Mode) Verdict {
 	}
 	v.Reason += ignored
 	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone {
-		v.Suggest = j.suggestion()
+		v.Suggest = j.suggestion(memo)
 	}
 	return v
 }
@@ -767,8 +923,20 @@ const (
 	suggestFile               // suggestPath(suggestPath, …) in suggestIn
 )
 
-// suggestion returns the allow pattern j proposes (see suggest), or "".
-func (j *judgement) suggestion() string {
+// suggestion returns the allow pattern j proposes (see suggest), or "";
+// an exec subject's is made once and kept in memo when memo is not nil.
+func (j *judgement) suggestion(memo *execPart) string {
+	if e := memo; e != nil && (j.suggest == suggestCommand || j.suggest == suggestCode) {
+		if !e.made {
+			e.suggested, e.made = j.suggest1(), true
+		}
+		return e.suggested
+	}
+	return j.suggest1()
+}
+
+// suggest1 makes the suggestion (see suggestion).
+func (j *judgement) suggest1() string {
 	switch j.suggest {
 	case suggestCommand:
 		return suggestExec(j.suggestWords)

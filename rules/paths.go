@@ -217,8 +217,10 @@ var builtinReads = func() []Rule {
 // them on first use.
 func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	tmp := ctx.TempDirs
+	var defaultTmp [2]string
 	if tmp == nil {
-		tmp = []string{os.TempDir(), "/tmp"}
+		defaultTmp = [2]string{os.TempDir(), "/tmp"}
+		tmp = defaultTmp[:]
 	}
 	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
 		return x
@@ -373,6 +375,12 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 	if !strings.HasPrefix(p, "/") && dir != "/" {
 		resolved = dir
 	}
+	// While the walk follows an absolute p letter by letter, each path
+	// it looks up is a prefix of p, not a new string.
+	src := ""
+	if strings.HasPrefix(p, "/") {
+		src = p
+	}
 	links := 0
 	for rest != "" {
 		var c string
@@ -386,10 +394,19 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 			info = nil
 			continue
 		}
-		next := resolved + "/" + c
+		var next string
+		if n := len(resolved) + 1 + len(c); len(src) >= n && src[len(resolved)] == '/' && src[len(resolved)+1:n] == c && src[:len(resolved)] == resolved {
+			next = src[:n]
+		} else {
+			next = resolved + "/" + c
+		}
 		fi, err := lk.lstat(next)
 		if err != nil {
-			// The rest does not exist (or cannot be looked at): clean it.
+			// The rest does not exist (or cannot be looked at): clean it
+			// (next, made of a canonical path and a plain name, is).
+			if rest == "" {
+				return next, nil, false
+			}
 			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {

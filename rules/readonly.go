@@ -80,6 +80,10 @@ type program struct {
 	// GlobalOptions are the options allowed before the subcommand;
 	// GlobalArg those of them that take the next word as argument.
 	GlobalOptions, GlobalArg []string
+	// label is how the table names the entry ("cat", "git status"), and
+	// inTable the reason given when a call of it is read-only; set by
+	// readOnlyTable, so that the reason is not made at every call.
+	label, inTable string
 }
 
 // readOnlyPrograms is the built-in read-only table. An entry's Source says
@@ -256,11 +260,25 @@ var readOnlyTable = sync.OnceValue(func() map[string]*program {
 	t := make(map[string]*program, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
 	for _, progs := range [][]program{readOnlyPrograms, moreReadOnlyPrograms} {
 		for i := range progs {
-			t[progs[i].Name] = &progs[i]
+			t[progs[i].Name] = labelled(progs[i], progs[i].Name)
 		}
 	}
 	return t
 })
+
+// labelled returns a copy of prog, and of its subcommands, named label
+// (a subcommand as label, a space and its name) with its reason made.
+func labelled(prog program, label string) *program {
+	prog.label, prog.inTable = label, label+" is in the read-only table"
+	if prog.Sub != nil {
+		subs := make([]program, len(prog.Sub))
+		for k := range prog.Sub {
+			subs[k] = *labelled(prog.Sub[k], label+" "+prog.Sub[k].Name)
+		}
+		prog.Sub = subs
+	}
+	return &prog
+}
 
 // jqModules reports a jq (or yq, which hands its program and options to
 // jq) argument that uses modules — import, include, modulemeta or
@@ -612,6 +630,9 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 	}
 	if prog.NoOperands && operands > 0 {
 		return Sensitive, fmt.Sprintf("%s with an operand changes something (%s)", label, prog.Source), false
+	}
+	if label == prog.label {
+		return ReadOnly, prog.inTable, false
 	}
 	return ReadOnly, label + " is in the read-only table", false
 }

@@ -109,6 +109,12 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	if g.Analysis.DirChanged || !known {
 		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
 	}
+	// The words of every segment, in one allocation (see subjectIn).
+	n := 0
+	for _, seg := range segs {
+		n += len(seg.Args) + len(seg.Assigns)
+	}
+	words := make([]string, 0, n)
 	for _, seg := range segs {
 		if seg.Relative != "" && !ctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
@@ -117,13 +123,15 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 			seg.Args = []interp.Word{{Value: seg.Relative, Source: seg.Args[0].Source}}
 		}
 		// What the rules see of the segment does not change with the
-		// directory: it is made once.
-		as, subject := g.subject(seg)
-		v, counts := g.decideSubject(as, subject, ctx, vouched)
+		// directory: it is made once, and so is the part of its verdict
+		// no directory changes (see rules.Prepared).
+		var subject rules.Subject
+		var as interp.Segment
+		as, subject, words = g.subjectIn(seg, words)
+		pr := g.Policy.Prepare(subject, ctx)
+		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
 		for _, d := range cwds[1:] {
-			in := ctx
-			in.Cwd = d
-			if w, _ := g.decideSubject(as, subject, in, vouched); w.Decision > v.Decision {
+			if w, _ := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision {
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v = w
 			}
@@ -154,22 +162,30 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 // only ever tightens.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
 	as, subject := g.subject(seg)
-	return g.decideSubject(as, subject, ctx, vouched)
+	return g.settle(as, g.Policy.Decide(subject, ctx), vouched)
 }
 
 // subject returns seg as it is decided (in guardsh's interactive session
 // without the prompt assignments PromptAllowed allows) and what the rules
 // match of it.
 func (g *Guard) subject(seg interp.Segment) (interp.Segment, rules.Subject) {
+	seg, s, _ := g.subjectIn(seg, nil)
+	return seg, s
+}
+
+// subjectIn is subject with the words cut from buf (see the function
+// subjectIn).
+func (g *Guard) subjectIn(seg interp.Segment, buf []string) (interp.Segment, rules.Subject, []string) {
 	if g.Prompts && seg.Kind == interp.Exec {
 		seg = g.withoutPromptAssigns(seg)
 	}
-	return seg, Subject(seg)
+	s, buf := subjectIn(seg, buf)
+	return seg, s, buf
 }
 
-// decideSubject is decide for seg as subject returned it.
-func (g *Guard) decideSubject(seg interp.Segment, subject rules.Subject, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
-	v = g.Policy.Decide(subject, ctx)
+// settle returns seg's verdict (see decide) from v, the rules' verdict of
+// its subject; seg is as subject returned it.
+func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*rules.Rule) (rules.Verdict, bool) {
 	if seg.Assumed != "" {
 		if v.Decision != rules.Deny {
 			return v, false
@@ -360,11 +376,27 @@ func zshRunsCode(seg interp.Segment) bool {
 
 // Subject converts a segment into what the policy matches.
 func Subject(seg interp.Segment) rules.Subject {
-	assigns := make([]string, len(seg.Assigns))
-	for i, w := range seg.Assigns {
-		assigns[i] = w.Value
+	s, _ := subjectIn(seg, nil)
+	return s
+}
+
+// subjectIn is Subject with the words and the assignments' values cut
+// from the free capacity of buf (one allocation for all the segments of a
+// command, not one each); it returns buf with them appended. Each slice
+// is capped at its length, so that appending to it copies.
+func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
+	if cap(buf)-len(buf) < len(seg.Args)+len(seg.Assigns) {
+		buf = make([]string, 0, len(seg.Args)+len(seg.Assigns))
 	}
-	return rules.Subject{Kind: string(seg.Kind), Words: seg.Argv(), Assigns: assigns}
+	start := len(buf)
+	for _, w := range seg.Args {
+		buf = append(buf, w.Value)
+	}
+	mid := len(buf)
+	for _, w := range seg.Assigns {
+		buf = append(buf, w.Value)
+	}
+	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)]}, buf
 }
 
 // Refusal returns the lines to print on stderr when o is not run: one per

@@ -1,0 +1,179 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPreparedIn checks that a subject prepared once and decided in
+// several working directories (Prepare, then In for each) gets exactly
+// the verdict Decide gives it in each directory: same decision, class,
+// rule, reason and suggestion. The directories differ where a verdict
+// can: a relative command path that is a symlink to a different program
+// in each (the link-target form), relative arguments naming a secret in
+// one and nothing in the other, a workspace write inside the workspace
+// and outside it, a protected directory, and a directory that does not
+// exist.
+func TestPreparedIn(t *testing.T) {
+	p := mustParse(t, `
+readonly: ["terraform plan *"]
+rules:
+  shell:
+    deny: ["touch *", "rm -rf /*", "* --danger *", "curl *"]
+    ask: ["git push *", "sed -i *", "chmod *"]
+    allow: ["ls *", "npm test *", "python3 -c print*", "~/bin/tool *", "git status *"]
+  write:
+    deny: ["~/.ssh/*"]
+    ask: ["~/notes/*"]
+  read:
+    deny: ["~/.aws/*", "**/id_rsa"]
+    ask: ["*.pem"]
+`)
+	base := testContext(t, AskMode)
+	home, ws := base.Home, base.Workspace
+	for _, d := range []string{ws + "/bin", ws + "/sub/bin", ws + "/dist/tmp", home + "/.ssh", home + "/.aws", home + "/notes", home + "/bin"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{ws + "/README.md", home + "/.ssh/id_rsa", home + "/.aws/credentials", ws + "/sub/key.pem", home + "/notes/a.md"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		ws + "/bin/t":     "/usr/bin/touch", // denied by its target's name
+		ws + "/sub/bin/t": "/bin/ls",        // allowed in the other directory
+		ws + "/sub/creds": home + "/.aws/credentials",
+		ws + "/keys":      home + "/.ssh",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := []string{ws, ws + "/sub", home + "/.ssh", home, "/nonexistent/guardsh-dir", ws + "/keys", "/"}
+	subjects := []Subject{
+		exec("ls", "-la", "src/"),
+		exec("./bin/t", "x"),
+		exec("bin/t", "--danger", "y"),
+		exec(ws+"/bin/t", "x"),
+		exec("cat", "creds"),
+		exec("cat", "id_rsa"),
+		exec("cat", "key.pem"),
+		exec("grep", "-r", "secret"),
+		exec("grep", "-r", "secret", "."),
+		exec("find", ".", "-name", "*.go"),
+		exec("rm", "-rf", "./dist/tmp"),
+		exec("rm", "-rf", "/"),
+		exec("cp", "README.md", "authorized_keys"),
+		exec("touch", "pre-commit"),
+		exec("sed", "-i", "s/a/b/", "config"),
+		exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), // runs code; writes inside the workspace only from it
+		exec("chmod", "600", "id_rsa"),
+		exec("git", "status", "--short"),
+		exec("git", "push", "origin", "main"),
+		exec("git", "diff", "--stat"),
+		exec("npm", "test"),
+		exec("python3", "-c", "print(1)"),
+		exec("python3", "-c", "import os"),
+		exec("terraform", "plan", "-out", "x"),
+		exec(home+"/bin/tool", "a"),
+		exec("make", "-j4", "build"),
+		exec("echo", "done: "+Hole),
+		exec("cat", Hole),
+		exec("cat", Hole+"/id_rsa"),
+		exec("cat", home+"/"+Hole),
+		exec(Hole, "x"),
+		exec("./"+Hole+"/t", "x"),
+		exec("xargs", "grep", "-l", "func main"),
+		exec("curl", "http://example.com"),
+		exec("cat", "~/x"),
+		exec("vi", "../README.md"),
+		exec("tar", "-xf", "a.tar", "-C", "keys"),
+		{Kind: KindExec, Words: []string{"make"}, Assigns: []string{"LD_PRELOAD=x.so"}},
+		{Kind: KindExec, Words: []string{"cat", "x"}, Assigns: []string{"F=id_rsa"}},
+		write("/tmp/todo.txt"),
+		write("authorized_keys"),
+		write("notes.txt"),
+		write(Hole),
+		read("credentials"),
+		read("key.pem"),
+		{Kind: "other", Words: []string{"x"}},
+	}
+	// The directories matter for these (else the comparison below
+	// would prove little).
+	for _, c := range []struct {
+		s        Subject
+		cwd      string
+		decision Decision
+	}{
+		{exec("./bin/t", "x"), ws, Deny}, {exec("./bin/t", "x"), ws + "/sub", Ask},
+		{exec("cat", "creds"), ws + "/sub", Deny}, {exec("cat", "creds"), ws, Allow},
+		{exec("rm", "-rf", "./dist/tmp"), ws, Ask}, {exec("touch", "pre-commit"), home + "/.ssh", Deny},
+		{exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), ws, Ask}, {exec("sed", "-i", "-e", "s/a/b/e", "notes.txt"), home, Ask},
+	} {
+		ctx := base
+		ctx.Cwd = c.cwd
+		if v := p.Decide(c.s, ctx); v.Decision != c.decision {
+			t.Errorf("%q in %s: %v (%s), want %v", c.s.Words, c.cwd, v.Decision, v.Reason, c.decision)
+		}
+	}
+	for _, mode := range []Mode{AskMode, Auto, Plan, Approve, Bypass, Chat, "nonsense"} {
+		for _, unknown := range []bool{false, true} {
+			ctx := base
+			ctx.Mode, ctx.CwdUnknown = mode, unknown
+			ctx.Lookups = NewLookups() // shared, as for one command
+			for _, s := range subjects {
+				pr := p.Prepare(s, ctx)
+				for _, d := range dirs {
+					in := ctx
+					in.Cwd = d
+					long := p.Decide(s, in)
+					if short := pr.In(d); !reflect.DeepEqual(short, long) {
+						t.Errorf("mode %s, cwd unknown %v, %q in %s:\nprepared %+v\ndecided  %+v", mode, unknown, s.Words, d, short, long)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRuleClause checks ruleClause against the fmt.Sprintf it stands for,
+// on patterns that %q escapes (quotes, backslashes, control characters,
+// invalid UTF-8, non-ASCII letters) and sources with and without a line.
+func TestRuleClause(t *testing.T) {
+	for _, pat := range []string{"rm -rf *", `echo "x" \y`, "a\x00b\tc\n", "caf\u00e9 \u2028", "\xff\xfe", "", strings.Repeat("long ", 60)} {
+		for _, r := range []Rule{{Pattern: pat, File: "test.yaml", Line: 12}, {Pattern: pat, File: "<embedded default>"}, {Pattern: pat, File: "x.yaml", Line: 123456}} {
+			for _, suffix := range []string{"", " once its run-time parts are known"} {
+				want := fmt.Sprintf("matches deny rule %q (%s)%s", r.Pattern, r.Source(), suffix)
+				if got := ruleClause("matches deny rule ", &r, suffix); got != want {
+					t.Errorf("ruleClause = %q, fmt gives %q", got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestReadOnlyReasonsMadeOnce checks that the reason the table keeps for
+// each entry and subcommand is the one a call made it before: its name
+// (a subcommand after its program's) and " is in the read-only table".
+func TestReadOnlyReasonsMadeOnce(t *testing.T) {
+	var walk func(prog *program, label string)
+	walk = func(prog *program, label string) {
+		if prog.label != label || prog.inTable != label+" is in the read-only table" {
+			t.Errorf("%s: label %q, reason %q", label, prog.label, prog.inTable)
+		}
+		for k := range prog.Sub {
+			walk(&prog.Sub[k], label+" "+prog.Sub[k].Name)
+		}
+	}
+	for name, prog := range readOnlyTable() {
+		walk(prog, name)
+	}
+	if c, why, _ := classifyExec([]string{"git", "status", "--short"}, nil); c != ReadOnly || why != "git status is in the read-only table" {
+		t.Errorf("git status --short: %v %q", c, why)
+	}
+}
