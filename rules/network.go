@@ -227,6 +227,9 @@ func networkSource(words []string) string {
 	} else if strings.HasPrefix(name, "pip") && isPython("python"+strings.TrimPrefix(name, "pip")) {
 		name = "pip" // pip3.11
 	}
+	if !networkName(name) {
+		return ""
+	}
 	c, ok := networkPrograms()[name]
 	if !ok {
 		return ""
@@ -428,6 +431,22 @@ func remoteOperand(args []string) bool {
 		if colon >= 0 && (slash < 0 || colon < slash) {
 			return true
 		}
+	}
+	return false
+}
+
+// networkName reports whether networkPrograms has an entry for name, so
+// that the many commands that are none of them are answered without
+// building the table (a few hundred entries; most commands a process
+// decides need none). TestNetworkNames keeps the two the same.
+func networkName(name string) bool {
+	switch name {
+	case "apt", "apt-get", "aptitude", "aria2c", "brew", "bun", "bundle", "bunx", "cargo", "curl", "dig",
+		"docker", "ftp", "gem", "gh", "git", "glab", "go", "host", "http", "https", "hub", "lftp", "mtr",
+		"nc", "ncat", "netcat", "npm", "npx", "nslookup", "ping", "ping6", "pip", "pip3", "pipx", "pnpm",
+		"pnpx", "podman", "rsync", "scp", "sftp", "socat", "ssh", "telnet", "tftp", "tracepath",
+		"traceroute", "traceroute6", "uv", "uvx", "wget", "whois", "xh", "yarn":
+		return true
 	}
 	return false
 }

@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -215,5 +219,38 @@ func TestNetworkProgramsTable(t *testing.T) {
 		if tc.want == ReadOnly && networkUse(tc.words) && !strings.Contains(strings.Join(tc.words, " "), Hole) {
 			t.Errorf("%q is read-only and a network use (%s)", tc.words, networkSource(tc.words))
 		}
+	}
+}
+
+// TestNetworkNames: networkName names exactly the programs networkPrograms
+// has an entry for (its case list read from network.go).
+func TestNetworkNames(t *testing.T) {
+	table := networkPrograms()
+	for name := range table {
+		if !networkName(name) {
+			t.Errorf("%s is in networkPrograms but not networkName", name)
+		}
+	}
+	f, err := goparser.ParseFile(token.NewFileSet(), "network.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "networkName" {
+			ast.Inspect(fn, func(x ast.Node) bool {
+				if lit, ok := x.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					name, _ := strconv.Unquote(lit.Value)
+					n++
+					if _, ok := table[name]; !ok {
+						t.Errorf("networkName lists %q, networkPrograms has no entry", name)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if n != len(table) {
+		t.Errorf("networkName lists %d names, networkPrograms has %d", n, len(table))
 	}
 }

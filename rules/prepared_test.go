@@ -170,8 +170,11 @@ func TestReadOnlyReasonsMadeOnce(t *testing.T) {
 			walk(&prog.Sub[k], label+" "+prog.Sub[k].Name)
 		}
 	}
-	for name, prog := range readOnlyTable() {
-		walk(prog, name)
+	for name := range readOnlyIndex() {
+		walk(readOnlyProgram(name), name)
+		if readOnlyProgram(name) != readOnlyProgram(name) {
+			t.Errorf("%s: a new entry at each lookup", name)
+		}
 	}
 	if c, why, _ := classifyExec([]string{"git", "status", "--short"}, nil); c != ReadOnly || why != "git status is in the read-only table" {
 		t.Errorf("git status --short: %v %q", c, why)

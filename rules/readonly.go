@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -253,18 +254,49 @@ var readOnlyPrograms = []program{
 	{Name: "comm", Source: "coreutils comm(1): compares sorted files", HoleSafe: true},
 }
 
-// readOnlyTable indexes readOnlyPrograms and moreReadOnlyPrograms (see
-// readonly_more.go) by name; built when a command is first classified, so
-// that what needs no classification does not pay for it.
-var readOnlyTable = sync.OnceValue(func() map[string]*program {
-	t := make(map[string]*program, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
-	for _, progs := range [][]program{readOnlyPrograms, moreReadOnlyPrograms} {
-		for i := range progs {
-			t[progs[i].Name] = labelled(progs[i], progs[i].Name)
-		}
+// readOnlyIndex indexes readOnlyPrograms and then moreReadOnlyPrograms
+// (see readonly_more.go) by name: entry i of the first, len(first)+j of
+// the second. Built when a command is first classified, so that what
+// needs no classification does not pay for it; the labelled entry itself
+// is made when first looked up (readOnlyProgram), since a process
+// classifies a few programs of the hundreds in the table.
+var readOnlyIndex = sync.OnceValue(func() map[string]int {
+	t := make(map[string]int, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
+	for i := range readOnlyPrograms {
+		t[readOnlyPrograms[i].Name] = i
+	}
+	for j := range moreReadOnlyPrograms {
+		t[moreReadOnlyPrograms[j].Name] = len(readOnlyPrograms) + j
 	}
 	return t
 })
+
+// readOnlyLabelled holds the labelled entries made so far, by index.
+var readOnlyLabelled = sync.OnceValue(func() []atomic.Pointer[program] {
+	return make([]atomic.Pointer[program], len(readOnlyPrograms)+len(moreReadOnlyPrograms))
+})
+
+// readOnlyProgram returns the read-only table's entry for name, labelled
+// (see labelled), or nil.
+func readOnlyProgram(name string) *program {
+	i, ok := readOnlyIndex()[name]
+	if !ok {
+		return nil
+	}
+	slot := &readOnlyLabelled()[i]
+	if p := slot.Load(); p != nil {
+		return p
+	}
+	src := &readOnlyPrograms
+	if i >= len(readOnlyPrograms) {
+		src, i = &moreReadOnlyPrograms, i-len(readOnlyPrograms)
+	}
+	p := labelled((*src)[i], name)
+	if !slot.CompareAndSwap(nil, p) {
+		return slot.Load()
+	}
+	return p
+}
 
 // labelled returns a copy of prog, and of its subcommands, named label
 // (a subcommand as label, a space and its name) with its reason made.
@@ -516,7 +548,7 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	if name == "curl" && curlLoopbackGet(words[1:]) {
 		return ReadOnly, describeLoopback(name), false
 	}
-	prog := readOnlyTable()[name]
+	prog := readOnlyProgram(name)
 	if prog == nil {
 		return Sensitive, name + " is not in the read-only table", false
 	}
