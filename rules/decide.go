@@ -350,10 +350,10 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Ve
 		j.class, j.why = Sensitive, e.runsWhat
 	}
 	writesOutside := false
-	if j.class == Sensitive && !e.badAssign && len(s.Assigns) == 0 && mode != Chat && mode != Bypass {
+	if j.class == Sensitive && !e.badAssign && len(s.Assigns) == 0 {
 		// A workspace write: its class is Workspace (mode auto runs it).
-		// In modes chat and bypass, where the class decides nothing, the
-		// file lookups are not spent.
+		// In modes chat and bypass the class decides nothing, but the
+		// audit record and guardsh check report it.
 		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
