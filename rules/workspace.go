@@ -56,7 +56,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(words[1:], ctx) {
 		return false, ""
 	}
-	operands := 0
+	operands, temp := 0, false // temp: an operand lies in a temp directory
 	for _, w := range words[1:] {
 		if strings.Contains(w, Hole) {
 			return false, ""
@@ -94,12 +94,28 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		if !x.insideWorkspace(ps.resolved, true) {
 			return false, ""
 		}
+		if !inAny(x.wsDirs, ps.resolved) {
+			temp = true
+		}
 		operands++
 	}
 	if operands == 0 {
 		return false, ""
 	}
+	if temp {
+		return true, name + " changes only files inside the workspace and the temp directories"
+	}
 	return true, name + " changes only files inside the workspace"
+}
+
+// inAny reports whether p is strictly beneath one of dirs.
+func inAny(dirs []string, p string) bool {
+	for _, d := range dirs {
+		if within(p, d) && p != d {
+			return true
+		}
+	}
+	return false
 }
 
 // landsProtected reports whether cp, mv, ln or git mv with args (after the
