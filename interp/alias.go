@@ -50,7 +50,7 @@ func aliasName(w *syntax.Word) (string, bool) {
 
 // expandAlias analyses call c with its first word replaced by that alias's
 // value (and following words too, while a value ends in a blank).
-func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
+func (a *analyzer) expandAlias(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	name, ok := aliasName(c.Args[0])
 	if !ok {
 		return
@@ -69,6 +69,11 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 	var b strings.Builder
 	b.WriteString(value)
 	rest := c.Args[1:]
+	// bash substitutes the alias in the text: what follows the alias's
+	// word, redirections included, is read after the value (an attack
+	// run's alias ending in an open quote swallowed a here-string that
+	// the command had, and with it a hidden command).
+	start := int(c.Args[0].End().Offset())
 	for strings.HasSuffix(value, " ") || strings.HasSuffix(value, "\t") {
 		if len(rest) == 0 {
 			break
@@ -82,12 +87,21 @@ func (a *analyzer) expandAlias(c *syntax.CallExpr, f *frame) {
 			break
 		}
 		b.WriteString(v)
+		start = int(rest[0].End().Offset())
 		value, rest = v, rest[1:]
 	}
-	for _, w := range rest {
-		b.WriteString(" ")
-		b.WriteString(f.text(w))
+	end := start
+	for _, w := range c.Args {
+		end = max(end, int(w.End().Offset()))
 	}
+	for _, r := range s.Redirs {
+		end = max(end, int(r.End().Offset()))
+		if r.Hdoc != nil {
+			a.fail(f, c.Pos(), "alias "+name+" on a command with a here-document: the analysis does not re-read the two together")
+			return
+		}
+	}
+	b.WriteString(f.span(start, end))
 	if a.expanding == nil {
 		a.expanding = map[string]bool{}
 	}

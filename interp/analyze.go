@@ -847,7 +847,11 @@ func (f *frame) place(p syntax.Pos, s Segment) Segment {
 
 // text returns the source of node n in f.src.
 func (f *frame) text(n syntax.Node) string {
-	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	return f.span(int(n.Pos().Offset()), int(n.End().Offset()))
+}
+
+// span is the text between offsets s and e of f.src, as text.
+func (f *frame) span(s, e int) string {
 	if s < 0 || e > len(f.src) || s > e {
 		return ""
 	}
@@ -1205,6 +1209,11 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		a.stmt(c.Body, &body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
+			if call, ok := c.Stmt.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == "--" {
+				// bash skips it; the parser takes it for the command.
+				a.fail(f, call.Pos(), `"time --": bash skips the "--" (write time CMD)`)
+				return
+			}
 			a.stmt(c.Stmt, f)
 		}
 	case *syntax.CoprocClause:
@@ -1285,7 +1294,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		a.callFunc(seg.Args[0].Value, f)
 	}
 	if (a.aliases != nil || a.pendingAliases != nil) && len(c.Args) > 0 && a.err == nil {
-		a.expandAlias(c, f)
+		a.expandAlias(c, s, f)
 	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {

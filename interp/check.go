@@ -84,7 +84,7 @@ func (c *readingChecker) init(src string) {
 	c.hc.src = src
 	c.hc.on = strings.Contains(src, "<<") || strings.IndexByte(src, '`') >= 0 ||
 		strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "*(") ||
-		strings.Contains(src, "+(") || strings.Contains(src, "?(")
+		strings.Contains(src, "+(") || strings.Contains(src, "?(") || strings.Contains(src, "${")
 	if c.quotes {
 		c.qc.visitor = c.qc.visit
 	}
@@ -141,9 +141,17 @@ func (c *readingChecker) result() *readingError {
 //     and goes on with anything but a word character: bash ends the body
 //     at such a line when the parser read on (an expansion spanning the
 //     delimiter line, "EOF)" ending the body and a $(…) at once);
+//   - a here-document body the parser ends at a line that is not its
+//     delimiter (mvdan.cc/sh ends one at "${x}EOF"; bash reads on);
 //   - a command name that begins with an extended glob: the parser reads
 //     "!(…)" as one, bash (extglob off, as in bash -c) as "!" and a
-//     subshell that runs.
+//     subshell that runs;
+//   - an extended glob whose pattern holds "$" or a backquote: the parser
+//     keeps the pattern as text, bash expands it ([[ x == @($(cmd)) ]],
+//     and every word under extglob);
+//   - "${ cmd; }" and "${| cmd; }": the parser reads bash 5.3's command
+//     substitutions, bash 5.2 a parameter expansion that ends at the
+//     first "}", and runs what follows.
 type hereChecker struct {
 	src string
 	on  bool // the text holds "<<", a backquote or an extended glob's "("
@@ -158,7 +166,15 @@ func (h *hereChecker) walk(n syntax.Node, depth int) {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.ExtGlob:
+			if n.Pattern != nil && strings.ContainsAny(n.Pattern.Value, "$`") {
+				h.fail(int(n.OpPos.Offset()), "an extended glob whose pattern holds $ or a backquote (bash expands it there)")
+			}
 		case *syntax.CmdSubst:
+			if n.TempFile || n.ReplyVar {
+				h.fail(int(n.Left.Offset()), "\"${ cmd; }\" or \"${| cmd; }\", which bash before 5.3 reads as a parameter expansion (write $(…))")
+				return false
+			}
 			if !n.Backquotes {
 				return true
 			}
@@ -249,9 +265,14 @@ func (h *hereChecker) hdoc(r *syntax.Redirect, depth int) {
 		}
 		return line
 	}
-	if i := strings.LastIndexByte(body, '\n'); i >= 0 && trim(body[i+1:]) == delim {
+	switch i := strings.LastIndexByte(body, '\n'); {
+	case i >= 0 && trim(body[i+1:]) == delim:
 		body = body[:i+1]
-	} else if trim(body) == delim {
+	case i < 0 && trim(body) == delim:
+		return
+	case strings.TrimRight(h.src[be:], "\n") != "":
+		// Neither the delimiter nor the end of the text ends it.
+		h.fail(bs, "a here-document body the parser ends at a line that is not its delimiter "+strconv.Quote(delim)+" (bash reads on)")
 		return
 	}
 	// In an unquoted body a line continuation joins the next line to

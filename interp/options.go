@@ -184,8 +184,9 @@ func printfVar(args []Word) (string, bool) {
 // text when it evaluates it, so a "$" or backquote in it runs, quoted or
 // not (let 'a[$(cmd)]=1', read 'a[$(cmd)]', [ -v 'a[$(cmd)]' ]). Seen are
 // let's expressions, the names of declare, typeset, local, readonly and
-// export (their values too under -i or, but for export, -n), of read,
-// printf -v, wait -p and test -v ([ -v, [[ -v). Arguments only known at run time are not
+// export (their values too under -i or, but for export, -n), of unset,
+// read, printf -v, wait -p and test -v ([ -v, [[ -v), and the operands of
+// [['s arithmetic comparisons (-eq …). Arguments only known at run time are not
 // seen here (README "Known limits").
 func subscriptCode(args []Word) string {
 	for len(args) > 1 && (args[0].Value == "command" || args[0].Value == "builtin") {
@@ -214,6 +215,12 @@ func subscriptCode(args []Word) string {
 				return why(w)
 			}
 		}
+	case "unset":
+		for _, w := range rest {
+			if risky(w.Value) {
+				return why(w)
+			}
+		}
 	case "declare", "typeset", "local", "readonly", "export":
 		values := false
 		for _, w := range rest {
@@ -234,6 +241,14 @@ func subscriptCode(args []Word) string {
 		for i, w := range rest {
 			v := w.Value
 			switch {
+			case name == "[[" && arithTestOp(v):
+				// Both operands are arithmetic expressions (test and [
+				// take integers only).
+				for _, o := range []int{i - 1, i + 1} {
+					if o >= 0 && o < len(rest) && risky(rest[o].Value) {
+						return why(rest[o])
+					}
+				}
 			case flag != "" && v == flag && i+1 < len(rest):
 				if risky(rest[i+1].Value) {
 					return why(rest[i+1])
@@ -248,6 +263,15 @@ func subscriptCode(args []Word) string {
 		}
 	}
 	return ""
+}
+
+// arithTestOp reports a test operator whose operands are arithmetic.
+func arithTestOp(op string) bool {
+	switch op {
+	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+		return true
+	}
+	return false
 }
 
 // readTakesArg reports a read option whose next word is its argument

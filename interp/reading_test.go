@@ -106,6 +106,23 @@ func TestAnalyzeRefusesDifferentReadings(t *testing.T) {
 		{"a negated subshell read as a glob", "!(touch PWNED)", "extended glob"},
 		{"a negated subshell after an assignment", "x=1 !(touch PWNED)", "extended glob"},
 		{"a negated subshell in a condition", "if !(touch PWNED); then :; fi", "extended glob"},
+		// 10. A body the parser ends at a line that only ends with the
+		// delimiter; extended-glob patterns bash expands; bash 5.3's
+		// ${ cmd; }; "time --".
+		{"a body line ending in the delimiter after an expansion", "cat <<EOF\n${x}EOF\n: '\nEOF\ntouch PWNED\nx=' #'\n", "not its delimiter"},
+		{"the same after a tab-stripped expansion", "cat <<-EOF\n\t${x}\tEOF\n: '\nEOF\ntouch PWNED\nx=' #'\n", "not its delimiter"},
+		{"the same after a substitution", "cat <<EOF\n$(:)EOF\n: '\nEOF\ntouch PWNED\nx=' #'\n", "not its delimiter"},
+		{"an extended glob with a substitution in [[", "[[ x == @($(touch PWNED)) ]]", "extended glob"},
+		{"an extended glob with backquotes in [[", "[[ x != +(a|`touch PWNED`) ]]", "extended glob"},
+		{"an extended glob in a word of bash -O extglob", "bash -O extglob -c 'echo @($(touch PWNED))'", "extended glob"},
+		{"bash 5.3 command substitution", "(: ${ : # }); touch PWNED '\n} ) #'", "${ cmd; }"},
+		{"bash 5.3 reply substitution (refused whatever bash makes of it)", "echo ${| REPLY=x; }; touch PWNED", "${ cmd; }"},
+		{"time skipping --", "time -- touch PWNED", "time --"},
+		{"time -p skipping --", "time -p -- touch PWNED", "time --"},
+		{"unset", "a=(1); unset 'a[$(touch PWNED)]'", "array subscript"},
+		{"an arithmetic comparison in [[", "[[ 'x[$(touch PWNED)]' -eq 1 ]]", "array subscript"},
+		{"an arithmetic comparison in [[ on the right", "[[ 1 -lt 'x[$(touch PWNED)]' ]]", "array subscript"},
+
 		// 9. Array subscripts in the static arguments of builtins that
 		// evaluate them: bash expands "$(…)" there.
 		{"let", "let 'a[$(touch PWNED)]=1'", "array subscript"},
@@ -368,5 +385,30 @@ func TestContinuationsReadAlike(t *testing.T) {
 	}
 	if accepted == 0 {
 		t.Error("every variant refused")
+	}
+}
+
+// TestAliasKeepsRedirections: an alias is read expanded with the rest of
+// its command's text, redirections included, as bash substitutes it (an
+// alias ending in an open quote swallowed a here-string and hid the
+// command after it).
+func TestAliasKeepsRedirections(t *testing.T) {
+	for _, src := range []string{
+		"set -o posix\nalias echo=\"echo '\"\necho <<<\"';touch PWNED;#\" \\'",
+		"alias echo=\"echo '\"\necho 2>\"';touch PWNED;#\" \\'",
+	} {
+		segs, err := Analyze(src, home)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", src, err)
+		}
+		found := false
+		for _, s := range segs {
+			if len(s.Args) > 0 && s.Args[0].Value == "touch" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q) = %q: the command hidden behind the alias is not a segment", src, renderAll(segs))
+		}
 	}
 }
