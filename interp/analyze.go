@@ -112,6 +112,13 @@ type Options struct {
 	// all be allowed, and only the functions the file defines are loaded
 	// (from Sources), so that calls of them are still analysed.
 	Vouch func(name, path, key string) bool
+	// Secret, when not nil, is asked about each file a command would read
+	// as code (source, ., a shell's script operand) before it is read:
+	// true means its contents are a secret, so they are not read, and
+	// the segment is left to its rules as for a file that cannot be read
+	// now — its lines never reach a refusal message, check's output or a
+	// segment.
+	Secret func(path string) bool
 
 	// general turns off the analysis's fast paths (words resolved without
 	// expand, commands skipped by cheap text checks, large texts analysed

@@ -73,6 +73,9 @@ func (a *analyzer) source(name, file string, off int, f *frame) (read, key strin
 	if !ok {
 		return "", "", false
 	}
+	if a.opt.Secret != nil && a.opt.Secret(path) {
+		return "", "", false
+	}
 	data, ok := readScript(path)
 	if !ok {
 		return "", "", false
@@ -501,7 +504,7 @@ func validKey(key string) bool {
 // known at run time.
 func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unknown bool) {
 	p, ok := a.locate(path, f, false)
-	if !ok {
+	if !ok || a.opt.Secret != nil && a.opt.Secret(p) {
 		return true
 	}
 	data, ok := readScript(p)

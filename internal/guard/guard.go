@@ -86,7 +86,20 @@ func (g *Guard) Analyze(text string) ([]interp.Segment, error) {
 	if g.Verdicts != nil {
 		opt.Vouch = g.knownClear
 	}
+	opt.Secret = g.secret
 	return interp.Analyze(text, opt)
+}
+
+// secret implements interp.Options.Secret: a read rule (ask or deny) of
+// the policy matches path, or it is a protected path — the agent may not
+// read it unasked, so the analysis does not show it its lines (a refused
+// `. ~/.npmrc` printed the token).
+func (g *Guard) secret(path string) bool {
+	v := g.Policy.Decide(rules.Subject{Kind: rules.KindRead, Words: []string{path}}, g.Context)
+	if v.Decision == rules.Allow {
+		return false
+	}
+	return v.Rule != nil && v.Rule.Section == "read" || v.Sensitivity == rules.ProtectedPath
 }
 
 // Decide decides every segment of segs, the segments Analyze returned
