@@ -154,7 +154,7 @@ func (c *readingChecker) result() *readingError {
 //     first "}", and runs what follows.
 type hereChecker struct {
 	src string
-	on  bool // the text holds "<<", a backquote or an extended glob's "("
+	on  bool // the text holds "<<", a backquote, an extended glob's "(" or "${"
 	bad *readingError
 }
 
