@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 )
@@ -225,7 +226,7 @@ func (t *Table) Add(r *Record) {
 		fmt.Fprintln(t.tw, "TIME\tDECISION\tBY\tEXIT\tAGENT\tCWD\tCOMMAND")
 	}
 	t.n++
-	cmdText := Visible(strings.ReplaceAll(r.Command, "\n", "⏎"))
+	cmdText := Visible(strings.ReplaceAll(Shown(r.Command), "\n", "⏎"))
 	if rs := []rune(cmdText); len(rs) > t.width {
 		cmdText = string(rs[:t.width-1]) + "…"
 	}
@@ -289,7 +290,7 @@ func (s *Stats) Add(r *Record) {
 		}
 	}
 	if asked(r) {
-		s.Asked[r.Command]++
+		s.Asked[Shown(r.Command)]++
 	}
 }
 
@@ -320,4 +321,26 @@ func (s *Stats) Write(w io.Writer, top int) error {
 	section("most-asked commands", s.Asked, top)
 	section("most-hit rules", s.Rules, top)
 	return tw.Flush()
+}
+
+// claudeWrapper matches the text Claude Code sends for each command: its
+// shell snapshot sourced, then the command itself in single quotes given
+// to eval, then the working directory written to a file
+// (benchdata.ClaudeCodeCommand has the shape).
+var claudeWrapper = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^source \S+/shell-snapshots/snapshot-\S+ .*?&& eval '((?:[^']|'\\'')*)' \\< /dev/null && pwd -P >\| \S+$`)
+})
+
+// Shown is the part of a command a reader of the log looks for: Claude
+// Code's wrapper (claudeWrapper) is dropped, leaving the command it ran;
+// any other text is itself. The record keeps the whole text.
+func Shown(command string) string {
+	if !strings.HasPrefix(command, "source ") || !strings.Contains(command, "/shell-snapshots/") {
+		return command
+	}
+	m := claudeWrapper().FindStringSubmatch(command)
+	if m == nil {
+		return command
+	}
+	return strings.ReplaceAll(m[1], `'\''`, "'")
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/benchdata"
 )
 
 // Follow sees records appended after it started, across a rotation.
@@ -114,6 +115,21 @@ func TestTableShowsControlCharactersEscaped(t *testing.T) {
 	for _, want := range []string{`\x1b[2K`, `\u202e`, `\u0085`, `\u2066`, "  3  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestShownDropsClaudeWrapper: the table and the stats show the command
+// Claude Code ran, not its snapshot wrapper; other text is left as it is.
+func TestShownDropsClaudeWrapper(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{benchdata.ClaudeCodeCommand("/home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh", "make test", "/tmp/claude-1-cwd"), "make test"},
+		{benchdata.ClaudeCodeCommand("/home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh", "echo 'it''s' && rm -rf x", "/tmp/claude-1-cwd"), "echo 'it''s' && rm -rf x"},
+		{"source /home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh && curl x", "source /home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh && curl x"},
+		{"git status", "git status"},
+	} {
+		if got := audit.Shown(tc.in); got != tc.want {
+			t.Errorf("Shown(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
