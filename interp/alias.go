@@ -22,17 +22,45 @@ import (
 // is defined (see payloads).
 
 // defineAlias records alias name=value; a value with a run-time part
-// forgets the name.
-func (a *analyzer) defineAlias(name, value string) {
+// forgets the name. redefined reports a name that had another value:
+// bash expands with the value in force when it read the line (a line, or
+// a whole compound command, is read before any of it runs; a definition
+// in a subshell or after a false && never takes effect), which the
+// analysis does not track, so the caller refuses the text.
+func (a *analyzer) defineAlias(name, value string) (redefined bool) {
 	a.loadAliases() // a later definition wins over a cached one
+	if old, ok := a.aliases[name]; ok && old != value {
+		redefined = true
+	}
 	if strings.Contains(value, Hole) || strings.Contains(name, Hole) {
 		delete(a.aliases, name)
-		return
+		return redefined
 	}
 	if a.aliases == nil {
 		a.aliases = map[string]string{}
 	}
 	a.aliases[name] = value
+	return redefined
+}
+
+// isAlias reports a name the analysis knows as an alias.
+func (a *analyzer) isAlias(name string) bool {
+	if _, p := a.pendingAliases[name]; p {
+		return true
+	}
+	_, ok := a.aliases[name]
+	return ok
+}
+
+// aliasAt refuses word w, in a place where bash expands an alias (a
+// function definition's name, a declaration builtin, let, coproc's
+// name) that the analysis reads literally, when it names a known alias.
+func (a *analyzer) aliasAt(name string, pos syntax.Pos, f *frame) bool {
+	if (a.aliases == nil && a.pendingAliases == nil) || !a.isAlias(name) {
+		return false
+	}
+	a.fail(f, pos, "alias "+name+" where bash expands it and the analysis reads the word as written (a function's name, a declaration builtin, let, coproc's name)")
+	return true
 }
 
 // aliasName returns the name a command word would be looked up by as an
@@ -131,7 +159,10 @@ func (a *analyzer) loadAliases() {
 			return
 		}
 		for n, v := range am {
-			a.defineAlias(n, v)
+			if a.defineAlias(n, v) {
+				a.err = &NotUnderstood{Line: 1, Col: 1, Reason: "alias " + n + " redefined with another value by a sourced file: bash expands the value in force when it reads a line, which the analysis does not follow"}
+				return
+			}
 		}
 	}
 }

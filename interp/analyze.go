@@ -1092,6 +1092,9 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 	case *syntax.CallExpr:
 		a.call(c, s, f)
 	case *syntax.DeclClause:
+		if a.aliasAt(c.Variant.Value, c.Variant.ValuePos, f) {
+			return
+		}
 		a.decl(c, s, f)
 	case *syntax.TestClause:
 		a.nestedTest(c.X, f)
@@ -1111,6 +1114,9 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
 		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.LetClause:
+		if a.aliasAt("let", c.Let, f) {
+			return
+		}
 		for _, x := range c.Exprs {
 			a.nestedArith(x, f)
 		}
@@ -1196,6 +1202,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmts(it.Stmts, f)
 		}
 	case *syntax.FuncDecl:
+		if c.Name != nil && a.aliasAt(c.Name.Value, c.Name.ValuePos, f) {
+			break
+		}
 		if c.Name != nil && c.Name.Value == "command_not_found_handle" && a.opt.Session {
 			a.fail(f, c.Pos(), "in an interactive session command_not_found_handle runs later, when bash finds no command, with the aliases and files of that moment")
 			break
@@ -1224,6 +1233,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmt(c.Stmt, f)
 		}
 	case *syntax.CoprocClause:
+		if c.Name != nil && a.aliasAt(c.Name.Lit(), c.Name.Pos(), f) {
+			return
+		}
 		a.nestedWord(c.Name, f)
 		if c.Name != nil {
 			a.noCarrier(f.runsCode(c.Name), c.Name, f)
@@ -1302,6 +1314,16 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	if (a.aliases != nil || a.pendingAliases != nil) && len(c.Args) > 0 && a.err == nil {
 		a.expandAlias(c, s, f)
+	}
+	if len(seg.Args) > 1 && seg.Args[0].Value == "unalias" && (a.aliases != nil || a.pendingAliases != nil) {
+		for _, w := range seg.Args[1:] {
+			if w.Value == "-a" || strings.Contains(w.Value, Hole) || a.isAlias(w.Value) {
+				// It may not take effect (false && unalias x, a
+				// subshell) or take effect only from the next line.
+				a.fail(f, c.Pos(), "unalias of an alias the analysis knows: bash applies it only where and when it runs, which the analysis does not follow")
+				return
+			}
+		}
 	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {

@@ -243,7 +243,10 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 					a.fail(f, s.Pos(), "alias "+w.Value[:n]+" is named like a reserved word: bash expands it where the analysis sees syntax")
 					return
 				}
-				a.defineAlias(w.Value[:n], w.Value[n+1:])
+				if a.defineAlias(w.Value[:n], w.Value[n+1:]) {
+					a.fail(f, s.Pos(), "alias "+w.Value[:n]+" redefined with another value: bash expands the value in force when it reads a line (a whole line, or compound command, is read before any of it runs), which the analysis does not follow")
+					return
+				}
 			}
 		}
 		return

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -410,5 +411,42 @@ func TestAliasKeepsRedirections(t *testing.T) {
 		if !found {
 			t.Errorf("Analyze(%q) = %q: the command hidden behind the alias is not a segment", src, renderAll(segs))
 		}
+	}
+}
+
+// TestSourceNotReadWhenRewritten: a file the same text may rewrite before
+// sourcing it is not read now (what runs is not what it holds now): named
+// by dd's of=, a copy into its directory, or a write through a link to it
+// (an attack run had the analysis show a stale copy while bash ran the new
+// one).
+func TestSourceNotReadWhenRewritten(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/x.sh"
+	if err := os.WriteFile(file, []byte("echo stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("x.sh", dir+"/wl"); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Home: "/home/u", Dir: dir}
+	for _, src := range []string{
+		"echo new | dd of=" + file + " status=none; . " + file,
+		"cp /tmp/y.sh " + dir + "/; . " + file,
+		"echo new > " + dir + "/wl; . " + file,
+		"echo new > wl; bash " + file,
+	} {
+		segs, err := Analyze(src, opt)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", src, err)
+		}
+		for _, s := range segs {
+			if len(s.Args) > 1 && s.Args[1].Value == "stale" {
+				t.Errorf("Analyze(%q) read the file's present contents: %q", src, renderAll(segs))
+			}
+		}
+	}
+	segs, _ := Analyze(". "+file, opt)
+	if r := renderAll(segs); !strings.Contains(strings.Join(r, "\n"), "echo stale") {
+		t.Errorf("a file nothing rewrites is read: %q", r)
 	}
 }

@@ -118,6 +118,7 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 		}
 	}
 	p = filepath.Clean(p)
+	real := ""
 	for _, s := range a.segs[:min(a.callStart, len(a.segs))] {
 		if s.Kind == Read {
 			continue // reading a file leaves it as it is
@@ -127,13 +128,31 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 			if strings.Contains(v, Hole) {
 				continue
 			}
+			// An operand NAME=PATH (dd of=PATH) names PATH.
+			if i := strings.IndexByte(v, '='); i > 0 && !strings.HasPrefix(v, "-") {
+				v = v[i+1:]
+			}
+			if v == "" {
+				continue
+			}
 			if !filepath.IsAbs(v) {
 				if a.opt.Dir == "" {
 					continue
 				}
 				v = filepath.Join(a.opt.Dir, v)
 			}
-			if filepath.Clean(v) == p {
+			v = filepath.Clean(v)
+			// The file itself, or its directory (cp x DIR/ writes DIR/x).
+			if v == p || v == filepath.Dir(p) {
+				return "", false
+			}
+			// A link to it (echo … > link).
+			if real == "" {
+				if real, _ = filepath.EvalSymlinks(p); real == "" {
+					real = p
+				}
+			}
+			if r, err := filepath.EvalSymlinks(v); err == nil && (r == real || r == filepath.Dir(real)) {
 				return "", false
 			}
 		}
@@ -321,7 +340,11 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 	}
 	a.addFuncs(sf.Funcs)
 	for n, v := range sf.Aliases {
-		a.defineAlias(n, v)
+		if a.defineAlias(n, v) {
+			line, col := f.pos(off)
+			a.err = cmp.Or(a.err, &NotUnderstood{Line: line, Col: col, Reason: "alias " + n + " redefined with another value by a sourced file: bash expands the value in force when it reads a line, which the analysis does not follow"})
+			return cacheable
+		}
 	}
 	return cacheable
 }
