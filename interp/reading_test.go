@@ -450,3 +450,29 @@ func TestSourceNotReadWhenRewritten(t *testing.T) {
 		t.Errorf("a file nothing rewrites is read: %q", r)
 	}
 }
+
+// TestSecretCheckedOnTheFileOpened: Options.Secret is asked about the file
+// actually opened, so a link that leads to a secret only when the file is
+// read is seen (an attack run raced the check and the read with a link
+// swapped between them).
+func TestSecretCheckedOnTheFileOpened(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/token", []byte("echo S3CRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("token", dir+"/rx"); err != nil {
+		t.Fatal(err)
+	}
+	// The check on the name given says no; the one on the file opened
+	// says yes, as after a swap.
+	secret := func(p string) bool { return p == dir+"/token" }
+	segs, err := Analyze(". "+dir+"/rx", Options{Home: "/home/u", Secret: func(p string) bool {
+		return p != dir+"/rx" && secret(p)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := strings.Join(renderAll(segs), "\n"); strings.Contains(r, "S3CRET") {
+		t.Errorf("the secret's lines are segments: %q", r)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -76,7 +77,7 @@ func (a *analyzer) source(name, file string, off int, f *frame) (read, key strin
 	if a.opt.Secret != nil && a.opt.Secret(path) {
 		return "", "", false
 	}
-	data, ok := readScript(path)
+	data, ok := readScript(path, a.opt.Secret)
 	if !ok {
 		return "", "", false
 	}
@@ -164,8 +165,11 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 // file of at most MaxTextSize bytes that neither is nor passes through
 // /proc, /sys or /dev (whose "regular" files may block a reader forever,
 // /proc/kmsg for one, and whose /dev/fd and /proc/self name guardsh's own
-// files, not bash's). ok is false for anything else.
-func readScript(path string) (data []byte, ok bool) {
+// files, not bash's), and not a secret: when secret is not nil it is asked
+// about the file opened, named as the kernel resolved it, so that a link
+// swapped between an earlier check and the read is seen. ok is false for
+// anything else.
+func readScript(path string, secret func(string) bool) (data []byte, ok bool) {
 	real, ok := resolveOutsideKernel(path)
 	if !ok {
 		return nil, false
@@ -175,6 +179,12 @@ func readScript(path string) (data []byte, ok bool) {
 		return nil, false
 	}
 	defer f.Close()
+	if secret != nil {
+		opened, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+		if err != nil || secret(opened) {
+			return nil, false
+		}
+	}
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxTextSize {
 		return nil, false
@@ -530,7 +540,7 @@ func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unkn
 	if !ok || a.opt.Secret != nil && a.opt.Secret(p) {
 		return true
 	}
-	data, ok := readScript(p)
+	data, ok := readScript(p, a.opt.Secret)
 	if !ok {
 		return true
 	}
