@@ -198,7 +198,8 @@ func TestBuiltinSecrets(t *testing.T) {
 		if v := p.Decide(Subject{Kind: KindRead, Words: []string{ctx.Home + "/.ssh/id_rsa"}}, ctx); v.Decision != Ask || v.Sensitivity != ProtectedPath {
 			t.Errorf("%q: < key: %v %s (%s)", src, v.Decision, v.Sensitivity, v.Reason)
 		}
-		for _, f := range []string{ctx.Workspace + "/.env", ctx.Workspace + "/sub/.env.local"} {
+		for _, f := range []string{ctx.Workspace + "/.env", ctx.Workspace + "/sub/.env.local", ctx.Workspace + "/.env.staging",
+			ctx.Workspace + "/.envrc", ctx.Home + "/.cache/huggingface/token", ctx.Home + "/.s3cfg"} {
 			if v := p.Decide(exec("cat", f), ctx); v.Decision != Ask {
 				t.Errorf("%q: cat %s: %v (%s)", src, f, v.Decision, v.Reason)
 			}

@@ -178,9 +178,11 @@ const SecretsFile = "<built-in secrets>"
 // the AWS CLI, gcloud and Azure CLI credential files, netrc(5),
 // git-credential-store(1), docker-login(1) config.json, kubectl's
 // kubeconfig, npm's and PyPI's token files, gh's hosts.yml, pgpass, GnuPG
-// keyrings, and dotenv files in any directory (.env and its .local and
-// environment forms; .env.example and the like are templates, not
-// secrets).
+// keyrings, Hugging Face's token, s3cmd's and rclone's configs, RubyGems',
+// Terraform's and Composer's credentials, Maven's settings (server
+// passwords), and dotenv files in any directory (.env and its .local and
+// environment forms, direnv's .envrc; .env.example and the like are
+// templates, not secrets).
 var builtinSecrets = func() []Rule {
 	pats := []string{
 		"~/.ssh/id_*", "~/.ssh/*_key", "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*",
@@ -188,7 +190,10 @@ var builtinSecrets = func() []Rule {
 		"~/.npmrc", "~/.pypirc", "~/.config/gh/hosts.yml", "~/.pgpass", "~/.gnupg/*",
 		"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
 		"~/.local/share/opencode/auth.json", "~/.vault-token", "~/.cargo/credentials", "~/.cargo/credentials.toml",
+		"~/.cache/huggingface/token", "~/.huggingface/token", "~/.s3cfg", "~/.config/rclone/rclone.conf",
+		"~/.gem/credentials", "~/.terraform.d/credentials.tfrc.json", "~/.composer/auth.json", "~/.m2/settings.xml",
 		"/*/.env", "/*/.env.local", "/*/.env.*.local", "/*/.env.production", "/*/.env.development",
+		"/*/.env.prod", "/*/.env.staging", "/*/.envrc",
 	}
 	rs := make([]Rule, len(pats))
 	for i, p := range pats {
