@@ -476,3 +476,43 @@ func TestSecretCheckedOnTheFileOpened(t *testing.T) {
 		t.Errorf("the secret's lines are segments: %q", r)
 	}
 }
+
+// TestScriptsBashRuns: a script run as a program is read when bash would
+// run it as shell code — a #! line through env -S, or no #! line at all
+// (bash runs such a text file itself) — and a NUL after its first line
+// (bash runs the script without it) is not understood; a binary is not
+// read as code.
+func TestScriptsBashRuns(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"envs.sh":  "#!/usr/bin/env -S bash -e\ntouch PWNED\n",
+		"envs2.sh": "#!/usr/bin/env -Sbash\ntouch PWNED\n",
+		"plain.sh": "echo start\ntouch PWNED\n",
+		"nul.sh":   "echo start\ntou\x00ch PWNED\n",
+		"bin":      "\x7fELF\x00\x01touch PWNED\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(dir+"/"+name, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := Options{Home: "/home/u", Dir: dir}
+	for _, src := range []string{"./envs.sh", "./envs2.sh", "./plain.sh"} {
+		segs, err := Analyze(src, opt)
+		if err != nil {
+			t.Fatalf("Analyze(%q): %v", src, err)
+		}
+		if r := strings.Join(renderAll(segs), "\n"); !strings.Contains(r, "exec touch PWNED") {
+			t.Errorf("Analyze(%q) did not read the script: %q", src, r)
+		}
+	}
+	for _, src := range []string{"bash nul.sh", "./nul.sh"} {
+		var nu *NotUnderstood
+		if _, err := Analyze(src, opt); !errors.As(err, &nu) || !strings.Contains(nu.Reason, "NUL") {
+			t.Errorf("Analyze(%q): %v; want not understood for the NUL", src, err)
+		}
+	}
+	if segs, err := Analyze("./bin", opt); err != nil || strings.Contains(strings.Join(renderAll(segs), "\n"), "touch") {
+		t.Errorf("Analyze(./bin) = %q, %v: a binary read as code", renderAll(segs), err)
+	}
+}

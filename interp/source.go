@@ -545,8 +545,13 @@ func (a *analyzer) script(path, via string, off int, f *frame, posix bool) (unkn
 		return true
 	}
 	a.readFiles = true
-	if bytes.IndexByte(data, 0) >= 0 {
-		return false // bash refuses to run a binary file
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		if nl := bytes.IndexByte(data, '\n'); nl < 0 || i < nl {
+			return false // bash refuses to run a binary file (a NUL in its first line)
+		}
+		// bash runs it, the NULs dropped; the analysis reads no NUL.
+		a.fail(f, syntax.Pos{}, "a NUL byte in the script "+p+" (bash runs it without)")
+		return false
 	}
 	a.nested(string(data), via, off, f, false, posix)
 	return false
@@ -579,7 +584,14 @@ func (a *analyzer) shebang(path string) (shell string, ok bool) {
 	line, _, _ := strings.Cut(string(head[:n]), "\n")
 	rest, ok := strings.CutPrefix(line, "#!")
 	if !ok {
-		return "", false
+		// No #! line: the kernel does not run it (ENOEXEC), and bash
+		// runs a text file so as a script of its own; a binary (a NUL in
+		// its first line, as in any ELF file: bash's check_binary_file)
+		// it does not.
+		if n == 0 || strings.IndexByte(line, 0) >= 0 {
+			return "", false
+		}
+		return "bash", true
 	}
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
@@ -587,7 +599,14 @@ func (a *analyzer) shebang(path string) (shell string, ok bool) {
 	}
 	prog := filepath.Base(fields[0])
 	if prog == "env" && len(fields) > 1 {
-		prog = filepath.Base(fields[1])
+		next := fields[1]
+		switch {
+		case next == "-S" && len(fields) > 2:
+			next = fields[2] // env -S splits the rest: its first word runs
+		case strings.HasPrefix(next, "-S") && len(next) > 2:
+			next = next[2:]
+		}
+		prog = filepath.Base(next)
 	}
 	if !shells[prog] {
 		return "", false
