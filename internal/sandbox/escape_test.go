@@ -360,6 +360,56 @@ except OSError as e:
 	}
 }
 
+// TestNoLimitsOnOthers: a jailed process cannot set another process's
+// resource limits (prlimit64): guardsh is its parent, and a file-size or
+// open-file limit of nothing kept it from writing the audit record and
+// putting protected paths back (an attack run's find). Its own limits it
+// may set (ulimit).
+func TestNoLimitsOnOthers(t *testing.T) {
+	needJail(t)
+	needPrograms(t, "python3")
+	script := `sleep 5 & python3 -S -c '
+import resource, sys
+try:
+    resource.prlimit(int(sys.argv[1]), resource.RLIMIT_NOFILE, (4, 4)); print("limited")
+except OSError as e:
+    print("refused", e.errno)
+' $!; ulimit -n 64 && echo own; kill $!`
+	p := newPlace(t)
+	if _, out := run(t, p, nil, script); !strings.Contains(out, "limited") || !strings.Contains(out, "own") {
+		t.Fatalf("without the jail: %s", out)
+	}
+	s := p.spec()
+	for _, network := range []bool{false, true} {
+		s.Network = network
+		_, out := run(t, p, &s, script)
+		if strings.Contains(out, "limited") {
+			t.Errorf("network %v: the jail set another process's limits: %s", network, out)
+		}
+		if !strings.Contains(out, "own") {
+			t.Errorf("network %v: the jail could not set its own limit: %s", network, out)
+		}
+	}
+}
+
+// TestNoImmutableFlags: a jailed process cannot set a file's attribute
+// flags (chattr +i as root made a change the put-back could not undo: an
+// attack run's find).
+func TestNoImmutableFlags(t *testing.T) {
+	needJail(t)
+	needPrograms(t, "chattr lsattr")
+	p := newPlace(t)
+	script := `echo x > "$WS/f" && chattr +A "$WS/f" && lsattr "$WS/f"`
+	status, out := run(t, p, nil, script)
+	if status != 0 || !strings.Contains(out, "A") {
+		t.Skipf("chattr does not work here without the jail: %s", out)
+	}
+	s := p.spec()
+	if status, out := run(t, p, &s, `echo x > "$WS/g" && chattr +A "$WS/g"`); status == 0 {
+		t.Errorf("the jail set a file's attribute flags: %s", out)
+	}
+}
+
 // TestSignalsStayInside: a jailed process cannot signal a process outside
 // the jail (Landlock ABI 6 scopes signals).
 func TestSignalsStayInside(t *testing.T) {
@@ -402,7 +452,7 @@ mkdir -p a b && echo x > a/f && mv a/f b/f && ln b/f b/g && ln -s g b/h && cat b
 // (.ci/run installs them).
 func needPrograms(t *testing.T, script string) {
 	t.Helper()
-	for _, prog := range []string{"python3", "curl", "make", "unshare", "setpriv"} {
+	for _, prog := range []string{"python3", "curl", "make", "unshare", "setpriv", "chattr", "lsattr"} {
 		if strings.Contains(script, prog) {
 			if _, err := exec.LookPath(prog); err != nil {
 				t.Skipf("no %s", prog)

@@ -31,6 +31,11 @@ const (
 	afSMC         = 43
 	sockTypeMask  = 0xf
 	x32SyscallBit = 0x40000000
+	// ioctl(2) requests of the file attribute flags (linux/fs.h):
+	// FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR.
+	fsIocSetflags   = 0x40086602
+	fsIoc32Setflags = 0x40046602
+	fsIocFssetxattr = 0x401c5820
 )
 
 // nativeArch is the AUDIT_ARCH of the running Go binary, 0 where the
@@ -48,8 +53,9 @@ func nativeArch() uint32 {
 // filter returns the seccomp program: always, ioctl(2) TIOCSTI and
 // TIOCLINUX fail (they push input into the terminal, where the shell
 // guardsh returns to, or the approval dialog, would read it as typed by
-// the human: an attack run's find); and when network is false, what is
-// described above.
+// the human: an attack run's find), so do the ioctls that set file
+// attribute flags and prlimit64(2) on any other process; and when network
+// is false, what is described above.
 func filter(network bool) ([]unix.SockFilter, error) {
 	arch := nativeArch()
 	if arch == 0 {
@@ -77,29 +83,45 @@ func filter(network bool) ([]unix.SockFilter, error) {
 	type ins struct {
 		f      unix.SockFilter
 		jt, jf string // labels; "" is the next instruction
+		at     string // the label of this instruction
 	}
 	prog := []ins{
 		{f: unix.SockFilter{Code: ld, K: offArch}},
 		{f: unix.SockFilter{Code: jeq, K: arch}, jf: "eperm"}, // another ABI
 		{f: unix.SockFilter{Code: ld, K: offNr}},
 		{f: unix.SockFilter{Code: jset, K: x32SyscallBit}, jt: "eperm"},
-		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IOCTL)}, jf: "net"},
+		// prlimit64 on another process: the jailed command's parent is
+		// guardsh, whose file-size or open-file limit set to nothing
+		// would keep it from writing the audit record and putting the
+		// protected paths back (an attack run's find). pid 0 is the
+		// caller itself (setrlimit, ulimit).
+		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_PRLIMIT64)}, jf: "ioctl"},
+		{f: unix.SockFilter{Code: ld, K: offArg0}},
+		{f: unix.SockFilter{Code: jeq, K: 0}, jf: "eperm"},
+		{f: unix.SockFilter{Code: ld, K: offArg0 + 4}},
+		{f: unix.SockFilter{Code: jeq, K: 0}, jt: "allow", jf: "eperm"},
+		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IOCTL)}, jf: "net", at: "ioctl"},
 		{f: unix.SockFilter{Code: ld, K: offArg1}},
 		{f: unix.SockFilter{Code: jeq, K: unix.TIOCSTI}, jt: "eperm"},
-		{f: unix.SockFilter{Code: jeq, K: unix.TIOCLINUX}, jt: "eperm", jf: "allow"},
+		{f: unix.SockFilter{Code: jeq, K: unix.TIOCLINUX}, jt: "eperm"},
+		// The immutable and append-only flags (chattr +i, as root) would
+		// keep the put-back from undoing a change (an attack run's find).
+		{f: unix.SockFilter{Code: jeq, K: fsIocSetflags}, jt: "eperm"},
+		{f: unix.SockFilter{Code: jeq, K: fsIoc32Setflags}, jt: "eperm"},
+		{f: unix.SockFilter{Code: jeq, K: fsIocFssetxattr}, jt: "eperm", jf: "allow"},
 	}
 	if network {
-		prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}}) // "net": nothing more
+		prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}, at: "net"}) // nothing more
 	} else {
 		prog = append(prog,
-			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, jt: "eperm"}, // "net"
+			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, jt: "eperm", at: "net"},
 			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SOCKET)}, jf: "allow"},
 			ins{f: unix.SockFilter{Code: ld, K: offArg0}},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_PACKET}, jt: "eacces"},
 			ins{f: unix.SockFilter{Code: jeq, K: afSMC}, jt: "eacces"},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET}, jt: "inet"},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET6}, jf: "allow"},
-			ins{f: unix.SockFilter{Code: ld, K: offArg1}}, // "inet"
+			ins{f: unix.SockFilter{Code: ld, K: offArg1}, at: "inet"},
 			ins{f: unix.SockFilter{Code: and, K: sockTypeMask}},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM}, jf: "eacces"},
 			ins{f: unix.SockFilter{Code: ld, K: offArg2}},
@@ -109,9 +131,11 @@ func filter(network bool) ([]unix.SockFilter, error) {
 			ins{f: unix.SockFilter{Code: jeq, K: ipprotoICMPv6}, jt: "allow", jf: "eacces"},
 		)
 	}
-	labels := map[string]int{"net": 8}
-	if !network {
-		labels["inet"] = 8 + 7
+	labels := map[string]int{}
+	for i, in := range prog {
+		if in.at != "" {
+			labels[in.at] = i
+		}
 	}
 	labels["allow"] = len(prog)
 	labels["eacces"] = len(prog) + 1
