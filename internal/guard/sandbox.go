@@ -127,9 +127,18 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
 			continue // kept and restored instead (see Keep): hiding it would carve the workspace
 		}
-		if filepath.IsAbs(p) && p != self && !strings.ContainsAny(p, "*?[") {
-			spec.Hidden = append(spec.Hidden, p)
+		if !filepath.IsAbs(p) || p == self {
+			continue
 		}
+		if strings.ContainsAny(p, "*?[") {
+			// A pattern (the audit log's rotated files, LOG.*): the
+			// files it names now are hidden; those made later are
+			// guardsh's own, after the command.
+			matches, _ := filepath.Glob(p)
+			spec.Hidden = append(spec.Hidden, matches...)
+			continue
+		}
+		spec.Hidden = append(spec.Hidden, p)
 	}
 	spec.Write, spec.Hidden = unique(spec.Write), unique(spec.Hidden)
 	spec.Network = o.Network

@@ -151,3 +151,29 @@ func TestNoJailWhereAReadRuleNamesTheWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestJailHidesRotatedLogs: a protected pattern (the audit log's rotated
+// files, LOG.*) hides the files it names when the jail is built (an
+// attack run read a rotated log, with earlier commands, from the jail).
+func TestJailHidesRotatedLogs(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "audit.jsonl")
+	rotated := log + ".20261130T061526.067Z"
+	for _, f := range []string{log, rotated, filepath.Join(dir, "other")} {
+		if err := os.WriteFile(f, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: policy, Context: rules.Context{Home: "/home/u", Workspace: "/home/u/p", Protected: []string{log, log + ".*"}}}
+	hidden := " " + strings.Join(g.Jail(Outcome{}, "").Hidden, " ") + " "
+	if !strings.Contains(hidden, " "+rotated+" ") || !strings.Contains(hidden, " "+log+" ") {
+		t.Errorf("the log and its rotated file are not hidden: %s", hidden)
+	}
+	if strings.Contains(hidden, filepath.Join(dir, "other")) {
+		t.Errorf("a file the pattern does not name is hidden: %s", hidden)
+	}
+}
