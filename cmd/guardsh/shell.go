@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -56,6 +57,11 @@ type shellRun struct {
 	// protected paths (see guard.Guard.Keep) taken while the command is
 	// decided; serve uses it when fresh (see keptFor).
 	keeping chan *sandbox.Kept
+	// turn, when not nil, releases the workspace's jail turn (see
+	// sandbox.LockWorkspace), taken before the record (keeping) and held
+	// until the put-back; jails is where the turns' lock files are.
+	turn  func()
+	jails string
 	// term is the pty: and record: settings; logPath the audit log's
 	// path, next to which recordings are kept (see terminal.go).
 	term    rules.TerminalConfig
@@ -116,6 +122,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if logPath != "" {
 		protected = append(protected, auditProtected(policy, logPath)...)
 	}
+	if home != "" {
+		// The jails' turns (see sandbox.LockWorkspace): hidden from a jail.
+		s.jails = filepath.Join(home, ".local", "state", "guardsh", "jails")
+		protected = append(protected, s.jails, s.jails+"/*")
+	}
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
@@ -132,10 +143,21 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
 		defer s.jail.Close()
 		if files, dirs, ok := s.guard.KeepPaths(); ok {
-			s.keeping = make(chan *sandbox.Kept, 1)
 			ws := s.guard.Context.Workspace
-			go func() { s.keeping <- sandbox.Keep(ws, files, dirs) }()
+			// The record is taken ahead only while no other jailed
+			// command holds the workspace's turn (it could be recording
+			// that one's change); else it is taken once the turn comes.
+			if turn, ok := sandbox.TryLockWorkspace(s.jails, ws); ok || s.jails == "" {
+				s.turn = turn
+				s.keeping = make(chan *sandbox.Kept, 1)
+				go func() { s.keeping <- sandbox.Keep(ws, files, dirs) }()
+			}
 		}
+		defer func() {
+			if s.turn != nil {
+				s.turn()
+			}
+		}()
 	}
 	if err == nil {
 		s.log, err = openAudit(policy, logPath)
@@ -198,6 +220,12 @@ func noOp(inv *invocation) bool {
 	_, ok := interp.NoOpStatus(inv.operands[0])
 	return ok && inv.quiet()
 }
+
+// jailTurnWait is how long a jailed command waits for the workspace's
+// turn (see sandbox.LockWorkspace) before it is refused: longer than a
+// test run or a build an agent starts, short of an agent's usual time
+// limit for a command (2 minutes).
+const jailTurnWait = 90 * time.Second
 
 // keepFresh is how old a record of the protected paths taken while the
 // command was decided may be when the jailed command starts: a change a
@@ -268,7 +296,21 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	var kept *sandbox.Kept
 	if o.Sandbox {
+		if ws := s.guard.Context.Workspace; ws != "" && s.jails != "" && s.turn == nil {
+			// No record was taken ahead (another jailed command held
+			// the turn then): wait for the turn, then take it.
+			turn, _, err := sandbox.LockWorkspace(s.jails, ws, jailTurnWait)
+			if err != nil {
+				fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+				s.finish(rec, nil)
+				return exitRefused
+			}
+			s.turn = turn
+		}
 		kept = s.keptFor()
+	} else if s.turn != nil {
+		s.turn() // not jailed: another jailed command need not wait
+		s.turn = nil
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }
