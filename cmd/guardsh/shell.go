@@ -264,6 +264,12 @@ func describe(err error) string {
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
 	o, calls := s.review(text, s.evaluate(text))
+	if !o.Sandbox && s.turn != nil {
+		// Not jailed: a jailed command in the workspace need not wait
+		// (an approval may take minutes).
+		s.turn()
+		s.turn = nil
+	}
 	a := s.resolve(text, o)
 	if a.Decision != rules.Allow {
 		return s.refuse(text, o, calls, a)
@@ -308,9 +314,6 @@ func (s *shellRun) serve(text string, args []string) int {
 			s.turn = turn
 		}
 		kept = s.keptFor()
-	} else if s.turn != nil {
-		s.turn() // not jailed: another jailed command need not wait
-		s.turn = nil
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }
