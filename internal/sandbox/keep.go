@@ -34,6 +34,11 @@ type Kept struct {
 	// symbolic link to anywhere, and guardsh, outside the jail, would
 	// follow it.
 	ids map[string]dirID
+	// modes holds the permission bits of those directories that lie in
+	// root: a jailed command that took the write bit from .git or
+	// .git/hooks (chmod 555) kept the put-back from undoing its change
+	// there (an attack run's find, as a user other than root).
+	modes map[string]fs.FileMode
 	// copied is the bytes of file contents kept so far.
 	copied int
 	// taken is when Keep began.
@@ -80,9 +85,14 @@ func (k *Kept) note(d string) {
 		if _, seen := k.ids[d]; seen {
 			return
 		}
-		id, ok := idOf(d)
-		if !ok {
-			id = dirID{} // missing or not a directory: must stay so
+		var id dirID // missing or not a directory: must stay so
+		if info, err := os.Lstat(d); err == nil && info.IsDir() {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok {
+				id = dirID{uint64(st.Dev), uint64(st.Ino)}
+				if within(d, k.root) {
+					k.modes[d] = info.Mode().Perm()
+				}
+			}
 		}
 		k.ids[d] = id
 		parent := filepath.Dir(d)
@@ -192,7 +202,8 @@ func same(was, now keptFile, taken time.Time, contents func() ([]byte, error)) b
 // changes nothing outside root (the workspace): a path outside it is only
 // reported.
 func Keep(root string, files, dirs []string) *Kept {
-	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{}, taken: time.Now(), root: root}
+	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{},
+		modes: map[string]fs.FileMode{}, taken: time.Now(), root: root}
 	for _, f := range files {
 		k.files[f] = k.keepFile(f)
 		k.note(filepath.Dir(f))
@@ -310,6 +321,26 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			return true
 		}
 		return false
+	}
+	// Directories first get back the modes they had, so that what they
+	// hold can be put back (and git finds them as they were).
+	for d, mode := range k.modes {
+		rd := "."
+		if d != k.root {
+			if rd = in(d); rd == "" {
+				continue
+			}
+		}
+		if blocked(d, true) {
+			continue
+		}
+		if info, err := r.Lstat(rd); err == nil && info.IsDir() && info.Mode().Perm() != mode {
+			if err := r.Chmod(rd, mode); err != nil {
+				changed = append(changed, d+" (mode not restored)")
+			} else {
+				changed = append(changed, d+" (mode)")
+			}
+		}
 	}
 	for d, names := range k.dirs {
 		if blocked(d, true) {

@@ -279,3 +279,42 @@ func TestRestoreRacedStaysInside(t *testing.T) {
 		t.Errorf("Restore changed the directory outside the workspace: %q, %v, entries %q", b, err, names)
 	}
 }
+
+// TestRestoreDirectoryModes: directories on the way to kept paths get
+// their modes back, first, so that what they hold can be put back (a
+// jailed command's chmod 555 of .git and .git/hooks kept its planted
+// hook and config from the put-back, as a user other than root).
+func TestRestoreDirectoryModes(t *testing.T) {
+	ws := t.TempDir()
+	git := filepath.Join(ws, ".git")
+	hooks := filepath.Join(git, "hooks")
+	cfg := filepath.Join(git, "config")
+	must(t, os.MkdirAll(hooks, 0o755))
+	must(t, os.WriteFile(cfg, []byte("[core]\n"), 0o644))
+	k := sandbox.Keep(ws, []string{cfg}, []string{hooks})
+
+	must(t, os.WriteFile(cfg, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("evil"), 0o755))
+	must(t, os.Chmod(hooks, 0o555))
+	must(t, os.Chmod(git, 0o555))
+	t.Cleanup(func() { os.Chmod(git, 0o755); os.Chmod(hooks, 0o755) })
+
+	changed, tampered := k.Restore()
+	if len(tampered) > 0 {
+		t.Errorf("tampered = %q", tampered)
+	}
+	for _, d := range []string{git, hooks} {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Errorf("%s: mode %v, want 0755 back (%v)", d, fi.Mode().Perm(), err)
+		}
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != "[core]\n" {
+		t.Errorf("config = %q, not put back", b)
+	}
+	if _, err := os.Lstat(filepath.Join(hooks, "post-checkout")); err == nil {
+		t.Error("the planted hook is still there")
+	}
+	if s := strings.Join(changed, "\n"); !strings.Contains(s, git+" (mode)") || !strings.Contains(s, hooks+" (mode)") {
+		t.Errorf("changed = %q: the modes are not reported", changed)
+	}
+}
