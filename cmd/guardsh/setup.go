@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
@@ -229,12 +230,19 @@ func expandHome(p string) string {
 	return p
 }
 
-// canonical makes p absolute and resolves its symlinks where it exists.
+// files is what this guardsh process has looked up while setting up: a
+// command's start resolves its config files, the workspace and the
+// protected paths, most beneath the same few directories, each of which
+// it now looks up once.
+var files = fsview.New()
+
+// canonical makes p absolute and resolves its symlinks where it exists
+// (filepath.EvalSymlinks, through files).
 func canonical(p string) string {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, ok := files.Resolve(p); ok {
 		return r
 	}
 	return filepath.Clean(p)

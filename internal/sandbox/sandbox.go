@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -301,10 +302,11 @@ func (s Spec) ruleset() (int, uint32, error) {
 // path), and the device files. Symbolic links met while carving get no
 // rule: what they point to is granted, or not, where it lives.
 func (s Spec) Rules() ([]landlock.Rule, error) {
-	hidden := resolveAll(append(slices.Clip(s.Hidden), "/proc"))
-	var c carver
+	v := fsview.New()
+	hidden := resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
+	c := carver{view: v}
 	c.carve("/", hidden, false)
-	for _, w := range resolveAll(s.Write) {
+	for _, w := range resolveAll(v, s.Write) {
 		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
 			continue // the directory itself is hidden
 		}
@@ -328,6 +330,7 @@ func (s Spec) Rules() ([]landlock.Rule, error) {
 
 // carver collects the paths of each kind of rule.
 type carver struct {
+	view                                       *fsview.View
 	roDirs, roFiles, listDirs, rwDirs, rwFiles []string
 }
 
@@ -337,12 +340,10 @@ type carver struct {
 // turn.
 func (c *carver) carve(dir string, hidden []string, rw bool) {
 	c.listDirs = append(c.listDirs, dir)
-	f, err := os.Open(dir)
+	entries, err := c.view.Entries(dir)
 	if err != nil {
 		return // nothing beneath it is granted
 	}
-	entries, _ := f.ReadDir(-1)
-	f.Close()
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch {
@@ -381,24 +382,34 @@ func within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
+// listAbove is how many hidden paths a directory must hold directly for
+// resolveAll to list it rather than look each up: one listing costs
+// about as many system calls as four lookups, and a home directory,
+// which holds most secrets, is listed for carving anyway.
+const listAbove = 4
+
 // resolveAll returns the paths with symbolic links resolved, cleaned,
-// without duplicates; paths that do not exist are left out.
-func resolveAll(paths []string) []string {
-	out := make([]string, 0, len(paths))
-	seen := make(map[string]bool, len(paths))
+// without duplicates; paths that do not exist, and relative ones, are
+// left out. A directory holding more than listAbove of the paths is
+// listed instead of looked up name by name.
+func resolveAll(v *fsview.View, paths []string) []string {
+	perDir := make(map[string]int, len(paths))
 	for _, p := range paths {
-		if !filepath.IsAbs(p) || seen[p] {
+		if filepath.IsAbs(p) {
+			perDir[filepath.Dir(filepath.Clean(p))]++
+		}
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
 			continue
 		}
-		seen[p] = true
-		if _, err := os.Lstat(p); err != nil {
-			continue // most secrets a policy names do not exist here
+		if perDir[filepath.Dir(filepath.Clean(p))] > listAbove {
+			if dir, ok := v.Resolve(filepath.Dir(filepath.Clean(p))); ok {
+				v.Entries(dir)
+			}
 		}
-		r, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			continue
-		}
-		if !slices.Contains(out, r) {
+		if r, ok := v.Resolve(p); ok && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
