@@ -14,10 +14,13 @@
 package fsview
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -95,9 +98,9 @@ func (v *View) resolve(p string) (string, bool) {
 	r := ""
 	if dir, ok := v.resolve(filepath.Dir(p)); ok {
 		q := filepath.Join(dir, filepath.Base(p))
-		mode, found := v.lookup(dir, filepath.Base(p))
+		mode, err := v.lookup(dir, filepath.Base(p))
 		switch {
-		case !found:
+		case err != nil:
 		case mode&os.ModeSymlink != 0:
 			if t, err := filepath.EvalSymlinks(q); err == nil {
 				r = t
@@ -110,20 +113,78 @@ func (v *View) resolve(p string) (string, bool) {
 	return r, r != ""
 }
 
-// lookup returns the type of entry name of directory dir (canonical) and
-// whether it exists: from dir's listing when there is one, else lstat.
-func (v *View) lookup(dir, name string) (os.FileMode, bool) {
+// Unknown returns the deepest directory on the way to absolute path p
+// (canonical) that exists but in which p's next component could not be
+// looked up for a reason other than its absence — a directory that may
+// not be searched (mode 000 as a user other than root), also past a
+// link — and "" when every lookup on the way found its component or found
+// it missing (a loop of links is missing, as for filepath.EvalSymlinks).
+// Whoever must not let p be read treats that directory as holding p.
+func (v *View) Unknown(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.unknown(filepath.Clean(p), 0)
+}
+
+// maxLinks bounds the links unknown follows, as the kernel's ELOOP does.
+const maxLinks = 40
+
+func (v *View) unknown(p string, links int) string {
+	var up []string
+	for d := p; d != "/"; d = filepath.Dir(d) {
+		up = append(up, d)
+	}
+	for i := len(up) - 1; i >= 0; i-- {
+		if _, ok := v.resolve(up[i]); ok {
+			continue
+		}
+		dir, ok := v.resolve(filepath.Dir(up[i]))
+		if !ok {
+			return ""
+		}
+		mode, err := v.lookup(dir, filepath.Base(up[i]))
+		switch {
+		case err != nil && !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR):
+			return dir
+		case err == nil && mode&os.ModeSymlink != 0:
+			// A link filepath.EvalSymlinks could not follow: what
+			// stopped it, on the way to the rest of p through it (a
+			// loop of links stops everyone, and is missing).
+			t, err := os.Readlink(filepath.Join(dir, filepath.Base(up[i])))
+			if err != nil || links >= maxLinks {
+				return ""
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(dir, t)
+			}
+			if rest, _ := filepath.Rel(up[i], p); rest != "." {
+				t = filepath.Join(t, rest)
+			}
+			return v.unknown(filepath.Clean(t), links+1)
+		}
+		return ""
+	}
+	return ""
+}
+
+// lookup returns the type of entry name of directory dir (canonical), or
+// why it has none: from dir's listing when there is one (fs.ErrNotExist
+// when name is not in it), else lstat's error.
+func (v *View) lookup(dir, name string) (os.FileMode, error) {
 	if l, ok := v.listed[dir]; ok && l.err == nil {
 		for _, e := range l.entries {
 			if e.Name() == name {
-				return e.Type(), true
+				return e.Type(), nil
 			}
 		}
-		return 0, false
+		return 0, fs.ErrNotExist
 	}
 	fi, err := os.Lstat(filepath.Join(dir, name))
 	if err != nil {
-		return 0, false
+		return 0, err
 	}
-	return fi.Mode(), true
+	return fi.Mode(), nil
 }

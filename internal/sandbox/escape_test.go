@@ -554,3 +554,76 @@ func TestPreparedJailConfinesOneThread(t *testing.T) {
 		t.Errorf("after the jailed command: %v", err)
 	}
 }
+
+// TestUnsearchableSecretStaysHidden: as a user other than root, a secret's
+// directory that may not be searched (chmod 000 — which an earlier jailed
+// command can do: Landlock does not govern modes) kept guardsh from seeing
+// the secret, so the directory was granted whole, and the jailed command
+// made it searchable again and read the secret (an attack run's find).
+// Now the directory that stopped the lookup is hidden in the secret's
+// stead. Run as root, the test runs itself again as nobody (setpriv).
+func TestUnsearchableSecretStaysHidden(t *testing.T) {
+	needJail(t)
+	dir := os.Getenv("GUARDSH_TEST_UNSEARCHABLE")
+	if dir == "" && os.Getuid() == 0 {
+		asNobody(t, "TestUnsearchableSecretStaysHidden", "GUARDSH_TEST_UNSEARCHABLE")
+		return
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	home, ws := filepath.Join(dir, "home"), filepath.Join(dir, "ws")
+	must(t, os.MkdirAll(filepath.Join(home, ".aws"), 0o755))
+	must(t, os.MkdirAll(ws, 0o755))
+	must(t, os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte("aws_secret=DECOY\n"), 0o600))
+	p := place{ws: ws, out: dir, home: home}
+	spec := sandbox.Spec{Write: []string{ws}, Hidden: []string{filepath.Join(home, ".aws", "credentials")}}
+	steal := `chmod 700 "$HOME/.aws" && cat "$HOME/.aws/credentials"`
+	for _, jailed := range []bool{false, true} {
+		must(t, os.Chmod(filepath.Join(home, ".aws"), 0))
+		var s *sandbox.Spec
+		if jailed {
+			s = &spec
+		}
+		_, out := run(t, p, s, steal)
+		switch stole := strings.Contains(out, "DECOY"); {
+		case !jailed && !stole:
+			t.Fatalf("without the jail the secret is not read here: %s", out)
+		case jailed && stole:
+			t.Errorf("the jail read the secret behind an unsearchable directory: %s", out)
+		}
+	}
+}
+
+// asNobody runs test name of this test binary again as user nobody
+// (65534), with env set to a directory nobody owns, and fails t with its
+// output if it fails; it skips when setpriv is missing.
+func asNobody(t *testing.T, name, env string) {
+	t.Helper()
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv is missing: cannot run as a user other than root")
+	}
+	dir := t.TempDir()
+	self, err := os.Executable()
+	must(t, err)
+	data, err := os.ReadFile(self)
+	must(t, err)
+	bin := filepath.Join(dir, "sandbox.test")
+	must(t, os.WriteFile(bin, data, 0o755))
+	work := filepath.Join(dir, "work")
+	must(t, os.Mkdir(work, 0o755))
+	must(t, os.Chown(work, 65534, 65534))
+	// nobody must reach the binary and the directory.
+	for d := dir; d != "/"; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			must(t, os.Chmod(d, fi.Mode().Perm()|0o001))
+		}
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"="+work, "HOME="+work)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+}

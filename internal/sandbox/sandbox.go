@@ -390,7 +390,8 @@ const listAbove = 4
 
 // resolveAll returns the paths with symbolic links resolved, cleaned,
 // without duplicates; paths that do not exist, and relative ones, are
-// left out. A directory holding more than listAbove of the paths is
+// left out; for a path whose existence cannot be told, the directory
+// that hides it (see fsview.View.Unknown) stands in. A directory holding more than listAbove of the paths is
 // listed instead of looked up name by name.
 func resolveAll(v *fsview.View, paths []string) []string {
 	perDir := make(map[string]int, len(paths))
@@ -409,7 +410,17 @@ func resolveAll(v *fsview.View, paths []string) []string {
 				v.Entries(dir)
 			}
 		}
-		if r, ok := v.Resolve(p); ok && !slices.Contains(out, r) {
+		r, ok := v.Resolve(p)
+		if !ok {
+			// A path guardsh cannot tell missing (a directory on the way
+			// that may not be searched, mode 000): the directory that
+			// stopped the lookup stands for it. Granted whole, it would
+			// let a command make it searchable again and read the
+			// secret (an attack run's chmod 000 ~/.aws, then chmod 700
+			// and cat ~/.aws/credentials from the jail).
+			r = v.Unknown(p)
+		}
+		if r != "" && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
