@@ -34,6 +34,10 @@ type Kept struct {
 	// symbolic link to anywhere, and guardsh, outside the jail, would
 	// follow it.
 	ids map[string]dirID
+	// others holds the identity of what was on the way to a kept path but
+	// no directory: a link (.git/hooks made a link to a directory of
+	// hooks kept with the project, say) must still be that very link.
+	others map[string]other
 	// modes holds the permission bits of those directories that lie in
 	// root: a jailed command that took the write bit from .git or
 	// .git/hooks (chmod 555) kept the put-back from undoing its change
@@ -56,6 +60,20 @@ func (k *Kept) Taken() time.Time { return k.taken }
 // dirID identifies a directory: device and inode, as lstat(2) gives them.
 type dirID struct{ dev, ino uint64 }
 
+// other identifies what is no directory: its device and inode, and for a
+// symbolic link what it says (an inode freed by removing a link is often
+// the next link's).
+type other struct {
+	id   dirID
+	link string
+}
+
+// otherOf returns what p is now as an other.
+func otherOf(p string, id dirID) other {
+	t, _ := os.Readlink(p)
+	return other{id: id, link: t}
+}
+
 // idOf returns p's identity, ok false when p is not a directory itself
 // (missing, a file, or a symbolic link).
 func idOf(p string) (dirID, bool) {
@@ -64,19 +82,17 @@ func idOf(p string) (dirID, bool) {
 }
 
 // lookupDir is idOf, also saying whether p exists at all: one lstat(2).
+// id is p's identity whatever p is (a link's own, not its target's).
 func lookupDir(p string) (id dirID, ok, exists bool) {
 	info, err := os.Lstat(p)
 	if err != nil {
 		return dirID{}, false, false
 	}
-	if !info.IsDir() {
-		return dirID{}, false, true
-	}
 	st, isStat := info.Sys().(*syscall.Stat_t)
 	if !isStat {
 		return dirID{}, false, true
 	}
-	return dirID{uint64(st.Dev), uint64(st.Ino)}, true, true
+	return dirID{uint64(st.Dev), uint64(st.Ino)}, info.IsDir(), true
 }
 
 // note records the identity of d and of its ancestors.
@@ -85,12 +101,17 @@ func (k *Kept) note(d string) {
 		if _, seen := k.ids[d]; seen {
 			return
 		}
-		var id dirID // missing or not a directory: must stay so
-		if info, err := os.Lstat(d); err == nil && info.IsDir() {
+		var id dirID // missing: must stay so
+		if info, err := os.Lstat(d); err == nil {
 			if st, ok := info.Sys().(*syscall.Stat_t); ok {
-				id = dirID{uint64(st.Dev), uint64(st.Ino)}
-				if within(d, k.root) {
-					k.modes[d] = info.Mode().Perm()
+				switch {
+				case info.IsDir():
+					id = dirID{uint64(st.Dev), uint64(st.Ino)}
+					if within(d, k.root) {
+						k.modes[d] = info.Mode().Perm()
+					}
+				default:
+					k.others[d] = otherOf(d, dirID{uint64(st.Dev), uint64(st.Ino)})
 				}
 			}
 		}
@@ -131,6 +152,13 @@ func (k *Kept) replaced(p string, isDir bool, now map[string]idNow) string {
 			n.id, n.dir, n.exists = lookupDir(chain[i])
 			now[chain[i]] = n
 		}
+		if was, ok := k.others[chain[i]]; ok {
+			// It was a link (or a file): it must be that very one.
+			if !n.exists || n.dir || otherOf(chain[i], n.id) != was {
+				return chain[i]
+			}
+			continue
+		}
 		if was == (dirID{}) {
 			// It was missing: a real directory made in the jail is
 			// walked (and what it holds removed); a file or a link is
@@ -145,6 +173,20 @@ func (k *Kept) replaced(p string, isDir bool, now map[string]idNow) string {
 		}
 	}
 	return ""
+}
+
+// linkTampered marks as tampered (bad) the link on the way to p, if one
+// was there at Keep, when a change beneath it could not be put back: a
+// .git/hooks that links out of the workspace (where guardsh's put-back
+// does not reach) to a directory the jail wrote is moved aside rather
+// than left holding a planted hook.
+func (k *Kept) linkTampered(p string, bad map[string]bool) {
+	for d := filepath.Dir(p); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, ok := k.others[d]; ok && within(d, k.root) {
+			bad[d] = true
+			return
+		}
+	}
 }
 
 // idNow is a directory on the way to a kept path as Restore finds it.
@@ -203,7 +245,7 @@ func same(was, now keptFile, taken time.Time, contents func() ([]byte, error)) b
 // reported.
 func Keep(root string, files, dirs []string) *Kept {
 	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{},
-		modes: map[string]fs.FileMode{}, taken: time.Now(), root: root}
+		modes: map[string]fs.FileMode{}, others: map[string]other{}, taken: time.Now(), root: root}
 	for _, f := range files {
 		k.files[f] = k.keepFile(f)
 		k.note(filepath.Dir(f))
@@ -354,6 +396,11 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		if f, err := r.Open(rd); err == nil {
 			ents, _ = f.ReadDir(-1)
 			f.Close()
+		} else {
+			// Beyond r's reach (a kept link that leaves the workspace or
+			// names its target by an absolute path): what is new there
+			// is found, and reported as not put back.
+			ents, _ = os.ReadDir(d)
 		}
 		for _, e := range ents {
 			if slices.Contains(names, e.Name()) {
@@ -362,6 +409,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			p := filepath.Join(d, e.Name())
 			if err := r.RemoveAll(filepath.Join(rd, e.Name())); err != nil {
 				changed = append(changed, p+" (not restored)")
+				k.linkTampered(p, bad)
 			} else {
 				changed = append(changed, p)
 			}
@@ -394,10 +442,12 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		if !was.exists {
 			if err := r.RemoveAll(rp); err != nil {
 				changed = append(changed, p+" (not restored)")
+				k.linkTampered(p, bad)
 				continue
 			}
 		} else if was.data == nil || !was.mode.IsRegular() || restore(r, rp, was) != nil {
 			changed = append(changed, p+" (not restored)")
+			k.linkTampered(p, bad)
 			continue
 		} else {
 			// Restored: its new time stamp is what the next Restore compares.

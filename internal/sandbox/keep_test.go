@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
 )
@@ -316,5 +317,80 @@ func TestRestoreDirectoryModes(t *testing.T) {
 	}
 	if s := strings.Join(changed, "\n"); !strings.Contains(s, git+" (mode)") || !strings.Contains(s, hooks+" (mode)") {
 		t.Errorf("changed = %q: the modes are not reported", changed)
+	}
+}
+
+// TestRestoreKeepsALinkedHooksDirectory: a .git/hooks that was already a
+// link when the record was taken (to hooks kept with the project) is not
+// "replaced" when it is still that link: nothing is moved aside when the
+// command changed nothing (every jailed command did so, an attack run's
+// find), and a hook planted through it is removed. When what it links to
+// lies outside the workspace, where the put-back does not reach, a hook
+// planted there makes the link tampered (moved aside by guardsh), and so
+// does a link swapped for another.
+func TestRestoreKeepsALinkedHooksDirectory(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// absolute: the link names its target by an absolute path,
+		// which the put-back (through an os.Root of the workspace) does
+		// not follow; outside: the target lies outside the workspace.
+		absolute, outside bool
+		change            func(t *testing.T, hooks, target string)
+		changed, tamper   bool
+	}{
+		{name: "unchanged", change: func(*testing.T, string, string) {}},
+		{name: "unchanged, absolute", absolute: true, change: func(*testing.T, string, string) {}},
+		{name: "hook planted through the link", changed: true,
+			change: func(t *testing.T, hooks, _ string) {
+				must(t, os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("evil"), 0o755))
+			}},
+		{name: "hook planted through an absolute link", absolute: true, changed: true, tamper: true,
+			change: func(t *testing.T, hooks, _ string) {
+				must(t, os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("evil"), 0o755))
+			}},
+		{name: "hook planted outside the workspace", absolute: true, outside: true, changed: true, tamper: true,
+			change: func(t *testing.T, _, target string) {
+				must(t, os.WriteFile(filepath.Join(target, "pre-commit"), []byte("evil"), 0o755))
+			}},
+		{name: "link swapped", tamper: true,
+			change: func(t *testing.T, hooks, target string) {
+				must(t, os.Remove(hooks))
+				must(t, os.Symlink(filepath.Join(target, "..", filepath.Base(target)), hooks))
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			ws := filepath.Join(root, "ws")
+			target := filepath.Join(ws, ".githooks")
+			if c.outside {
+				target = filepath.Join(root, "shared-hooks")
+			}
+			must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+			must(t, os.MkdirAll(target, 0o755))
+			must(t, os.WriteFile(filepath.Join(target, "pre-push"), []byte("#!/bin/sh\n"), 0o755))
+			hooks := filepath.Join(ws, ".git", "hooks")
+			link := "../.githooks"
+			if c.absolute {
+				link = target
+			}
+			must(t, os.Symlink(link, hooks))
+			// Older than the time stamps' grain (see coarseTime), as a
+			// project's hooks are.
+			time.Sleep(60 * time.Millisecond)
+			k := sandbox.Keep(ws, nil, []string{hooks})
+			c.change(t, hooks, target)
+			got, tampered := k.Restore()
+			if (len(got) > 0) != c.changed {
+				t.Errorf("changed = %q", got)
+			}
+			if want := c.tamper; (len(tampered) > 0) != want || want && tampered[0] != hooks {
+				t.Errorf("tampered = %q, want %v", tampered, want)
+			}
+			if c.changed && !c.tamper {
+				if _, err := os.Lstat(filepath.Join(target, "pre-commit")); err == nil {
+					t.Error("the planted hook is still there")
+				}
+			}
+		})
 	}
 }
