@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,11 +39,20 @@ func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
 
 // auditProtected are the audit trail's files, written only with a human's
 // yes: the log, its rotated files and the file of a rotation under way,
-// the anchor file, and the terminal session recordings next to the log.
+// the anchor file, and the terminal session recordings next to the log;
+// the log's whole directory when it is the default one.
 func auditProtected(p *rules.Policy, logPath string) []string {
 	c := canonical(logPath)
 	rd := tty.RecordingsDir(c)
 	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*"), rd, rd + "/*"}
+	if p.Audit.Path == "" && os.Getenv("GUARDSH_AUDIT") == "" {
+		// The default place, $XDG_STATE_HOME/guardsh or
+		// ~/.local/state/guardsh, is guardsh's own directory: all of it
+		// (approvals, a jail hides it whole, so that what guardsh makes
+		// there while a jail is built is hidden too).
+		d := filepath.Dir(c)
+		out = append(out, d, d+"/*")
+	}
 	if a, ok := strings.CutPrefix(p.Audit.Anchor, "file:"); ok {
 		out = append(out, canonical(a))
 	}

@@ -145,6 +145,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	s.term, s.logPath = policy.Terminal, logPath
 	protected := cfg.guarded
 	if logPath != "" {
+		// The log's directory is made before a jail is built: made
+		// while one is, it was missing when the jail looked its hidden
+		// paths up, and a command read the log guardsh then created
+		// (an attack run's find, on a fresh home).
+		_ = os.MkdirAll(filepath.Dir(logPath), 0o700)
 		protected = append(protected, auditProtected(policy, logPath)...)
 	}
 	if home != "" {
