@@ -504,6 +504,33 @@ type analyzer struct {
 	callStart int
 	// readFiles: the analysis read a file (source, a script).
 	readFiles bool
+	// words is room for the Args of segments not yet emitted (see
+	// wordSlots); wordBlock is the length of the last block made.
+	words     []Word
+	wordBlock int
+}
+
+// wordSlots returns an empty slice with room for n Words (and no more:
+// an append past n copies, as for a slice of its own), carved from a
+// block the segments of one analysis share: a long script's segments
+// then cost one allocation per block, not one each. The blocks double
+// from 16 Words to 1,024 (32 KiB), so a short command's analysis makes
+// one block of 16. All of a block lives as long as any segment holds
+// part of it, that is as long as the analysis's result.
+func (a *analyzer) wordSlots(n int) []Word {
+	if n == 0 {
+		return []Word{} // as make([]Word, 0, 0): empty, not nil
+	}
+	if n > len(a.words) {
+		if n > 64 {
+			return make([]Word, 0, n)
+		}
+		a.wordBlock = min(max(2*a.wordBlock, 16), 1024)
+		a.words = make([]Word, max(a.wordBlock, n))
+	}
+	s := a.words[:0:n]
+	a.words = a.words[n:]
+	return s
 }
 
 type segMeta struct {
@@ -1313,7 +1340,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 	}
-	seg.Args = make([]Word, 0, len(c.Args))
+	seg.Args = a.wordSlots(len(c.Args))
 	offs := make([]int, 0, len(c.Args))
 	for _, w := range c.Args {
 		seg.RunsCode = seg.RunsCode || f.runsCode(w)
@@ -1601,7 +1628,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		for _, t := range targets {
 			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {
 				if m := strings.TrimSuffix(t.Value, "-"); (fd == 1 || fd == 2) && m != "" && m != "1" && m != "2" {
-					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+					a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), Word{Value: Hole, Source: t.Source}), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 				}
 				continue
 			}
@@ -1609,10 +1636,10 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				t.Value = procHole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Read, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 		}
 	}
