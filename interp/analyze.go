@@ -178,7 +178,15 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	// grow, and an agent's command (with its wrapper, often ten or so)
 	// fits the least.
 	n := max(16, len(src)/24)
-	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
+	streamed := len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole
+	if streamed {
+		// Made by stream once the parser's goroutine has started:
+		// clearing some megabytes of fresh memory then overlaps the
+		// parse instead of coming before it.
+		a.segsHint = n
+	} else {
+		a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
+	}
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
@@ -201,7 +209,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
 	switch {
-	case len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole:
+	case streamed:
 		if !a.streamed(src, top) {
 			// The whole parse gives the error as it always has.
 			opt.whole = true
@@ -364,6 +372,9 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 			send(batch{err: err})
 		}
 	}()
+	if a.segs == nil && a.segsHint > 0 {
+		a.segs, a.meta = make([]Segment, 0, a.segsHint), make([]segMeta, 0, a.segsHint)
+	}
 	for b := range batches {
 		switch {
 		case b.panic != nil:
@@ -468,12 +479,15 @@ type analyzer struct {
 	res    *resolver
 	budget budget
 
-	segs    []Segment
-	meta    []segMeta
-	loops   [][2]int                      // [start, end) of segments emitted inside each loop
-	feeds   map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
-	firstCd int                           // index of the first segment that may change the cwd
-	err     *NotUnderstood
+	segs []Segment
+	meta []segMeta
+	// segsHint is the room Analyze expects segs to need, made by stream
+	// (see Analyze).
+	segsHint int
+	loops    [][2]int                      // [start, end) of segments emitted inside each loop
+	feeds    map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
+	firstCd  int                           // index of the first segment that may change the cwd
+	err      *NotUnderstood
 	// assume holds the variables' assumed values; ares resolves words
 	// with them (made on first use); assuming, while not "", is the
 	// Segment.Assumed of every segment emitted.
