@@ -528,8 +528,8 @@ type analyzer struct {
 // an append past n copies, as for a slice of its own), carved from a
 // block the segments of one analysis share: a long script's segments
 // then cost one allocation per block, not one each. The blocks double
-// from 16 Words to 1,024 (32 KiB), so a short command's analysis makes
-// one block of 16. All of a block lives as long as any segment holds
+// from 4 Words to 1,024 (32 KiB), so a short command's analysis makes
+// one or two small ones. All of a block lives as long as any segment holds
 // part of it, that is as long as the analysis's result.
 func (a *analyzer) wordSlots(n int) []Word {
 	if n == 0 {
@@ -539,7 +539,7 @@ func (a *analyzer) wordSlots(n int) []Word {
 		if n > 64 {
 			return make([]Word, 0, n)
 		}
-		a.wordBlock = min(max(2*a.wordBlock, 16), 1024)
+		a.wordBlock = min(max(2*a.wordBlock, 4), 1024)
 		a.words = make([]Word, max(a.wordBlock, n))
 	}
 	s := a.words[:0:n]
