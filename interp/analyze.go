@@ -179,7 +179,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	// fits the least.
 	n := max(16, len(src)/24)
 	streamed := len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole
-	if streamed {
+	if streamed || len(src) > MaxTextSize {
 		// Made by stream once the parser's goroutine has started:
 		// clearing some megabytes of fresh memory then overlaps the
 		// parse instead of coming before it.
