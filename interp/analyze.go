@@ -900,7 +900,31 @@ func skipHdoc(src string, i int, d string) int {
 
 // lineIndex holds the offsets of the line starts of a text, built on first
 // use.
-type lineIndex struct{ starts []int }
+type lineIndex struct {
+	starts []int
+	// last is the index in starts of the line found last: the analysis
+	// asks for places mostly in the order of the text, so the next one
+	// is most often on that line or a few after it.
+	last int
+}
+
+// line returns the 1-based line of offset (0 ≤ offset): the number of
+// line starts at or before it, as sort.Search over starts finds it,
+// looked for first on the line of the last call and the 7 after it.
+func (x *lineIndex) line(offset int) int {
+	ls := x.starts
+	if i := x.last; i < len(ls) && ls[i] <= offset {
+		for end := min(i+8, len(ls)); i+1 < end && ls[i+1] <= offset; i++ {
+		}
+		if i+1 == len(ls) || ls[i+1] > offset {
+			x.last = i
+			return i + 1
+		}
+	}
+	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	x.last = l - 1
+	return l
+}
 
 // pos converts a byte offset in f.src to a 1-based line and column, or
 // returns the payload position of a nested frame.
@@ -913,16 +937,19 @@ func (f *frame) pos(offset int) (line, col int) {
 	}
 	if f.lines.starts == nil {
 		starts := make([]int, 1, strings.Count(f.src, "\n")+1)
-		for i := 0; i < len(f.src); i++ {
-			if f.src[i] == '\n' {
-				starts = append(starts, i+1)
+		for i := 0; ; {
+			j := strings.IndexByte(f.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			starts = append(starts, i)
 		}
 		f.lines.starts = starts
 	}
 	ls := f.lines.starts
 	offset = min(max(offset, 0), len(f.src))
-	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	l := f.lines.line(offset)
 	if f.blanks != nil {
 		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
 	}
