@@ -178,7 +178,15 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	// grow, and an agent's command (with its wrapper, often ten or so)
 	// fits the least.
 	n := max(16, len(src)/24)
-	a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
+	streamed := len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole
+	if streamed || len(src) > MaxTextSize {
+		// Made by stream once the parser's goroutine has started:
+		// clearing some megabytes of fresh memory then overlaps the
+		// parse instead of coming before it.
+		a.segsHint = n
+	} else {
+		a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
+	}
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
@@ -201,7 +209,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
 	switch {
-	case len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole:
+	case streamed:
 		if !a.streamed(src, top) {
 			// The whole parse gives the error as it always has.
 			opt.whole = true
@@ -364,6 +372,9 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 			send(batch{err: err})
 		}
 	}()
+	if a.segs == nil && a.segsHint > 0 {
+		a.segs, a.meta = make([]Segment, 0, a.segsHint), make([]segMeta, 0, a.segsHint)
+	}
 	for b := range batches {
 		switch {
 		case b.panic != nil:
@@ -468,12 +479,15 @@ type analyzer struct {
 	res    *resolver
 	budget budget
 
-	segs    []Segment
-	meta    []segMeta
-	loops   [][2]int                      // [start, end) of segments emitted inside each loop
-	feeds   map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
-	firstCd int                           // index of the first segment that may change the cwd
-	err     *NotUnderstood
+	segs []Segment
+	meta []segMeta
+	// segsHint is the room Analyze expects segs to need, made by stream
+	// (see Analyze).
+	segsHint int
+	loops    [][2]int                      // [start, end) of segments emitted inside each loop
+	feeds    map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
+	firstCd  int                           // index of the first segment that may change the cwd
+	err      *NotUnderstood
 	// assume holds the variables' assumed values; ares resolves words
 	// with them (made on first use); assuming, while not "", is the
 	// Segment.Assumed of every segment emitted.
@@ -504,6 +518,33 @@ type analyzer struct {
 	callStart int
 	// readFiles: the analysis read a file (source, a script).
 	readFiles bool
+	// words is room for the Args of segments not yet emitted (see
+	// wordSlots); wordBlock is the length of the last block made.
+	words     []Word
+	wordBlock int
+}
+
+// wordSlots returns an empty slice with room for n Words (and no more:
+// an append past n copies, as for a slice of its own), carved from a
+// block the segments of one analysis share: a long script's segments
+// then cost one allocation per block, not one each. The blocks double
+// from 4 Words to 1,024 (32 KiB), so a short command's analysis makes
+// one or two small ones. All of a block lives as long as any segment holds
+// part of it, that is as long as the analysis's result.
+func (a *analyzer) wordSlots(n int) []Word {
+	if n == 0 {
+		return []Word{} // as make([]Word, 0, 0): empty, not nil
+	}
+	if n > len(a.words) {
+		if n > 64 {
+			return make([]Word, 0, n)
+		}
+		a.wordBlock = min(max(2*a.wordBlock, 4), 1024)
+		a.words = make([]Word, max(a.wordBlock, n))
+	}
+	s := a.words[:0:n]
+	a.words = a.words[n:]
+	return s
 }
 
 type segMeta struct {
@@ -619,7 +660,7 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 		line, col := f.pos(0)
 		return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("text is %d bytes, over the %d-byte limit", len(src), limit)}
 	}
-	if i := strings.IndexAny(src, "\r\x00"); i >= 0 {
+	if i := firstCRorNUL(src); i >= 0 {
 		what := "raw carriage return"
 		if src[i] == 0 {
 			what = "NUL byte"
@@ -629,28 +670,27 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 	}
 	depth, bangs := 0, 0
 	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '(', '{', '[':
+		switch textBytes[src[i]] {
+		case 0: // any other byte ends a run of "!"
+			bangs = 0
+		case textOpen:
+			bangs = 0
 			depth++
 			if depth > maxBrackets {
 				line, col := f.pos(i)
 				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("brackets nested deeper than %d levels", maxBrackets)}
 			}
-		case ')', '}', ']':
+		case textClose:
+			bangs = 0
 			if depth > 0 {
 				depth--
 			}
-		}
-		switch src[i] {
-		case '!':
+		case textBang:
 			bangs++
 			if bangs > maxBangs {
 				line, col := f.pos(i)
 				return &NotUnderstood{Line: line, Col: col, Reason: fmt.Sprintf("more than %d \"!\" in a row", maxBangs)}
 			}
-		case ' ', '\t', '\n':
-		default:
-			bangs = 0
 		}
 	}
 	if off, reason := checkShape(src); reason != "" {
@@ -659,6 +699,50 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 	}
 	return nil
 }
+
+// firstCRorNUL is the offset of the first carriage return or NUL byte of
+// src, or -1: strings.IndexAny(src, "\r\x00"), with the byte search the
+// strings package vectorises (checkText reads every byte of a 1 MB script
+// before it is parsed, on no other goroutine).
+func firstCRorNUL(src string) int {
+	i := strings.IndexByte(src, '\r')
+	if i < 0 {
+		i = len(src)
+	}
+	if j := strings.IndexByte(src[:i], 0); j >= 0 {
+		return j
+	}
+	if i == len(src) {
+		return -1
+	}
+	return i
+}
+
+// Classes of textBytes: the bytes checkText's loop acts on.
+const (
+	textOpen  = 1 + iota // ( { [
+	textClose            // ) } ]
+	textBang             // !
+	textBlank            // blank or newline: keeps a run of "!"
+)
+
+// textBytes classifies each byte for checkText; 0 is every other byte.
+var textBytes = [256]uint8{
+	'(': textOpen, '{': textOpen, '[': textOpen,
+	')': textClose, '}': textClose, ']': textClose,
+	'!': textBang, ' ': textBlank, '\t': textBlank, '\n': textBlank,
+}
+
+// shapeBytes marks the bytes other than letters that checkShape acts on:
+// blanks, newlines, backslashes, operators, brackets, backquotes and "!".
+// Any other byte, and a letter outside command position, only puts the
+// next word out of command position.
+var shapeBytes = func() (t [256]bool) {
+	for _, c := range []byte(" \t\\\n;&|<(){`!") {
+		t[c] = true
+	}
+	return t
+}()
 
 // checkShape refuses keyword nesting deeper than maxKeywords and chains
 // longer than maxChain, reading src roughly as the shell does: words in
@@ -747,7 +831,11 @@ func checkShape(src string) (off int, reason string) {
 			}
 			i, chained = j, false
 		default:
-			i++
+			// On to the next byte that may change what follows: the
+			// word goes on out of command position, where a letter is
+			// as any other byte.
+			for i++; i < len(src) && !shapeBytes[src[i]]; i++ {
+			}
 			cmd, chained = false, false
 		}
 	}
@@ -812,7 +900,31 @@ func skipHdoc(src string, i int, d string) int {
 
 // lineIndex holds the offsets of the line starts of a text, built on first
 // use.
-type lineIndex struct{ starts []int }
+type lineIndex struct {
+	starts []int
+	// last is the index in starts of the line found last: the analysis
+	// asks for places mostly in the order of the text, so the next one
+	// is most often on that line or a few after it.
+	last int
+}
+
+// line returns the 1-based line of offset (0 ≤ offset): the number of
+// line starts at or before it, as sort.Search over starts finds it,
+// looked for first on the line of the last call and the 7 after it.
+func (x *lineIndex) line(offset int) int {
+	ls := x.starts
+	if i := x.last; i < len(ls) && ls[i] <= offset {
+		for end := min(i+8, len(ls)); i+1 < end && ls[i+1] <= offset; i++ {
+		}
+		if i+1 == len(ls) || ls[i+1] > offset {
+			x.last = i
+			return i + 1
+		}
+	}
+	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	x.last = l - 1
+	return l
+}
 
 // pos converts a byte offset in f.src to a 1-based line and column, or
 // returns the payload position of a nested frame.
@@ -825,16 +937,19 @@ func (f *frame) pos(offset int) (line, col int) {
 	}
 	if f.lines.starts == nil {
 		starts := make([]int, 1, strings.Count(f.src, "\n")+1)
-		for i := 0; i < len(f.src); i++ {
-			if f.src[i] == '\n' {
-				starts = append(starts, i+1)
+		for i := 0; ; {
+			j := strings.IndexByte(f.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			starts = append(starts, i)
 		}
 		f.lines.starts = starts
 	}
 	ls := f.lines.starts
 	offset = min(max(offset, 0), len(f.src))
-	l := sort.Search(len(ls), func(i int) bool { return ls[i] > offset })
+	l := f.lines.line(offset)
 	if f.blanks != nil {
 		return l, unshift(offset, f.blanks) - unshift(ls[l-1], f.blanks) + 1
 	}
@@ -1266,7 +1381,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 	}
-	seg.Args = make([]Word, 0, len(c.Args))
+	seg.Args = a.wordSlots(len(c.Args))
 	offs := make([]int, 0, len(c.Args))
 	for _, w := range c.Args {
 		seg.RunsCode = seg.RunsCode || f.runsCode(w)
@@ -1554,7 +1669,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		for _, t := range targets {
 			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {
 				if m := strings.TrimSuffix(t.Value, "-"); (fd == 1 || fd == 2) && m != "" && m != "1" && m != "2" {
-					a.emit(Segment{Kind: Write, Args: []Word{{Value: Hole, Source: t.Source}}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+					a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), Word{Value: Hole, Source: t.Source}), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 				}
 				continue
 			}
@@ -1562,10 +1677,10 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				t.Value = procHole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: []Word{t}, Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emit(Segment{Kind: Read, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
 			}
 		}
 	}

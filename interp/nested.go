@@ -713,7 +713,7 @@ func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
 				t.Value = procHole
 			}
 			if !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: []Word{t}, Line: seg.Line, Via: f.via}, f)
+				a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: seg.Line, Via: f.via}, f)
 			}
 			i++
 		}
