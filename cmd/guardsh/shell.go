@@ -313,8 +313,9 @@ func (s *shellRun) serve(text string, args []string) int {
 		return status
 	}
 	runner := s.runner
+	var jail *sandbox.Jail
 	if o.Sandbox {
-		jail := s.jail
+		jail = s.jail
 		if jail == nil || o.Network {
 			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
 			defer jail.Close()
@@ -353,7 +354,7 @@ func (s *shellRun) serve(text string, args []string) int {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 	}
 	if o.Sandbox {
-		status = s.settleJail(o, rec, kept, status)
+		status = s.settleJail(o, rec, jail, kept, status)
 	}
 	s.finish(rec, &status)
 	if died == syscall.SIGINT {
@@ -378,7 +379,7 @@ func (s *shellRun) serve(text string, args []string) int {
 // succeeded but what it did was undone. After a failure that no line
 // already explained, a hint says what the jail forbids and how to allow
 // it.
-func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, kept *sandbox.Kept, status int) int {
+func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.Jail, kept *sandbox.Kept, status int) int {
 	hinted := false // a line on stderr already said what the jail did
 	// Nothing the jailed command started may go on past the putting
 	// back and the record (an attack run's background process wrote
@@ -439,6 +440,20 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, kept *sandbox.
 			// The command's changes to protected paths did not happen:
 			// say so to the caller, who would otherwise go on as if.
 			status = exitRefused
+		}
+	}
+	if err == nil && jail != nil {
+		// Landlock governs no mode or owner: what the command could
+		// not read it could still chmod (a key to 0644, guardsh's
+		// config to 0, the home to 0777).
+		if put := jail.PutBack(); len(put) > 0 {
+			what := strings.Join(put, ", ")
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed the mode or owner of hidden paths; put back: %s\n", what)
+			rec.Sandbox += "; modes restored " + what
+			hinted = true
+			if status == 0 {
+				status = exitRefused
+			}
 		}
 	}
 	if status != 0 && !hinted {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -625,5 +626,48 @@ func asNobody(t *testing.T, name, env string) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
 		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+}
+
+// TestPutBackModes: Landlock governs no mode or owner, so a jailed command
+// may chmod (and, as root, chown) a hidden file it cannot read and the
+// directories above it — an attack run made a key 0644, guardsh's config
+// 0 (refusing every later command) and the home 0777. The change happens
+// (the test proves it), and PutBack gives back what the jail's build found
+// and says so.
+func TestPutBackModes(t *testing.T) {
+	needJail(t)
+	p := newPlace(t)
+	key := filepath.Join(p.home, ".ssh", "id_ed25519")
+	script := `chmod 0644 "$HOME/.ssh/id_ed25519"; chmod 0777 "$HOME" "$HOME/.ssh"`
+	if os.Getuid() == 0 {
+		script += `; chown 65534 "$HOME/.ssh/id_ed25519"`
+	}
+	cmd := exec.Command("/bin/bash", "-c", script)
+	cmd.Dir, cmd.Env = p.ws, append(os.Environ(), "HOME="+p.home)
+	j := sandbox.Prepare(p.spec())
+	defer j.Close()
+	must(t, j.Start(cmd))
+	must(t, cmd.Wait())
+	modeOf := func(path string) os.FileMode {
+		fi, err := os.Stat(path)
+		must(t, err)
+		return fi.Mode().Perm()
+	}
+	if modeOf(key) != 0o644 || modeOf(p.home) != 0o777 {
+		t.Fatalf("the jailed chmod did not take effect here: %o %o", modeOf(key), modeOf(p.home))
+	}
+	put := j.PutBack()
+	if modeOf(key) != 0o600 || modeOf(p.home) != 0o755 || modeOf(filepath.Join(p.home, ".ssh")) != 0o755 {
+		t.Errorf("not put back: key %o, home %o, .ssh %o (PutBack said %q)", modeOf(key), modeOf(p.home), modeOf(filepath.Join(p.home, ".ssh")), put)
+	}
+	if fi, err := os.Stat(key); err == nil && os.Getuid() == 0 && fi.Sys().(*syscall.Stat_t).Uid != 0 {
+		t.Errorf("the key's owner was not put back (PutBack said %q)", put)
+	}
+	if len(put) < 3 || !strings.Contains(strings.Join(put, "\n"), key+" (") {
+		t.Errorf("PutBack said %q", put)
+	}
+	if again := j.PutBack(); len(again) != 0 {
+		t.Errorf("a second PutBack changed %q", again)
 	}
 }

@@ -140,9 +140,12 @@ type Jail struct {
 	// thread no command was handed to.
 	start   chan *exec.Cmd
 	started chan error
-	quit    chan struct{}
-	close   sync.Once
-	used    atomic.Bool
+	// modes are the modes and owners of the hidden paths and of the
+	// directories above them when the jail was built (see PutBack).
+	modes []keptMode
+	quit  chan struct{}
+	close sync.Once
+	used  atomic.Bool
 }
 
 // Prepare starts, in a new goroutine, confining the OS thread that will
@@ -206,10 +209,11 @@ func (j *Jail) restrict(s Spec) error {
 		return err
 	}
 	j.writers = inheritedWriters()
-	fd, flags, err := s.ruleset()
+	fd, flags, hidden, err := s.ruleset()
 	if err != nil {
 		return err
 	}
+	j.modes = keepModes(hidden)
 	defer unix.Close(fd)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
@@ -275,23 +279,20 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 
 // ruleset builds the Landlock ruleset of s and returns its descriptor and
 // the flags for landlock_restrict_self(2).
-func (s Spec) ruleset() (int, uint32, error) {
+func (s Spec) ruleset() (fd int, flags uint32, hidden []string, err error) {
 	cfg := landlock.V7.BestEffort()
 	if s.Network {
 		cfg.HandledAccessNet = 0
 	}
-	fdRules, err := s.Rules()
+	fdRules, hidden := s.rules()
+	fd, flags, err = cfg.NewRulesetFD(fdRules...)
 	if err != nil {
-		return -1, 0, err
-	}
-	fd, flags, err := cfg.NewRulesetFD(fdRules...)
-	if err != nil {
-		return -1, 0, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
+		return -1, 0, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return -1, 0, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
+		return -1, 0, nil, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
 	}
-	return fd, flags, nil
+	return fd, flags, hidden, nil
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
@@ -302,6 +303,12 @@ func (s Spec) ruleset() (int, uint32, error) {
 // path), and the device files. Symbolic links met while carving get no
 // rule: what they point to is granted, or not, where it lives.
 func (s Spec) Rules() ([]landlock.Rule, error) {
+	r, _ := s.rules()
+	return r, nil
+}
+
+// rules is Rules, also returning the hidden paths as found (resolved).
+func (s Spec) rules() ([]landlock.Rule, []string) {
 	v := fsview.New()
 	hidden := resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
 	c := carver{view: v}
@@ -325,7 +332,7 @@ func (s Spec) Rules() ([]landlock.Rule, error) {
 		landlock.PathAccess(fileRights, deviceFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(writeRights|ll.AccessFSIoctlDev, deviceDirs...).IgnoreIfMissing(),
 	}
-	return out, nil
+	return out, hidden
 }
 
 // carver collects the paths of each kind of rule.
