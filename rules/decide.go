@@ -135,7 +135,23 @@ func (pr *Prepared) In(cwd string) Verdict {
 	if !pr.exec {
 		return pr.p.Decide(pr.s, ctx)
 	}
-	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode)
+	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode, false)
+}
+
+// Brief returns In(cwd) without its Reason and Suggest (both empty), with
+// Rule the policy's own rule rather than a copy (the caller must not
+// change it): the verdict's Decision, Class, Sensitivity, Rule (by value),
+// DecidedBy and Protected are always In's (TestPreparedIn compares them).
+// It is for the directories a command's cd may lead to besides the first,
+// whose verdict only counts when its decision is stricter: its
+// explanation is then made by In.
+func (pr *Prepared) Brief(cwd string) Verdict {
+	if !pr.exec {
+		return pr.In(cwd)
+	}
+	ctx := pr.ctx
+	ctx.Cwd = cwd
+	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode, true)
 }
 
 func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
@@ -187,11 +203,14 @@ type judgement struct {
 	ignoredAllow int
 	// Write and read rules matched by an exec subject's arguments.
 	argDeny, argCould, argAsk *argHit
+	// brief: the verdict is made without its Reason and Suggest, and its
+	// Rule is the policy's own (see Prepared.Brief).
+	brief bool
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	e := p.prepareExec(s, ctx.Home)
-	return p.decideExecIn(&e, s, ctx, mode)
+	return p.decideExecIn(&e, s, ctx, mode, false)
 }
 
 // execPart is what the verdict of an exec subject is made of that does
@@ -322,10 +341,11 @@ func (p *Policy) mergeForm(h *hits, f form) {
 
 // decideExecIn completes e, the part of s's verdict no working directory
 // changes, in ctx: the link-target form of a command named by a path, the
-// workspace writes and the arguments' write and read rules.
-func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Verdict {
+// workspace writes and the arguments' write and read rules. With brief,
+// the verdict is made without its explanation (see Prepared.Brief).
+func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, brief bool) Verdict {
 	j := judgement{t: p.shell, class: e.class, why: e.why, noAllow: e.badAssign, runsAny: e.badAssign && p.denies,
-		couldWhy: "once its run-time parts are known", h: e.h, ignoredAllow: e.ignoredAllow}
+		couldWhy: "once its run-time parts are known", h: e.h, ignoredAllow: e.ignoredAllow, brief: brief}
 	cwd := ""
 	if !ctx.CwdUnknown {
 		cwd = ctx.Cwd
@@ -762,8 +782,22 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
+// rule returns a copy of the rule of entry i, for a verdict (the
+// policy's own in a brief verdict, which the caller only reads).
 func (j *judgement) rule(i int) *Rule {
+	if j.brief {
+		return j.t.entries[i].rule
+	}
 	r := *j.t.entries[i].rule
+	return &r
+}
+
+// argRule is rule for the rule an argument matched.
+func (j *judgement) argRule(a *argHit) *Rule {
+	if j.brief {
+		return a.rule
+	}
+	r := *a.rule
 	return &r
 }
 
@@ -791,7 +825,7 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		if j.argAsk != nil {
 			name = path.Base(j.argAsk.arg)
 		}
-		if r := j.rule(j.h.allow); name != "" && !strings.Contains(name, "*") && strings.Contains(r.Pattern, name) {
+		if r := j.t.entries[j.h.allow].rule; name != "" && !strings.Contains(name, "*") && strings.Contains(r.Pattern, name) {
 			if j.argAsk != nil {
 				j.argAsk = nil
 			} else {
@@ -812,37 +846,53 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 	if j.h.deny >= 0 {
 		r := j.rule(j.h.deny)
 		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule
-		v.Reason = ruleClause("matches deny rule ", r, "")
+		if !j.brief {
+			v.Reason = ruleClause("matches deny rule ", r, "")
+		}
 		return v
 	}
 	if a := j.argDeny; a != nil {
-		r := *a.rule
-		v.Decision, v.Rule, v.DecidedBy, v.Reason = Deny, &r, ByRule, a.clause()
+		v.Decision, v.Rule, v.DecidedBy = Deny, j.argRule(a), ByRule
+		if !j.brief {
+			v.Reason = a.clause()
+		}
 		return v
 	}
 	if j.h.could >= 0 {
 		r := j.rule(j.h.could)
 		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
-		v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
+		if !j.brief {
+			v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
+		}
 		return v
 	}
 	if a := j.argCould; a != nil {
-		r := *a.rule
-		v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, &r, ByRule, a.clause()
+		v.Decision, v.Rule, v.DecidedBy = Ask, j.argRule(a), ByRule
+		if !j.brief {
+			v.Reason = a.clause()
+		}
 		return v
 	}
 	if mode == Chat {
-		v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, "mode chat runs nothing"
+		v.Decision, v.DecidedBy = Deny, ByMode
+		if !j.brief {
+			v.Reason = "mode chat runs nothing"
+		}
 		return v
 	}
 	if j.protected != "" {
 		v.DecidedBy, v.Protected = ByClass, j.protected
 		if mode == Plan {
 			v.Decision = Deny
-			v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)
+			if !j.brief {
+				v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)
+			}
 			return v
 		}
 		v.Decision = Ask
+		if j.brief {
+			return v
+		}
 		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
 			v.Reason = fmt.Sprintf("argument %s is a protected path (protected: %s) and the program may write it, which needs a human's yes in every mode", arg, j.protected)
 			return v
@@ -855,43 +905,64 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		var what string
 		if j.h.ask >= 0 {
 			r = j.rule(j.h.ask)
-			what = ruleClause("matches ask rule ", r, "")
+			if !j.brief {
+				what = ruleClause("matches ask rule ", r, "")
+			}
 		} else {
-			c := *j.argAsk.rule
-			r, what = &c, j.argAsk.clause()
+			r = j.argRule(j.argAsk)
+			if !j.brief {
+				what = j.argAsk.clause()
+			}
 		}
 		switch mode {
 		case Bypass:
-			v.Decision, v.DecidedBy, v.Reason = Allow, ByMode, what+"; mode bypass runs it"
+			v.Decision, v.DecidedBy = Allow, ByMode
+			if !j.brief {
+				v.Reason = what + "; mode bypass runs it"
+			}
 		case Plan:
-			v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, what+"; mode plan runs only read-only commands"
+			v.Decision, v.DecidedBy = Deny, ByMode
+			if !j.brief {
+				v.Reason = what + "; mode plan runs only read-only commands"
+			}
 		default:
 			v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, r, ByRule, what
 		}
 		return v
 	}
 	ignored := ""
-	if j.ignoredAllow > 0 && j.h.allow < 0 {
-		r := j.rule(j.ignoredAllow - 1)
+	if j.ignoredAllow > 0 && j.h.allow < 0 && !j.brief {
+		r := j.t.entries[j.ignoredAllow-1].rule
 		ignored = fmt.Sprintf(" (allow rule %q does not name what it runs, so it does not lift this)", r.Pattern)
 	}
 	if j.h.allow >= 0 {
-		r := j.rule(j.h.allow)
 		switch {
 		case j.noAllow:
-			ignored = fmt.Sprintf(" (allow rule %q does not lift this)", r.Pattern)
+			if !j.brief {
+				ignored = fmt.Sprintf(" (allow rule %q does not lift this)", j.t.entries[j.h.allow].rule.Pattern)
+			}
 		case mode == Plan && j.class != ReadOnly:
-			ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", r.Pattern)
+			if !j.brief {
+				ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", j.t.entries[j.h.allow].rule.Pattern)
+			}
 		default:
+			r := j.rule(j.h.allow)
 			v.Decision, v.Rule, v.DecidedBy = Allow, r, ByRule
-			v.Reason = ruleClause("matches allow rule ", r, "")
+			if !j.brief {
+				v.Reason = ruleClause("matches allow rule ", r, "")
+			}
 			return v
 		}
 	}
 	v.Decision, v.DecidedBy = classDecision(mode, j.class), ByClass
 	if v.Decision == Allow && j.runsAny {
 		v.Decision = Ask
-		v.Reason = j.why + "; code it makes run could be anything a deny rule forbids, so it asks in every mode"
+		if !j.brief {
+			v.Reason = j.why + "; code it makes run could be anything a deny rule forbids, so it asks in every mode"
+		}
+		return v
+	}
+	if j.brief {
 		return v
 	}
 	switch {

@@ -16,7 +16,8 @@ import (
 // in each (the link-target form), relative arguments naming a secret in
 // one and nothing in the other, a workspace write inside the workspace
 // and outside it, a protected directory, and a directory that does not
-// exist.
+// exist. Brief must give the same verdict as In, Reason and Suggest
+// aside.
 func TestPreparedIn(t *testing.T) {
 	p := mustParse(t, `
 readonly: ["terraform plan *"]
@@ -134,6 +135,15 @@ rules:
 					long := p.Decide(s, in)
 					if short := pr.In(d); !reflect.DeepEqual(short, long) {
 						t.Errorf("mode %s, cwd unknown %v, %q in %s:\nprepared %+v\ndecided  %+v", mode, unknown, s.Words, d, short, long)
+					}
+					// Brief is the same verdict, its explanation left out.
+					b := pr.Brief(d)
+					if b.Reason != "" && pr.exec || b.Suggest != "" && pr.exec {
+						t.Errorf("mode %s, %q in %s: brief verdict explained: %+v", mode, s.Words, d, b)
+					}
+					b.Reason, b.Suggest = long.Reason, long.Suggest
+					if !reflect.DeepEqual(b, long) {
+						t.Errorf("mode %s, cwd unknown %v, %q in %s:\nbrief   %+v\ndecided %+v", mode, unknown, s.Words, d, b, long)
 					}
 				}
 			}
