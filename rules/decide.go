@@ -631,7 +631,17 @@ func matchWords(t *trie, words []string) hits {
 			return t.matchUnits(units, &holeMatcher{})
 		}
 	}
-	return t.matchString(strings.Join(words, " "))
+	// Joined in a buffer on the stack: the string made of it does not
+	// outlive the match, so a short one is not allocated either.
+	var buf [128]byte
+	b := buf[:0]
+	for i, w := range words {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	return t.matchString(string(b))
 }
 
 // declaredReadOnly returns the readonly pattern (see Parse) that argv

@@ -224,7 +224,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	tmp := ctx.TempDirs
 	var defaultTmp [2]string
 	if tmp == nil {
-		defaultTmp = [2]string{os.TempDir(), "/tmp"}
+		defaultTmp = [2]string{ctx.Lookups.tempDir(), "/tmp"}
 		tmp = defaultTmp[:]
 	}
 	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
@@ -411,6 +411,11 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 			// (next, made of a canonical path and a plain name, is).
 			if rest == "" {
 				return next, nil, false
+			}
+			if len(src) == len(next)+1+len(rest) && src[len(next)] == '/' && src[len(next)+1:] == rest && src[:len(next)] == next {
+				// next + "/" + rest is p itself: cleaned without
+				// joining them again (no copy when p is clean).
+				return filepath.Clean(src), nil, false
 			}
 			return filepath.Clean(next + "/" + rest), nil, false
 		}
