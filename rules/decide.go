@@ -110,6 +110,7 @@ type Prepared struct {
 	err  error
 	exec bool
 	e    execPart
+	same bool // see SameIn
 }
 
 // Prepare readies s for In under ctx, whose Cwd it ignores: for an exec
@@ -121,9 +122,21 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 	pr.mode, pr.err = p.effectiveMode(ctx)
 	if pr.err == nil && s.Kind == KindExec {
 		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home)
+		// With no workspace the path rules are relative to the working
+		// directory.
+		pr.same = ctx.Workspace != "" && pr.e.cwdFree(s)
 	}
 	return pr
 }
+
+// SameIn reports that In gives the same verdict in every working
+// directory: an exec subject whose command is not named by a relative
+// path, that is not checked as a workspace write (a read-only command, or
+// one with assignments), and whose arguments matchArgs matches are all
+// absolute (see argPlan.cwdFree), or that a shell rule denies. A caller
+// deciding it in several directories needs it decided in one.
+// TestPreparedIn checks In's verdicts agree wherever SameIn says so.
+func (pr *Prepared) SameIn() bool { return pr.same }
 
 // In returns the verdict of the prepared subject in working directory
 // cwd: always what Decide returns for it under the Context given to
@@ -305,6 +318,21 @@ func (p *Policy) prepareExec(s Subject, home string) execPart {
 		}
 	}
 	return e
+}
+
+// cwdFree reports that decideExecIn of e, prepared for s, does not depend
+// on Context.Cwd (see Prepared.SameIn), the path rules aside.
+func (e *execPart) cwdFree(s Subject) bool {
+	if len(s.Words) == 0 {
+		return false
+	}
+	if w := s.Words[0]; strings.Contains(w, "/") && !strings.HasPrefix(w, "/") {
+		return false // the link-target form of a relative command path
+	}
+	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 {
+		return false // checked as a workspace write
+	}
+	return e.h.deny >= 0 || e.args.cwdFree()
 }
 
 // sensitivity returns sensitivityOf(s.Words, s.Assigns, writesOutside),

@@ -155,7 +155,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 				}
 				continue
 			}
-			if v.Decision == rules.Deny {
+			if v.Decision == rules.Deny || pr.SameIn() {
 				break // no directory's verdict is stricter
 			}
 			// Only a stricter decision replaces v: it is found without
