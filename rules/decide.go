@@ -329,7 +329,7 @@ func (e *execPart) cwdFree(s Subject) bool {
 	if w := s.Words[0]; strings.Contains(w, "/") && !strings.HasPrefix(w, "/") {
 		return false // the link-target form of a relative command path
 	}
-	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 {
+	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 && checksWrites(s.Words) {
 		return false // checked as a workspace write
 	}
 	return e.h.deny >= 0 || e.args.cwdFree()

@@ -249,7 +249,7 @@ rules:
 	}
 	dirs := []string{ws, ws + "/secrets", home + "/.ssh", home + "/.aws", ws + "/.git/hooks", ws + "/src", "/nonexistent/guardsh"}
 	programs := [][]string{{"cat"}, {"ls"}, {"head"}, {"grep", "-r"}, {"rm", "-rf"}, {"cp"}, {"tar"}, {"git", "status"},
-		{"git", "diff"}, {"git", "push"}, {"make"}, {"echo"}, {"find"}, {"sed", "-i"}, {"ssh"}, {"/bin/cat"}, {"./bin/cat"}, {"cd"}}
+		{"git", "diff"}, {"git", "push"}, {"git", "commit"}, {"git", "stash"}, {"make"}, {"echo"}, {"find"}, {"sed", "-i"}, {"ssh"}, {"/bin/cat"}, {"./bin/cat"}, {"cd"}}
 	args := [][]string{{}, {"-l"}, {"-20"}, {"-la"}, {"--stat"}, {"-n5"}, {"-a", "x"}, {"a"}, {"4"}, {"build"}, {"README.md"},
 		{"id_rsa"}, {".env"}, {"./x"}, {"../x"}, {"~/.ssh/id_rsa"}, {"@key.pem"}, {"file://" + ws + "/secrets/x"},
 		{"file://key.pem"}, {"https://example.com/x"}, {"/proc/self/cwd/id_rsa"}, {"/dev/fd/3"}, {home + "/.ssh/id_rsa"},
