@@ -1094,14 +1094,14 @@ func suggestExec(words []string) string {
 			pat = words[0] + " *"
 		}
 	}
-	units, dynamic := execUnits(words)
-	if !dynamic {
+	if !hasHole(words) {
 		// Without a Hole each form above matches the words: "W0 *" and
 		// "W0 W1 *" (W0 holds no '*' or space, W1 is a plain word) match
 		// "W0 …", and the exact command, holding no '*', matches itself
 		// (TestSuggestMatches).
 		return pat
 	}
+	units, _ := execUnits(words)
 	if !(&holeMatcher{}).definite(compileGlob(pat, true), units) {
 		return ""
 	}
