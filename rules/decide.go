@@ -125,15 +125,24 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 		// With no workspace the path rules are relative to the working
 		// directory.
 		pr.same = ctx.Workspace != "" && pr.e.cwdFree(s)
+	} else if pr.err == nil && len(s.Words) == 1 {
+		// A write or read of an absolute path: newPathSubject looks at
+		// the working directory only for a relative path or one below
+		// /proc or /dev/fd (the working directory's link).
+		w := s.Words[0]
+		pr.same = ctx.Workspace != "" && strings.HasPrefix(w, "/") && !strings.Contains(w, "proc/") && !strings.Contains(w, "fd/")
 	}
 	return pr
 }
 
 // SameIn reports that In gives the same verdict in every working
 // directory: an exec subject whose command is not named by a relative
-// path, that is not checked as a workspace write (a read-only command, or
-// one with assignments), and whose arguments matchArgs matches are all
-// absolute (see argPlan.cwdFree), or that a shell rule denies. A caller
+// path, that is not checked as a workspace write (a read-only command, a
+// program that is no workspace writer, or one with assignments), and
+// whose arguments matchArgs matches are all absolute (see
+// argPlan.cwdFree), or that a shell rule denies; a write or read of an
+// absolute path outside /proc and /dev/fd. Never without a workspace
+// (Context.Workspace), to which path rules are relative. A caller
 // deciding it in several directories needs it decided in one.
 // TestPreparedIn checks In's verdicts agree wherever SameIn says so.
 func (pr *Prepared) SameIn() bool { return pr.same }

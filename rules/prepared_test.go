@@ -213,6 +213,7 @@ func TestReadOnlyReasonsMadeOnce(t *testing.T) {
 // programs (read-only, walkers, writers, subcommand tools, string-only)
 // and argument shapes (plain words, options with glued or "=" values,
 // relative, "~", "@", file://, /proc and absolute paths, run-time parts):
+// and writes and reads of paths, absolute, relative and below /proc:
 // wherever it says the verdict is the same in every directory, In agrees
 // in directories whose entries make relative words name secrets,
 // protected paths and symlinks; and it says so for some of them.
@@ -274,6 +275,28 @@ rules:
 						if v := pr.In(d); !reflect.DeepEqual(v, first) {
 							t.Errorf("%q (assigns %q): SameIn, but in %s %+v\nand in %s %+v", s.Words, assigns, dirs[0], first, d, v)
 						}
+					}
+				}
+			}
+		}
+	}
+	for _, path := range []string{"/tmp/todo.txt", home + "/.ssh/id_rsa", home + "/.aws/creds", ws + "/secrets/x", ws + "/.git/config",
+		"/proc/self/cwd/id_rsa", "//proc/self/cwd/creds", "/dev/fd/3", "/proc/self/fd/3", "/dev/null", "/dev/tcp/example.com/80",
+		home + "/.ssh/" + Hole, "/" + Hole, "id_rsa", "./creds", "~/x", Hole} {
+		for _, s := range []Subject{write(path), read(path)} {
+			for _, unknown := range []bool{false, true} {
+				ctx := base
+				ctx.CwdUnknown = unknown
+				ctx.Lookups = NewLookups()
+				pr := p.Prepare(s, ctx)
+				if !pr.SameIn() {
+					continue
+				}
+				same++
+				first := pr.In(dirs[0])
+				for _, d := range dirs[1:] {
+					if v := pr.In(d); !reflect.DeepEqual(v, first) {
+						t.Errorf("%s %q: SameIn, but in %s %+v\nand in %s %+v", s.Kind, path, dirs[0], first, d, v)
 					}
 				}
 			}
