@@ -487,8 +487,16 @@ func newPathSubject(w string, ctx Context) pathSubject {
 	}
 	h := strings.Index(abs, Hole)
 	if h < 0 {
+		cleaned := filepath.Clean(abs)
+		if !strings.Contains(abs, "..") {
+			// Without "..", cleaning only drops what resolving skips
+			// ("." components, doubled and trailing slashes): resolving
+			// the clean path gives the same, and one missing below the
+			// first component is not cleaned again.
+			abs = cleaned
+		}
 		resolved, info := resolve(ctx.Lookups, abs)
-		ps := pathSubject{static: true, cleaned: filepath.Clean(abs), resolved: resolved, shown: shown}
+		ps := pathSubject{static: true, cleaned: cleaned, resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)
 		}
