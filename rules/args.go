@@ -752,28 +752,57 @@ func (sc *argScan) holedInCwd(word string) {
 	sc.literalProtected(word, strings.TrimSuffix(sc.cwdCanon, "/")+"/x")
 	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
-		for i := range t.entries {
-			e := &t.entries[i]
-			if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
-				continue
-			}
-			slash := strings.LastIndexByte(e.g.pat, '/')
-			if slash < 0 || e.g.pat[:max(slash, 1)] != sc.cwdCanon || strings.Contains(e.g.pat[:slash], "*") ||
-				strings.HasPrefix(e.g.pat[slash+1:], ".") {
-				// Another directory's files, or a dot-file, which a
-				// glob does not match (run-time values may: known limit).
-				continue
-			}
-			a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
-			if e.rule.Decision == Deny {
-				if sc.could == nil {
-					sc.could = a
-				}
-			} else if sc.ask == nil {
-				sc.ask = a
-			}
-			return
+		i := t.filesRuleIn(sc.cwdCanon)
+		if i < 0 {
+			continue
 		}
+		e := &t.entries[i]
+		a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+		if e.rule.Decision == Deny {
+			if sc.could == nil {
+				sc.could = a
+			}
+		} else if sc.ask == nil {
+			sc.ask = a
+		}
+		return
+	}
+}
+
+// filesRuleIn returns the first entry of t (in file order) that names
+// the files of directory dir itself (canonical) for holedInCwd, or -1 (see
+// indexFiles).
+func (t *trie) filesRuleIn(dir string) int {
+	if i, ok := t.files[dir]; ok {
+		return int(i)
+	}
+	return -1
+}
+
+// indexFiles files the entries of t that name the files of one directory
+// itself by that directory, the first in file order for each, for
+// filesRuleIn: a deny rule or a built-in secret whose pattern has no '*'
+// before its last '/' and whose last component does not start with "."
+// (a dot-file, which a glob does not match; run-time values may: a known
+// limit). Path sections are indexed when built (see pathIndexFor).
+func (t *trie) indexFiles() {
+	for i := range t.entries {
+		e := &t.entries[i]
+		if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
+			continue
+		}
+		slash := strings.LastIndexByte(e.g.pat, '/')
+		if slash < 0 || strings.Contains(e.g.pat[:slash], "*") || strings.HasPrefix(e.g.pat[slash+1:], ".") {
+			continue
+		}
+		d := e.g.pat[:max(slash, 1)]
+		if _, ok := t.files[d]; ok {
+			continue // an earlier entry names d's files
+		}
+		if t.files == nil {
+			t.files = make(map[string]int32)
+		}
+		t.files[d] = int32(i)
 	}
 }
 

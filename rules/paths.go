@@ -265,6 +265,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			}
 		}
 		x.sections[s] = newTrie(entries)
+		x.sections[s].indexFiles()
 	}
 	strict := &Rule{Decision: Deny}
 	for _, pat := range append(slices.Clone(builtinProtected), ctx.Protected...) {
