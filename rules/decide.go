@@ -144,7 +144,8 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 // absolute path outside /proc and /dev/fd. Never without a workspace
 // (Context.Workspace), to which path rules are relative. A caller
 // deciding it in several directories needs it decided in one.
-// TestPreparedIn checks In's verdicts agree wherever SameIn says so.
+// TestSameIn and TestPreparedIn check that In's verdicts agree wherever
+// SameIn says so.
 func (pr *Prepared) SameIn() bool { return pr.same }
 
 // In returns the verdict of the prepared subject in working directory
