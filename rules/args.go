@@ -376,6 +376,69 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	return sc.deny, sc.could, sc.ask, sc.protected
 }
 
+// cwdFree reports that matchArgs of pl gives the same answer in every
+// working directory (for one Context otherwise): no argument it matches
+// is relative or only known at run time, or could name a directory entry
+// (a plain word, a value glued to an option), a /proc or /dev/fd path
+// (the working directory's link), and the walker does not walk the
+// working directory. It follows matchArgs word by word and answers false
+// wherever matchArgs would look at a path that is not absolute
+// (TestPreparedIn checks its answers against In in several directories).
+func (pl *argPlan) cwdFree() bool {
+	if pl.none {
+		return true
+	}
+	if pl.walksCwd {
+		return false
+	}
+	operands := false
+	for _, w := range pl.args {
+		switch {
+		case w == "":
+		case strings.Contains(w, Hole):
+			return false
+		case !operands && w[0] == '-':
+			if w == "--" {
+				operands = true
+				continue
+			}
+			if strings.IndexByte(w, '=') >= 0 {
+				return false
+			}
+			if len(w) > 2 && w[1] != '-' {
+				for i := 2; i < len(w) && i < 12; i++ {
+					if isLetter(w[i-1]) {
+						return false // a glued value
+					}
+				}
+				if strings.ContainsAny(w[2:], "/~.") {
+					return false
+				}
+			}
+		default:
+			if !valueCwdFree(w) {
+				return false
+			}
+			if i := strings.IndexByte(w, '='); i > 0 && !valueCwdFree(w[i+1:]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// valueCwdFree reports that argScan.value of c looks at no path that
+// depends on the working directory: c is a URL other than file://, empty,
+// or an absolute path outside /proc and /dev/fd.
+func valueCwdFree(c string) bool {
+	if rest, ok := strings.CutPrefix(c, "file://"); ok {
+		c = rest
+	} else if strings.Contains(c, "://") {
+		return true
+	}
+	return c == "" || c[0] == '/' && !strings.Contains(c, "proc/") && !strings.Contains(c, "fd/")
+}
+
 // walksCwd reports a walker given no path operand, which then walks the
 // working directory: find with no path before its expression; grep -r,
 // rgrep, rg, ag and ack with only a pattern (or with -e/-f patterns and no
@@ -689,28 +752,57 @@ func (sc *argScan) holedInCwd(word string) {
 	sc.literalProtected(word, strings.TrimSuffix(sc.cwdCanon, "/")+"/x")
 	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
-		for i := range t.entries {
-			e := &t.entries[i]
-			if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
-				continue
-			}
-			slash := strings.LastIndexByte(e.g.pat, '/')
-			if slash < 0 || e.g.pat[:max(slash, 1)] != sc.cwdCanon || strings.Contains(e.g.pat[:slash], "*") ||
-				strings.HasPrefix(e.g.pat[slash+1:], ".") {
-				// Another directory's files, or a dot-file, which a
-				// glob does not match (run-time values may: known limit).
-				continue
-			}
-			a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
-			if e.rule.Decision == Deny {
-				if sc.could == nil {
-					sc.could = a
-				}
-			} else if sc.ask == nil {
-				sc.ask = a
-			}
-			return
+		i := t.filesRuleIn(sc.cwdCanon)
+		if i < 0 {
+			continue
 		}
+		e := &t.entries[i]
+		a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+		if e.rule.Decision == Deny {
+			if sc.could == nil {
+				sc.could = a
+			}
+		} else if sc.ask == nil {
+			sc.ask = a
+		}
+		return
+	}
+}
+
+// filesRuleIn returns the first entry of t (in file order) that names
+// the files of directory dir itself (canonical) for holedInCwd, or -1 (see
+// indexFiles).
+func (t *trie) filesRuleIn(dir string) int {
+	if i, ok := t.files[dir]; ok {
+		return int(i)
+	}
+	return -1
+}
+
+// indexFiles files the entries of t that name the files of one directory
+// itself by that directory, the first in file order for each, for
+// filesRuleIn: a deny rule or a built-in secret whose pattern has no '*'
+// before its last '/' and whose last component does not start with "."
+// (a dot-file, which a glob does not match; run-time values may: a known
+// limit). Path sections are indexed when built (see pathIndexFor).
+func (t *trie) indexFiles() {
+	for i := range t.entries {
+		e := &t.entries[i]
+		if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
+			continue
+		}
+		slash := strings.LastIndexByte(e.g.pat, '/')
+		if slash < 0 || strings.Contains(e.g.pat[:slash], "*") || strings.HasPrefix(e.g.pat[slash+1:], ".") {
+			continue
+		}
+		d := e.g.pat[:max(slash, 1)]
+		if _, ok := t.files[d]; ok {
+			continue // an earlier entry names d's files
+		}
+		if t.files == nil {
+			t.files = make(map[string]int32)
+		}
+		t.files[d] = int32(i)
 	}
 }
 

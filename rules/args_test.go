@@ -347,3 +347,48 @@ func TestSecretsThroughWalksAndGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesRuleIn checks the index holedInCwd uses against the scan of
+// every entry it stands for: for each directory a pattern names, and
+// others, the first deny rule or built-in secret naming its files.
+func TestFilesRuleIn(t *testing.T) {
+	p := mustParse(t, `
+rules:
+  write:
+    deny: ["~/.ssh/*", "/srv/data/*", "/*.pem", "gen/*", "/srv/*/x", "/srv/data/.hidden"]
+    ask: ["~/notes/*"]
+    allow: ["/tmp/*"]
+  read:
+    ask: ["/srv/data/y", "~/notes/*"]
+    deny: ["/srv/data/z", "~/.aws/*", "/etc/shadow"]
+`)
+	ctx := testContext(t, AskMode)
+	x := p.pathIndexFor(ctx)
+	for sec, tr := range x.sections {
+		dirs := []string{"/", "/srv", "/srv/data", "/tmp", "/etc", ctx.Home, ctx.Home + "/.ssh", ctx.Home + "/.aws", ctx.Home + "/notes", ctx.Workspace + "/gen", "/nowhere"}
+		for _, e := range tr.entries {
+			if i := strings.LastIndexByte(e.g.pat, '/'); i > 0 {
+				dirs = append(dirs, e.g.pat[:i])
+			}
+		}
+		for _, dir := range dirs {
+			want := -1
+			for i := range tr.entries {
+				e := &tr.entries[i]
+				if e.rule.Decision == Allow || (e.rule.Decision == Ask && e.rule.File != SecretsFile) {
+					continue
+				}
+				slash := strings.LastIndexByte(e.g.pat, '/')
+				if slash < 0 || e.g.pat[:max(slash, 1)] != dir || strings.Contains(e.g.pat[:slash], "*") ||
+					strings.HasPrefix(e.g.pat[slash+1:], ".") {
+					continue
+				}
+				want = i
+				break
+			}
+			if got := tr.filesRuleIn(dir); got != want {
+				t.Errorf("section %d, %s: entry %d, the scan finds %d", sec, dir, got, want)
+			}
+		}
+	}
+}

@@ -110,6 +110,7 @@ type Prepared struct {
 	err  error
 	exec bool
 	e    execPart
+	same bool // see SameIn
 }
 
 // Prepare readies s for In under ctx, whose Cwd it ignores: for an exec
@@ -121,9 +122,31 @@ func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
 	pr.mode, pr.err = p.effectiveMode(ctx)
 	if pr.err == nil && s.Kind == KindExec {
 		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home)
+		// With no workspace the path rules are relative to the working
+		// directory.
+		pr.same = ctx.Workspace != "" && pr.e.cwdFree(s)
+	} else if pr.err == nil && len(s.Words) == 1 {
+		// A write or read of an absolute path: newPathSubject looks at
+		// the working directory only for a relative path or one below
+		// /proc or /dev/fd (the working directory's link).
+		w := s.Words[0]
+		pr.same = ctx.Workspace != "" && strings.HasPrefix(w, "/") && !strings.Contains(w, "proc/") && !strings.Contains(w, "fd/")
 	}
 	return pr
 }
+
+// SameIn reports that In gives the same verdict in every working
+// directory: an exec subject whose command is not named by a relative
+// path, that is not checked as a workspace write (a read-only command, a
+// program that is no workspace writer, or one with assignments), and
+// whose arguments matchArgs matches are all absolute (see
+// argPlan.cwdFree), or that a shell rule denies; a write or read of an
+// absolute path outside /proc and /dev/fd. Never without a workspace
+// (Context.Workspace), to which path rules are relative. A caller
+// deciding it in several directories needs it decided in one.
+// TestSameIn and TestPreparedIn check that In's verdicts agree wherever
+// SameIn says so.
+func (pr *Prepared) SameIn() bool { return pr.same }
 
 // In returns the verdict of the prepared subject in working directory
 // cwd: always what Decide returns for it under the Context given to
@@ -135,7 +158,23 @@ func (pr *Prepared) In(cwd string) Verdict {
 	if !pr.exec {
 		return pr.p.Decide(pr.s, ctx)
 	}
-	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode)
+	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode, false)
+}
+
+// Brief returns In(cwd) without its Reason and Suggest (both empty), with
+// Rule the policy's own rule rather than a copy (the caller must not
+// change it): the verdict's Decision, Class, Sensitivity, Rule (by value),
+// DecidedBy and Protected are always In's (TestPreparedIn compares them).
+// It is for the directories a command's cd may lead to besides the first,
+// whose verdict only counts when its decision is stricter: its
+// explanation is then made by In.
+func (pr *Prepared) Brief(cwd string) Verdict {
+	if !pr.exec {
+		return pr.In(cwd)
+	}
+	ctx := pr.ctx
+	ctx.Cwd = cwd
+	return pr.p.decideExecIn(&pr.e, pr.s, ctx, pr.mode, true)
 }
 
 func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
@@ -187,11 +226,14 @@ type judgement struct {
 	ignoredAllow int
 	// Write and read rules matched by an exec subject's arguments.
 	argDeny, argCould, argAsk *argHit
+	// brief: the verdict is made without its Reason and Suggest, and its
+	// Rule is the policy's own (see Prepared.Brief).
+	brief bool
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
 	e := p.prepareExec(s, ctx.Home)
-	return p.decideExecIn(&e, s, ctx, mode)
+	return p.decideExecIn(&e, s, ctx, mode, false)
 }
 
 // execPart is what the verdict of an exec subject is made of that does
@@ -288,6 +330,21 @@ func (p *Policy) prepareExec(s Subject, home string) execPart {
 	return e
 }
 
+// cwdFree reports that decideExecIn of e, prepared for s, does not depend
+// on Context.Cwd (see Prepared.SameIn), the path rules aside.
+func (e *execPart) cwdFree(s Subject) bool {
+	if len(s.Words) == 0 {
+		return false
+	}
+	if w := s.Words[0]; strings.Contains(w, "/") && !strings.HasPrefix(w, "/") {
+		return false // the link-target form of a relative command path
+	}
+	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 && checksWrites(s.Words) {
+		return false // checked as a workspace write
+	}
+	return e.h.deny >= 0 || e.args.cwdFree()
+}
+
 // sensitivity returns sensitivityOf(s.Words, s.Assigns, writesOutside),
 // a function of the words alone, made once for each value of
 // writesOutside; s is the subject e was prepared for.
@@ -322,10 +379,11 @@ func (p *Policy) mergeForm(h *hits, f form) {
 
 // decideExecIn completes e, the part of s's verdict no working directory
 // changes, in ctx: the link-target form of a command named by a path, the
-// workspace writes and the arguments' write and read rules.
-func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode) Verdict {
+// workspace writes and the arguments' write and read rules. With brief,
+// the verdict is made without its explanation (see Prepared.Brief).
+func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, brief bool) Verdict {
 	j := judgement{t: p.shell, class: e.class, why: e.why, noAllow: e.badAssign, runsAny: e.badAssign && p.denies,
-		couldWhy: "once its run-time parts are known", h: e.h, ignoredAllow: e.ignoredAllow}
+		couldWhy: "once its run-time parts are known", h: e.h, ignoredAllow: e.ignoredAllow, brief: brief}
 	cwd := ""
 	if !ctx.CwdUnknown {
 		cwd = ctx.Cwd
@@ -611,7 +669,17 @@ func matchWords(t *trie, words []string) hits {
 			return t.matchUnits(units, &holeMatcher{})
 		}
 	}
-	return t.matchString(strings.Join(words, " "))
+	// Joined in a buffer on the stack: the string made of it does not
+	// outlive the match, so a short one is not allocated either.
+	var buf [128]byte
+	b := buf[:0]
+	for i, w := range words {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	return t.matchString(string(b))
 }
 
 // declaredReadOnly returns the readonly pattern (see Parse) that argv
@@ -762,8 +830,22 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
+// rule returns a copy of the rule of entry i, for a verdict (the
+// policy's own in a brief verdict, which the caller only reads).
 func (j *judgement) rule(i int) *Rule {
+	if j.brief {
+		return j.t.entries[i].rule
+	}
 	r := *j.t.entries[i].rule
+	return &r
+}
+
+// argRule is rule for the rule an argument matched.
+func (j *judgement) argRule(a *argHit) *Rule {
+	if j.brief {
+		return a.rule
+	}
+	r := *a.rule
 	return &r
 }
 
@@ -791,7 +873,7 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		if j.argAsk != nil {
 			name = path.Base(j.argAsk.arg)
 		}
-		if r := j.rule(j.h.allow); name != "" && !strings.Contains(name, "*") && strings.Contains(r.Pattern, name) {
+		if r := j.t.entries[j.h.allow].rule; name != "" && !strings.Contains(name, "*") && strings.Contains(r.Pattern, name) {
 			if j.argAsk != nil {
 				j.argAsk = nil
 			} else {
@@ -812,37 +894,53 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 	if j.h.deny >= 0 {
 		r := j.rule(j.h.deny)
 		v.Decision, v.Rule, v.DecidedBy = Deny, r, ByRule
-		v.Reason = ruleClause("matches deny rule ", r, "")
+		if !j.brief {
+			v.Reason = ruleClause("matches deny rule ", r, "")
+		}
 		return v
 	}
 	if a := j.argDeny; a != nil {
-		r := *a.rule
-		v.Decision, v.Rule, v.DecidedBy, v.Reason = Deny, &r, ByRule, a.clause()
+		v.Decision, v.Rule, v.DecidedBy = Deny, j.argRule(a), ByRule
+		if !j.brief {
+			v.Reason = a.clause()
+		}
 		return v
 	}
 	if j.h.could >= 0 {
 		r := j.rule(j.h.could)
 		v.Decision, v.Rule, v.DecidedBy = Ask, r, ByRule
-		v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
+		if !j.brief {
+			v.Reason = ruleClause("could match deny rule ", r, " "+j.couldWhy)
+		}
 		return v
 	}
 	if a := j.argCould; a != nil {
-		r := *a.rule
-		v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, &r, ByRule, a.clause()
+		v.Decision, v.Rule, v.DecidedBy = Ask, j.argRule(a), ByRule
+		if !j.brief {
+			v.Reason = a.clause()
+		}
 		return v
 	}
 	if mode == Chat {
-		v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, "mode chat runs nothing"
+		v.Decision, v.DecidedBy = Deny, ByMode
+		if !j.brief {
+			v.Reason = "mode chat runs nothing"
+		}
 		return v
 	}
 	if j.protected != "" {
 		v.DecidedBy, v.Protected = ByClass, j.protected
 		if mode == Plan {
 			v.Decision = Deny
-			v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)
+			if !j.brief {
+				v.Reason = fmt.Sprintf("writes protected path %s; mode plan writes nothing", j.target)
+			}
 			return v
 		}
 		v.Decision = Ask
+		if j.brief {
+			return v
+		}
 		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
 			v.Reason = fmt.Sprintf("argument %s is a protected path (protected: %s) and the program may write it, which needs a human's yes in every mode", arg, j.protected)
 			return v
@@ -855,43 +953,64 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		var what string
 		if j.h.ask >= 0 {
 			r = j.rule(j.h.ask)
-			what = ruleClause("matches ask rule ", r, "")
+			if !j.brief {
+				what = ruleClause("matches ask rule ", r, "")
+			}
 		} else {
-			c := *j.argAsk.rule
-			r, what = &c, j.argAsk.clause()
+			r = j.argRule(j.argAsk)
+			if !j.brief {
+				what = j.argAsk.clause()
+			}
 		}
 		switch mode {
 		case Bypass:
-			v.Decision, v.DecidedBy, v.Reason = Allow, ByMode, what+"; mode bypass runs it"
+			v.Decision, v.DecidedBy = Allow, ByMode
+			if !j.brief {
+				v.Reason = what + "; mode bypass runs it"
+			}
 		case Plan:
-			v.Decision, v.DecidedBy, v.Reason = Deny, ByMode, what+"; mode plan runs only read-only commands"
+			v.Decision, v.DecidedBy = Deny, ByMode
+			if !j.brief {
+				v.Reason = what + "; mode plan runs only read-only commands"
+			}
 		default:
 			v.Decision, v.Rule, v.DecidedBy, v.Reason = Ask, r, ByRule, what
 		}
 		return v
 	}
 	ignored := ""
-	if j.ignoredAllow > 0 && j.h.allow < 0 {
-		r := j.rule(j.ignoredAllow - 1)
+	if j.ignoredAllow > 0 && j.h.allow < 0 && !j.brief {
+		r := j.t.entries[j.ignoredAllow-1].rule
 		ignored = fmt.Sprintf(" (allow rule %q does not name what it runs, so it does not lift this)", r.Pattern)
 	}
 	if j.h.allow >= 0 {
-		r := j.rule(j.h.allow)
 		switch {
 		case j.noAllow:
-			ignored = fmt.Sprintf(" (allow rule %q does not lift this)", r.Pattern)
+			if !j.brief {
+				ignored = fmt.Sprintf(" (allow rule %q does not lift this)", j.t.entries[j.h.allow].rule.Pattern)
+			}
 		case mode == Plan && j.class != ReadOnly:
-			ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", r.Pattern)
+			if !j.brief {
+				ignored = fmt.Sprintf(" (allow rule %q applies in mode plan only to read-only commands)", j.t.entries[j.h.allow].rule.Pattern)
+			}
 		default:
+			r := j.rule(j.h.allow)
 			v.Decision, v.Rule, v.DecidedBy = Allow, r, ByRule
-			v.Reason = ruleClause("matches allow rule ", r, "")
+			if !j.brief {
+				v.Reason = ruleClause("matches allow rule ", r, "")
+			}
 			return v
 		}
 	}
 	v.Decision, v.DecidedBy = classDecision(mode, j.class), ByClass
 	if v.Decision == Allow && j.runsAny {
 		v.Decision = Ask
-		v.Reason = j.why + "; code it makes run could be anything a deny rule forbids, so it asks in every mode"
+		if !j.brief {
+			v.Reason = j.why + "; code it makes run could be anything a deny rule forbids, so it asks in every mode"
+		}
+		return v
+	}
+	if j.brief {
 		return v
 	}
 	switch {
@@ -985,14 +1104,14 @@ func suggestExec(words []string) string {
 			pat = words[0] + " *"
 		}
 	}
-	units, dynamic := execUnits(words)
-	if !dynamic {
+	if !hasHole(words) {
 		// Without a Hole each form above matches the words: "W0 *" and
 		// "W0 W1 *" (W0 holds no '*' or space, W1 is a plain word) match
 		// "W0 …", and the exact command, holding no '*', matches itself
 		// (TestSuggestMatches).
 		return pat
 	}
+	units, _ := execUnits(words)
 	if !(&holeMatcher{}).definite(compileGlob(pat, true), units) {
 		return ""
 	}

@@ -67,6 +67,9 @@ type trie struct {
 	// bytes a, b: most positions of a subject are ruled out without a
 	// map lookup.
 	rootPairs *[1 << 13]byte
+	// files maps a directory to the first entry naming its files (see
+	// indexFiles); nil for the shell rules.
+	files map[string]int32
 }
 
 func newTrie(entries []entry) *trie {

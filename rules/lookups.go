@@ -16,6 +16,23 @@ type Lookups struct {
 	m     map[string]lookup
 	names map[string]map[string]bool // directory → its entries; nil value: unknown
 	canon map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
+	// tmp is os.TempDir() when tmpRead: the environment is read once
+	// for the command (see tempDir).
+	tmp     string
+	tmpRead bool
+}
+
+// tempDir returns os.TempDir(), read from the environment once for the
+// command's lookups (each of its segments asks, several times); a nil lk
+// reads it every time.
+func (lk *Lookups) tempDir() string {
+	if lk == nil {
+		return os.TempDir()
+	}
+	if !lk.tmpRead {
+		lk.tmp, lk.tmpRead = os.TempDir(), true
+	}
+	return lk.tmp
 }
 
 type lookup struct {

@@ -224,7 +224,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	tmp := ctx.TempDirs
 	var defaultTmp [2]string
 	if tmp == nil {
-		defaultTmp = [2]string{os.TempDir(), "/tmp"}
+		defaultTmp = [2]string{ctx.Lookups.tempDir(), "/tmp"}
 		tmp = defaultTmp[:]
 	}
 	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
@@ -265,6 +265,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			}
 		}
 		x.sections[s] = newTrie(entries)
+		x.sections[s].indexFiles()
 	}
 	strict := &Rule{Decision: Deny}
 	for _, pat := range append(slices.Clone(builtinProtected), ctx.Protected...) {
@@ -412,6 +413,11 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 			if rest == "" {
 				return next, nil, false
 			}
+			if len(src) == len(next)+1+len(rest) && src[len(next)] == '/' && src[len(next)+1:] == rest && src[:len(next)] == next {
+				// next + "/" + rest is p itself: cleaned without
+				// joining them again (no copy when p is clean).
+				return filepath.Clean(src), nil, false
+			}
 			return filepath.Clean(next + "/" + rest), nil, false
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
@@ -482,8 +488,16 @@ func newPathSubject(w string, ctx Context) pathSubject {
 	}
 	h := strings.Index(abs, Hole)
 	if h < 0 {
+		cleaned := filepath.Clean(abs)
+		if !strings.Contains(abs, "..") {
+			// Without "..", cleaning only drops what resolving skips
+			// ("." components, doubled and trailing slashes): resolving
+			// the clean path gives the same, and one missing below the
+			// first component is not cleaned again.
+			abs = cleaned
+		}
 		resolved, info := resolve(ctx.Lookups, abs)
-		ps := pathSubject{static: true, cleaned: filepath.Clean(abs), resolved: resolved, shown: shown}
+		ps := pathSubject{static: true, cleaned: cleaned, resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)
 		}

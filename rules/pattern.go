@@ -157,6 +157,17 @@ func execUnits(words []string) (units []uint16, hasHole bool) {
 	return units, hasHole
 }
 
+// hasHole reports whether any of words holds a Hole: execUnits's
+// hasHole, without making the units.
+func hasHole(words []string) bool {
+	for _, w := range words {
+		if strings.Contains(w, Hole) {
+			return true
+		}
+	}
+	return false
+}
+
 // appendUnits appends the bytes of s, each Hole as uHole.
 func appendUnits(units []uint16, s string) []uint16 {
 	for i := 0; i < len(s); i++ {

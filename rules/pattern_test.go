@@ -220,3 +220,17 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestHasHole checks hasHole against the hasHole execUnits reports.
+func TestHasHole(t *testing.T) {
+	parts := []string{"", "a", Hole, "x" + Hole, Hole + "/y", "b c", "*"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range [][]string{{a}, {a, b}, {"cat", a, b}, nil} {
+				if _, want := execUnits(c); hasHole(c) != want {
+					t.Errorf("hasHole(%q) = %v, execUnits says %v", c, hasHole(c), want)
+				}
+			}
+		}
+	}
+}

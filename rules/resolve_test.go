@@ -58,7 +58,8 @@ func resolveInLong(lk *Lookups, dir, p string) (string, os.FileInfo, bool) {
 // TestResolveInAsTheLongWay checks resolveIn against resolveInLong on
 // paths that exist, paths missing at their last component or before it,
 // with dots, doubled and trailing slashes, through absolute, relative,
-// dangling and looping links, absolute and relative to a directory.
+// dangling and looping links, absolute and relative to a directory; and
+// newPathSubject's cleaned and resolved paths against it.
 func TestResolveInAsTheLongWay(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"a/b/c", "x/y"} {
@@ -81,6 +82,22 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 	for _, a := range []string{"a", "a/b", "a/b/c", "a/f", "x/abs", "x/rel", "x/sib", "chain", "dangle", "loop", "missing", ".", ".."} {
 		for _, b := range []string{"", "/", "/new", "/new/", "/new/deeper", "//new", "/./new", "/../new", "/c", "/f/x", "/..", "/."} {
 			rels = append(rels, a+b)
+		}
+	}
+	for _, r := range rels {
+		// newPathSubject resolves a path without ".." cleaned first:
+		// what the long way gives for it as written.
+		for _, p := range []string{root + "/" + r, root + "//" + r + "/", r} {
+			ctx := Context{Cwd: root + "/x", Lookups: NewLookups()}
+			ps := newPathSubject(p, ctx)
+			abs := p
+			if !strings.HasPrefix(p, "/") {
+				abs = ctx.Cwd + "/" + p
+			}
+			want, _, _ := resolveInLong(NewLookups(), "", abs)
+			if !ps.static || ps.resolved != want || ps.cleaned != filepath.Clean(abs) {
+				t.Errorf("newPathSubject(%q): cleaned %q, resolved %q; the long way %q, %q", p, ps.cleaned, ps.resolved, filepath.Clean(abs), want)
+			}
 		}
 	}
 	for _, dir := range []string{"", "/", root, root + "/a/b"} {

@@ -86,6 +86,7 @@ type Context struct {
 	// decisions made with it: give every segment of one command the same
 	// one (a command is decided at one moment, before any of it runs), and
 	// each command a new one. A Lookups is not safe for concurrent use.
+	// It also keeps os.TempDir() (for TempDirs nil) as first read.
 	Lookups *Lookups
 	// TempDirs are directories whose writes count as workspace writes;
 	// nil means os.TempDir() and /tmp. A directory of "/" or one that holds

@@ -36,10 +36,24 @@ var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
 // not read, so such a word is never taken as staying inside).
 type writerOptions struct{ flags, withArg string }
 
+// checksWrites reports that writesOnlyWorkspace looks at the paths of
+// words (git, or a workspace writer given arguments); for any other
+// command it answers false, wherever it is run.
+func checksWrites(words []string) bool {
+	if words[0] == "git" {
+		return true
+	}
+	_, ok := workspaceWriters()[words[0]]
+	return ok && len(words) >= 2
+}
+
 // writesOnlyWorkspace reports whether words, a call of a workspace writer,
 // names only paths strictly inside the workspace or a temp directory (an
 // option's "=value" counts as a path too), and why.
 func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string) {
+	if !checksWrites(words) {
+		return false, "" // what Prepared.SameIn counts on
+	}
 	name := words[0]
 	if name == "git" {
 		ok, why := gitWritesOnlyWorkspace(words, ctx)

@@ -34,6 +34,10 @@ type Guard struct {
 	// analyses each prompt string and PROMPT_COMMAND before using it, so
 	// assigning them allowed code is an ordinary assignment (prompts.go).
 	Prompts bool
+	// longWay, for tests: Decide explains the verdict in every directory
+	// a cd may lead to, as it did before Prepared.Brief, rather than only
+	// the one that wins (TestDecideShortcuts compares the two).
+	longWay bool
 }
 
 // Checked is one segment with its verdict.
@@ -144,7 +148,21 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		pr := g.Policy.Prepare(subject, ctx)
 		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
 		for _, d := range cwds[1:] {
-			if w, _ := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision {
+			if g.longWay {
+				if w, _ := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision {
+					w.Reason += " (in " + d + ", where a cd leads)"
+					v = w
+				}
+				continue
+			}
+			if v.Decision == rules.Deny || pr.SameIn() {
+				break // no directory's verdict is stricter
+			}
+			// Only a stricter decision replaces v: it is found without
+			// its explanation (rules.Prepared.Brief), which is made for
+			// the one that wins.
+			if w, _ := g.settle(as, pr.Brief(d), vouched); w.Decision > v.Decision {
+				w, _ = g.settle(as, pr.In(d), vouched)
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v = w
 			}
