@@ -407,7 +407,13 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			status = exitRefused
 		}
 	}
-	if kept != nil {
+	// The workspace's put-back runs within the modes' (see
+	// sandbox.Jail.PutBack), which first makes searchable again a
+	// directory on the way that the command made unsearchable.
+	restore := func() {
+		if kept == nil {
+			return
+		}
 		changed, tampered := kept.Restore()
 		if len(changed) > 0 {
 			what := sandbox.Changed(changed, s.guard.Context.Workspace)
@@ -442,13 +448,23 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			status = exitRefused
 		}
 	}
-	if err == nil && jail != nil {
+	if err != nil || jail == nil {
+		restore()
+	} else {
 		// Landlock governs no mode or owner: what the command could
 		// not read it could still chmod (a key to 0644, guardsh's
-		// config to 0, the home to 0777).
-		if put := jail.PutBack(); len(put) > 0 {
+		// config directory to 0777, the home to 0).
+		put, less := jail.PutBack(restore)
+		if len(less) > 0 {
+			// Fail-closed, and maybe another jailed command's put-back:
+			// said and recorded, not given back.
+			what := strings.Join(less, ", ")
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: note: fewer permissions than when the jail was built (guardsh gives none back): %s\n", what)
+			rec.Sandbox += "; modes lessened " + what
+		}
+		if len(put) > 0 {
 			what := strings.Join(put, ", ")
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed the mode or owner of hidden paths; put back: %s\n", what)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed the mode or owner of paths the jail guards (hidden paths, the workspace and the directories above them); put back: %s\n", what)
 			rec.Sandbox += "; modes restored " + what
 			hinted = true
 			if status == 0 {

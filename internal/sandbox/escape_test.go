@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -657,7 +658,7 @@ func TestPutBackModes(t *testing.T) {
 	if modeOf(key) != 0o644 || modeOf(p.home) != 0o777 {
 		t.Fatalf("the jailed chmod did not take effect here: %o %o", modeOf(key), modeOf(p.home))
 	}
-	put := j.PutBack()
+	put, _ := j.PutBack(nil)
 	if modeOf(key) != 0o600 || modeOf(p.home) != 0o755 || modeOf(filepath.Join(p.home, ".ssh")) != 0o755 {
 		t.Errorf("not put back: key %o, home %o, .ssh %o (PutBack said %q)", modeOf(key), modeOf(p.home), modeOf(filepath.Join(p.home, ".ssh")), put)
 	}
@@ -667,7 +668,76 @@ func TestPutBackModes(t *testing.T) {
 	if len(put) < 3 || !strings.Contains(strings.Join(put, "\n"), key+" (") {
 		t.Errorf("PutBack said %q", put)
 	}
-	if again := j.PutBack(); len(again) != 0 {
+	if again, _ := j.PutBack(nil); len(again) != 0 {
 		t.Errorf("a second PutBack changed %q", again)
+	}
+}
+
+// TestPutBackNeverLoosens: a record taken while another jailed command had
+// loosened a mode (two commands at once; the other has since put it back)
+// does not loosen it again: the put-back only takes away (an attack run's
+// find, where the second command set a key back to 0644).
+func TestPutBackNeverLoosens(t *testing.T) {
+	needJail(t)
+	p := newPlace(t)
+	key := filepath.Join(p.home, ".ssh", "id_ed25519")
+	must(t, os.Chmod(key, 0o644)) // the other command's change
+	j := sandbox.Prepare(p.spec())
+	defer j.Close()
+	must(t, j.Ready())
+	must(t, os.Chmod(key, 0o600)) // the other command's put-back
+	cmd := exec.Command("/bin/true")
+	must(t, j.Start(cmd))
+	must(t, cmd.Wait())
+	if put, _ := j.PutBack(nil); len(put) != 0 {
+		t.Errorf("PutBack changed %q", put)
+	}
+	if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+}
+
+// TestPutBackReachesUnsearchable: as a user other than root, a jailed
+// command that loosened what lies beneath a directory and then made that
+// directory unsearchable (chmod 0 ~/.aws, or the home above the
+// workspace) kept the put-back from reaching it: the loosened file was
+// left 0644, the workspace's planted hook kept (an attack run's finds).
+// Now the put-back searches such a directory for its time, takes back
+// what was loosened beneath it, and leaves the directory as the command
+// left it, reported. Run as root, the test runs itself again as nobody.
+func TestPutBackReachesUnsearchable(t *testing.T) {
+	needJail(t)
+	dir := os.Getenv("GUARDSH_TEST_REACH")
+	if dir == "" && os.Getuid() == 0 {
+		asNobody(t, "TestPutBackReachesUnsearchable", "GUARDSH_TEST_REACH")
+		return
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	p := place{ws: filepath.Join(dir, "home", "ws"), out: dir, home: filepath.Join(dir, "home")}
+	must(t, os.MkdirAll(filepath.Join(p.home, ".aws"), 0o755))
+	must(t, os.MkdirAll(p.ws, 0o755))
+	creds := filepath.Join(p.home, ".aws", "credentials")
+	must(t, os.WriteFile(creds, []byte("secret\n"), 0o600))
+	spec := sandbox.Spec{Write: []string{p.ws}, Hidden: []string{filepath.Join(p.home, ".aws")}}
+	cmd := exec.Command("/bin/bash", "-c", `chmod 0644 "$HOME/.aws/credentials"; chmod 0 "$HOME/.aws" "$HOME"`)
+	cmd.Dir, cmd.Env = p.ws, append(os.Environ(), "HOME="+p.home)
+	j := sandbox.Prepare(spec)
+	defer j.Close()
+	must(t, j.Start(cmd))
+	must(t, cmd.Wait())
+	reached := false
+	put, less := j.PutBack(func() { _, err := os.ReadDir(p.ws); reached = err == nil })
+	if !reached {
+		t.Error("the workspace was not reachable during the put-back")
+	}
+	must(t, os.Chmod(p.home, 0o755))
+	must(t, os.Chmod(filepath.Join(p.home, ".aws"), 0o755))
+	if fi, err := os.Stat(creds); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("credentials %v, %v; want 0600 (PutBack said %q)", fi.Mode().Perm(), err, put)
+	}
+	if !slices.Contains(less, p.home+" (mode 0000, was 0755)") {
+		t.Errorf("PutBack said %q, %q", put, less)
 	}
 }

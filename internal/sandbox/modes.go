@@ -1,69 +1,87 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
-// keptMode is a hidden path's (or a directory above one) mode and owner
-// as the jail's build found it.
+// keptMode is a path's mode and owner as the jail's build found it.
 type keptMode struct {
 	path     string
 	mode     fs.FileMode // permission, setuid, setgid and sticky bits
+	dir      bool
 	uid, gid uint32
 	dev, ino uint64
 }
 
-// modeBits are the bits of a mode PutBack restores.
+// modeBits are the bits of a mode PutBack looks at.
 const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// keepModes records the mode and owner of each of the hidden paths, of
-// the entries of the hidden directories (one level, up to maxKeptModes in
-// all; links left out) and of every directory above them but /, /proc
-// and what lies beneath it left out: Landlock governs no mode or owner change, so a jailed command may
-// chmod what it may not read (~/.ssh/id_rsa to 0644 for other users to
-// read; guardsh's config to 0, refusing every later command; the home
-// directory to 0777) — an attack run's find.
-func keepModes(hidden []string) []keptMode {
+// keepModes records the mode and owner of each of the hidden paths, of the
+// entries of the hidden directories (one level, up to maxKeptModes in all;
+// links left out), of the writable directories, and of every directory
+// above them up to /; /proc and what lies beneath it are left out.
+// Landlock governs no mode or owner change, so a jailed command may chmod
+// what it may not read or write (~/.ssh/id_rsa to 0644 for other users to
+// read; guardsh's config directory to 0777; the home to 0, so that the
+// put-back of the workspace could not reach it) — an attack run's finds.
+func keepModes(hidden, write []string) []keptMode {
 	var out []keptMode
 	seen := map[string]bool{}
+	note := func(p string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if m, ok := modeOf(p); ok {
+			out = append(out, m)
+		}
+	}
+	above := func(p string) {
+		for ; ; p = filepath.Dir(p) {
+			note(p)
+			if p == "/" {
+				return
+			}
+		}
+	}
 	budget := maxKeptModes
 	for _, h := range hidden {
 		if within(h, "/proc") {
 			continue
 		}
-		for p := h; p != "/" && !seen[p]; p = filepath.Dir(p) {
-			seen[p] = true
-			if m, ok := modeOf(p); ok {
-				out = append(out, m)
-			}
-		}
+		above(h)
 		// What a hidden directory holds (~/.ssh's keys), one level.
 		if ents, err := os.ReadDir(h); err == nil {
 			for _, e := range ents {
 				if budget--; budget < 0 {
 					break
 				}
-				if p := filepath.Join(h, e.Name()); !seen[p] && e.Type()&fs.ModeSymlink == 0 {
-					seen[p] = true
-					if m, ok := modeOf(p); ok {
-						out = append(out, m)
-					}
+				if e.Type()&fs.ModeSymlink == 0 {
+					note(filepath.Join(h, e.Name()))
 				}
 			}
 		}
+	}
+	for _, w := range write {
+		above(w)
 	}
 	return out
 }
 
 // maxKeptModes bounds the entries of hidden directories keepModes records
-// (a home's ~/.ssh and ~/.gnupg hold a few each).
+// (a home's ~/.ssh and ~/.gnupg hold a few each; what lies deeper is
+// guarded by the modes of the directories above it).
 const maxKeptModes = 512
 
-// modeOf returns p's keptMode (lstat(2)), ok false when p is missing.
+// modeOf returns p's keptMode (lstat(2)), ok false when p cannot be
+// looked up.
 func modeOf(p string) (keptMode, bool) {
 	info, err := os.Lstat(p)
 	if err != nil {
@@ -73,39 +91,90 @@ func modeOf(p string) (keptMode, bool) {
 	if !ok {
 		return keptMode{}, false
 	}
-	return keptMode{path: p, mode: info.Mode() & modeBits, uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
+	return keptMode{path: p, mode: info.Mode() & modeBits, dir: info.IsDir(), uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
 }
 
-// PutBack gives the hidden paths, and the directories above them, the
-// modes and owners they had when the jail was built, where a command
-// changed them, and returns what it put back ("PATH (mode 0644, was
-// 0600)"), with " (not restored)" where it could not. A path that is
-// another file now (removed, replaced) is left alone. Call it once the
-// command and everything it started have ended (StopLeftovers).
-func (j *Jail) PutBack() []string {
-	var out []string
-	for _, was := range j.modes {
+// takenBack returns the mode PutBack leaves where the jail's build found
+// was and the command left now: every permission, setuid and setgid bit
+// the command added is taken away, none it took away is given back, and
+// a sticky bit either had stays (it only restricts). A record taken while
+// another jailed command had loosened a mode (two commands at once: an
+// attack run's find) can so never loosen it again.
+func takenBack(was, now fs.FileMode) fs.FileMode {
+	keep := fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid
+	return now&was&keep | (now|was)&fs.ModeSticky
+}
+
+// PutBack takes away what the command added to the modes of the paths
+// keepModes recorded — the hidden paths, what hidden directories hold, the
+// writable directories and the directories above them — and gives back
+// their owner where one the process owned was given away (as root,
+// chown); it never gives back a permission the command took away (see
+// takenBack) and says so instead. during, when not nil, runs in between
+// (the workspace's put-back, see Kept.Restore): for its time, every
+// recorded directory the process owns that the command made unsearchable
+// (chmod 0 of the home, so that the workspace could not be reached) is
+// searchable by its owner again. It returns what it changed, put ("PATH
+// (mode 0644, was 0600)", with " (not restored)" where it failed), and
+// what has fewer permissions than the record, less, left so (which
+// another jailed command's own put-back may explain). A path that is
+// another file now, or missing, is left alone. Call it once the command
+// and everything it started have ended (StopLeftovers).
+func (j *Jail) PutBack(during func()) (put, less []string) {
+	euid := uint32(os.Geteuid())
+	// Shallow first: a directory is reached before what it holds.
+	recs := slices.SortedFunc(slices.Values(j.modes), func(a, b keptMode) int {
+		return cmp.Or(cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/")), strings.Compare(a.path, b.path))
+	})
+	found := make(map[string]keptMode, len(recs)) // as the command left them
+	reached := map[string]bool{}                  // made searchable for the put-back
+	for _, was := range recs {
 		now, ok := modeOf(was.path)
-		if !ok || now.dev != was.dev || now.ino != was.ino || now.mode == was.mode && now.uid == was.uid && now.gid == was.gid {
+		if !ok || now.dev != was.dev || now.ino != was.ino {
 			continue
 		}
-		what := fmt.Sprintf("%s (mode %04o, was %04o)", was.path, now.mode.Perm(), was.mode.Perm())
-		if now.uid != was.uid || now.gid != was.gid {
-			what = fmt.Sprintf("%s (owner %d:%d, was %d:%d)", was.path, now.uid, now.gid, was.uid, was.gid)
+		found[was.path] = now
+		if now.dir && now.mode&0o100 == 0 && now.uid == euid && euid != 0 && os.Chmod(was.path, now.mode|0o100) == nil {
+			reached[was.path] = true
 		}
+	}
+	if during != nil {
+		during()
+	}
+	// Deepest first: a directory's own mode last, after what it holds.
+	for _, was := range slices.Backward(recs) {
+		now, ok := found[was.path]
+		if !ok {
+			continue
+		}
+		want := takenBack(was.mode, now.mode)
+		what := ""
 		var err error
 		if now.uid != was.uid || now.gid != was.gid {
-			err = os.Lchown(was.path, int(was.uid), int(was.gid))
+			if was.uid == euid {
+				what = fmt.Sprintf("%s (owner %d:%d, was %d:%d)", was.path, now.uid, now.gid, was.uid, was.gid)
+				err = os.Lchown(was.path, int(was.uid), int(was.gid))
+			}
 		}
-		if err == nil {
-			// chown(2) clears setuid and setgid: the mode goes back after.
-			// (The paths were resolved: none is a link.)
-			err = os.Chmod(was.path, was.mode)
+		if want != now.mode && what == "" {
+			what = fmt.Sprintf("%s (mode %04o, was %04o)", was.path, now.mode.Perm(), was.mode.Perm())
+		}
+		if was.mode&^now.mode&fs.ModePerm != 0 {
+			less = append(less, fmt.Sprintf("%s (mode %04o, was %04o)", was.path, want.Perm(), was.mode.Perm()))
+		}
+		// Also for a directory made searchable above, and after a
+		// chown (which clears setuid and setgid). The paths were
+		// resolved: none is a link.
+		if err == nil && (want != now.mode || reached[was.path] || what != "") {
+			err = os.Chmod(was.path, want)
+		}
+		if what == "" {
+			continue
 		}
 		if err != nil {
 			what += " (not restored)"
 		}
-		out = append(out, what)
+		put = append(put, what)
 	}
-	return out
+	return put, less
 }

@@ -209,11 +209,11 @@ func (j *Jail) restrict(s Spec) error {
 		return err
 	}
 	j.writers = inheritedWriters()
-	fd, flags, hidden, err := s.ruleset()
+	fd, flags, hidden, writes, err := s.ruleset()
 	if err != nil {
 		return err
 	}
-	j.modes = keepModes(hidden)
+	j.modes = keepModes(hidden, writes)
 	defer unix.Close(fd)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
@@ -279,20 +279,20 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 
 // ruleset builds the Landlock ruleset of s and returns its descriptor and
 // the flags for landlock_restrict_self(2).
-func (s Spec) ruleset() (fd int, flags uint32, hidden []string, err error) {
+func (s Spec) ruleset() (fd int, flags uint32, hidden, writes []string, err error) {
 	cfg := landlock.V7.BestEffort()
 	if s.Network {
 		cfg.HandledAccessNet = 0
 	}
-	fdRules, hidden := s.rules()
+	fdRules, hidden, writes := s.rules()
 	fd, flags, err = cfg.NewRulesetFD(fdRules...)
 	if err != nil {
-		return -1, 0, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
+		return -1, 0, nil, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return -1, 0, nil, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
+		return -1, 0, nil, nil, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
 	}
-	return fd, flags, hidden, nil
+	return fd, flags, hidden, writes, nil
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
@@ -303,17 +303,19 @@ func (s Spec) ruleset() (fd int, flags uint32, hidden []string, err error) {
 // path), and the device files. Symbolic links met while carving get no
 // rule: what they point to is granted, or not, where it lives.
 func (s Spec) Rules() ([]landlock.Rule, error) {
-	r, _ := s.rules()
+	r, _, _ := s.rules()
 	return r, nil
 }
 
-// rules is Rules, also returning the hidden paths as found (resolved).
-func (s Spec) rules() ([]landlock.Rule, []string) {
+// rules is Rules, also returning the hidden paths and the writable
+// directories as found (resolved).
+func (s Spec) rules() (rules []landlock.Rule, hidden, writes []string) {
 	v := fsview.New()
-	hidden := resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
+	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
 	c := carver{view: v}
 	c.carve("/", hidden, false)
-	for _, w := range resolveAll(v, s.Write) {
+	writes = resolveAll(v, s.Write)
+	for _, w := range writes {
 		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
 			continue // the directory itself is hidden
 		}
@@ -332,7 +334,7 @@ func (s Spec) rules() ([]landlock.Rule, []string) {
 		landlock.PathAccess(fileRights, deviceFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(writeRights|ll.AccessFSIoctlDev, deviceDirs...).IgnoreIfMissing(),
 	}
-	return out, hidden
+	return out, hidden, writes
 }
 
 // carver collects the paths of each kind of rule.
