@@ -97,6 +97,18 @@ func startAhead() {
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr, stdout: stdout}
 	go startAhead()
+	// The bash on PATH is looked for while the config loads (a stat per
+	// PATH entry); a config's shell: is looked at instead once known.
+	self, _ := os.Executable()
+	type found struct {
+		path string
+		err  error
+	}
+	onPath := make(chan found, 1)
+	go func() {
+		p, err := interp.FindShell("", os.Getenv("PATH"), self)
+		onPath <- found{p, err}
+	}()
 	if s.ci = ci.Enabled(os.Getenv, inv.ci); s.ci {
 		s.github, s.fc = ci.GitHub(os.Getenv), ci.FindFileCommands(os.Getenv)
 	}
@@ -107,8 +119,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		return exitRefused
 	}
 	policy, policyFile := cfg.policy, cfg.name
-	self, _ := os.Executable()
-	shell, err := interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
+	f := <-onPath
+	shell, err := f.path, f.err
+	if policy.Shell != "" {
+		shell, err = interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
+	}
 	if err != nil {
 		where := ""
 		if policy.Shell != "" {
