@@ -234,6 +234,10 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		home: ctx.Home, ws: ctx.Workspace, root: ctx.Root, cwd: ctx.Cwd,
 		protectedIn: slices.Clone(ctx.Protected), tmpIn: slices.Clone(tmp),
 	}
+	// The patterns' directories are resolved through one set of lookups:
+	// most lie beneath the home directory, whose components were looked
+	// up again for each of a hundred patterns.
+	lk := NewLookups()
 	base := ctx.Workspace
 	if ctx.Root != "" {
 		base = ctx.Root
@@ -248,7 +252,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 			if pat == "" {
 				continue
 			}
-			for _, v := range patternVariants(pat) {
+			for _, v := range patternVariants(pat, lk) {
 				entries = append(entries, entry{g: compileGlob(v, false), rule: pr.rule})
 			}
 		}
@@ -259,7 +263,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 				if pat == "" {
 					continue
 				}
-				for _, v := range patternVariants(pat) {
+				for _, v := range patternVariants(pat, lk) {
 					entries = append(entries, entry{g: compileGlob(v, false), rule: r})
 				}
 			}
@@ -280,7 +284,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		if pat == "" {
 			continue
 		}
-		for _, v := range patternVariants(pat) {
+		for _, v := range patternVariants(pat, lk) {
 			x.protected = append(x.protected, compileGlob(v, false))
 		}
 	}
@@ -290,15 +294,15 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		entries[i] = entry{g: g, rule: protectedRule}
 	}
 	x.protectedIndex = newTrie(entries)
-	x.wsDirs = dirVariants(ctx.Workspace)
-	x.homeDirs = dirVariants(ctx.Home)
+	x.wsDirs = dirVariants(ctx.Workspace, lk)
+	x.homeDirs = dirVariants(ctx.Home, lk)
 	for _, t := range tmp {
 		// A temp dir of "/" or one holding the home directory would make
 		// every write a workspace write; ignore such a setting.
 		if !filepath.IsAbs(t) || t == "/" || (ctx.Home != "" && within(ctx.Home, filepath.Clean(t))) {
 			continue
 		}
-		x.tmpDirs = append(x.tmpDirs, dirVariants(t)...)
+		x.tmpDirs = append(x.tmpDirs, dirVariants(t, lk)...)
 	}
 	p.cache.Store(x)
 	return x
@@ -307,20 +311,21 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 // patternVariants returns pat and, if different, pat with the symlinks of
 // its literal directory part resolved: all of pat when it has no '*', else
 // the directories before the first '*'.
-func patternVariants(pat string) []string {
+func patternVariants(pat string, lk *Lookups) []string {
 	if !strings.HasPrefix(pat, "/") {
 		return []string{pat}
 	}
 	star := strings.IndexByte(pat, '*')
 	var resolved string
 	if star < 0 {
-		resolved = canonical(pat)
+		resolved, _ = resolve(lk, pat)
 	} else {
 		slash := strings.LastIndexByte(pat[:star], '/')
 		if slash <= 0 {
 			return []string{pat}
 		}
-		resolved = canonical(pat[:slash]) + pat[slash:]
+		dir, _ := resolve(lk, pat[:slash])
+		resolved = dir + pat[slash:]
 	}
 	if resolved == pat {
 		return []string{pat}
@@ -328,12 +333,12 @@ func patternVariants(pat string) []string {
 	return []string{pat, resolved}
 }
 
-func dirVariants(d string) []string {
+func dirVariants(d string, lk *Lookups) []string {
 	if d == "" || !filepath.IsAbs(d) {
 		return nil
 	}
 	d = filepath.Clean(d)
-	if c := canonical(d); c != d {
+	if c, _ := resolve(lk, d); c != d {
 		return []string{d, c}
 	}
 	return []string{d}
