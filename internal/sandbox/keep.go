@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -268,7 +269,7 @@ const maxKeptEntries = 4096
 // entries in all. Links are recorded as links, never followed.
 func (k *Kept) keepDir(d string, budget *int) {
 	k.note(d)
-	ents, err := os.ReadDir(d)
+	ents, err := readDir(d)
 	k.dirs[d] = []string{} // a missing directory: every entry made later is new
 	if err != nil {
 		return
@@ -310,9 +311,59 @@ func (k *Kept) keepFile(p string) keptFile {
 func keepFile(p string) keptFile {
 	kf, info := statFile(p)
 	if kf.exists && info.Mode().IsRegular() && info.Size() <= maxKept {
-		kf.data, _ = os.ReadFile(p)
+		kf.data, _ = readRegular(p)
 	}
 	return kf
+}
+
+// readDir lists directory d (following a link to it) without blocking: a
+// FIFO or device put where a directory was is refused (O_DIRECTORY), not
+// waited on.
+func readDir(d string) ([]fs.DirEntry, error) {
+	fd, err := unix.Open(d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: d, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d)
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// readRegular reads p if it is a regular file (not through a link),
+// without blocking on a FIFO swapped in since it was looked at.
+func readRegular(p string) ([]byte, error) {
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: p, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), p)
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "read", Path: p, Err: syscall.EINVAL}
+	}
+	return io.ReadAll(f)
+}
+
+// walkNoLinks opens directory p (absolute, canonical) with O_PATH by a
+// walk from / that follows no symbolic link: a link anywhere on the way
+// is an error (ELOOP), as is anything but a directory.
+func walkNoLinks(p string) (int, error) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	for _, c := range strings.Split(strings.Trim(p, "/"), "/") {
+		if c == "" {
+			continue
+		}
+		next, err := unix.Openat(fd, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: p, Err: err}
+		}
+		fd = next
+	}
+	return fd, nil
 }
 
 // statFile returns p's metadata as keepFile records it, without its
@@ -342,7 +393,21 @@ func fromInfo(info fs.FileInfo) keptFile {
 // link, a file, another directory): beneath those it touches nothing, and
 // what they held is not restored.
 func (k *Kept) Restore() (changed, tampered []string) {
-	r, err := os.OpenRoot(k.root)
+	// The workspace is reached by a walk that follows no link and must
+	// be the directory Keep saw: another jailed command that may write
+	// its parent (a workspace nested in another) swapped it for a link
+	// to another repository, whose .git the put-back then wrote (an attack
+	// run's find).
+	fd, err := walkNoLinks(k.root)
+	if err != nil {
+		return nil, []string{k.root}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if was, known := k.ids[k.root]; unix.Fstat(fd, &st) != nil || known && was != (dirID{uint64(st.Dev), st.Ino}) {
+		return nil, []string{k.root}
+	}
+	r, err := os.OpenRoot(fmt.Sprintf("/proc/self/fd/%d", fd))
 	if err != nil {
 		// The workspace itself is gone or replaced.
 		return nil, []string{k.root}
@@ -393,14 +458,17 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			continue
 		}
 		var ents []fs.DirEntry
-		if f, err := r.Open(rd); err == nil {
+		// O_DIRECTORY and O_NONBLOCK: a FIFO made where a kept
+		// directory was held guardsh before the put-back and the
+		// record, forever (an attack run's find).
+		if f, err := r.OpenFile(rd, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0); err == nil {
 			ents, _ = f.ReadDir(-1)
 			f.Close()
 		} else {
 			// Beyond r's reach (a kept link that leaves the workspace or
 			// names its target by an absolute path): what is new there
 			// is found, and reported as not put back.
-			ents, _ = os.ReadDir(d)
+			ents, _ = readDir(d)
 		}
 		for _, e := range ents {
 			if slices.Contains(names, e.Name()) {
@@ -533,14 +601,21 @@ func Quarantine(d, ws string) (string, error) {
 	if ws == "" || d != ws && !strings.HasPrefix(d, ws+"/") {
 		return "", fmt.Errorf("sandbox: %s is outside the workspace %s: left as it is", d, ws)
 	}
+	// The parent is reached by a walk that follows no link: a workspace
+	// swapped for a link to another repository (by a jailed command of a
+	// workspace around it) had that repository's .git moved aside.
+	parent, err := walkNoLinks(filepath.Dir(d))
+	if err != nil {
+		return "", fmt.Errorf("sandbox: moving %s aside: %w", d, err)
+	}
+	defer unix.Close(parent)
 	base := fmt.Sprintf("%s.guardsh-tampered-%d", d, time.Now().Unix())
-	var err error
 	for i := 0; i < 100; i++ {
 		to := base
 		if i > 0 {
 			to = fmt.Sprintf("%s-%d", base, i)
 		}
-		err = unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+		err = unix.Renameat2(parent, filepath.Base(d), parent, filepath.Base(to), unix.RENAME_NOREPLACE)
 		if err == nil {
 			return to, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -392,5 +393,64 @@ func TestRestoreKeepsALinkedHooksDirectory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRestoreNeverBlocks: a FIFO made where a kept directory was (reached
+// through a link Keep saw unchanged: .git/hooks linking to ../githooks,
+// githooks replaced) held guardsh before the put-back and the record,
+// forever, and the next jailed command's Keep too (an attack run's find).
+func TestRestoreNeverBlocks(t *testing.T) {
+	ws := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+	must(t, os.Mkdir(filepath.Join(ws, "githooks"), 0o755))
+	hooks := filepath.Join(ws, ".git", "hooks")
+	must(t, os.Symlink("../githooks", hooks))
+	k := sandbox.Keep(ws, nil, []string{hooks})
+	must(t, os.Remove(filepath.Join(ws, "githooks")))
+	must(t, syscall.Mkfifo(filepath.Join(ws, "githooks"), 0o644))
+	done := make(chan struct{})
+	go func() {
+		k.Restore()
+		sandbox.Keep(ws, nil, []string{hooks})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Restore or Keep is blocked on a FIFO")
+	}
+}
+
+// TestRestoreFollowsNoSwappedWorkspace: a workspace swapped for a link to
+// another repository after the record (by a jailed command of a workspace
+// around it) is not put back through the link — the other repository's
+// .git/config was overwritten with the record and its .git moved aside
+// (an attack run's finds) — but reported as replaced; moving aside
+// follows no link either.
+func TestRestoreFollowsNoSwappedWorkspace(t *testing.T) {
+	root := t.TempDir()
+	ws, other := filepath.Join(root, "ws"), filepath.Join(root, "other")
+	for _, d := range []string{ws, other} {
+		must(t, os.MkdirAll(filepath.Join(d, ".git"), 0o755))
+		must(t, os.WriteFile(filepath.Join(d, ".git", "config"), []byte("["+filepath.Base(d)+"]\n"), 0o644))
+	}
+	cfg := filepath.Join(ws, ".git", "config")
+	k := sandbox.Keep(ws, []string{cfg}, []string{filepath.Join(ws, ".git", "hooks")})
+	must(t, os.WriteFile(cfg, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+	must(t, os.Rename(ws, ws+".real"))
+	must(t, os.Symlink(other, ws))
+	_, tampered := k.Restore()
+	if !slices.Equal(tampered, []string{ws}) {
+		t.Errorf("tampered = %q, want the workspace", tampered)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, ".git", "config")); string(b) != "[other]\n" {
+		t.Errorf("the other repository's config is %q", b)
+	}
+	if _, err := sandbox.Quarantine(filepath.Join(ws, ".git"), ws); err == nil {
+		t.Error("Quarantine moved a .git through a link")
+	}
+	if _, err := os.Stat(filepath.Join(other, ".git")); err != nil {
+		t.Errorf("the other repository's .git: %v", err)
 	}
 }

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // keptMode is a path's mode and owner as the jail's build found it.
@@ -16,6 +19,7 @@ type keptMode struct {
 	path     string
 	mode     fs.FileMode // permission, setuid, setgid and sticky bits
 	dir      bool
+	link     bool
 	uid, gid uint32
 	dev, ino uint64
 }
@@ -94,6 +98,32 @@ func modeOf(p string) (keptMode, bool) {
 	return keptMode{path: p, mode: info.Mode() & modeBits, dir: info.IsDir(), uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
 }
 
+// byFD names the file descriptor fd holds, for a call that takes a path
+// (chmod(2) has no flag for an O_PATH descriptor): the kernel follows the
+// /proc link to that very file, whatever its path now leads to.
+func byFD(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }
+
+// fstatMode is modeOf through descriptor fd of path p; link reports a
+// symbolic link (opened itself, with O_PATH|O_NOFOLLOW).
+func fstatMode(fd int, p string) (m keptMode, ok bool) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return keptMode{}, false
+	}
+	mode := fs.FileMode(st.Mode & 0o777)
+	if st.Mode&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return keptMode{path: p, mode: mode, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR, link: st.Mode&unix.S_IFMT == unix.S_IFLNK,
+		uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
+}
+
 // takenBack returns the mode PutBack leaves where the jail's build found
 // was and the command left now: every permission, setuid and setgid bit
 // the command added is taken away, none it took away is given back, and
@@ -126,15 +156,31 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 	recs := slices.SortedFunc(slices.Values(j.modes), func(a, b keptMode) int {
 		return cmp.Or(cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/")), strings.Compare(a.path, b.path))
 	})
+	// Each path is opened once (O_PATH, no link followed) and its file
+	// changed through that descriptor: a path looked up again later may
+	// lead elsewhere (another jailed command swapped a recorded
+	// directory for a link to ~/.ssh while this put-back ran, and the
+	// chmod followed it: an attack run's find).
 	found := make(map[string]keptMode, len(recs)) // as the command left them
-	reached := map[string]bool{}                  // made searchable for the put-back
+	fds := make(map[string]int, len(recs))
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	reached := map[string]bool{} // made searchable for the put-back
 	for _, was := range recs {
-		now, ok := modeOf(was.path)
-		if !ok || now.dev != was.dev || now.ino != was.ino {
+		fd, err := unix.Open(was.path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
 			continue
 		}
-		found[was.path] = now
-		if now.dir && now.mode&0o100 == 0 && now.uid == euid && euid != 0 && os.Chmod(was.path, now.mode|0o100) == nil {
+		now, ok := fstatMode(fd, was.path)
+		if !ok || now.dev != was.dev || now.ino != was.ino || now.link {
+			unix.Close(fd)
+			continue
+		}
+		found[was.path], fds[was.path] = now, fd
+		if now.dir && now.mode&0o100 == 0 && now.uid == euid && euid != 0 && os.Chmod(byFD(fd), now.mode|0o100) == nil {
 			reached[was.path] = true
 		}
 	}
@@ -153,7 +199,7 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 		if now.uid != was.uid || now.gid != was.gid {
 			if was.uid == euid {
 				what = fmt.Sprintf("%s (owner %d:%d, was %d:%d)", was.path, now.uid, now.gid, was.uid, was.gid)
-				err = os.Lchown(was.path, int(was.uid), int(was.gid))
+				err = unix.Fchownat(fds[was.path], "", int(was.uid), int(was.gid), unix.AT_EMPTY_PATH)
 			}
 		}
 		if want != now.mode && what == "" {
@@ -163,10 +209,10 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 			less = append(less, fmt.Sprintf("%s (mode %04o, was %04o)", was.path, want.Perm(), was.mode.Perm()))
 		}
 		// Also for a directory made searchable above, and after a
-		// chown (which clears setuid and setgid). The paths were
-		// resolved: none is a link.
+		// chown (which clears setuid and setgid). Through the
+		// descriptor, which holds no link.
 		if err == nil && (want != now.mode || reached[was.path] || what != "") {
-			err = os.Chmod(was.path, want)
+			err = os.Chmod(byFD(fds[was.path]), want)
 		}
 		if what == "" {
 			continue
