@@ -140,7 +140,7 @@ func takenBack(was, now fs.FileMode) fs.FileMode {
 // writable directories and the directories above them — and gives back
 // their owner where one the process owned was given away (as root,
 // chown); it never gives back a permission the command took away (see
-// takenBack) and says so instead. during, when not nil, runs in between
+// takenBack). during, when not nil, runs in between
 // (the workspace's put-back, see Kept.Restore): for its time, every
 // recorded directory the process owns that the command made unsearchable
 // (chmod 0 of the home, so that the workspace could not be reached) is
