@@ -741,3 +741,53 @@ func TestPutBackReachesUnsearchable(t *testing.T) {
 		t.Errorf("PutBack said %q, %q", put, less)
 	}
 }
+
+// TestNoSetuidNoCapabilitiesNoACLs: a jailed command may not leave a
+// setuid or setgid file behind (chmod, open or mknod with the bits), nor
+// set file capabilities or an ACL (setxattr): no_new_privs protects only
+// the jail's own processes, and attack runs left a setuid python in /tmp
+// (root for any user of the machine) and an ACL opening the home to
+// another user. Each attempt works without the jail.
+func TestNoSetuidNoCapabilitiesNoACLs(t *testing.T) {
+	needJail(t)
+	needPrograms(t, "python3")
+	for _, c := range []struct{ name, code string }{
+		{"chmod", `shutil.copy("/bin/true", "t"); os.chmod("t", 0o4755)`},
+		{"chmod setgid", `shutil.copy("/bin/true", "t"); os.chmod("t", 0o2755)`},
+		{"fchmod", `shutil.copy("/bin/true", "t"); fd = os.open("t", os.O_RDONLY); os.fchmod(fd, 0o4755)`},
+		{"open", `os.close(os.open("t", os.O_CREAT | os.O_WRONLY, 0o4755))`},
+		{"mknod", `os.mknod("t", 0o4755 | stat.S_IFREG)`},
+		{"capability", `open("t", "w").close(); os.setxattr("t", "security.capability", b"\x01\x00\x00\x02\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")`},
+		{"acl", `open("t", "w").close(); os.setxattr("t", "system.posix_acl_access", b"\x02\x00\x00\x00\x01\x00\x06\x00\xff\xff\xff\xff\x04\x00\x04\x00\xff\xff\xff\xff\x10\x00\x04\x00\xff\xff\xff\xff\x20\x00\x04\x00\xff\xff\xff\xff")`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			for _, jailed := range []bool{false, true} {
+				p := newPlace(t)
+				var spec *sandbox.Spec
+				if jailed {
+					s := p.spec()
+					spec = &s
+				}
+				_, out := run(t, p, spec, `python3 -S -c 'import os, shutil, stat
+`+c.code+`'`)
+				took := false
+				if fi, err := os.Stat(filepath.Join(p.ws, "t")); err == nil {
+					took = fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0
+				}
+				if x, err := unix.Getxattr(filepath.Join(p.ws, "t"), "security.capability", nil); err == nil && x > 0 {
+					took = true
+				}
+				if x, err := unix.Getxattr(filepath.Join(p.ws, "t"), "system.posix_acl_access", nil); err == nil && x > 0 {
+					took = true
+				}
+				switch {
+				case !jailed && !took:
+					t.Fatalf("without the jail it does not take here: %s", out)
+				case jailed && took:
+					t.Errorf("the jail let it through: %s", out)
+				}
+			}
+		})
+	}
+}

@@ -100,7 +100,7 @@ func filter(network bool) ([]unix.SockFilter, error) {
 		{f: unix.SockFilter{Code: jeq, K: 0}, jf: "eperm"},
 		{f: unix.SockFilter{Code: ld, K: offArg0 + 4}},
 		{f: unix.SockFilter{Code: jeq, K: 0}, jt: "allow", jf: "eperm"},
-		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IOCTL)}, jf: "net", at: "ioctl"},
+		{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IOCTL)}, jf: "modes0", at: "ioctl"},
 		{f: unix.SockFilter{Code: ld, K: offArg1}},
 		{f: unix.SockFilter{Code: jeq, K: unix.TIOCSTI}, jt: "eperm"},
 		{f: unix.SockFilter{Code: jeq, K: unix.TIOCLINUX}, jt: "eperm"},
@@ -110,12 +110,36 @@ func filter(network bool) ([]unix.SockFilter, error) {
 		{f: unix.SockFilter{Code: jeq, K: fsIoc32Setflags}, jt: "eperm"},
 		{f: unix.SockFilter{Code: jeq, K: fsIocFssetxattr}, jt: "eperm", jf: "allow"},
 	}
+	// Setuid and setgid bits, file capabilities and ACLs: a jailed
+	// command left a setuid copy of python in /tmp (as root: any user
+	// of the machine became root; as a user: another user became that
+	// user and read its keys), and an ACL on the home let another user
+	// read guardsh's config — attack runs' finds. no_new_privs protects
+	// only the jail's own processes. So a mode with S_ISUID or S_ISGID
+	// is refused to every call that sets or creates one, the xattr calls
+	// (security.capability, system.posix_acl_*) say the file system has
+	// none, and openat2 (whose mode the filter cannot read) and io_uring
+	// (which opens files past it) are refused.
+	for i, c := range modeCalls() {
+		next := fmt.Sprintf("modes%d", i+1)
+		prog = append(prog,
+			ins{f: unix.SockFilter{Code: jeq, K: c.nr}, jf: next, at: fmt.Sprintf("modes%d", i)},
+			ins{f: unix.SockFilter{Code: ld, K: offArg0 + 8*c.arg}},
+			ins{f: unix.SockFilter{Code: jset, K: unix.S_ISUID | unix.S_ISGID}, jt: "eperm", jf: "allow"})
+	}
+	prog = append(prog,
+		ins{f: unix.SockFilter{Code: jeq, K: sysOpenat2}, jt: "enosys", at: fmt.Sprintf("modes%d", len(modeCalls()))},
+		ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, jt: "eperm"},
+		ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SETXATTR)}, jt: "enotsup"},
+		ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_LSETXATTR)}, jt: "enotsup"},
+		ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_FSETXATTR)}, jt: "enotsup"},
+		ins{f: unix.SockFilter{Code: jeq, K: sysSetxattrat}, jt: "enotsup", jf: "net"},
+	)
 	if network {
 		prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}, at: "net"}) // nothing more
 	} else {
 		prog = append(prog,
-			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP)}, jt: "eperm", at: "net"},
-			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SOCKET)}, jf: "allow"},
+			ins{f: unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SOCKET)}, jf: "allow", at: "net"},
 			ins{f: unix.SockFilter{Code: ld, K: offArg0}},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_PACKET}, jt: "eacces"},
 			ins{f: unix.SockFilter{Code: jeq, K: afSMC}, jt: "eacces"},
@@ -140,8 +164,12 @@ func filter(network bool) ([]unix.SockFilter, error) {
 	labels["allow"] = len(prog)
 	labels["eacces"] = len(prog) + 1
 	labels["eperm"] = len(prog) + 2
+	labels["enosys"] = len(prog) + 3
+	labels["enotsup"] = len(prog) + 4
 	prog = append(prog, ins{f: unix.SockFilter{Code: ret, K: allow}}, ins{f: unix.SockFilter{Code: ret, K: eacces}},
-		ins{f: unix.SockFilter{Code: ret, K: eperm}})
+		ins{f: unix.SockFilter{Code: ret, K: eperm}},
+		ins{f: unix.SockFilter{Code: ret, K: uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))}},
+		ins{f: unix.SockFilter{Code: ret, K: uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP))}})
 	out := make([]unix.SockFilter, len(prog))
 	for i, in := range prog {
 		out[i] = in.f
@@ -160,6 +188,34 @@ func filter(network bool) ([]unix.SockFilter, error) {
 		}
 	}
 	return out, nil
+}
+
+// Syscall numbers the same on amd64 and arm64 that golang.org/x/sys may
+// not name: fchmodat2 (Linux 6.6), openat2 (5.6), setxattrat (6.13).
+const (
+	sysFchmodat2  = 452
+	sysOpenat2    = 437
+	sysSetxattrat = 463
+)
+
+// modeCall is a system call that sets or creates a file's mode, and the
+// index of its mode argument.
+type modeCall struct {
+	nr  uint32
+	arg uint32
+}
+
+// modeCalls are the calls the filter refuses a setuid or setgid mode:
+// the *at ones everywhere, and on amd64 the old ones too (chmod, open,
+// creat, mknod; arm64 has none of them).
+func modeCalls() []modeCall {
+	calls := []modeCall{{uint32(unix.SYS_FCHMOD), 1}, {uint32(unix.SYS_FCHMODAT), 2}, {sysFchmodat2, 2},
+		{uint32(unix.SYS_OPENAT), 3}, {uint32(unix.SYS_MKNODAT), 2}}
+	if runtime.GOARCH == "amd64" {
+		// chmod(2) 90, open(2) 2, creat(2) 85, mknod(2) 133.
+		calls = append(calls, modeCall{90, 1}, modeCall{2, 2}, modeCall{85, 1}, modeCall{133, 1})
+	}
+	return calls
 }
 
 // installFilter installs prog (made by filter) on the calling thread,
