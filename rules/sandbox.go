@@ -204,7 +204,10 @@ func sourceLine(src string) int {
 // patterns of the form "*/NAME" (see builtinProtected); all of .git is
 // protected, but only the parts git runs code from are listed.
 func WorkspaceProtected() (files, dirs []string) {
-	files = []string{".git/config", ".git/config.worktree", ".git/commondir", ".git/info/attributes", ".guardsh.yaml"}
+	// HEAD at the top: with .git made invalid, git takes a workspace
+	// holding HEAD, objects and refs for a bare repository and runs its
+	// config (an attack run's core.fsmonitor in a plain git status).
+	files = []string{".git/config", ".git/config.worktree", ".git/commondir", ".git/info/attributes", ".guardsh.yaml", "HEAD"}
 	dirs = []string{".git/hooks"}
 	for _, p := range builtinProtected {
 		rest, ok := strings.CutPrefix(p, "*/")

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -276,10 +277,15 @@ func workspace(dir string, stderr io.Writer) (ws, root string) {
 	}
 	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
 		c := canonical(w)
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() && (c == root || strings.HasPrefix(c, root+"/")) {
+		// Not inside a .git: a workspace narrowed to the repository's
+		// own .git kept none of its protected paths (they were looked for
+		// at .git/.git/…), and a jailed command planted a hook and a
+		// core.fsmonitor unseen (an attack run's find).
+		inGit := slices.Contains(strings.Split(c, "/"), ".git")
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && !inGit && (c == root || strings.HasPrefix(c, root+"/")) {
 			return c, root
 		}
-		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s; ignored\n", w, root)
+		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s (outside any .git); ignored\n", w, root)
 	}
 	return root, root
 }
