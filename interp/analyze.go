@@ -1465,6 +1465,15 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 			}
 			name := as.Name.Value
 			_, value, _ := strings.Cut(seg.Assigns[i].Value, "=")
+			if strings.Contains(value, Hole) && as.Value != nil && !as.Append {
+				// A value static under the assumptions themselves
+				// (k=$HOME/.ssh/id_rsa, as k=~/.ssh/id_rsa is): a new
+				// user's cat $k read the key unasked.
+				a.assume.used = map[string]string{}
+				if v, err := a.assumedResolver().literal(as.Value, true); err == nil && !strings.Contains(v, Hole) {
+					value = v
+				}
+			}
 			if as.Append {
 				old, ok := a.assume.vars[name]
 				if !ok {
@@ -1521,16 +1530,12 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 			return nil, nil, ""
 		}
 	}
-	if a.ares == nil {
-		a.ares = newResolver(a.opt.Home, &a.budget, a.opt.general)
-		a.ares.cfg.Env = a.assume
-		a.ares.keep = a.assume.keep
-	}
+	ares := a.assumedResolver()
 	a.assume.used = map[string]string{}
 	for _, w := range c.Args {
 		n := len(args)
 		var err error
-		if args, err = a.ares.fields(w, f.text(w), args, f.posix); err != nil {
+		if args, err = ares.fields(w, f.text(w), args, f.posix); err != nil {
 			return nil, nil, ""
 		}
 		for range args[n:] {
@@ -1541,6 +1546,17 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 		return nil, nil, ""
 	}
 	return args, offs, a.assume.describe()
+}
+
+// assumedResolver returns the resolver that expands words with the
+// assumed values (see assumptions), made on first use.
+func (a *analyzer) assumedResolver() *resolver {
+	if a.ares == nil {
+		a.ares = newResolver(a.opt.Home, &a.budget, a.opt.general)
+		a.ares.cfg.Env = a.assume
+		a.ares.keep = a.assume.keep
+	}
+	return a.ares
 }
 
 func sameValues(x, y []Word) bool {

@@ -24,6 +24,8 @@ func TestAnalyzeAssumed(t *testing.T) {
 			[]string{"exec {CMD=curl} export", "exec \"\\x00\" x", "exec curl x assuming CMD=curl"}},
 		{"HOME is the user's", `cat "$HOME/.netrc"`,
 			[]string{"exec cat \"\\x00/.netrc\"", "exec cat /home/u/.netrc assuming HOME=/home/u"}},
+		{"a value static under the assumptions is assumed", "k=$HOME/.ssh/id_rsa; cat $k",
+			[]string{"exec {\"k=\\x00/.ssh/id_rsa\"}", "exec cat \"\\x00\"", "exec cat /home/u/.ssh/id_rsa assuming k=/home/u/.ssh/id_rsa"}},
 		{"a run-time value is not assumed", "X=$(date); $X",
 			[]string{"exec date via $(…)", "exec {\"X=\\x00\"}", "exec \"\\x00\""}},
 		{"unset forgets", "CMD=curl; unset CMD; $CMD",
