@@ -592,6 +592,12 @@ func TestDenyModeRetryRunsOnce(t *testing.T) {
 	if err := run(); err == nil {
 		t.Fatal("the approval was used twice")
 	}
+	// A denial says so in a word ("denied", once "denyd").
+	cmd2, id2, _ := e.startHeadless("touch denied.txt")
+	_ = cmd2.Wait()
+	p.literal(filepath.Join(e.bin, "guardsh") + " deny " + id2)
+	p.keys("Enter")
+	p.waitFor(id2 + `: denied$`)
 }
 
 // TestDialogJobControlTakesTerminal: a parent whose read of the terminal

@@ -120,6 +120,10 @@ func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "guardsh: %s: %v\n", cmd, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %sd\n", id, cmd)
+	done := map[string]string{"approve": "approved", "deny": "denied"}[cmd]
+	if done == "" {
+		done = cmd + "d"
+	}
+	fmt.Fprintf(stdout, "%s: %s\n", id, done)
 	return 0
 }
