@@ -513,6 +513,19 @@ func (k *Kept) Restore() (changed, tampered []string) {
 				k.linkTampered(p, bad)
 				continue
 			}
+		} else if was.data == nil && was.mode.IsRegular() && now.exists && now.mode.IsRegular() {
+			// Too big to have been kept (a .git/config of 1,500
+			// branches): the changed file is moved aside, so that what
+			// was planted in it (a core.fsmonitor) does not apply — an
+			// attack run's find; the human puts back what they review.
+			to := fmt.Sprintf("%s.guardsh-changed-%d", rp, time.Now().UnixNano())
+			if err := r.Rename(rp, to); err != nil {
+				changed = append(changed, p+" (not restored)")
+				k.linkTampered(p, bad)
+			} else {
+				changed = append(changed, p+" (too big to keep: moved aside to "+filepath.Base(to)+")")
+			}
+			continue
 		} else if was.data == nil || !was.mode.IsRegular() || restore(r, rp, was) != nil {
 			changed = append(changed, p+" (not restored)")
 			k.linkTampered(p, bad)

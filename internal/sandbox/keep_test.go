@@ -454,3 +454,36 @@ func TestRestoreFollowsNoSwappedWorkspace(t *testing.T) {
 		t.Errorf("the other repository's .git: %v", err)
 	}
 }
+
+// TestRestoreMovesAsideWhatWasTooBigToKeep: a protected file too big to
+// have been kept (a .git/config of 1,500 branches) that the command
+// changed was reported "not restored" and kept its planted core.fsmonitor
+// (an attack run's find): it is moved aside, so that it no longer applies.
+func TestRestoreMovesAsideWhatWasTooBigToKeep(t *testing.T) {
+	ws := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+	cfg := filepath.Join(ws, ".git", "config")
+	big := strings.Repeat("[branch \"b\"]\n\tremote = origin\n", 5000)
+	must(t, os.WriteFile(cfg, []byte(big), 0o644))
+	time.Sleep(60 * time.Millisecond) // older than the time stamps' grain
+	k := sandbox.Keep(ws, []string{cfg}, nil)
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString("[core]\n\tfsmonitor = evil\n")
+	must(t, err)
+	must(t, f.Close())
+	changed, _ := k.Restore()
+	if len(changed) != 1 || !strings.Contains(changed[0], "moved aside") {
+		t.Errorf("changed = %q", changed)
+	}
+	if _, err := os.Lstat(cfg); err == nil {
+		t.Error("the changed config is still in place")
+	}
+	moved, _ := filepath.Glob(cfg + ".guardsh-changed-*")
+	if len(moved) != 1 {
+		t.Fatalf("moved aside: %q", moved)
+	}
+	if b, _ := os.ReadFile(moved[0]); !strings.Contains(string(b), "fsmonitor = evil") {
+		t.Error("what was moved aside is not the changed config")
+	}
+}
