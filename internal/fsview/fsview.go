@@ -57,16 +57,24 @@ func (v *View) entries(dir string) ([]os.DirEntry, error) {
 		return l.entries, l.err
 	}
 	var l listing
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		l.err = &os.PathError{Op: "open", Path: dir, Err: err}
-	} else {
-		f := os.NewFile(uintptr(fd), dir)
-		l.entries, l.err = f.ReadDir(-1)
-		f.Close()
-	}
+	l.entries, l.err = ReadDir(dir)
 	v.listed[dir] = l
 	return l.entries, l.err
+}
+
+// ReadDir returns the entries of directory dir (following a link to it),
+// in directory order, unremembered: opened with O_DIRECTORY, O_NONBLOCK
+// and O_CLOEXEC and read with getdents — none of the status calls os.Open
+// makes for a file it might poll, and a FIFO or device put where a
+// directory was is refused, never waited on. Errors are *os.PathError.
+func ReadDir(dir string) ([]os.DirEntry, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // Resolve returns what absolute path p names with every symbolic link

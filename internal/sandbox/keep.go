@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/guardsh/guardsh/internal/fsview"
 	"golang.org/x/sys/unix"
 )
 
@@ -269,7 +270,7 @@ const maxKeptEntries = 4096
 // entries in all. Links are recorded as links, never followed.
 func (k *Kept) keepDir(d string, budget *int) {
 	k.note(d)
-	ents, err := readDir(d)
+	ents, err := fsview.ReadDir(d)
 	k.dirs[d] = []string{} // a missing directory: every entry made later is new
 	if err != nil {
 		return
@@ -314,19 +315,6 @@ func keepFile(p string) keptFile {
 		kf.data, _ = readRegular(p)
 	}
 	return kf
-}
-
-// readDir lists directory d (following a link to it) without blocking: a
-// FIFO or device put where a directory was is refused (O_DIRECTORY), not
-// waited on.
-func readDir(d string) ([]fs.DirEntry, error) {
-	fd, err := unix.Open(d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: d, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), d)
-	defer f.Close()
-	return f.ReadDir(-1)
 }
 
 // readRegular reads p if it is a regular file (not through a link),
@@ -468,7 +456,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			// Beyond r's reach (a kept link that leaves the workspace or
 			// names its target by an absolute path): what is new there
 			// is found, and reported as not put back.
-			ents, _ = readDir(d)
+			ents, _ = fsview.ReadDir(d)
 		}
 		for _, e := range ents {
 			if slices.Contains(names, e.Name()) {
