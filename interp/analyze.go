@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -188,6 +189,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		a.segs, a.meta = make([]Segment, 0, n), make([]segMeta, 0, n)
 	}
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
+	a.res.realCat = a.realCat
 	a.assume = &assumptions{home: opt.Home}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
@@ -263,9 +265,19 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = text, blanks, src
+	a.catDefined = catDefinition.MatchString(src)
+	a.funcDefined = funcDefinition.MatchString(src)
 	a.stmts(f.Stmts, top)
 	return nil
 }
+
+// catDefinition finds text that may define a function named cat, in the
+// command itself or in a string it may eval: then no "$(cat <<'EOF' …)"
+// takes the document's text as its value (see realCat).
+// funcDefinition finds text that may define a function (see loopValues).
+var funcDefinition = regexp.MustCompile(`[^[:space:]][[:space:]]*\([[:space:]]*\)|(^|[^[:alnum:]_])function[[:space:]]`)
+
+var catDefinition = regexp.MustCompile(`(^|[^[:alnum:]_.-])cat[[:space:]]*\(|function[[:space:]]+cat([^[:alnum:]_.-]|$)`)
 
 // long analyses a text over MaxTextSize one top-level command at a time,
 // as bash reads a script: the parser yields each statement as soon as it
@@ -475,9 +487,15 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
-	opt    Options
-	res    *resolver
-	budget budget
+	// catDefined: the command's text may define a function named cat
+	// (see realCat); funcDefined: any function (see loopValues).
+	catDefined, funcDefined bool
+	// loopVals are the values of the bounded loop variables of the loops
+	// being analysed (see loopValues).
+	loopVals map[string][]string
+	opt      Options
+	res      *resolver
+	budget   budget
 
 	segs []Segment
 	meta []segMeta
@@ -1298,6 +1316,13 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
+			if vals, ok := a.loopValues(l, c.Do); ok {
+				if a.loopVals == nil {
+					a.loopVals = map[string][]string{}
+				}
+				a.loopVals[l.Name.Value] = vals
+				defer delete(a.loopVals, l.Name.Value)
+			}
 		case *syntax.CStyleLoop:
 			a.nestedArith(l.Init, f)
 			a.nestedArith(l.Cond, f)
@@ -1422,6 +1447,9 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
 		seg.Function = a.isFunc(seg.Args[0].Value)
 	}
+	if a.assuming == "" {
+		seg.Bounded = a.boundedIn(c)
+	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)
 	if seg.Function {
@@ -1442,6 +1470,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 	a.track(c, seg)
 	if a.err == nil && a.assuming == "" {
+		main := seg
 		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt)+len(seg.Assigns) > 0 && !sameValues(alt, seg.Args) {
 			// The same command with the variables' assumed values (see
 			// assumptions): emitted, with what it runs, for deny rules.
@@ -1451,7 +1480,128 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 			a.payloads(seg, altOffs, s, f, 0)
 			a.assuming = ""
 		}
+		// Once per value of each bounded loop variable (see
+		// Segment.Bounded).
+		for _, name := range main.Bounded {
+			old, had := a.assume.vars[name]
+			for _, v := range a.loopVals[name] {
+				if a.assume.vars == nil {
+					a.assume.vars = map[string]string{}
+				}
+				a.assume.vars[name] = v
+				if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt) > 0 && a.err == nil {
+					seg := main
+					seg.Args, seg.LoopValue = alt, true
+					a.assuming = what
+					a.emit(seg, f)
+					a.payloads(seg, altOffs, s, f, 0)
+					a.assuming = ""
+				}
+			}
+			if had {
+				a.assume.vars[name] = old
+			} else {
+				delete(a.assume.vars, name)
+			}
+		}
 	}
+}
+
+// boundedIn returns the bounded loop variables (see Segment.Bounded)
+// that the words of c expand, in the order met.
+func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
+	if len(a.loopVals) == 0 {
+		return nil
+	}
+	var names []string
+	for _, w := range c.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+				if _, ok := a.loopVals[p.Param.Value]; ok && !slices.Contains(names, p.Param.Value) {
+					names = append(names, p.Param.Value)
+				}
+			}
+			return true
+		})
+	}
+	return names
+}
+
+// maxLoopValues bounds the values of a loop variable the analysis follows
+// (each is a segment more for every command that uses it).
+const maxLoopValues = 16
+
+// loopValues returns the values of the variable of a for loop over words
+// (l) with body do, when the analysis can know them: at most
+// maxLoopValues words, each without any expansion, brace or extended glob
+// (a name, or a glob, whose value is its shape: see globShape), and
+// a body that cannot assign the variable — no word naming it (an
+// assignment, read, declare, unset, printf -v …), no arithmetic, no eval,
+// source, function or alias the analysis knows, and no function defined
+// anywhere in the command's text (which a call in the body could run).
+func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt) ([]string, bool) {
+	name := l.Name.Value
+	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined {
+		return nil, false
+	}
+	vals := make([]string, 0, len(l.Items))
+	for _, w := range l.Items {
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "{}\\") {
+					return nil, false
+				}
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return nil, false
+				}
+			case *syntax.DblQuoted:
+				for _, q := range p.Parts {
+					if _, ok := q.(*syntax.Lit); !ok {
+						return nil, false
+					}
+				}
+			default:
+				return nil, false
+			}
+		}
+		// The value as the analysis sees the word: a glob's shape, its
+		// pattern characters Holes (expand keeps a Hole in a variable's
+		// value, quoted or not).
+		fs, err := a.res.fields(w, "", nil, false)
+		if err != nil || len(fs) != 1 {
+			return nil, false
+		}
+		vals = append(vals, fs[0].Value)
+	}
+	ok := true
+	for _, st := range do {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Assign:
+				if n.Name != nil && n.Name.Value == name {
+					ok = false
+				}
+			case *syntax.Word:
+				if v := n.Lit(); v == name || strings.HasPrefix(v, name+"=") || strings.HasPrefix(v, name+"[") ||
+					strings.HasPrefix(v, name+"+=") {
+					ok = false
+				}
+			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl:
+				ok = false
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch c := n.Args[0].Lit(); {
+					case c == "eval", c == "source", c == ".", c == "", a.isFunc(c), a.isAlias(c):
+						ok = false
+					}
+				}
+			}
+			return ok
+		})
+	}
+	return vals, ok
 }
 
 // track updates the assumed values after simple command c (resolved as
@@ -1548,6 +1698,14 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 	return args, offs, a.assume.describe()
 }
 
+// realCat reports that a command named cat runs the program cat: no
+// function or alias of that name is known (resolver.realCat). A file
+// sourced from the text is analysed without this (its analysis is cached
+// by content, and the caller's functions are not in its key).
+func (a *analyzer) realCat() bool {
+	return !a.catDefined && !a.isFunc("cat") && !a.isAlias("cat")
+}
+
 // assumedResolver returns the resolver that expands words with the
 // assumed values (see assumptions), made on first use.
 func (a *analyzer) assumedResolver() *resolver {
@@ -1555,6 +1713,7 @@ func (a *analyzer) assumedResolver() *resolver {
 		a.ares = newResolver(a.opt.Home, &a.budget, a.opt.general)
 		a.ares.cfg.Env = a.assume
 		a.ares.keep = a.assume.keep
+		a.ares.realCat = a.realCat
 	}
 	return a.ares
 }

@@ -141,7 +141,7 @@ func (as *assumptions) describe() string {
 		case "its default":
 			parts[i] = n + " at its default"
 		default:
-			parts[i] = n + "=" + v
+			parts[i] = n + "=" + strings.ReplaceAll(v, Hole, "…")
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -308,6 +308,20 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		a.findWrites(args, seg, f)
 	}
 	r := unwrapArgs(base, args)
+	if base == "xargs" {
+		if dir, suffix, ok := a.listedDir(a.feeds[s]); ok {
+			// Its input is the paths a lister printed below dir (see
+			// listedDir): a word made of one of them starts with dir.
+			for k := range r.cmds {
+				for j, w := range r.cmds[k].args {
+					if src, ok := strings.CutSuffix(w.Source, xargsInput); ok && strings.HasPrefix(w.Value, Hole) {
+						r.cmds[k].args[j].Value = dir + w.Value + suffix
+						r.cmds[k].args[j].Source = src + xargsPaths
+					}
+				}
+			}
+		}
+	}
 	if len(r.cmds) > 0 || len(r.code) > 0 {
 		markNested()
 	}
@@ -735,4 +749,101 @@ func trapSets(args []Word) bool {
 		}
 	}
 	return false
+}
+
+// listedDir reports whether pipe stage st (nil: none) writes only paths
+// below one directory, as the words xargs makes of them begin (dir, "" for
+// names relative to the working directory) and end (suffix): find with one
+// starting point ("." when none; dir is it and a "/") and no action that
+// prints or runs (-printf, -fprint…, -ls, -fls, -exec…, -ok…), whose one
+// -name "*.EXT" test gives the suffix; or git ls-files without --format;
+// possibly through filters that only pass lines on (sort, uniq, head,
+// tail, tac, and grep or rg without -o and other rewriting options). The
+// rules then match those words like a glob's (see OpenWord). What find
+// prints is the starting point's own name too, and a link below it is
+// followed by the program given it (README "Known limits").
+func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
+	for hops := 0; st != nil && hops < 16; hops++ {
+		c, isCall := st.Cmd.(*syntax.CallExpr)
+		if !isCall || len(c.Args) == 0 || len(c.Assigns) > 0 || len(st.Redirs) > 0 {
+			return "", "", false
+		}
+		words := make([]string, 0, len(c.Args))
+		for _, w := range c.Args {
+			v, static := simpleValue(w.Parts, false)
+			if !static {
+				if w.Lit() == "" || strings.ContainsAny(w.Lit(), "~*?[{\\") {
+					return "", "", false
+				}
+				v = w.Lit()
+			}
+			words = append(words, v)
+		}
+		switch words[0] {
+		case "sort", "uniq", "head", "tail", "tac":
+			st = a.feeds[st]
+			continue
+		case "grep", "egrep", "fgrep", "rg":
+			for _, w := range words[1:] {
+				if w == "-o" || strings.HasPrefix(w, "--only") || strings.HasPrefix(w, "--replace") || w == "-r" && words[0] == "rg" ||
+					strings.HasPrefix(w, "--pass") || w == "--json" || w == "--vimgrep" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsAny(w[1:], "o") {
+					return "", "", false
+				}
+			}
+			st = a.feeds[st]
+			continue
+		case "find":
+			var starts []string
+			for _, w := range words[1:] {
+				if strings.HasPrefix(w, "-") || w == "(" || w == "!" || w == "," {
+					break
+				}
+				starts = append(starts, w)
+			}
+			for _, w := range words[1:] {
+				if strings.HasPrefix(w, "-fprint") || strings.HasPrefix(w, "-exec") || strings.HasPrefix(w, "-ok") ||
+					w == "-printf" || w == "-ls" || w == "-fls" {
+					return "", "", false
+				}
+			}
+			names := 0
+			for k, w := range words[1:] {
+				switch w {
+				case "-name":
+					names++
+					if k+2 < len(words) {
+						if pat := words[k+2]; strings.HasPrefix(pat, "*.") && !strings.ContainsAny(pat[1:], "*?[\\/") {
+							suffix = pat[1:]
+						}
+					}
+				case "-o", "-or", ",", "-not", "!", "-iname", "-path", "-regex", "-wholename":
+					names = 2
+				}
+			}
+			if names != 1 {
+				suffix = ""
+			}
+			switch len(starts) {
+			case 0:
+				return "./", suffix, true
+			case 1:
+				if starts[0] == "/" {
+					return "/", suffix, true
+				}
+				return strings.TrimRight(starts[0], "/") + "/", suffix, true
+			}
+			return "", "", false
+		case "git":
+			if len(words) > 1 && words[1] == "ls-files" {
+				for _, w := range words[2:] {
+					if strings.HasPrefix(w, "--format") {
+						return "", "", false
+					}
+				}
+				return "", "", true
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
 }

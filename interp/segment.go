@@ -104,6 +104,16 @@ type Segment struct {
 	// so such a segment may make a command stricter (a deny rule that
 	// matches it), never looser.
 	Assumed string
+	// Bounded names the loop variables this segment's words use whose
+	// values the analysis knows (a for loop over words with no
+	// expansion, each a name or a glob): the segment is also emitted once
+	// per value, Assumed "NAME=VALUE" (a glob as written), so a word that
+	// starts with such a variable is not any text at all.
+	Bounded []string `json:"bounded,omitempty"`
+	// LoopValue says that Assumed gives a bounded loop variable one of
+	// the values it takes for certain (see Bounded): the segment may make
+	// the command ask, not only be denied.
+	LoopValue bool `json:"loop_value,omitempty"`
 	// Script, on a shell given a script file (or a source or . of a file)
 	// that cannot be read now (missing, named by an earlier command,
 	// relative after a cd), is that operand; the segment then has
@@ -176,4 +186,43 @@ func (s Segment) Chain() []string {
 		self = s.Assigns[0].Display()
 	}
 	return append(slices.Clip(s.Via), self)
+}
+
+// OpenWord reports whether w starts with a run-time part that may be any
+// text (rules.Subject.Open): its value starts with a Hole and its text has
+// a parameter expansion or a command substitution ("$", "`"), or it is
+// words xargs reads (xargsInput). A word whose
+// leading Hole can only be a glob's (`*.go`, `[ab]*`) or another user's
+// home (`~root/x`) is not open: a glob names files of the working
+// directory, which rules check on their own. Nor is a word that starts
+// with a bounded loop variable ("$f", "${f}/x": Segment.Bounded), whose
+// values the segments emitted for each are checked with, as long as
+// its text has no other "$" or "`".
+func OpenWord(w Word, bounded []string) bool {
+	if !strings.HasPrefix(w.Value, Hole) {
+		return false
+	}
+	if strings.Contains(w.Source, xargsInput) {
+		return true
+	}
+	if !strings.ContainsAny(w.Source, "$`") {
+		return false
+	}
+	src := strings.TrimPrefix(w.Source, `"`)
+	for _, name := range bounded {
+		for _, ref := range [...]string{"$" + name, "${" + name + "}"} {
+			rest, ok := strings.CutPrefix(src, ref)
+			if !ok || strings.ContainsAny(rest, "$`") {
+				continue
+			}
+			if ref[1] == '{' || rest == "" || !isNameByte(rest[0]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

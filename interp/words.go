@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -28,6 +29,11 @@ type resolver struct {
 	// general turns off the fast paths that skip expand (see holedValue),
 	// so that tests can compare both ways of resolving a word.
 	general bool
+	// realCat, when set and true, says that a command named cat runs the
+	// program cat (no function or alias of that name is known): a
+	// "$(cat <<'EOF' … EOF)" then has the here-document's text as its
+	// value (see heredocCat). Unset: such a substitution is a Hole.
+	realCat func() bool
 }
 
 func newResolver(home string, b *budget, general bool) *resolver {
@@ -82,7 +88,10 @@ var errAnsiC = errors.New(`a $'…' escape whose value depends on the locale (\u
 //
 // keep, when not nil, picks the parameter expansions that stay as they are
 // for expand to expand (see assumptions); the others become Holes.
-func prepParts(parts []syntax.WordPart, literal bool, keep func(*syntax.ParamExp) bool) (out []syntax.WordPart, changed, whole bool, err error) {
+//
+// realCat, when not nil and true, lets a here-document's cat inside double
+// quotes take the document's text (see heredocCat).
+func prepParts(parts []syntax.WordPart, literal bool, keep func(*syntax.ParamExp) bool, realCat func() bool) (out []syntax.WordPart, changed, whole bool, err error) {
 	out = parts
 	set := func(i int, repl ...syntax.WordPart) {
 		if !changed {
@@ -110,11 +119,15 @@ func prepParts(parts []syntax.WordPart, literal bool, keep func(*syntax.ParamExp
 			if p.Dollar {
 				return nil, false, true, nil // $"…": translated at run time
 			}
-			inner, ch, w, err := prepParts(p.Parts, false, keep)
+			dq, dqChanged := p.Parts, false
+			if realCat != nil {
+				dq, dqChanged = heredocCats(p.Parts, realCat)
+			}
+			inner, ch, w, err := prepParts(dq, false, keep, realCat)
 			if err != nil || w {
 				return nil, false, w, err
 			}
-			if ch {
+			if ch || dqChanged {
 				repl = []syntax.WordPart{&syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: inner}}
 			}
 		case *syntax.ParamExp:
@@ -353,7 +366,7 @@ func (r *resolver) fields(w *syntax.Word, src string, out []Word, posix bool) ([
 		}
 	}
 	// For a POSIX shell, "{" is quoted: expand would brace-expand.
-	parts, _, whole, err := prepParts(w.Parts, posix, r.keep)
+	parts, _, whole, err := prepParts(w.Parts, posix, r.keep, r.realCat)
 	if err != nil {
 		return out, err
 	}
@@ -497,7 +510,12 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 						return "", false
 					}
 					n += len(Hole)
-				case *syntax.CmdSubst, *syntax.ArithmExp:
+				case *syntax.CmdSubst:
+					if _, ok := heredocCat(q); ok {
+						return "", false // its text may be its value: see prepParts
+					}
+					n += len(Hole)
+				case *syntax.ArithmExp:
 					n += len(Hole)
 				default:
 					return "", false
@@ -744,7 +762,7 @@ func (r *resolver) literal(w *syntax.Word, assign bool) (string, error) {
 			return v, r.budget.spend(0, len(v))
 		}
 	}
-	parts, _, whole, err := prepParts(w.Parts, true, r.keep)
+	parts, _, whole, err := prepParts(w.Parts, true, r.keep, r.realCat)
 	if err != nil {
 		return "", err
 	}
@@ -778,7 +796,7 @@ func (r *resolver) document(w *syntax.Word) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	parts, _, whole, err := prepParts(w.Parts, false, nil)
+	parts, _, whole, err := prepParts(w.Parts, false, nil, nil)
 	if err != nil {
 		return "", err
 	}
@@ -939,4 +957,78 @@ func hexVal(b byte) int {
 		return int(b - '0')
 	}
 	return int(b|0x20-'a') + 10
+}
+
+// heredocCats returns parts (the parts of a double-quoted string) with
+// each "$(cat <<'EOF' … EOF)" heredocCat reads replaced by its text, single
+// quoted, when realCat says cat is the program; changed reports a
+// replacement (parts itself is never modified).
+func heredocCats(parts []syntax.WordPart, realCat func() bool) (out []syntax.WordPart, changed bool) {
+	out = parts
+	for i, p := range parts {
+		cs, ok := p.(*syntax.CmdSubst)
+		if !ok {
+			continue
+		}
+		text, ok := heredocCat(cs)
+		if !ok || !realCat() {
+			continue
+		}
+		if !changed {
+			out, changed = slices.Clone(parts), true
+		}
+		out[i] = &syntax.SglQuoted{Value: text}
+	}
+	return out, changed
+}
+
+// heredocCat returns the output of a command substitution that only runs
+// cat on a here-document whose text has no expansion — the way agents
+// write a commit message: git commit -m "$(cat <<'EOF' … EOF)". Bash's
+// value is the document's text without its trailing newlines. ok is false
+// for anything else: more than one command, other words, assignments or
+// redirections, backquotes, `<<-`, a document with an expansion, or, when
+// the delimiter is unquoted, with a backslash (an escape there).
+//
+// Inside double quotes the value is one field, as the text is. Whether cat
+// is the program cat is the caller's question (resolver.realCat).
+func heredocCat(cs *syntax.CmdSubst) (string, bool) {
+	if cs.Backquotes || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) != 1 {
+		return "", false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) != 0 || len(call.Args) != 1 || len(call.Args[0].Parts) != 1 {
+		return "", false
+	}
+	if l, ok := call.Args[0].Parts[0].(*syntax.Lit); !ok || l.Value != "cat" {
+		return "", false
+	}
+	rd := st.Redirs[0]
+	if rd.Op != syntax.Hdoc || rd.N != nil || rd.Word == nil || rd.Hdoc == nil {
+		return "", false
+	}
+	quoted := false
+	for _, p := range rd.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			quoted = quoted || strings.IndexByte(p.Value, '\\') >= 0
+		default:
+			return "", false
+		}
+	}
+	var b strings.Builder
+	for _, p := range rd.Hdoc.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || (!quoted && strings.IndexByte(l.Value, '\\') >= 0) {
+			return "", false
+		}
+		b.WriteString(l.Value)
+	}
+	return strings.TrimRight(b.String(), "\n"), true
 }

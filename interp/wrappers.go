@@ -730,7 +730,9 @@ func unwrapXargs(args []Word) (r wrapResult) {
 	w := &r.cmds[0]
 	if replace != "" {
 		for k := range w.args {
-			w.args[k].Value = strings.ReplaceAll(w.args[k].Value, replace, Hole)
+			if v := strings.ReplaceAll(w.args[k].Value, replace, Hole); v != w.args[k].Value {
+				w.args[k].Value, w.args[k].Source = v, w.args[k].Source+" "+xargsInput
+			}
 		}
 	} else {
 		w.args = append(w.args, Word{Value: Hole, Source: xargsInput})
@@ -740,8 +742,12 @@ func unwrapXargs(args []Word) (r wrapResult) {
 }
 
 // xargsInput is the Source of the Hole xargs appends for the words it
-// reads.
-const xargsInput = "(xargs input)"
+// reads (its ending, with -I); xargsPaths replaces it when that input is
+// paths a lister printed (see listsPaths).
+const (
+	xargsInput = "(xargs input)"
+	xargsPaths = "(paths xargs reads)"
+)
 
 // unwrapFind returns the commands of find's -exec actions. A word only
 // known at run time could itself be -exec: it runs what follows up to a
@@ -753,7 +759,7 @@ func unwrapFind(args []Word) wrapResult {
 		if !strings.HasPrefix(w.Value, Hole) || findValueTests[args[i].Value] {
 			continue
 		}
-		if w.Source == xargsInput || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
+		if w.Source == xargsInput || w.Source == xargsPaths || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
 			unknown = true
 		}
 	}

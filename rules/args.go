@@ -194,6 +194,8 @@ type argHit struct {
 	// runtime: arg has a part (a glob, a variable) only known at run time;
 	// newFile: arg names nothing yet and may be a file the program makes.
 	cwdUnknown, runtime, newFile bool
+	// open: arg is open (Subject.Open), any path at all.
+	open bool
 }
 
 // clause says what the argument matches, for a verdict's Reason.
@@ -205,6 +207,8 @@ func (a *argHit) clause() string {
 		arg += " (which resolves to " + a.via + ")"
 	}
 	switch {
+	case a.open:
+		return fmt.Sprintf("%s is only known at run time (a variable or a command's output) and could name any file, so it could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.runtime:
 		return fmt.Sprintf("%s has a part only known at run time (a glob or a variable), and could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.cwdUnknown:
@@ -258,16 +262,42 @@ type argPlan struct {
 	reads       bool     // the program is in readsArgs
 	args        []string // the words matched: after the name, and a subcommand
 	walksCwd    bool     // the walker walks the working directory (see walksCwd)
+	// open and first say which of args are open (Subject.Open): args[j]
+	// is words[first+j]; notPaths: the program's open words name no file
+	// it opens (see notPaths).
+	open     uint64
+	first    int
+	notPaths bool
 }
 
-// planArgs returns the plan of matchArgs for words.
-func planArgs(words []string) argPlan {
+// notPaths are programs whose arguments, when only known at run time, are
+// no files they open themselves: code (eval, trap, let), a command that
+// the analysis emits as a segment of its own (exec, command, builtin and
+// the wrappers it unwraps), a directory to change to, a variable's name.
+var notPaths = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"eval": true, "exec": true, "command": true, "builtin": true, "trap": true, "let": true,
+		"alias": true, "unalias": true, "hash": true, "enable": true, "shift": true, "return": true,
+		"exit": true, "set": true, "shopt": true, "wait": true, "kill": true, "ulimit": true,
+		"umask": true, "jobs": true, "fg": true, "bg": true, "disown": true, "cd": true,
+		"pushd": true, "popd": true, "read": true, "getopts": true, "mapfile": true, "readarray": true,
+		"time": true, "nohup": true, "nice": true, "timeout": true, "env": true, "sudo": true,
+		"doas": true, "setsid": true, "stdbuf": true, "ionice": true, "chrt": true, "taskset": true,
+		"xargs": true,
+	}
+})
+
+// planArgs returns the plan of matchArgs for words, whose open ones
+// open marks (Subject.Open).
+func planArgs(words []string, open uint64) argPlan {
 	if len(words) < 2 || stringOnly()[words[0]] {
 		return argPlan{none: true}
 	}
-	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:]}
+	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:], open: open, first: 1,
+		notPaths: notPaths()[words[0]]}
 	if subcommandTools()[words[0]] && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
+		pl.first = 2
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
 	return pl
@@ -304,7 +334,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	}
 	args := pl.args
 	operands := false
-	for _, w := range args {
+	for j, w := range args {
 		if sc.deny != nil {
 			break
 		}
@@ -325,6 +355,11 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			}
 		}
 		if i := strings.Index(w, Hole); i >= 0 {
+			if i == 0 && sc.could == nil && !pl.notPaths && OpenWord(pl.open, pl.first+j) {
+				// `cat "$f"`, `cat $(echo ~/.ssh/id_rsa)`: the word may
+				// be any path at all, so every deny rule could match.
+				sc.holedAnywhere(w)
+			}
 			if i == 0 && strings.Contains(w, "/.") && sc.could == nil {
 				// `cat $HOME/.ssh/id_*`, `cat */.ssh/id_rs?`: the
 				// literal part aims at a dot-directory; a deny rule that
@@ -721,6 +756,32 @@ func (sc *argScan) holedSecret(word string) {
 		if hit {
 			sc.ask = &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
 			return
+		}
+	}
+}
+
+// holedAnywhere notes that an open word (Subject.Open: a parameter
+// expansion's or a command's output from its start) could match the first
+// deny rule of the scan's sections, and that it could name a built-in
+// secret: whatever its literal rest, it may name any file. DESIGN: a deny
+// pattern that could match a word only known at run time makes the segment
+// ask, never allow.
+func (sc *argScan) holedAnywhere(word string) {
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		for i := range t.entries {
+			e := &t.entries[i]
+			if e.rule.Decision != Deny && !(e.rule.Decision == Ask && e.rule.File == SecretsFile) {
+				continue
+			}
+			a := &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true, open: true}
+			if e.rule.Decision == Deny {
+				sc.could = a
+				return
+			}
+			if sc.ask == nil {
+				sc.ask = a
+			}
 		}
 	}
 }

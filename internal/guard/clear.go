@@ -31,7 +31,7 @@ import (
 // symlinks that change later is not looked at again (the user's allow rule
 // vouches for the file).
 
-const clearFormat = "guardsh-clear-v1"
+const clearFormat = "guardsh-clear-v2"
 
 // clearKey is the key under which a file with content key fileKey is
 // recorded clear for this guard's policy and context.

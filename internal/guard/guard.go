@@ -190,7 +190,8 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 
 // decide gives seg's verdict in ctx; counts is false for a reading under
 // assumed values that no rule denies (see interp.Segment.Assumed), which
-// only ever tightens.
+// only ever tightens, except a loop variable's value (LoopValue), whose
+// ask counts too.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
 	as, subject := g.subject(seg)
 	return g.settle(as, g.Policy.Decide(subject, ctx), vouched)
@@ -218,7 +219,7 @@ func (g *Guard) subjectIn(seg interp.Segment, buf []string) (interp.Segment, rul
 // its subject; seg is as subject returned it.
 func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*rules.Rule) (rules.Verdict, bool) {
 	if seg.Assumed != "" {
-		if v.Decision != rules.Deny {
+		if v.Decision == rules.Allow || v.Decision == rules.Ask && !seg.LoopValue {
 			return v, false
 		}
 		v.Reason += " (assuming " + seg.Assumed + ")"
@@ -420,14 +421,18 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 		buf = make([]string, 0, len(seg.Args)+len(seg.Assigns))
 	}
 	start := len(buf)
-	for _, w := range seg.Args {
+	var open uint64
+	for i, w := range seg.Args {
 		buf = append(buf, w.Value)
+		if i < 64 && interp.OpenWord(w, seg.Bounded) {
+			open |= 1 << i
+		}
 	}
 	mid := len(buf)
 	for _, w := range seg.Assigns {
 		buf = append(buf, w.Value)
 	}
-	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)]}, buf
+	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open}, buf
 }
 
 // Refusal returns the lines to print on stderr when o is not run: one per

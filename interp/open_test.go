@@ -1,0 +1,126 @@
+package interp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestHeredocCatValue checks that "$(cat <<'EOF' … EOF)" inside double
+// quotes takes the document's text, without its trailing newlines, as
+// bash gives it, and stays a Hole wherever that is not certain.
+func TestHeredocCatValue(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"git commit -m \"$(cat <<'EOF'\nfeat: x $HOME `y`\n\nbody\n\nEOF\n)\"", "feat: x $HOME `y`\n\nbody"},
+		{"git commit -m \"$(cat <<\"EOF\"\na\\b\nEOF\n)\"", "a\\b"},
+		{"git commit -m \"$(cat <<EOF\nplain text\nEOF\n)\"", "plain text"},
+		{"git commit -m \"x: $(cat <<'EOF'\nm\nEOF\n) y\"", "x: m y"},
+		// Not certain, or not this shape: a Hole.
+		{"git commit -m \"$(cat <<EOF\nat $HOME\nEOF\n)\"", Hole},
+		{"git commit -m \"$(cat <<EOF\na\\$b\nEOF\n)\"", Hole},
+		{"git commit -m \"$(cat <<-EOF\n\tm\n\tEOF\n)\"", Hole},
+		{"git commit -m \"$(cat -A <<'EOF'\nm\nEOF\n)\"", Hole},
+		{"git commit -m \"$(cat <<'EOF' 2>/dev/null\nm\nEOF\n)\"", Hole},
+		{"git commit -m \"$(tac <<'EOF'\nm\nEOF\n)\"", Hole},
+		{"git commit -m \"$(cat <<'EOF'\nm\nEOF\necho x)\"", Hole},
+		// Not understood at all (fail closed): "".
+		{"git commit -m \"`cat <<'EOF'\nm\nEOF\n`\"", ""},
+		{"cat() { :; }; git commit -m \"$(cat <<'EOF'\nm\nEOF\n)\"", Hole},
+		{"eval 'function cat { :; }'; git commit -m \"$(cat <<'EOF'\nm\nEOF\n)\"", Hole},
+		{"shopt -s expand_aliases; alias cat=tac\ngit commit -m \"$(cat <<'EOF'\nm\nEOF\n)\"", ""},
+	} {
+		segs, err := Analyze(c.text, Options{Home: "/h"})
+		if err != nil || c.want == "" {
+			if (err == nil) != (c.want != "") {
+				t.Errorf("%q: error %v", c.text, err)
+			}
+			continue
+		}
+		var got []string
+		for _, s := range segs {
+			if len(s.Args) == 4 && s.Args[0].Value == "git" && s.Assumed == "" {
+				got = append(got, s.Args[3].Value)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%q: -m value %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestLoopValues checks that a for loop over words with no expansion
+// gives the commands of its body once more per value of its variable
+// (Bounded, LoopValue), and not when the body could change the variable.
+func TestLoopValues(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string // the cat segments' second word, Assumed and Bounded
+	}{
+		{`for f in a ~/.ssh/id_*; do cat "$f"; done`,
+			[]string{"\x00 [f]", "a f=a [f] loop", "/h/.ssh/id_\x00 f=/h/.ssh/id_… [f] loop"}},
+		{`for f in *.go; do cat $f/x; done`,
+			[]string{"\x00/x [f]", "\x00.go/x f=….go [f] loop"}},
+		// The body may change it: no values.
+		{`for f in a; do f=b; cat "$f"; done`, []string{"\x00 []", "b f=b []"}},
+		{`for f in a; do read f; cat "$f"; done`, []string{"\x00 []"}},
+		{`for f in a; do printf -v f %s b; cat "$f"; done`, []string{"\x00 []"}},
+		{`for f in a; do (( f++ )); cat "$f"; done`, []string{"\x00 []"}},
+		{`for f in a; do eval x; cat "$f"; done`, []string{"\x00 []"}},
+		{`g() { :; }; for f in a; do cat "$f"; done`, []string{"\x00 []"}},
+		// Items with an expansion or a brace: no values.
+		{`for f in $x; do cat "$f"; done`, []string{"\x00 []"}},
+		{`for f in {a,b}; do cat "$f"; done`, []string{"\x00 []"}},
+		// After the loop the variable is not bounded.
+		{`for f in a; do :; done; cat "$f"`, []string{"\x00 []"}},
+	} {
+		segs, err := Analyze(c.text, Options{Home: "/h"})
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		var got []string
+		for _, s := range segs {
+			if len(s.Args) == 2 && s.Args[0].Value == "cat" {
+				g := s.Args[1].Value
+				if s.Assumed != "" {
+					g += " " + s.Assumed
+				}
+				g += " [" + strings.Join(s.Bounded, " ") + "]"
+				if s.LoopValue {
+					g += " loop"
+				}
+				got = append(got, g)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got  %q\n want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestOpenWord checks which words may be any text at all.
+func TestOpenWord(t *testing.T) {
+	for _, c := range []struct {
+		w       Word
+		bounded []string
+		want    bool
+	}{
+		{Word{Value: Hole, Source: `"$f"`}, nil, true},
+		{Word{Value: Hole + "/x", Source: `$(pwd)/x`}, nil, true},
+		{Word{Value: Hole, Source: "`pwd`"}, nil, true},
+		{Word{Value: Hole, Source: xargsInput}, nil, true},
+		{Word{Value: Hole, Source: "{} " + xargsInput}, nil, true},
+		{Word{Value: Hole, Source: `"$f"`}, []string{"f"}, false},
+		{Word{Value: Hole + "/x", Source: `${f}/x`}, []string{"f"}, false},
+		{Word{Value: Hole, Source: `"$fg"`}, []string{"f"}, true},
+		{Word{Value: Hole + Hole, Source: `"$f$g"`}, []string{"f"}, true},
+		{Word{Value: Hole + ".go", Source: `*.go`}, nil, false},
+		{Word{Value: Hole, Source: xargsPaths}, nil, false},
+		{Word{Value: "/h" + Hole, Source: `$HOME$x`}, nil, false},
+		{Word{Value: "a", Source: `a`}, nil, false},
+	} {
+		if got := OpenWord(c.w, c.bounded); got != c.want {
+			t.Errorf("OpenWord(%q, %q) = %v, want %v", c.w, c.bounded, got, c.want)
+		}
+	}
+}
