@@ -362,3 +362,40 @@ func TestMergeAuditChainSettings(t *testing.T) {
 		t.Errorf("warnings = %v", warnings)
 	}
 }
+
+// TestStarterCommentedSettings: the starter config (the embedded default,
+// which guardsh default-config prints and install.sh writes) shows the
+// sandbox, shell and audit settings as commented examples; each parses,
+// uncommented, to the setting it names (a new user enables the sandbox by
+// removing the "# ").
+func TestStarterCommentedSettings(t *testing.T) {
+	starter := string(DefaultConfig())
+	want := map[string]bool{"sandbox": false, "shell": false, "audit": false}
+	lines := strings.Split(starter, "\n")
+	for i, l := range lines {
+		for key := range want {
+			if strings.HasPrefix(l, "# "+key+": ") {
+				want[key] = true
+				lines[i] = strings.TrimPrefix(l, "# ")
+			}
+		}
+	}
+	for key, seen := range want {
+		if !seen {
+			t.Errorf("the starter config has no commented %q example", key+":")
+		}
+	}
+	if !strings.Contains(starter, "\n# sandbox: workspace   # off (default) | workspace | strict\n") {
+		t.Error("the starter's sandbox example is not the README's line")
+	}
+	p, err := Parse([]byte(strings.Join(lines, "\n")), DefaultFile)
+	if err != nil {
+		t.Fatalf("the starter with its examples uncommented does not parse: %v", err)
+	}
+	if p.Sandbox.Mode != SandboxWorkspace || p.Shell != "/usr/bin/bash" || p.Audit.Path == "" || !p.Audit.Required {
+		t.Errorf("uncommented: sandbox %q, shell %q, audit %+v", p.Sandbox.Mode, p.Shell, p.Audit)
+	}
+	if d := Default(); !slices.Equal(d.Rules(), p.Rules()) {
+		t.Error("uncommenting the examples changed the rules")
+	}
+}
