@@ -95,19 +95,19 @@ func TestRefusalSaysWhyNotJailed(t *testing.T) {
 		},
 		{
 			name: "nothing the jail would take: as before", config: "sandbox: workspace\n", mode: rules.Auto,
-			cmd: "curl -O https://example.com/x",
+			cmd:  "curl -O https://example.com/x",
 			want: []string{`to allow it, add "curl -O https://example.com/x"`},
 			not:  []string{`sandbox`},
 		},
 		{
 			name: "sandbox off: as before", config: "mode: ask\n", mode: rules.AskMode,
-			cmd: "python3 x.py > " + out + "/r.txt",
+			cmd:  "python3 x.py > " + out + "/r.txt",
 			want: []string{`to allow it, add "python3 x.py`, `to allow it, add "` + q(out) + `/\*" to rules.write.allow`},
 			not:  []string{`sandbox`},
 		},
 		{
 			name: "mode approve jails nothing: as before", config: "sandbox: workspace\n", mode: rules.Approve,
-			cmd: "python3 x.py > " + out + "/r.txt",
+			cmd:  "python3 x.py > " + out + "/r.txt",
 			want: []string{`to allow it, add "python3 x.py`},
 			not:  []string{`sandbox`},
 		},
