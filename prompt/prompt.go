@@ -197,7 +197,7 @@ func (p *Prompter) headless(req Request, why string) Answer {
 	}
 	p.notify(a)
 	how := []string{
-		fmt.Sprintf("guardsh: approval %s pending until %s; a human can approve it from a terminal with:", a.ID, a.Expires.UTC().Format(time.RFC3339)),
+		fmt.Sprintf("guardsh: approval %s pending until %s; a human can approve it from a shell in their own terminal with:", a.ID, a.Expires.UTC().Format(time.RFC3339)),
 		fmt.Sprintf("guardsh:   guardsh approve %s        (then the same command, retried here, runs once)", a.ID),
 	}
 	if mode != "wait" {
