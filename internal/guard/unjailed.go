@@ -58,35 +58,44 @@ func (g *Guard) jailTakes(c Checked, extra, cwds []string, cwdUnknown bool, mode
 // adding them is no wide grant (see suggestWritable). Nothing is marked
 // when no segment is one the jail would take.
 func (g *Guard) explainUnjailed(o *Outcome, cwds []string, cwdUnknown bool, mode rules.Mode) {
-	if !slices.ContainsFunc(o.Segments, func(c Checked) bool { return rules.Sandboxable(c.Verdict, mode) }) {
+	takes := func(c Checked) bool {
+		return rules.Sandboxable(c.Verdict, mode) ||
+			outsideWrite(c.Verdict) && len(g.Policy.Sandbox.Write) > 0 && g.jailTakes(c, nil, cwds, cwdUnknown, mode)
+	}
+	some := false
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		if c.Verdict.Decision == rules.Ask && takes(*c) {
+			c.Jailable, some = true, true
+		}
+	}
+	if !some {
 		return
 	}
 	for i := range o.Segments {
 		c := &o.Segments[i]
-		switch {
-		case rules.Sandboxable(c.Verdict, mode):
-			c.Jailable = true
-		case outsideWrite(c.Verdict):
-			dirs := g.writeDirs(*c, cwds)
-			if len(dirs) == 0 || !g.jailTakes(*c, dirs, cwds, cwdUnknown, mode) {
-				continue
-			}
-			// The fewest directories that still do.
-			for j := 0; j < len(dirs) && len(dirs) > 1; {
-				fewer := slices.Delete(slices.Clone(dirs), j, j+1)
-				if g.jailTakes(*c, fewer, cwds, cwdUnknown, mode) {
-					dirs = fewer
-				} else {
-					j++
-				}
-			}
-			for j, d := range dirs {
-				if rest, ok := strings.CutPrefix(d, g.Context.Home+"/"); ok && g.Context.Home != "" {
-					dirs[j] = "~/" + rest // as sandbox.write takes it
-				}
-			}
-			c.JailWrite = dirs
+		if c.Jailable || !outsideWrite(c.Verdict) {
+			continue
 		}
+		dirs := g.writeDirs(*c, cwds)
+		if len(dirs) == 0 || !g.jailTakes(*c, dirs, cwds, cwdUnknown, mode) {
+			continue
+		}
+		// The fewest directories that still do.
+		for j := 0; j < len(dirs) && len(dirs) > 1; {
+			fewer := slices.Delete(slices.Clone(dirs), j, j+1)
+			if g.jailTakes(*c, fewer, cwds, cwdUnknown, mode) {
+				dirs = fewer
+			} else {
+				j++
+			}
+		}
+		for j, d := range dirs {
+			if rest, ok := strings.CutPrefix(d, g.Context.Home+"/"); ok && g.Context.Home != "" {
+				dirs[j] = "~/" + rest // as sandbox.write takes it
+			}
+		}
+		c.JailWrite = dirs
 	}
 }
 

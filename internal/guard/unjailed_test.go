@@ -156,6 +156,19 @@ func TestRefusalSaysWhyNotJailed(t *testing.T) {
 			}
 		})
 	}
+	// A write beneath sandbox.write is one the jail takes, also in a
+	// command kept out of the jail by another segment: the refusal names
+	// that segment, not the write.
+	t.Run("with sandbox.write, kept out by the network", func(t *testing.T) {
+		g := guardFor(t, "sandbox: {mode: workspace, write: ["+out+"]}\n", rules.Auto)
+		o := g.Evaluate("python3 x.py > " + out + "/r.txt && curl -O https://example.com/x")
+		text := strings.Join(o.Refusal("c.yaml", "x"), "\n")
+		if o.Decision != rules.Ask || o.Sandbox ||
+			!strings.Contains(text, "guardsh: sandbox: not jailed: curl -O https://example.com/x is sensitive (network)") ||
+			!strings.Contains(text, "without it > "+out+"/r.txt and 1 more would run jailed") {
+			t.Errorf("decision %s sandbox %v, refusal:\n%s", o.Decision, o.Sandbox, text)
+		}
+	})
 	// sandbox.write lifts no rule and no protected path: a write deny
 	// rule and ~/.bashrc still decide, and a path outside it still asks.
 	for _, tt := range []struct {
