@@ -124,9 +124,11 @@ type Human struct {
 	// (in the dialog), or "approve"/"deny" given from another terminal
 	// (Approval then names it).
 	Answer string `json:"answer"`
-	// LatencyMS is how long the answer took, in milliseconds, from the
-	// dialog being shown (or the wait beginning); 0 for an answer given
-	// before guardsh asked.
+	// LatencyMS is how long the answer took, in milliseconds: from the
+	// dialog being shown to the key, or, for an answer given from another
+	// terminal (Approval), from the pending approval being made to
+	// `guardsh approve` or `deny` answering it (the spool's created and
+	// decided stamps), however long the agent then took to retry.
 	LatencyMS float64 `json:"latency_ms"`
 	// Approval is the pending approval's id, when there was one.
 	Approval string `json:"approval,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -14,14 +15,18 @@ import (
 // runs on a terminal a human holds: a controlling terminal whose session
 // leader is this process's parent or an ancestor of it, and no guardsh
 // (exe) above it — a command the agent runs through guardsh is the
-// agent's, and so is a process without a terminal.
+// agent's, and so is a process without a terminal, or one that leads its
+// terminal's session itself (a terminal's only command: `script -c`,
+// `tmux new-window CMD`, `xterm -e`), since any program can make such a
+// terminal. The error says why ("refused: …"); ApproverHelp says what
+// the human should do instead.
 func CheckApprover(exe string) error {
 	if pid := UnderGuardsh(os.Getpid(), exe); pid != 0 {
-		return fmt.Errorf("refused: this runs under guardsh (pid %d), that is on the agent's behalf; approve from your own terminal", pid)
+		return fmt.Errorf("refused: this runs under guardsh (pid %d), that is on the agent's behalf, and the agent cannot answer its own request", pid)
 	}
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("refused: no controlling terminal; approvals are given from a human's terminal")
+		return fmt.Errorf("refused: no controlling terminal, so nothing shows a human typed this (a program without a terminal, an agent's tool, cron)")
 	}
 	defer f.Close()
 	sid, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGSID)
@@ -33,9 +38,23 @@ func CheckApprover(exe string) error {
 		return nil
 	}
 	if ok, err := IsAncestor(sid, ppid); err != nil || !ok {
-		return fmt.Errorf("refused: the terminal's session (leader pid %d) was not made above this command; approve from your own terminal", sid)
+		if sid == os.Getpid() {
+			return fmt.Errorf("refused: this command is the first process of its terminal's session (pid %d), as when it is a terminal's only command (script -c, tmux new-window, xterm -e, ssh HOST CMD); any program can make such a terminal, so it does not show a human", sid)
+		}
+		leader := "pid " + strconv.Itoa(sid)
+		if st, err := ReadStat(sid); err == nil {
+			leader = st.Comm + " (" + leader + ")"
+		}
+		return fmt.Errorf("refused: this terminal's session was started by %s, which is not above this command: a terminal a program made (script, unbuffer, an agent's pty), which the agent may type into", leader)
 	}
 	return nil
+}
+
+// ApproverHelp is what a human refused by CheckApprover should do
+// instead: one line naming the terminal to use and the command to type
+// there (cmd is "approve" or "deny", id the approval's).
+func ApproverHelp(cmd, id string) string {
+	return fmt.Sprintf("an approval must come from a terminal the agent cannot type into: in your own terminal window, tmux pane or ssh login, type at the shell prompt: guardsh %s %s", cmd, id)
 }
 
 // List writes the approvals of s to w, one block each: id, status,

@@ -67,7 +67,7 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 		if err != nil {
 			p.say("guardsh: warning: %v", err)
 		} else if ok {
-			return given(a, 0)
+			return given(a, a.latency(0))
 		}
 	}
 	tty, err := OpenTrusted(p.PPID)
@@ -107,8 +107,20 @@ var answerName = map[Choice]string{Deny: "deny", Once: "once", Session: "session
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// given is the answer of an approval decided elsewhere, latency after
-// guardsh began waiting for it (0: given before guardsh asked).
+// latency is how long the human took to answer a: from the request
+// (a.Created, when the approval became pending) to the answer
+// (a.Decided), both stamped by the spool's clock; else, for an approval
+// without both stamps or with a clock that went back, otherwise.
+func (a Approval) latency(otherwise time.Duration) time.Duration {
+	if a.Created.IsZero() || a.Decided.IsZero() || a.Decided.Before(a.Created) {
+		return otherwise
+	}
+	return a.Decided.Sub(a.Created)
+}
+
+// given is the answer of an approval decided elsewhere (guardsh approve
+// or deny from another terminal), latency the time from the request to
+// the answer (see Approval.latency).
 func given(a Approval, latency time.Duration) Answer {
 	h := &audit.Human{Answer: "approve", LatencyMS: ms(latency), Approval: a.ID, Message: a.Message}
 	if a.Reusable {
@@ -185,7 +197,7 @@ func (p *Prompter) headless(req Request, why string) Answer {
 	}
 	p.notify(a)
 	how := []string{
-		fmt.Sprintf("guardsh: approval %s pending until %s; a human can approve it from a terminal with:", a.ID, a.Expires.UTC().Format(time.RFC3339)),
+		fmt.Sprintf("guardsh: approval %s pending until %s; a human can approve it from a shell in their own terminal with:", a.ID, a.Expires.UTC().Format(time.RFC3339)),
 		fmt.Sprintf("guardsh:   guardsh approve %s        (then the same command, retried here, runs once)", a.ID),
 	}
 	if mode != "wait" {
@@ -205,7 +217,7 @@ func (p *Prompter) headless(req Request, why string) Answer {
 		}
 		return Answer{Decision: rules.Deny, DecidedBy: "headless", Why: fmt.Sprintf("%s; %v, approval %s still pending", why, err, a.ID), Lines: how, Approval: a.ID}
 	}
-	return given(got, time.Since(began))
+	return given(got, got.latency(time.Since(began)))
 }
 
 // notify runs approval.notify with a as JSON on stdin; it does not wait

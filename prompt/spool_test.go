@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/rules"
 )
 
 func testSpool(t *testing.T) (*Spool, *time.Time) {
@@ -256,4 +259,54 @@ func TestShowEscapes(t *testing.T) {
 	if strings.ContainsRune(out, 0x1b) {
 		t.Errorf("raw escape in the dialog: %q", out)
 	}
+}
+
+// TestGivenApprovalLatency: an answer given from another terminal is
+// recorded with the time from the request (the approval made pending) to
+// the answer, not 0 — whether the agent retries later (headless: deny) or
+// guardsh waited for it (headless: wait).
+func TestGivenApprovalLatency(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		answer string
+	}{{Approved, "approve"}, {Denied, "deny"}} {
+		t.Run(tc.answer, func(t *testing.T) {
+			s, now := testSpool(t)
+			a, err := s.Add(req, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			*now = now.Add(2345 * time.Millisecond) // the human answers
+			if _, err := s.Decide(a.ID, tc.status, false, ""); err != nil {
+				t.Fatal(err)
+			}
+			*now = now.Add(time.Minute) // the agent retries later
+			p := &Prompter{Spool: *s}
+			ans := p.Resolve(guard.Outcome{Decision: rules.Ask}, req)
+			if ans.Human == nil || ans.DecidedBy != "human" {
+				t.Fatalf("Resolve = %+v, want the human's answer", ans)
+			}
+			if ans.Human.Answer != tc.answer || ans.Human.Approval != a.ID || ans.Human.LatencyMS != 2345 {
+				t.Errorf("human = %+v, want answer %s, approval %s, latency_ms 2345", *ans.Human, tc.answer, a.ID)
+			}
+		})
+	}
+	t.Run("wait", func(t *testing.T) {
+		s, now := testSpool(t)
+		a, err := s.Add(req, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*now = now.Add(1500 * time.Millisecond)
+		if _, err := s.Decide(a.ID, Approved, false, ""); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Wait(context.Background(), a.ID, time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans := given(got, got.latency(0)); ans.Human.LatencyMS != 1500 {
+			t.Errorf("latency_ms = %v, want 1500", ans.Human.LatencyMS)
+		}
+	})
 }

@@ -367,14 +367,14 @@ func (ps *parser) decode(data []byte) (*yaml.Node, error) {
 		if err == io.EOF {
 			return nil, nil
 		}
-		return nil, ps.yamlError(err)
+		return nil, ps.yamlError(data, err)
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
 		return nil, ps.errorf(&extra, "a config file holds one YAML document; remove the second \"---\"")
 	case err != io.EOF:
-		return nil, ps.yamlError(err)
+		return nil, ps.yamlError(data, err)
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
@@ -499,15 +499,6 @@ func (ps *parser) walk(root *yaml.Node) error {
 	return nil
 }
 
-func (ps *parser) yamlError(err error) error {
-	msg := err.Error()
-	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &ConfigError{File: ps.file, Line: line, Problem: "invalid YAML: " + m[2], Err: err}
-	}
-	return &ConfigError{File: ps.file, Problem: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "), Err: err}
-}
-
 // deref follows an alias (`*name`) to the node it names.
 func deref(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
@@ -561,7 +552,13 @@ func (ps *parser) mapping(n *yaml.Node, where string, allowed ...string) (map[st
 		if where == "" {
 			return nil, ps.errorf(n, "expected a mapping of mode, shell, audit and rules at the top level, got %s", kindName(n))
 		}
-		return nil, ps.errorf(n, "%sexpected a mapping, got %s", prefix, kindName(n))
+		hint := ""
+		if n.Kind == yaml.SequenceNode && n.Style&yaml.FlowStyle == 0 && len(allowed) > 0 {
+			// `rules:` followed by "- shell: …" items: the keys are
+			// written without the dashes.
+			hint = "; write its keys without '- '"
+		}
+		return nil, ps.errorf(n, "%sexpected a mapping of %s, got %s%s", prefix, orList(allowed), kindName(n), hint)
 	}
 	out := make(map[string]*yaml.Node, len(n.Content)/2)
 	lines := make(map[string]int, len(n.Content)/2)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -141,7 +142,7 @@ func TestConfigErrors(t *testing.T) {
 		{"number pattern", "rules:\n  read:\n    deny:\n      - 42\n",
 			`c.yaml:4: rules.read.deny[0]: expected a pattern string, got a number; quote it`},
 		{"rules not a mapping", "rules: [a]\n",
-			`c.yaml:1: rules: expected a mapping, got a list`},
+			`c.yaml:1: rules: expected a mapping of shell, write or read, got a list`},
 		{"top level not a mapping", "- mode\n",
 			`c.yaml:1: expected a mapping of mode, shell, audit and rules at the top level, got a list`},
 		{"audit.required not a boolean", "audit:\n  required: maybe\n",
@@ -157,9 +158,9 @@ func TestConfigErrors(t *testing.T) {
 		{"two documents", "mode: ask\n---\nmode: bypass\n",
 			`c.yaml:2: a config file holds one YAML document; remove the second "---"`},
 		{"YAML syntax", "mode: ask\nrules: [\n",
-			`c.yaml:2: invalid YAML: did not find expected node content`},
+			`c.yaml:2: invalid YAML: did not find expected node content; the line reads: rules: [ (yaml.v3: "line 2: did not find expected node content")`},
 		{"tab indentation", "rules:\n\tshell: {}\n",
-			`c.yaml:2: invalid YAML: found character that cannot start any token`},
+			`c.yaml:2: invalid YAML: indented with a tab; YAML indents with spaces only; the line reads: shell: {} (yaml.v3: "line 2: found character that cannot start any token")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,5 +361,85 @@ func TestMergeAuditChainSettings(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0].Problem, "audit settings") {
 		t.Errorf("warnings = %v", warnings)
+	}
+}
+
+// TestStarterCommentedSettings: the starter config (the embedded default,
+// which guardsh default-config prints and install.sh writes) shows the
+// sandbox, shell and audit settings as commented examples; each parses,
+// uncommented, to the setting it names (a new user enables the sandbox by
+// removing the "# ").
+func TestStarterCommentedSettings(t *testing.T) {
+	starter := string(DefaultConfig())
+	want := map[string]bool{"sandbox": false, "shell": false, "audit": false}
+	lines := strings.Split(starter, "\n")
+	for i, l := range lines {
+		for key := range want {
+			if strings.HasPrefix(l, "# "+key+": ") {
+				want[key] = true
+				lines[i] = strings.TrimPrefix(l, "# ")
+			}
+		}
+	}
+	for key, seen := range want {
+		if !seen {
+			t.Errorf("the starter config has no commented %q example", key+":")
+		}
+	}
+	if !strings.Contains(starter, "\n# sandbox: workspace   # off (default) | workspace | strict\n") {
+		t.Error("the starter's sandbox example is not the README's line")
+	}
+	p, err := Parse([]byte(strings.Join(lines, "\n")), DefaultFile)
+	if err != nil {
+		t.Fatalf("the starter with its examples uncommented does not parse: %v", err)
+	}
+	if p.Sandbox.Mode != SandboxWorkspace || p.Shell != "/usr/bin/bash" || p.Audit.Path == "" || !p.Audit.Required {
+		t.Errorf("uncommented: sandbox %q, shell %q, audit %+v", p.Sandbox.Mode, p.Shell, p.Audit)
+	}
+	if d := Default(); !slices.Equal(d.Rules(), p.Rules()) {
+		t.Error("uncommenting the examples changed the rules")
+	}
+}
+
+// TestYAMLSyntaxErrorsNameTheLine: a YAML mistake is reported at the line
+// the user must edit, saying what is wrong there, with the line's text and
+// yaml.v3's own words. yaml.v3's line is right for some of these and one
+// or more lines early for others (it names where the list or mapping
+// being read began, counted from 0 for the parser's errors).
+func TestYAMLSyntaxErrorsNameTheLine(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		what      string // in the problem
+		yamlLine  int    // the line yaml.v3 names, kept in the message
+	}{
+		{"tab indentation", "mode: ask\nrules:\n  shell:\n\tallow: [\"ls *\"]\n", 4, "indented with a tab", 4},
+		{"tab before a list item", "rules:\n  shell:\n    allow:\n\t- \"ls *\"\n", 4, "indented with a tab", 4},
+		{"unclosed quote in a flow list", "mode: ask\nrules:\n  shell:\n    allow: [\"ls *]\n    deny: [\"rm *\"]\n", 4, `a " quote that is not closed`, 3},
+		{"unclosed quote in a block list", "rules:\n  shell:\n    allow:\n      - \"ls *\n      - \"cat *\"\nsandbox: workspace\n", 4, `a " quote that is not closed`, 3},
+		{"unclosed single quote", "rules:\n  shell:\n    allow:\n      - 'ls *\n    deny: []\n", 4, "a ' quote that is not closed", 4},
+		{"unclosed list", "rules:\n  shell:\n    allow: [\"ls *\"\n    deny: [\"rm *\"]\nmode: ask\n", 3, "'[' list that is not closed", 2},
+		{"unclosed mapping", "rules:\n  shell: {allow: [\"ls *\"]\nmode: ask\n", 2, "'{' mapping that is not closed", 1},
+		{"missing colon after a top key", "mode: ask\nrules\n  shell:\n    allow: [\"ls *\"]\n", 2, "a key without a ':'", 2},
+		{"missing colon before a value", "rules:\n  shell:\n    allow [\"ls *\"]\n    deny: [\"rm *\"]\n", 3, "a key without a ':'", 4},
+		{"missing colon before a mapping", "rules:\n  shell\n    allow: [\"ls *\"]\n", 2, "a key without a ':'", 3},
+		{"key indented too little", "rules:\n  shell:\n    allow: [\"ls *\"]\n   deny: [\"rm *\"]\n", 4, "indentation does not match", 1},
+		{"key indented too much", "rules:\n  shell:\n    allow: [\"ls *\"]\n      deny: [\"rm *\"]\n", 4, "indentation does not match", 2},
+		{"unquoted pattern starting with *", "rules:\n  shell:\n    allow:\n      - *.sh\n", 4, "quote the pattern", 4},
+		{"a comment and blank lines before the fault", "# mine\n\nmode: ask\n\n# rules\nrules:\n  shell:\n    allow: [\"ls *]\n", 8, `a " quote`, 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.src), "c.yaml")
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Parse = %v, want a ConfigError", err)
+			}
+			text := strings.TrimSpace(strings.Split(tc.src, "\n")[tc.line-1])
+			if ce.Line != tc.line || !strings.Contains(ce.Problem, tc.what) || !strings.Contains(ce.Problem, "the line reads: "+text+" ") ||
+				!strings.Contains(ce.Problem, fmt.Sprintf(`(yaml.v3: "line %d: `, tc.yamlLine)) {
+				t.Errorf("error %v\nwant line %d, %q, the line's text %q and yaml.v3's line %d", err, tc.line, tc.what, text, tc.yamlLine)
+			}
+		})
 	}
 }

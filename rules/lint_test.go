@@ -83,7 +83,7 @@ func TestLintErrors(t *testing.T) {
 		{"~user path", "rules:\n  read:\n    deny: [\"~root/x\"]\n", []expect{want(3, E, `only "~/" is expanded`)}},
 		{"relative shell", "shell: bash\n", []expect{want(1, E, "shell: must be an absolute path")}},
 		{"duplicate key", "mode: ask\nmode: auto\n", []expect{want(2, E, `duplicate key "mode" (first at line 1)`)}},
-		{"YAML syntax error stops the reading", "rules:\n  shell: {allow: [\"ls *\"\nmode: yolo\n", []expect{want(1, E, "invalid YAML")}},
+		{"YAML syntax error stops the reading", "rules:\n  shell: {allow: [\"ls *\"\nmode: yolo\n", []expect{want(2, E, "invalid YAML")}},
 		{"a second document stops the reading", "mode: ask\n---\nmode: yolo\n", []expect{want(2, E, "one YAML document")}},
 		{"a top level that is no mapping stops the reading", "- a\n- b\n", []expect{want(1, E, "expected a mapping of mode")}},
 		{"several errors, each reported",
@@ -95,7 +95,7 @@ func TestLintErrors(t *testing.T) {
 				// After the number is dropped, the empty string is item 1.
 				want(5, E, "rules.shell.allow[1]: empty pattern"),
 				want(6, E, `rules.shell: unknown key "alow"`),
-				want(7, E, "rules.read: expected a mapping, got a list"),
+				want(7, E, "rules.read: expected a mapping of allow, ask or deny, got a list"),
 				want(8, E, "audit.required: expected true or false"),
 			}},
 		{"warnings for what parses, next to the errors",

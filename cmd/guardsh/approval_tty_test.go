@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -588,6 +589,17 @@ func TestDenyModeRetryRunsOnce(t *testing.T) {
 	}
 	if err := run(); err != nil {
 		t.Fatalf("the approved retry was refused: %v", err)
+	}
+	// Its record carries the human's real latency, from the request to
+	// `guardsh approve` (it was 0 for answers from another terminal).
+	var rec audit.Record
+	if err := json.Unmarshal([]byte(e.lastAudit()), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Human == nil || rec.Human.Approval != id || rec.Human.LatencyMS <= 0 {
+		t.Errorf("the approved retry's record: human %+v, want approval %s with latency_ms > 0", rec.Human, id)
+	} else {
+		t.Logf("human latency_ms %.1f", rec.Human.LatencyMS)
 	}
 	if err := run(); err == nil {
 		t.Fatal("the approval was used twice")

@@ -99,6 +99,7 @@ func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 	exe, _ := os.Executable()
 	if err := prompt.CheckApprover(canonical(exe)); err != nil {
 		fmt.Fprintf(stderr, "guardsh: %s %s: %v\n", cmd, id, err)
+		fmt.Fprintf(stderr, "guardsh:   %s\n", prompt.ApproverHelp(cmd, id))
 		return exitRefused
 	}
 	var err error

@@ -47,6 +47,13 @@ type Checked struct {
 	// Sandboxed: the segment would have asked and runs inside the jail
 	// instead (Verdict.Decision is then Allow).
 	Sandboxed bool
+	// Jailable: the segment asks, the jail would have taken it, and
+	// another segment kept the command out of the jail; JailWrite: the
+	// segment writes outside the jail's directories and the jail would
+	// take it with these added to sandbox.write ("~/…" or absolute). Set
+	// for a refusal's guidance only (see explainUnjailed).
+	Jailable  bool
+	JailWrite []string
 }
 
 // Outcome is the decision for one command text.
@@ -479,6 +486,9 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 		}
 		return append(lines, "guardsh: nothing ran")
 	}
+	// Why a command the jail would take was not jailed (the allow rule a
+	// jailable segment would otherwise be offered runs it unjailed).
+	jail := o.jailLines()
 	for _, c := range o.Segments {
 		if c.Verdict.Decision != rules.Ask {
 			continue
@@ -490,7 +500,9 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 			why += "; sensitive: " + string(c.Verdict.Sensitivity)
 		}
 		lines = append(lines, fmt.Sprintf("guardsh: needs approval: %s (%s)", c.Segment, why))
-		if s := c.Verdict.Suggest; s != "" {
+		if len(c.JailWrite) > 0 {
+			lines = append(lines, writableHint(c.JailWrite, policyFile))
+		} else if s := c.Verdict.Suggest; s != "" && !c.Jailable && !(jail != nil && outsideWrite(c.Verdict)) {
 			section := "shell"
 			if c.Segment.Kind != interp.Exec {
 				section = string(c.Segment.Kind)
@@ -498,6 +510,7 @@ func (o Outcome) Refusal(policyFile, approval string) []string {
 			lines = append(lines, fmt.Sprintf("guardsh:   to allow it, add %q to rules.%s.allow in %s", s, section, policyFile))
 		}
 	}
+	lines = append(lines, jail...)
 	return append(lines, fmt.Sprintf("guardsh: refused (%s): nothing ran", approval))
 }
 

@@ -67,10 +67,22 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		}
 		return
 	}
-	for _, c := range o.Segments {
-		if c.Verdict.Decision != rules.Allow && !rules.Sandboxable(c.Verdict, mode) {
-			return
+	// Each segment that asks must be one the jail takes: by what it is
+	// (rules.Sandboxable), or a write beneath a directory the jail may
+	// write (sandbox.write; see jailTakes).
+	var writes []int
+	for i, c := range o.Segments {
+		if c.Verdict.Decision == rules.Allow || rules.Sandboxable(c.Verdict, mode) {
+			continue
 		}
+		if unavailable == "" && outsideWrite(c.Verdict) && len(g.Policy.Sandbox.Write) > 0 && g.jailTakes(c, nil, cwds, cwdUnknown, mode) {
+			writes = append(writes, i)
+			continue
+		}
+		if unavailable == "" {
+			g.explainUnjailed(o, cwds, cwdUnknown, mode)
+		}
+		return
 	}
 	if unavailable != "" {
 		o.SandboxNote = unavailable
@@ -82,6 +94,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			c.Sandboxed = true
 			c.Verdict.Decision = rules.Allow
 			c.Verdict.Reason += "; runs inside the sandbox (sandbox: " + string(sb.Mode) + ")"
+			if slices.Contains(writes, i) {
+				c.Verdict.Reason += ", which may write there (sandbox.write)"
+			}
 			c.Verdict.Suggest = ""
 		}
 	}
