@@ -267,6 +267,7 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 	top.src, top.blanks, top.written = text, blanks, src
 	a.catDefined = catDefinition.MatchString(src)
 	a.funcDefined = funcDefinition.MatchString(src)
+	a.declAttrs = attrDefinition.MatchString(src)
 	a.stmts(f.Stmts, top)
 	return nil
 }
@@ -276,6 +277,10 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 // takes the document's text as its value (see realCat).
 // funcDefinition finds text that may define a function (see loopValues).
 var funcDefinition = regexp.MustCompile(`[^[:space:]][[:space:]]*\([[:space:]]*\)|(^|[^[:alnum:]_])function[[:space:]]`)
+
+// attrDefinition finds text that may give a variable an attribute (see
+// declAttrs), also in a string eval may run.
+var attrDefinition = regexp.MustCompile(`(declare|typeset|local|export|readonly)[[:space:]"']+[-+][[:alnum:]]*[luicn]`)
 
 var catDefinition = regexp.MustCompile(`(^|[^[:alnum:]_.-])cat[[:space:]]*\(|function[[:space:]]+cat([^[:alnum:]_.-]|$)`)
 
@@ -488,8 +493,12 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 // analyzer holds the state of one Analyze call.
 type analyzer struct {
 	// catDefined: the command's text may define a function named cat
-	// (see realCat); funcDefined: any function (see loopValues).
-	catDefined, funcDefined bool
+	// (see realCat); funcDefined: any function; declAttrs: a declaration
+	// may give a variable an attribute that changes what it is assigned;
+	// loopDepth: the loops around the statement being analysed (see
+	// loopValues).
+	catDefined, funcDefined, declAttrs bool
+	loopDepth                          int
 	// loopVals are the values of the bounded loop variables of the loops
 	// being analysed (see loopValues).
 	loopVals map[string][]string
@@ -1297,8 +1306,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		}
 	case *syntax.WhileClause:
 		start := len(a.segs)
+		a.loopDepth++
 		a.stmts(c.Cond, f)
 		a.stmts(c.Do, f)
+		a.loopDepth--
 		a.loops = append(a.loops, [2]int{start, len(a.segs)})
 	case *syntax.ForClause:
 		start := len(a.segs)
@@ -1316,7 +1327,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
-			if vals, ok := a.loopValues(l, c.Do); ok {
+			if vals, ok := a.loopValues(l, c.Do, f); ok {
 				if a.loopVals == nil {
 					a.loopVals = map[string][]string{}
 				}
@@ -1329,7 +1340,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.nestedArith(l.Post, f)
 			a.noCarrier(f.runsCode(l), l, f)
 		}
+		a.loopDepth++
 		a.stmts(c.Do, f)
+		a.loopDepth--
 		a.loops = append(a.loops, [2]int{start, len(a.segs)})
 	case *syntax.CaseClause:
 		a.nestedWord(c.Word, f)
@@ -1342,6 +1355,12 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmts(it.Stmts, f)
 		}
 	case *syntax.FuncDecl:
+		// Whatever its name, from here on a call may assign a loop's
+		// variable or be cat (see loopValues, realCat).
+		a.funcDefined = true
+		if c.Name == nil || c.Name.Value == "cat" {
+			a.catDefined = true
+		}
 		if c.Name != nil && a.aliasAt(c.Name.Value, c.Name.ValuePos, f) {
 			break
 		}
@@ -1532,16 +1551,20 @@ func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
 const maxLoopValues = 16
 
 // loopValues returns the values of the variable of a for loop over words
-// (l) with body do, when the analysis can know them: at most
-// maxLoopValues words, each without any expansion, brace or extended glob
-// (a name, or a glob, whose value is its shape: see globShape), and
-// a body that cannot assign the variable — no word naming it (an
-// assignment, read, declare, unset, printf -v …), no arithmetic, no eval,
-// source, function or alias the analysis knows, and no function defined
-// anywhere in the command's text (which a call in the body could run).
-func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt) ([]string, bool) {
+// (l) with body do, at f, when the analysis can know them: at most
+// maxLoopValues words, each without any expansion, brace, quoted pattern
+// character or extended glob (a name, or a glob, whose value is its
+// shape: see globShape), and a body that cannot assign the variable — no
+// word naming it (NAME, NAME=, -xNAME), no builtin that assigns or runs
+// code (read, mapfile, printf, declare, eval, source …), no arithmetic, no
+// function or alias the analysis knows, no command named at run time, no
+// loop of the same name; and no function defined, nor an attribute given
+// (declare -l/-u/-i/-n), anywhere before it in the text or in its text at
+// all; and a loop not inside another loop or a function's body (which may
+// run again after any of those).
+func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) ([]string, bool) {
 	name := l.Name.Value
-	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined {
+	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred {
 		return nil, false
 	}
 	vals := make([]string, 0, len(l.Items))
@@ -1568,14 +1591,19 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt) ([]string, 
 		}
 		// The value as the analysis sees the word: a glob's shape, its
 		// pattern characters Holes (expand keeps a Hole in a variable's
-		// value, quoted or not).
+		// value, quoted or not). A quoted pattern character stays in
+		// the value, and bash globs it where $f is unquoted: no values.
 		fs, err := a.res.fields(w, "", nil, false)
-		if err != nil || len(fs) != 1 {
+		if err != nil || len(fs) != 1 || strings.ContainsAny(fs[0].Value, "*?[") {
 			return nil, false
 		}
 		vals = append(vals, fs[0].Value)
 	}
 	ok := true
+	assigning := func(v string) bool {
+		return v == name || strings.HasPrefix(v, name+"=") || strings.HasPrefix(v, name+"[") ||
+			strings.HasPrefix(v, name+"+=") || strings.HasPrefix(v, "-") && strings.HasSuffix(v, name)
+	}
 	for _, st := range do {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
@@ -1583,17 +1611,27 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt) ([]string, 
 				if n.Name != nil && n.Name.Value == name {
 					ok = false
 				}
-			case *syntax.Word:
-				if v := n.Lit(); v == name || strings.HasPrefix(v, name+"=") || strings.HasPrefix(v, name+"[") ||
-					strings.HasPrefix(v, name+"+=") {
+			case *syntax.WordIter:
+				if n.Name != nil && n.Name.Value == name {
 					ok = false
 				}
-			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl:
+			case *syntax.Word:
+				if v, static := simpleValue(n.Parts, false); static && assigning(v) || assigning(n.Lit()) {
+					ok = false
+				}
+			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
+				*syntax.CoprocClause, *syntax.CStyleLoop:
 				ok = false
 			case *syntax.CallExpr:
 				if len(n.Args) > 0 {
-					switch c := n.Args[0].Lit(); {
-					case c == "eval", c == "source", c == ".", c == "", a.isFunc(c), a.isAlias(c):
+					c, static := simpleValue(n.Args[0].Parts, false)
+					switch {
+					case !static, a.isFunc(c), a.isAlias(c):
+						ok = false
+					case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
+						c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),
+						c == "declare", c == "typeset", c == "local", c == "export", c == "readonly", c == "builtin",
+						c == "command", c == "exec", c == "select", c == "enable", c == "hash", c == "trap":
 						ok = false
 					}
 				}
@@ -1735,6 +1773,9 @@ func sameValues(x, y []Word) bool {
 // words only known at run time), Assigns the NAME=value operands, including
 // quoted ones like "A=$x" that bash turns into assignments at run time.
 func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
+	if declAttrs(c) {
+		a.declAttrs = true // see loopValues
+	}
 	for _, as := range c.Args {
 		a.nestedAssign(as, f)
 	}
@@ -2188,4 +2229,67 @@ func mayAssignArith(src string, c *syntax.CallExpr) bool {
 		return false
 	}
 	return strings.Contains(t, "((") || strings.IndexByte(t, '[') >= 0 || strings.Contains(t, "${") || strings.Contains(t, "let")
+}
+
+// declAttrs reports whether declaration c (declare, typeset, local,
+// export, readonly) may give a variable an attribute that changes the
+// values assigned to it later: -l, -u, -c (case), -i (arithmetic), -n (a
+// reference to another variable), or an option only known at run time.
+func declAttrs(c *syntax.DeclClause) bool {
+	for _, as := range c.Args {
+		if as.Name != nil || as.Value == nil {
+			continue
+		}
+		v, ok := simpleValue(as.Value.Parts, false)
+		if !ok {
+			return true
+		}
+		if (strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) && strings.ContainsAny(v[1:], "luicn") {
+			return true
+		}
+	}
+	return false
+}
+
+// printfAssigns reports whether printf with args may assign a variable
+// (-v NAME, or an option only known at run time).
+func printfAssigns(args []*syntax.Word) bool {
+	for _, w := range args[1:] {
+		if c, ok := firstChar(w); ok && c != '-' {
+			return false // the format: no option after it
+		}
+		v, static := simpleValue(w.Parts, false)
+		if !static || strings.HasPrefix(v, "-v") {
+			return true
+		}
+		if v == "--" {
+			return false
+		}
+	}
+	return false
+}
+
+// firstChar returns the first byte of w's value when its text starts with
+// a literal one (plain or inside quotes).
+func firstChar(w *syntax.Word) (byte, bool) {
+	if len(w.Parts) == 0 {
+		return 0, false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if p.Value != "" && p.Value[0] != '\\' && p.Value[0] != '~' {
+			return p.Value[0], true
+		}
+	case *syntax.SglQuoted:
+		if !p.Dollar && p.Value != "" {
+			return p.Value[0], true
+		}
+	case *syntax.DblQuoted:
+		if len(p.Parts) > 0 {
+			if l, ok := p.Parts[0].(*syntax.Lit); ok && l.Value != "" && l.Value[0] != '\\' {
+				return l.Value[0], true
+			}
+		}
+	}
+	return 0, false
 }

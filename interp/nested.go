@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -308,7 +309,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		a.findWrites(args, seg, f)
 	}
 	r := unwrapArgs(base, args)
-	if base == "xargs" {
+	if base == "xargs" && xargsSplitsOnNUL(args) {
 		if dir, suffix, ok := a.listedDir(a.feeds[s]); ok {
 			// Its input is the paths a lister printed below dir (see
 			// listedDir): a word made of one of them starts with dir.
@@ -751,17 +752,55 @@ func trapSets(args []Word) bool {
 	return false
 }
 
+// xargsSplitsOnNUL reports whether xargs, called with args, reads its
+// standard input as NUL-separated words (-0, --null) and nothing else
+// (no -a/--arg-file, -d/--delimiter, -E/-e end of file): only then is
+// each word one whole line of what feeds it. Split on blanks, a path
+// with a space in it ("x ../.ssh/id_rsa", from a directory the command
+// made) gives words that are not paths the lister printed.
+func xargsSplitsOnNUL(args []Word) bool {
+	null := false
+	for _, w := range args[1:] {
+		v := w.Value
+		if !strings.HasPrefix(v, "-") || v == "--" {
+			break
+		}
+		switch {
+		case v == "-0" || v == "--null":
+			null = true
+		case strings.HasPrefix(v, "--arg") || strings.HasPrefix(v, "--del") || strings.HasPrefix(v, "--eof") || strings.HasPrefix(v, "-E"):
+			return false
+		case !strings.HasPrefix(v, "--"):
+			// A cluster of letters; one that takes a value takes the
+			// rest of the word.
+		letters:
+			for _, c := range v[1:] {
+				switch {
+				case c == '0':
+					null = true
+				case strings.ContainsRune("adeE", c):
+					return false
+				case strings.ContainsRune("IiLlnPs", c):
+					break letters
+				}
+			}
+		}
+	}
+	return null
+}
+
 // listedDir reports whether pipe stage st (nil: none) writes only paths
 // below one directory, as the words xargs makes of them begin (dir, "" for
 // names relative to the working directory) and end (suffix): find with one
-// starting point ("." when none; dir is it and a "/") and no action that
-// prints or runs (-printf, -fprint…, -ls, -fls, -exec…, -ok…), whose one
+// starting point ("." when none; dir is it and a "/"), its options before
+// it (-H, -L, -P, -D, -O, --) skipped, and no action that prints or runs
+// (-printf, -fprint…, -ls, -fls, -exec…, -ok…) nor -files0-from, whose one
 // -name "*.EXT" test gives the suffix; or git ls-files without --format;
-// possibly through filters that only pass lines on (sort, uniq, head,
-// tail, tac, and grep or rg without -o and other rewriting options). The
-// rules then match those words like a glob's (see OpenWord). What find
-// prints is the starting point's own name too, and a link below it is
-// followed by the program given it (README "Known limits").
+// possibly through filters with no file operand that pass whole lines on
+// (see passesLines). The rules then match those words like a glob's (see
+// OpenWord). What find prints is the starting point's own name too, and a
+// link below it is followed by the program given it (README "Known
+// limits").
 func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
 	for hops := 0; st != nil && hops < 16; hops++ {
 		c, isCall := st.Cmd.(*syntax.CallExpr)
@@ -772,67 +811,13 @@ func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
 		for _, w := range c.Args {
 			v, static := simpleValue(w.Parts, false)
 			if !static {
-				if w.Lit() == "" || strings.ContainsAny(w.Lit(), "~*?[{\\") {
-					return "", "", false
-				}
-				v = w.Lit()
+				return "", "", false
 			}
 			words = append(words, v)
 		}
 		switch words[0] {
-		case "sort", "uniq", "head", "tail", "tac":
-			st = a.feeds[st]
-			continue
-		case "grep", "egrep", "fgrep", "rg":
-			for _, w := range words[1:] {
-				if w == "-o" || strings.HasPrefix(w, "--only") || strings.HasPrefix(w, "--replace") || w == "-r" && words[0] == "rg" ||
-					strings.HasPrefix(w, "--pass") || w == "--json" || w == "--vimgrep" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsAny(w[1:], "o") {
-					return "", "", false
-				}
-			}
-			st = a.feeds[st]
-			continue
 		case "find":
-			var starts []string
-			for _, w := range words[1:] {
-				if strings.HasPrefix(w, "-") || w == "(" || w == "!" || w == "," {
-					break
-				}
-				starts = append(starts, w)
-			}
-			for _, w := range words[1:] {
-				if strings.HasPrefix(w, "-fprint") || strings.HasPrefix(w, "-exec") || strings.HasPrefix(w, "-ok") ||
-					w == "-printf" || w == "-ls" || w == "-fls" {
-					return "", "", false
-				}
-			}
-			names := 0
-			for k, w := range words[1:] {
-				switch w {
-				case "-name":
-					names++
-					if k+2 < len(words) {
-						if pat := words[k+2]; strings.HasPrefix(pat, "*.") && !strings.ContainsAny(pat[1:], "*?[\\/") {
-							suffix = pat[1:]
-						}
-					}
-				case "-o", "-or", ",", "-not", "!", "-iname", "-path", "-regex", "-wholename":
-					names = 2
-				}
-			}
-			if names != 1 {
-				suffix = ""
-			}
-			switch len(starts) {
-			case 0:
-				return "./", suffix, true
-			case 1:
-				if starts[0] == "/" {
-					return "/", suffix, true
-				}
-				return strings.TrimRight(starts[0], "/") + "/", suffix, true
-			}
-			return "", "", false
+			return findListing(words)
 		case "git":
 			if len(words) > 1 && words[1] == "ls-files" {
 				for _, w := range words[2:] {
@@ -842,8 +827,127 @@ func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
 				}
 				return "", "", true
 			}
+			return "", "", false
 		}
-		return "", "", false
+		if !passesLines(words) {
+			return "", "", false
+		}
+		st = a.feeds[st]
 	}
 	return "", "", false
+}
+
+// findListing is listedDir for a find command line (static words).
+func findListing(words []string) (dir, suffix string, ok bool) {
+	i := 1
+	for i < len(words) {
+		w := words[i]
+		switch {
+		case w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O"):
+			i++
+			continue
+		case w == "-D":
+			i += 2
+			continue
+		case w == "--":
+			i++
+		}
+		break
+	}
+	var starts []string
+	for ; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") || w == "(" || w == "!" || w == "," {
+			break
+		}
+		starts = append(starts, w)
+	}
+	names := 0
+	for k := i; k < len(words); k++ {
+		w := words[k]
+		switch {
+		case strings.HasPrefix(w, "-fprint") || strings.HasPrefix(w, "-exec") || strings.HasPrefix(w, "-ok") ||
+			w == "-printf" || w == "-ls" || w == "-fls" || w == "-files0-from":
+			return "", "", false
+		case w == "-name":
+			names++
+			if k+1 < len(words) {
+				if pat := words[k+1]; strings.HasPrefix(pat, "*.") && !strings.ContainsAny(pat[1:], "*?[\\/") {
+					suffix = pat[1:]
+				}
+			}
+		case w == "-o" || w == "-or" || w == "," || w == "-not" || w == "!" || w == "-iname" ||
+			w == "-path" || w == "-regex" || w == "-wholename" || w == "-ipath" || w == "-iregex":
+			names = 2
+		}
+	}
+	if names != 1 {
+		suffix = ""
+	}
+	switch {
+	case len(starts) == 0:
+		return "./", suffix, true
+	case len(starts) > 1:
+		return "", "", false
+	case starts[0] == "/":
+		return "/", suffix, true
+	}
+	return strings.TrimRight(starts[0], "/") + "/", suffix, true
+}
+
+// passesLines reports whether a pipe stage (static words) only passes
+// lines of its input on, whole: sort, tac, uniq, head, tail, grep, egrep,
+// fgrep or rg with no file operand and no option that rewrites a line
+// (-o, uniq -c), reads files of its own (-r, --files0-from) or writes one
+// (sort -o).
+func passesLines(words []string) bool {
+	sortFlags := "urnVzfbdhgMRs"
+	switch words[0] {
+	case "sort", "tac", "uniq":
+		for _, w := range words[1:] {
+			if len(w) < 2 || w[0] != '-' || strings.HasPrefix(w, "--") && words[0] != "tac" ||
+				strings.Trim(w[1:], sortFlags) != "" || words[0] == "uniq" && strings.ContainsAny(w[1:], "cDf") {
+				return false
+			}
+		}
+		return true
+	case "head", "tail":
+		for k := 1; k < len(words); k++ {
+			w := words[k]
+			switch {
+			case (w == "-n" || w == "-c") && k+1 < len(words) && allDigits(words[k+1]):
+				k++
+			case len(w) > 1 && w[0] == '-' && allDigits(w[1:]):
+			case len(w) > 2 && (w[:2] == "-n" || w[:2] == "-c") && allDigits(w[2:]):
+			default:
+				return false
+			}
+		}
+		return true
+	case "grep", "egrep", "fgrep", "rg":
+		pattern := false
+		for k := 1; k < len(words); k++ {
+			w := words[k]
+			switch {
+			case w == "-e" || w == "-f" || w == "-m" || w == "-A" || w == "-B" || w == "-C":
+				pattern = pattern || w == "-e" || w == "-f"
+				k++
+			case strings.HasPrefix(w, "--"):
+				if !slices.Contains([]string{"--invert-match", "--ignore-case", "--fixed-strings", "--extended-regexp",
+					"--word-regexp", "--line-regexp", "--quiet", "--silent", "--no-messages", "--null-data"}, w) {
+					return false
+				}
+			case strings.HasPrefix(w, "-") && len(w) > 1:
+				if strings.Trim(w[1:], "vixFEwGPsqzlL") != "" || strings.ContainsAny(w[1:], "lL") {
+					return false
+				}
+			case !pattern:
+				pattern = true
+			default:
+				return false // a file operand: what it prints is that file
+			}
+		}
+		return pattern
+	}
+	return false
 }

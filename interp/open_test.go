@@ -116,7 +116,14 @@ func TestOpenWord(t *testing.T) {
 		{Word{Value: Hole + Hole, Source: `"$f$g"`}, []string{"f"}, true},
 		{Word{Value: Hole + ".go", Source: `*.go`}, nil, false},
 		{Word{Value: Hole, Source: xargsPaths}, nil, false},
-		{Word{Value: "/h" + Hole, Source: `$HOME$x`}, nil, false},
+		{Word{Value: "/h" + Hole, Source: `$HOME$x`}, nil, true},
+		{Word{Value: "./" + Hole, Source: `./"$x"`}, nil, true},
+		{Word{Value: "src/" + Hole, Source: `src/$(echo ../../.ssh/id_rsa)`}, nil, true},
+		{Word{Value: Hole + "/x", Source: `"$HOME/x"`}, nil, false},
+		{Word{Value: Hole + "/x", Source: `"${HOME}/x"`}, nil, false},
+		{Word{Value: Hole + "/x", Source: `"$HOMEDIR/x"`}, nil, true},
+		{Word{Value: "src/" + Hole, Source: `src/"$f"`}, []string{"f"}, false},
+		{Word{Value: Hole + "/" + Hole, Source: `$f/$g`}, []string{"f"}, true},
 		{Word{Value: "a", Source: `a`}, nil, false},
 	} {
 		if got := OpenWord(c.w, c.bounded); got != c.want {

@@ -188,18 +188,18 @@ func (s Segment) Chain() []string {
 	return append(slices.Clip(s.Via), self)
 }
 
-// OpenWord reports whether w starts with a run-time part that may be any
-// text (rules.Subject.Open): its value starts with a Hole and its text has
-// a parameter expansion or a command substitution ("$", "`"), or it is
-// words xargs reads (xargsInput). A word whose
-// leading Hole can only be a glob's (`*.go`, `[ab]*`) or another user's
-// home (`~root/x`) is not open: a glob names files of the working
-// directory, which rules check on their own. Nor is a word that starts
-// with a bounded loop variable ("$f", "${f}/x": Segment.Bounded), whose
-// values the segments emitted for each are checked with, as long as
-// its text has no other "$" or "`".
+// OpenWord reports whether w has a run-time part that may be any text
+// (rules.Subject.Open): its value has a Hole and its text has a parameter
+// expansion or a command substitution ("$", "`"), or it is words xargs
+// reads (xargsInput). Such a part may hold "../" or a whole path, so the
+// word may name any file wherever the part is (`cat ./"$x"`, `cat
+// src/$(…)` reach ~/.ssh through ".."). A word whose Holes can only be a
+// glob's (`*.go`, `[ab]*`), whose names stay in their directory, or
+// another user's home (`~root/x`) is not open; nor is one whose only
+// expansions are bounded loop variables (Segment.Bounded) and HOME, whose
+// values the segments emitted with them are checked with.
 func OpenWord(w Word, bounded []string) bool {
-	if !strings.HasPrefix(w.Value, Hole) {
+	if !strings.Contains(w.Value, Hole) {
 		return false
 	}
 	if strings.Contains(w.Source, xargsInput) {
@@ -208,19 +208,32 @@ func OpenWord(w Word, bounded []string) bool {
 	if !strings.ContainsAny(w.Source, "$`") {
 		return false
 	}
-	src := strings.TrimPrefix(w.Source, `"`)
+	src := dropRef(w.Source, "HOME")
 	for _, name := range bounded {
-		for _, ref := range [...]string{"$" + name, "${" + name + "}"} {
-			rest, ok := strings.CutPrefix(src, ref)
-			if !ok || strings.ContainsAny(rest, "$`") {
-				continue
-			}
-			if ref[1] == '{' || rest == "" || !isNameByte(rest[0]) {
-				return false
-			}
-		}
+		src = dropRef(src, name)
 	}
-	return true
+	return strings.ContainsAny(src, "$`")
+}
+
+// dropRef returns src without its plain references to variable name:
+// "$name" (not followed by a name's byte) and "${name}".
+func dropRef(src, name string) string {
+	src = strings.ReplaceAll(src, "${"+name+"}", "")
+	var b strings.Builder
+	for {
+		i := strings.Index(src, "$"+name)
+		if i < 0 {
+			b.WriteString(src)
+			return b.String()
+		}
+		end := i + 1 + len(name)
+		if end < len(src) && isNameByte(src[end]) {
+			b.WriteString(src[:end])
+		} else {
+			b.WriteString(src[:i])
+		}
+		src = src[end:]
+	}
 }
 
 func isNameByte(c byte) bool {

@@ -265,9 +265,15 @@ type argPlan struct {
 	// open and first say which of args are open (Subject.Open): args[j]
 	// is words[first+j]; notPaths: the program's open words name no file
 	// it opens (see notPaths).
-	open     uint64
-	first    int
-	notPaths bool
+	open, bound uint64
+	first       int
+	notPaths    bool
+}
+
+// bounded reports whether args[j] is bounded (Subject.Bounded).
+func (pl *argPlan) bounded(j int) bool {
+	i := pl.first + j
+	return i < 64 && pl.bound&(1<<i) != 0
 }
 
 // notPaths are programs whose arguments, when only known at run time, are
@@ -289,11 +295,11 @@ var notPaths = sync.OnceValue(func() map[string]bool {
 
 // planArgs returns the plan of matchArgs for words, whose open ones
 // open marks (Subject.Open).
-func planArgs(words []string, open uint64) argPlan {
+func planArgs(words []string, open, bound uint64) argPlan {
 	if len(words) < 2 || stringOnly()[words[0]] {
 		return argPlan{none: true}
 	}
-	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:], open: open, first: 1,
+	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:], open: open, bound: bound, first: 1,
 		notPaths: notPaths()[words[0]]}
 	if subcommandTools()[words[0]] && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
@@ -355,9 +361,10 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			}
 		}
 		if i := strings.Index(w, Hole); i >= 0 {
-			if i == 0 && sc.could == nil && !pl.notPaths && OpenWord(pl.open, pl.first+j) {
-				// `cat "$f"`, `cat $(echo ~/.ssh/id_rsa)`: the word may
-				// be any path at all, so every deny rule could match.
+			if sc.could == nil && !pl.notPaths && OpenWord(pl.open, pl.first+j) {
+				// `cat "$f"`, `cat $(echo ~/.ssh/id_rsa)`, `cat ./"$f"`:
+				// the word may be any path at all, so every deny rule
+				// could match.
 				sc.holedAnywhere(w)
 			}
 			if i == 0 && strings.Contains(w, "/.") && sc.could == nil {
@@ -372,10 +379,19 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			} else if i > 0 && w[0] != '-' {
 				sc.holed(w, w[:i])
 			}
+			if sc.deny == nil && (i > 0 && w[0] != '-' || !OpenWord(pl.open, pl.first+j)) && !pl.bounded(j) {
+				// `cat *` beside a link to a key.
+				sc.globLinks(w, i)
+			}
 			if w[0] != '-' && sc.ask == nil {
 				sc.holedSecret(w)
 			}
 			continue
+		}
+		if !operands && w[0] == '-' && sc.could == nil && !pl.notPaths && namesFromFile(w) {
+			// sort --files0-from=-, tar --files-from=list: the files
+			// read are named by what the program reads, any at all.
+			sc.holedAnywhere(w)
 		}
 		if !operands && w[0] == '-' {
 			if w == "--" {
@@ -758,6 +774,86 @@ func (sc *argScan) holedSecret(word string) {
 			return
 		}
 	}
+}
+
+// maxGlobLinks bounds the links of one directory globLinks follows.
+const maxGlobLinks = 64
+
+// globLinks checks the symlinks that word, whose first run-time part is at
+// byte h, could name in the one directory its run-time part lies in — the
+// working directory for `*.txt` or `$f` (a bounded loop variable), dir for
+// `dir/*.txt` — as the paths they resolve to: a glob names the links
+// beside it, and the program follows them (`cat *` in a directory holding
+// a link to ~/.ssh/id_rsa read the key). Each link whose name could match
+// the word's last component is checked as that path (see path). A word
+// with a run-time part before its last "/" is not looked at (README "Known
+// limits"), nor a directory that cannot be listed.
+func (sc *argScan) globLinks(word string, h int) {
+	slash := strings.LastIndexByte(word, '/')
+	if slash >= 0 && slash > h {
+		return
+	}
+	dir, comp := sc.cwdCanon, word
+	if slash >= 0 {
+		dir, comp = word[:slash], word[slash+1:]
+		if sc.home != "" && (dir == "~" || strings.HasPrefix(dir, "~/")) {
+			dir = sc.home + dir[1:]
+		}
+		if dir == "" {
+			dir = "/"
+		} else if !filepath.IsAbs(dir) {
+			if sc.cwdUnknown || sc.cwdCanon == "" {
+				return
+			}
+			dir = filepath.Join(sc.cwdCanon, dir)
+		}
+	} else if sc.cwdUnknown || dir == "" {
+		return
+	}
+	n := 0
+	for _, name := range sc.lk.links(dir) {
+		if n++; n > maxGlobLinks || sc.deny != nil {
+			return
+		}
+		if shapeMatches(comp, name) {
+			sc.path(strings.ReplaceAll(word, Hole, "…"), filepath.Join(dir, name))
+		}
+	}
+}
+
+// shapeMatches reports whether name could be what shape (literal text with
+// Holes for run-time parts, each any string) stands for.
+func shapeMatches(shape, name string) bool {
+	parts := strings.Split(shape, Hole)
+	if len(parts) == 1 {
+		return shape == name
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	if len(name) < len(first)+len(last) || !strings.HasPrefix(name, first) || !strings.HasSuffix(name, last) {
+		return false
+	}
+	rest := name[len(first) : len(name)-len(last)]
+	for _, mid := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, mid)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(mid):]
+	}
+	return true
+}
+
+// namesFromFile reports whether option word w makes the program read the
+// names of the files it reads from a file or its input: --files0-from
+// (sort, wc, du), --files-from (tar, rsync, cpio), --pathspec-from-file
+// (git), with the value glued or next.
+func namesFromFile(w string) bool {
+	for _, o := range [...]string{"--files0-from", "--files-from", "--pathspec-from-file"} {
+		if w == o || strings.HasPrefix(w, o+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // holedAnywhere notes that an open word (Subject.Open: a parameter

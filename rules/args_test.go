@@ -303,8 +303,23 @@ func TestRunTimeArguments(t *testing.T) {
 		{name: "a glob in a directory name asks", words: []string{"cat", ctx.Home + "/.ss" + Hole}, want: Ask, pattern: "~/.ssh/id_*", reason: "could match"},
 		{name: "a relative glob inside ~/.ssh asks", words: []string{"cat", "../.ssh/id_" + Hole}, want: Ask, pattern: "~/.ssh/id_*", reason: "could match"},
 		{name: "a glob in the workspace runs", words: []string{"cat", "src/" + Hole}, want: Allow},
-		{name: "a word that starts at run time is not matched", words: []string{"cat", Hole}, want: Allow},
+		{name: "a glob in the working directory is not matched", words: []string{"cat", Hole + ".txt"}, want: Allow},
+		// but the links it could name are, as what they lead to.
+		{name: "a glob naming a link to a key", words: []string{"cat", "lin" + Hole}, want: Deny, pattern: "~/.ssh/id_*", reason: "which resolves to"},
 	})
+	// The same word open (Subject.Open: a variable's or a command's
+	// output) may be any file at all; a program whose words are no files
+	// it opens is left alone.
+	s := exec("cat", Hole+".txt")
+	s.Open = 1 << 1
+	if v := p.Decide(s, ctx); v.Decision != Ask || v.Rule == nil || !strings.Contains(v.Reason, "could name any file") {
+		t.Errorf("open cat $f.txt: %v %v (%s)", v.Decision, v.Rule, v.Reason)
+	}
+	s = exec("cd", Hole)
+	s.Open = 1 << 1
+	if v := p.Decide(s, ctx); v.Decision != Allow {
+		t.Errorf("open cd $d: %v (%s)", v.Decision, v.Reason)
+	}
 }
 
 // TestSecretsThroughWalksAndGlobs checks that a built-in secret is not read

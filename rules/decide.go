@@ -315,7 +315,7 @@ func (p *Policy) prepareExec(s Subject, home string) execPart {
 		// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
 		e.argWords = append(append([]string(nil), s.Words...), s.Assigns...)
 	}
-	e.args = planArgs(e.argWords, s.Open)
+	e.args = planArgs(e.argWords, s.Open, s.Bounded)
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
 		// Only an allow rule that spells out what runs it is written

@@ -2,9 +2,13 @@ package rules
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/guardsh/guardsh/internal/fsview"
 )
 
 // Lookups remembers lstat results for the decisions of one command, so
@@ -13,9 +17,10 @@ import (
 // costs one lstat per component, and a command's segments name many paths
 // under the same directories. See Context.Lookups.
 type Lookups struct {
-	m     map[string]lookup
-	names map[string]map[string]bool // directory → its entries; nil value: unknown
-	canon map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
+	m         map[string]lookup
+	names     map[string]map[string]bool // directory → its entries; nil value: unknown
+	linkNames map[string][]string        // directory → its entries that are symlinks (see links)
+	canon     map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
 	// tmp is os.TempDir() when tmpRead: the environment is read once
 	// for the command (see tempDir).
 	tmp     string
@@ -150,4 +155,39 @@ func (lk *Lookups) noEntries(dir string) bool {
 		return r.err == syscall.ENOENT || r.err == syscall.ENOTDIR
 	}
 	return !r.fi.IsDir() && r.fi.Mode()&os.ModeSymlink == 0
+}
+
+// links returns the names of the entries of directory dir that are
+// symbolic links (by the type the directory listing gives, or lstat where
+// it gives none), listed once per lk; none when dir cannot be listed.
+func (lk *Lookups) links(dir string) []string {
+	if lk != nil {
+		if l, ok := lk.linkNames[dir]; ok {
+			return l
+		}
+	}
+	var out []string
+	if entries, err := fsview.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			t := e.Type()
+			if t&os.ModeType == 0 && t != 0 {
+				continue
+			}
+			if t == 0 || t&fs.ModeIrregular != 0 {
+				if fi, err := lk.lstat(filepath.Join(dir, e.Name())); err == nil {
+					t = fi.Mode().Type()
+				}
+			}
+			if t&os.ModeSymlink != 0 {
+				out = append(out, e.Name())
+			}
+		}
+	}
+	if lk != nil {
+		if lk.linkNames == nil {
+			lk.linkNames = map[string][]string{}
+		}
+		lk.linkNames[dir] = out
+	}
+	return out
 }

@@ -50,13 +50,18 @@ type Subject struct {
 	// Assigns are NAME=value assignments that apply to the command (or that
 	// the statement makes), Holes marking run-time parts.
 	Assigns []string
-	// Open has bit i set when Words[i] starts with a run-time part that
-	// may be any text at all: a parameter expansion or a command's output
-	// (`"$f"`, `$(…)`), not a glob, whose names stay in the working
-	// directory. Such a word could name any file, so a deny rule could
-	// match it (see matchArgs). Words from index 64 on that start with a
-	// Hole are taken as open whatever the bit says.
+	// Open has bit i set when Words[i] has a run-time part that may be
+	// any text at all: a parameter expansion or a command's output (`"$f"`,
+	// `./$(…)`), not a glob, whose names stay in their directory. Such a
+	// word could name any file (its part may hold "../"), so a deny rule
+	// could match it (see matchArgs). Words from index 64 on with a Hole
+	// are taken as open whatever the bit says.
 	Open uint64
+	// Bounded has bit i set when Words[i] starts with a loop variable
+	// whose every value the subject's command decides in segments of its
+	// own (interp.Segment.Bounded): its run-time part is checked there,
+	// not here. Only bits below 64.
+	Bounded uint64
 }
 
 // OpenWord reports whether Words[i] of a subject with Open bits open is

@@ -25,6 +25,7 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 	}
 	for p, content := range map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}", filepath.Join(ws, "src", "b.go"): "",
+		filepath.Join(ws, "list.txt"): filepath.Join(home, ".ssh", "id_rsa") + "\n",
 	} {
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
@@ -60,6 +61,37 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cat \"$(cat <<EOF\n" + home + "/.ssh/id_rsa\nEOF\n)\"",
 			"cat() { echo; }; head \"$(cat <<'EOF'\n" + home + "/.ssh/id_rsa\nEOF\n)\"",
 			"head \"$(cat <<'EOF'\n" + home + "/.ssh/id_rsa\nEOF\n)\"",
+			// An attack run against the first version of this check.
+			"find -L ../.ssh -type f | xargs cat",
+			"find -L ../.ssh -type f -print0 | xargs -0 cat",
+			"find -- " + home + "/.ssh -type f -print0 | xargs -0 cat",
+			"find -O3 " + home + "/.ssh -type f -print0 | xargs -0 cat",
+			"printf '%s\\0' " + home + "/.ssh/id_rsa | find -files0-from - -print0 | xargs -0 cat",
+			"find . -print0 | sort list.txt | xargs -0 cat",
+			"git ls-files -z | head -n 5 list.txt | xargs -0 cat",
+			"find . -name '*.json' -print0 | grep -h . list.txt | xargs -0 cat",
+			"find . -print0 | xargs -0 -a list.txt cat",
+			"find . -name id_rsa | xargs cat",
+			"for f in a.json; do read \"f\" <<< ~/.ssh/id_rsa; cat \"$f\"; done",
+			"for f in a.json; do read -af <<< ~/.ssh/id_rsa; cat \"$f\"; done",
+			"for f in a.json; do declare \"f=$HOME/.ssh/id_rsa\"; cat \"$f\"; done",
+			"for f in a.json; do export \"f=$HOME/.ssh/id_rsa\"; cat \"$f\"; done",
+			"for f in a.json; do mapfile -t \"f\" <<< ~/.ssh/id_rsa; cat \"$f\"; done",
+			"for f in a.json; do printf \"-vf\" %s ~/.ssh/id_rsa; cat \"$f\"; done",
+			"for f in a.json; do for f in \"$(echo ~/.ssh/id_rsa)\"; do :; done; cat \"$f\"; done",
+			"for f in '../.ssh/i?_rsa'; do cat $f; done",
+			"for f in \"../.ss[h]/id_rsa\"; do cat $f; done",
+			"declare -l f; for f in ../.SSH/ID_RSA; do cat \"$f\"; done",
+			"eval \"l\"\"s(\"\"){ read f <<< ../.ssh/id_rsa; }\"; for f in a.json; do ls; cat \"$f\"; done",
+			"for i in 1 2; do for f in a.json; do g; cat \"$f\"; done; eval \"g\"\"() { f=../.ssh/id_rsa; }\"; done",
+			"eval \"c\"\"at() { echo ~/.ssh/id_rsa; }\"; head \"$(cat <<'EOF'\nx\nEOF\n)\"",
+			"cat ./\"$(echo ../.ssh/id_rsa)\"",
+			"f=$(echo ../.ssh/id_rsa); cat ./\"$f\"",
+			"cat src/$(echo ../../.ssh/id_rsa)",
+			"cat src$(echo /../../.ssh/id_rsa)",
+			"cat .git\"$(echo /../../.ssh/id_rsa)\"",
+			"printf '%s\\0' ../.ssh/id_rsa | sort --files0-from=-",
+			"wc --files0-from list.txt",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -69,9 +101,10 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"for f in *.json; do jq . \"$f\"; done",
 			"for f in src/*.go; do wc -l \"$f\"; done",
 			"for m in a b; do grep -n \"$m\" a.json; done",
-			"find src -name '*.go' | xargs grep -l main",
-			"find src -type f -print0 | sort | xargs -0 wc -l",
-			"git ls-files | xargs wc -l",
+			"find src -name '*.go' -print0 | xargs -0 grep -l main",
+			"find src -type f -print0 | sort -z | xargs -0 wc -l",
+			"git ls-files -z | xargs -0 wc -l",
+			"for f in *.json; do printf '%s\\n' \"$f\"; jq . \"$f\"; done",
 			"echo \"$HOME\"",
 			"test -f \"$f\" && echo yes",
 			"x=$(date); echo \"$x\"",
@@ -92,6 +125,55 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			if s.Verdict.Rule != nil && s.Verdict.Rule.Section == "read" {
 				t.Errorf("%s: the commit message is matched against %s", mode, s.Verdict.Rule.Pattern)
 			}
+		}
+	}
+}
+
+// TestGlobsFollowLinks checks that a glob names the links beside it as the
+// paths they lead to: `cat *` in a directory holding a link to a key read
+// the key unasked (a program follows the link the glob gives it).
+func TestGlobsFollowLinks(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "docs"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, content := range map[string]string{
+		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "README.md"): "r", filepath.Join(ws, "docs", "a.md"): "a",
+	} {
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		filepath.Join(ws, "notes.txt"):     filepath.Join(home, ".ssh", "id_rsa"),
+		filepath.Join(ws, "docs", "k.txt"): "../../.ssh/id_rsa",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	for _, text := range []string{
+		"cat *", "cat *.txt", "head n*", "cat docs/*", "cat docs/*.txt", "grep -h . docs/k*",
+		"for f in *; do cat \"$f\"; done",
+		"for f in docs/*.txt; do cat $f; done",
+		"find . -name '*.txt' -print0 | xargs -0 cat",
+		"find docs -print0 | xargs -0 cat",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+	for _, text := range []string{
+		"cat *.md", "cat docs/*.md", "for m in a b; do grep \"$m\" README.md; done", "find docs -name '*.md' -print0 | xargs -0 cat",
+	} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
 		}
 	}
 }

@@ -187,8 +187,12 @@ func TestAgentCommandShares(t *testing.T) {
 			t.Logf("  most common reasons a command still asks: %s", top(why, 10))
 		}
 	}
-	if share["ask"] < 50 {
-		t.Errorf("mode ask runs %.1f%% unasked, below the 50%% floor", share["ask"])
+	// The floors guard against decisions growing stricter unnoticed. Ask
+	// was 50.0 % until xargs input split on blanks counted as any path
+	// (five `find … | xargs grep -l` of the sample ask since: a name with
+	// a space made a path find never printed).
+	if share["ask"] < 49 {
+		t.Errorf("mode ask runs %.1f%% unasked, below the 49%% floor", share["ask"])
 	}
 	if share["auto"] < 60 {
 		t.Errorf("mode auto runs %.1f%% unasked, below the 60%% floor", share["auto"])
