@@ -20,6 +20,15 @@ type Lookups struct {
 	// for the command (see tempDir).
 	tmp     string
 	tmpRead bool
+	// linkFree holds directories a probe found to exist with no
+	// symlink on their way (see probe): resolveIn walks through them
+	// without looking each up. noProbe: probing gave no answer
+	// (ENOSYS, EPERM): the walk looks up every component.
+	linkFree map[string]bool
+	noProbe  bool
+	// absent holds the paths a probe found missing (ENOENT) or below a
+	// file that is no directory (ENOTDIR) with no symlink on their way.
+	absent map[string]error
 }
 
 // tempDir returns os.TempDir(), read from the environment once for the
@@ -125,6 +134,83 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	}
 	lk.m[p] = lookup{fi, err}
 	return fi, err
+}
+
+// probe answers, with one system call instead of one lstat per
+// component, where resolveIn's walk of next + "/" + rest leads: next is
+// the walk's next component (its parent canonical) and rest the
+// components after it, which must be plain names (not "", "." or "..").
+// It is made only when next has not been looked up and lies below no
+// dead end (those answers cost no call). With missing, the path has no
+// symlink up to a component that does not exist or is no directory (the
+// kernel, resolving without following symlinks, stops at the first
+// symlink with ELOOP before any later component): it is full, cleaned,
+// as the walk would return it, and lk records full's lstat answer
+// (ENOENT or ENOTDIR, what lstat of it gives). Without missing, when the
+// path exists with no symlink on its way, next and the components after
+// it but the last are recorded in linkFree (the walk steps through them
+// and looks up the last); otherwise the walk looks up each component
+// (a symlink on the way, or no answer).
+//
+// What probe records holds for the command's lookups like what lstat
+// records: the file system as it was at the call.
+func (lk *Lookups) probe(next, rest string) (full string, missing bool) {
+	if lk == nil || lk.noProbe || !plainNames(rest) {
+		return "", false
+	}
+	if _, ok := lk.m[next]; ok || lk.linkFree[next] || lk.deadEnd(next) != "" {
+		return "", false
+	}
+	full = next + "/" + rest
+	for i := len(next); i <= len(full); i++ {
+		if i < len(full) && full[i] != '/' {
+			continue
+		}
+		if err, ok := lk.absent[full[:i]]; ok {
+			// Below a path a probe found missing (or no directory)
+			// with no symlink on the way: the kernel's walk stops at
+			// the same component.
+			lk.m[full] = lookup{nil, err}
+			return full, true
+		}
+	}
+	switch err := probeNoLinks(full); err {
+	case nil:
+		if lk.linkFree == nil {
+			lk.linkFree = make(map[string]bool, 4)
+		}
+		for i := len(next); i < len(full); i++ {
+			if full[i] == '/' {
+				lk.linkFree[full[:i]] = true
+			}
+		}
+		return "", false
+	case syscall.ENOENT, syscall.ENOTDIR:
+		lk.m[full] = lookup{nil, err}
+		if lk.absent == nil {
+			lk.absent = make(map[string]error, 4)
+		}
+		lk.absent[full] = err
+		return full, true
+	case syscall.ENOSYS, syscall.EPERM:
+		lk.noProbe = true
+	}
+	return "", false
+}
+
+// plainNames reports that rest is one or more components separated by
+// single slashes, none of them "." or "..".
+func plainNames(rest string) bool {
+	for {
+		c, r, more := strings.Cut(rest, "/")
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = r
+	}
 }
 
 // deadEnd returns the longest proper prefix of p ending before a '/'

@@ -411,6 +411,17 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 		} else {
 			next = resolved + "/" + c
 		}
+		if rest != "" {
+			// Two or more components to look up: one probe may answer
+			// for all of them (see Lookups.probe).
+			if full, missing := lk.probe(next, rest); missing {
+				return full, nil, false
+			}
+			if lk != nil && lk.linkFree[next] {
+				resolved, info = next, nil
+				continue
+			}
+		}
 		fi, err := lk.lstat(next)
 		if err != nil {
 			// The rest does not exist (or cannot be looked at): clean it

@@ -3,7 +3,9 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -112,5 +114,99 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestResolveInSharedLookups checks resolveIn against resolveInLong when
+// one command's lookups serve every path in turn (in file order, reversed
+// and interleaved), as a command's segments share them: what a probe
+// recorded for one path (a missing path, the directories on the way to
+// one that exists, see Lookups.probe) must give each later path the
+// answer the long way gives it with lookups of its own; and every lstat
+// answer the lookups remember must be the system's.
+func TestResolveInSharedLookups(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/b/c/d", "x/y", "m/n", "missingno/c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(root+"/a/f", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"x/abs": root + "/a/b", "x/rel": "../a/b/c", "a/b/sl": "c/d", "m/n/up": "../../a",
+		"dangle": root + "/missing/file", "loop": root + "/loop",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for _, a := range []string{"a", "a/b", "a/b/c", "a/b/c/d", "a/f", "x/abs", "x/rel", "a/b/sl", "m/n/up", "dangle", "loop", "missing", "missing/deeper", "missingno", "a/b/gone"} {
+		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x"} {
+			paths = append(paths, root+"/"+a+b)
+		}
+	}
+	type ask struct{ dir, p string }
+	var asks []ask
+	for _, p := range paths {
+		asks = append(asks, ask{"", p}, ask{root, strings.TrimPrefix(p, root+"/")}, ask{root + "/a/b", strings.TrimPrefix(p, root+"/")})
+	}
+	reversed := slices.Clone(asks)
+	slices.Reverse(reversed)
+	interleaved := make([]ask, 0, len(asks))
+	for i := 0; i < len(asks); i += 2 {
+		interleaved = append(interleaved, asks[i])
+	}
+	for i := 1; i < len(asks); i += 2 {
+		interleaved = append(interleaved, asks[i])
+	}
+	// Missing paths first, then those that exist from the last: what
+	// probes record of the missing (see Lookups.absent) then meets paths
+	// that exist below directories not looked up yet, missingno after
+	// missing.
+	var missingFirst, exist []ask
+	for _, a := range asks {
+		if _, _, ok := resolveInLong(NewLookups(), a.dir, a.p); ok {
+			exist = append(exist, a)
+		} else {
+			missingFirst = append(missingFirst, a)
+		}
+	}
+	slices.Reverse(exist)
+	missingFirst = append(missingFirst, exist...)
+	probed := false
+	// A missing name that begins an existing one, and a file that is no
+	// directory, before anything else is looked up.
+	prefixNames := []ask{{"", root + "/missing"}, {"", root + "/missingno/c"}, {"", root + "/a/f/x/y"}, {"", root + "/a/b/c/d"}, {"", root + "/a/f"}}
+	for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
+		lk := NewLookups()
+		for _, a := range order {
+			got, gotInfo, gotOK := resolveIn(lk, a.dir, a.p)
+			want, wantInfo, wantOK := resolveInLong(NewLookups(), a.dir, a.p)
+			if got != want || gotOK != wantOK || (gotInfo == nil) != (wantInfo == nil) ||
+				gotInfo != nil && (gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
+				t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
+			}
+		}
+		probed = probed || len(lk.absent) > 0
+		for p, r := range lk.m {
+			fi, err := lstat(p)
+			if (err == nil) != (r.err == nil) || err != nil && err != r.err || fi != nil && fi.Mode() != r.fi.Mode() {
+				t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
+			}
+		}
+		for d := range lk.linkFree {
+			if c := canonical(d); c != d {
+				t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
+			}
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				t.Errorf("%s: %q noted as a directory free of symlinks: %v", name, d, err)
+			}
+		}
+	}
+	if !probed && probeNoLinks("/") != syscall.ENOSYS {
+		t.Error("no probe answered for a missing path")
 	}
 }
