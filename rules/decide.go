@@ -726,7 +726,11 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		}
 		return j.verdict(mode)
 	}
-	ps := newPathSubject(s.Words[0], ctx)
+	min := probeMin
+	if s.Kind == KindWrite {
+		min = probeMinNew
+	}
+	ps := newPathSubjectProbing(s.Words[0], ctx, min)
 	if !ps.static {
 		j.h = j.t.matchUnits(ps.units, &holeMatcher{})
 		if j.h.deny < 0 {

@@ -140,8 +140,9 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 // component, where resolveIn's walk of next + "/" + rest leads: next is
 // the walk's next component (its parent canonical) and rest the
 // components after it, which must be plain names (not "", "." or "..").
-// It is made only when next has not been looked up and lies below no
-// dead end (those answers cost no call). With missing, the path has no
+// It is made only for min components or more (see probeMin), when next
+// has not been looked up and lies below no dead end (those answers cost
+// no call). With missing, the path has no
 // symlink up to a component that does not exist or is no directory (the
 // kernel, resolving without following symlinks, stops at the first
 // symlink with ELOOP before any later component): it is full, cleaned,
@@ -154,8 +155,8 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 //
 // What probe records holds for the command's lookups like what lstat
 // records: the file system as it was at the call.
-func (lk *Lookups) probe(next, rest string) (full string, missing bool) {
-	if lk == nil || lk.noProbe || !plainNames(rest) {
+func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool) {
+	if lk == nil || lk.noProbe || strings.Count(rest, "/")+2 < min || !plainNames(rest) {
 		return "", false
 	}
 	if _, ok := lk.m[next]; ok || lk.linkFree[next] || lk.deadEnd(next) != "" {
@@ -197,6 +198,19 @@ func (lk *Lookups) probe(next, rest string) (full string, missing bool) {
 	}
 	return "", false
 }
+
+// probeMin and probeMinNew are the fewest components not yet looked up
+// that a probe answers for (see Lookups.probe): a path that exists costs
+// it three calls (openat2, close, and lstat of the last component, whose
+// status the walk returns) against one lstat per component, a missing
+// one a single call against one per component up to the missing one.
+// From three components it never costs more than the walk; from two
+// for the target of a write, usually a file not yet there (`> out.txt`,
+// `pwd -P >| /tmp/claude-…-cwd`).
+const (
+	probeMin    = 3
+	probeMinNew = 2
+)
 
 // plainNames reports that rest is one or more components separated by
 // single slashes, none of them "." or "..".

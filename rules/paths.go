@@ -381,6 +381,12 @@ func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
 // component looked at, nil when the path exists but ends in "..", "." or
 // is dir itself.
 func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
+	return resolveProbing(lk, dir, p, probeMin)
+}
+
+// resolveProbing is resolveIn with probes (see Lookups.probe) for min
+// components or more not yet looked up.
+func resolveProbing(lk *Lookups, dir, p string, min int) (resolvedPath string, info os.FileInfo, exists bool) {
 	rest := p      // components still to resolve, joined by '/'
 	resolved := "" // resolved prefix, "" meaning "/"
 	if !strings.HasPrefix(p, "/") && dir != "/" {
@@ -412,9 +418,9 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 			next = resolved + "/" + c
 		}
 		if rest != "" {
-			// Two or more components to look up: one probe may answer
-			// for all of them (see Lookups.probe).
-			if full, missing := lk.probe(next, rest); missing {
+			// Components to look up: one probe may answer for all of
+			// them (see Lookups.probe).
+			if full, missing := lk.probe(next, rest, min); missing {
 				return full, nil, false
 			}
 			if lk != nil && lk.linkFree[next] {
@@ -472,6 +478,12 @@ type pathSubject struct {
 }
 
 func newPathSubject(w string, ctx Context) pathSubject {
+	return newPathSubjectProbing(w, ctx, probeMin)
+}
+
+// newPathSubjectProbing is newPathSubject with probes for min components
+// or more not yet looked up (see probeMinNew).
+func newPathSubjectProbing(w string, ctx Context, min int) pathSubject {
 	shown := strings.ReplaceAll(w, Hole, "…")
 	abs := w
 	if !strings.HasPrefix(w, "/") {
@@ -512,7 +524,7 @@ func newPathSubject(w string, ctx Context) pathSubject {
 			// first component is not cleaned again.
 			abs = cleaned
 		}
-		resolved, info := resolve(ctx.Lookups, abs)
+		resolved, info, _ := resolveProbing(ctx.Lookups, "", abs, min)
 		ps := pathSubject{static: true, cleaned: cleaned, resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,15 +91,21 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 		// newPathSubject resolves a path without ".." cleaned first:
 		// what the long way gives for it as written.
 		for _, p := range []string{root + "/" + r, root + "//" + r + "/", r} {
-			ctx := Context{Cwd: root + "/x", Lookups: NewLookups()}
-			ps := newPathSubject(p, ctx)
-			abs := p
-			if !strings.HasPrefix(p, "/") {
-				abs = ctx.Cwd + "/" + p
-			}
-			want, _, _ := resolveInLong(NewLookups(), "", abs)
-			if !ps.static || ps.resolved != want || ps.cleaned != filepath.Clean(abs) {
-				t.Errorf("newPathSubject(%q): cleaned %q, resolved %q; the long way %q, %q", p, ps.cleaned, ps.resolved, filepath.Clean(abs), want)
+			for _, min := range []int{probeMin, probeMinNew} {
+				ctx := Context{Cwd: root + "/x", Lookups: NewLookups()}
+				ps := newPathSubjectProbing(p, ctx, min)
+				abs := p
+				if !strings.HasPrefix(p, "/") {
+					abs = ctx.Cwd + "/" + p
+				}
+				want, wantInfo, _ := resolveInLong(NewLookups(), "", abs)
+				links := uint64(0)
+				if wantInfo != nil && wantInfo.Mode().IsRegular() {
+					links = hardLinks(wantInfo)
+				}
+				if !ps.static || ps.resolved != want || ps.cleaned != filepath.Clean(abs) || ps.links != links {
+					t.Errorf("newPathSubject(%q), probes from %d components: cleaned %q, resolved %q, %d links; the long way %q, %q, %d", p, min, ps.cleaned, ps.resolved, ps.links, filepath.Clean(abs), want, links)
+				}
 			}
 		}
 	}
@@ -148,7 +155,7 @@ func TestResolveInSharedLookups(t *testing.T) {
 			paths = append(paths, root+"/"+a+b)
 		}
 	}
-	type ask struct{ dir, p string }
+	type ask = struct{ dir, p string }
 	var asks []ask
 	for _, p := range paths {
 		asks = append(asks, ask{"", p}, ask{root, strings.TrimPrefix(p, root+"/")}, ask{root + "/a/b", strings.TrimPrefix(p, root+"/")})
@@ -180,33 +187,44 @@ func TestResolveInSharedLookups(t *testing.T) {
 	// A missing name that begins an existing one, and a file that is no
 	// directory, before anything else is looked up.
 	prefixNames := []ask{{"", root + "/missing"}, {"", root + "/missingno/c"}, {"", root + "/a/f/x/y"}, {"", root + "/a/b/c/d"}, {"", root + "/a/f"}}
-	for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
-		lk := NewLookups()
-		for _, a := range order {
-			got, gotInfo, gotOK := resolveIn(lk, a.dir, a.p)
-			want, wantInfo, wantOK := resolveInLong(NewLookups(), a.dir, a.p)
-			if got != want || gotOK != wantOK || (gotInfo == nil) != (wantInfo == nil) ||
-				gotInfo != nil && (gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
-				t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
-			}
-		}
-		probed = probed || len(lk.absent) > 0
-		for p, r := range lk.m {
-			fi, err := lstat(p)
-			if (err == nil) != (r.err == nil) || err != nil && err != r.err || fi != nil && fi.Mode() != r.fi.Mode() {
-				t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
-			}
-		}
-		for d := range lk.linkFree {
-			if c := canonical(d); c != d {
-				t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
-			}
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-				t.Errorf("%s: %q noted as a directory free of symlinks: %v", name, d, err)
-			}
+	for _, min := range []int{probeMin, probeMinNew} {
+		for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
+			name := fmt.Sprintf("%s, probes from %d components", name, min)
+			probed = lookupsAsTheLongWay(t, name, order, min) || probed
 		}
 	}
 	if !probed && probeNoLinks("/") != syscall.ENOSYS {
 		t.Error("no probe answered for a missing path")
 	}
+}
+
+// lookupsAsTheLongWay resolves each of order in turn with one command's
+// lookups, probing from min components, and reports whether a probe found
+// a path missing (see TestResolveInSharedLookups).
+func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p string }, min int) bool {
+	t.Helper()
+	lk := NewLookups()
+	for _, a := range order {
+		got, gotInfo, gotOK := resolveProbing(lk, a.dir, a.p, min)
+		want, wantInfo, wantOK := resolveInLong(NewLookups(), a.dir, a.p)
+		if got != want || gotOK != wantOK || (gotInfo == nil) != (wantInfo == nil) ||
+			gotInfo != nil && (gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
+			t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
+		}
+	}
+	for p, r := range lk.m {
+		fi, err := lstat(p)
+		if (err == nil) != (r.err == nil) || err != nil && err != r.err || fi != nil && fi.Mode() != r.fi.Mode() {
+			t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
+		}
+	}
+	for d := range lk.linkFree {
+		if c := canonical(d); c != d {
+			t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			t.Errorf("%s: %q noted as a directory free of symlinks: %v", name, d, err)
+		}
+	}
+	return len(lk.absent) > 0
 }
