@@ -79,8 +79,9 @@ const (
 // read-only; reads are read-only.
 //
 // Deciding is pure apart from the file system lookups (one lstat per path
-// component) that resolve symlinks in write and read paths and in the
-// arguments of exec subjects (when write or read rules deny or ask); an
+// component, or one openat2 probe for a path's components not yet looked
+// up, see Lookups.probe) that resolve symlinks in write and read paths and
+// in the arguments of exec subjects (when write or read rules deny or ask); an
 // exec segment costs a few microseconds against a thousand rules (see
 // BenchmarkDecide).
 func (p *Policy) Decide(s Subject, ctx Context) Verdict {

@@ -188,9 +188,11 @@ func TestResolveInSharedLookups(t *testing.T) {
 	// directory, before anything else is looked up.
 	prefixNames := []ask{{"", root + "/missing"}, {"", root + "/missingno/c"}, {"", root + "/a/f/x/y"}, {"", root + "/a/b/c/d"}, {"", root + "/a/f"}}
 	for _, min := range []int{probeMin, probeMinNew} {
-		for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
-			name := fmt.Sprintf("%s, probes from %d components", name, min)
-			probed = lookupsAsTheLongWay(t, name, order, min) || probed
+		for _, status := range []bool{true, false} {
+			for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
+				name := fmt.Sprintf("%s, probes from %d components, status %v", name, min, status)
+				probed = lookupsAsTheLongWay(t, name, order, min, status) || probed
+			}
 		}
 	}
 	if !probed && probeNoLinks("/") != syscall.ENOSYS {
@@ -199,16 +201,22 @@ func TestResolveInSharedLookups(t *testing.T) {
 }
 
 // lookupsAsTheLongWay resolves each of order in turn with one command's
-// lookups, probing from min components, and reports whether a probe found
-// a path missing (see TestResolveInSharedLookups).
-func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p string }, min int) bool {
+// lookups, probing from min components, with or without the status, and
+// reports whether a probe found a path missing (see
+// TestResolveInSharedLookups). Without the status, a path that exists
+// may come without it; one that is given must be the long way's.
+func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p string }, min int, status bool) bool {
 	t.Helper()
 	lk := NewLookups()
 	for _, a := range order {
-		got, gotInfo, gotOK := resolveProbing(lk, a.dir, a.p, min)
+		got, gotInfo, gotOK := resolveProbing(lk, a.dir, a.p, min, status)
 		want, wantInfo, wantOK := resolveInLong(NewLookups(), a.dir, a.p)
-		if got != want || gotOK != wantOK || (gotInfo == nil) != (wantInfo == nil) ||
-			gotInfo != nil && (gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
+		infoDiffers := (gotInfo == nil) != (wantInfo == nil)
+		if !status && gotOK && gotInfo == nil {
+			infoDiffers = false
+		}
+		if got != want || gotOK != wantOK || infoDiffers ||
+			gotInfo != nil && (wantInfo == nil || gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
 			t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
 		}
 	}
@@ -218,12 +226,12 @@ func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p strin
 			t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
 		}
 	}
-	for d := range lk.linkFree {
+	for d, onWay := range lk.linkFree {
 		if c := canonical(d); c != d {
 			t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			t.Errorf("%s: %q noted as a directory free of symlinks: %v", name, d, err)
+		if fi, err := os.Lstat(d); err != nil || onWay && !fi.IsDir() {
+			t.Errorf("%s: %q noted as there (a directory: %v) and free of symlinks: %v", name, d, onWay, err)
 		}
 	}
 	return len(lk.absent) > 0
