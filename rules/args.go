@@ -1103,7 +1103,12 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			cleaned = dir + "/" + c
 		}
 		cleaned = filepath.Clean(cleaned)
-		resolved, info, exists = resolveIn(sc.lk, canon, c)
+		// Its status is only needed for a walker's descent (below).
+		status, min := sc.walker != "", probeMinNew
+		if status {
+			min = probeMin
+		}
+		resolved, info, exists = resolveProbing(sc.lk, canon, c, min, status)
 	}
 	if sc.protect && sc.protected == nil {
 		if pat := sc.x.protectedBy(pathSubject{cleaned: cleaned, resolved: resolved}); pat != "" {

@@ -79,8 +79,9 @@ const (
 // read-only; reads are read-only.
 //
 // Deciding is pure apart from the file system lookups (one lstat per path
-// component) that resolve symlinks in write and read paths and in the
-// arguments of exec subjects (when write or read rules deny or ask); an
+// component, or one openat2 probe for a path's components not yet looked
+// up, see Lookups.probe) that resolve symlinks in write and read paths and
+// in the arguments of exec subjects (when write or read rules deny or ask); an
 // exec segment costs a few microseconds against a thousand rules (see
 // BenchmarkDecide).
 func (p *Policy) Decide(s Subject, ctx Context) Verdict {
@@ -726,7 +727,11 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		}
 		return j.verdict(mode)
 	}
-	ps := newPathSubject(s.Words[0], ctx)
+	min := probeMin
+	if s.Kind == KindWrite {
+		min = probeMinNew
+	}
+	ps := newPathSubjectProbing(s.Words[0], ctx, min)
 	if !ps.static {
 		j.h = j.t.matchUnits(ps.units, &holeMatcher{})
 		if j.h.deny < 0 {

@@ -14,8 +14,11 @@ import (
 // Lookups remembers lstat results for the decisions of one command, so
 // that the path components its segments share (the working directory, the
 // home directory, the workspace) are looked up once: resolving a path
-// costs one lstat per component, and a command's segments name many paths
-// under the same directories. See Context.Lookups.
+// costs one lstat per component (or one probe for several, see probe),
+// and a command's segments name many paths under the same directories.
+// What it remembers is the file system as the command's decision found
+// it: it lives as long as that one decision (Guard.Decide makes one per
+// command) and is never shared with the next. See Context.Lookups.
 type Lookups struct {
 	m         map[string]lookup
 	names     map[string]map[string]bool // directory → its entries; nil value: unknown
@@ -25,6 +28,17 @@ type Lookups struct {
 	// for the command (see tempDir).
 	tmp     string
 	tmpRead bool
+	// linkFree holds the paths a probe found to exist with no symlink
+	// on their way (see probe): true for the directories on the way,
+	// which resolveIn walks through without looking each up; false for
+	// the path probed itself (of any type), which ends a walk that needs
+	// no status without a lookup. noProbe: probing gave no answer
+	// (ENOSYS, EPERM): the walk looks up every component.
+	linkFree map[string]bool
+	noProbe  bool
+	// absent holds the paths a probe found missing (ENOENT) or below a
+	// file that is no directory (ENOTDIR) with no symlink on their way.
+	absent map[string]error
 }
 
 // tempDir returns os.TempDir(), read from the environment once for the
@@ -130,6 +144,109 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	}
 	lk.m[p] = lookup{fi, err}
 	return fi, err
+}
+
+// probe answers, with one system call instead of one lstat per
+// component, where resolveIn's walk of next + "/" + rest leads: next is
+// the walk's next component (its parent canonical) and rest the
+// components after it, which must be plain names (not "", "." or "..").
+// It is made only for min components or more (see probeMin), when next
+// has not been looked up and lies below no dead end (those answers cost
+// no call).
+//
+// With missing, the path has no symlink up to a component that does not
+// exist or is no directory (the kernel, resolving without following
+// symlinks, stops at the first symlink with ELOOP before any later
+// component): full is the path, clean, as the walk would return it, and
+// lk records full's lstat answer (ENOENT or ENOTDIR, what lstat of it
+// gives); a later path below full is answered from that without a call.
+// Without missing, when the path exists with no symlink on its way, next
+// and the components after it are recorded in linkFree (the walk steps
+// through them, and looks up the last only for its status); otherwise (a symlink on
+// the way, or no answer: one call more than the walk) the walk looks up
+// each component.
+//
+// What probe records holds for the command's lookups like what lstat
+// records: the file system as it was at the call.
+func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool) {
+	if lk == nil || lk.noProbe || strings.Count(rest, "/")+2 < min || !plainNames(rest) {
+		return "", false
+	}
+	if _, ok := lk.m[next]; ok {
+		return "", false
+	}
+	if _, ok := lk.linkFree[next]; ok || lk.deadEnd(next) != "" {
+		return "", false
+	}
+	full = next + "/" + rest
+	for i := len(next); i <= len(full); i++ {
+		if i < len(full) && full[i] != '/' {
+			continue
+		}
+		if err, ok := lk.absent[full[:i]]; ok {
+			// Below a path a probe found missing (or no directory)
+			// with no symlink on the way: the kernel's walk stops at
+			// the same component.
+			lk.m[full] = lookup{nil, err}
+			return full, true
+		}
+	}
+	switch err := probeNoLinks(full); err {
+	case nil:
+		if lk.linkFree == nil {
+			lk.linkFree = make(map[string]bool, 4)
+		}
+		for i := len(next); i < len(full); i++ {
+			if full[i] == '/' {
+				lk.linkFree[full[:i]] = true
+			}
+		}
+		if _, ok := lk.linkFree[full]; !ok {
+			lk.linkFree[full] = false
+		}
+		return "", false
+	case syscall.ENOENT, syscall.ENOTDIR:
+		lk.m[full] = lookup{nil, err}
+		if lk.absent == nil {
+			lk.absent = make(map[string]error, 4)
+		}
+		lk.absent[full] = err
+		return full, true
+	case syscall.ENOSYS, syscall.EPERM:
+		lk.noProbe = true
+	}
+	return "", false
+}
+
+// probeMin and probeMinNew are the fewest components not yet looked up
+// that a probe answers for (see Lookups.probe) when the walk returns the
+// last component's status: a path that exists then costs it three calls
+// (openat2, close, and lstat of the last component) against one lstat per
+// component, a missing one a single call against one per component up to
+// the missing one. From three components it never costs more than the
+// walk; from two for the target of a write, usually a file not yet there
+// (`> out.txt`, `pwd -P >| /tmp/claude-…-cwd`). A walk that needs no
+// status (a canonical path alone: the working directory, a link target,
+// an argument no walker descends) probes from two components, where an
+// existing path costs two calls and a missing one one.
+const (
+	probeMin    = 3
+	probeMinNew = 2
+)
+
+// plainNames reports that rest is one or more components separated by
+// single slashes, none of them "." or "..".
+func plainNames(rest string) bool {
+	for {
+		c, r, more := strings.Cut(rest, "/")
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = r
+	}
 }
 
 // deadEnd returns the longest proper prefix of p ending before a '/'

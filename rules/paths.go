@@ -367,10 +367,13 @@ func canonical(abs string) string {
 	return p
 }
 
-// resolve is canonical that also returns the file's status when the whole
-// path exists (the target's, for a symlink), else nil.
+// resolve is canonical with lk's lookups. It also returns the file's
+// status when the whole path exists and its last component was looked up
+// (the target's, for a symlink), else nil: a probe that finds the path
+// (see Lookups.probe) spares that lookup, no caller needing the status
+// (those that do call resolveIn).
 func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
-	p, info, _ := resolveIn(lk, "", abs)
+	p, info, _ := resolveProbing(lk, "", abs, probeMinNew, false)
 	return p, info
 }
 
@@ -381,6 +384,14 @@ func resolve(lk *Lookups, abs string) (string, os.FileInfo) {
 // component looked at, nil when the path exists but ends in "..", "." or
 // is dir itself.
 func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInfo, exists bool) {
+	return resolveProbing(lk, dir, p, probeMin, true)
+}
+
+// resolveProbing is resolveIn with probes (see Lookups.probe) for min
+// components or more not yet looked up; without status, info may be nil
+// for a path that exists (its last component is not looked up when a
+// probe found it).
+func resolveProbing(lk *Lookups, dir, p string, min int, status bool) (resolvedPath string, info os.FileInfo, exists bool) {
 	rest := p      // components still to resolve, joined by '/'
 	resolved := "" // resolved prefix, "" meaning "/"
 	if !strings.HasPrefix(p, "/") && dir != "/" {
@@ -410,6 +421,19 @@ func resolveIn(lk *Lookups, dir, p string) (resolvedPath string, info os.FileInf
 			next = src[:n]
 		} else {
 			next = resolved + "/" + c
+		}
+		if rest != "" {
+			// Components to look up: one probe may answer for all of
+			// them (see Lookups.probe).
+			if full, missing := lk.probe(next, rest, min); missing {
+				return full, nil, false
+			}
+		}
+		if lk != nil {
+			if onWay, ok := lk.linkFree[next]; ok && (onWay && rest != "" || rest == "" && !status) {
+				resolved, info = next, nil
+				continue
+			}
 		}
 		fi, err := lk.lstat(next)
 		if err != nil {
@@ -461,6 +485,12 @@ type pathSubject struct {
 }
 
 func newPathSubject(w string, ctx Context) pathSubject {
+	return newPathSubjectProbing(w, ctx, probeMin)
+}
+
+// newPathSubjectProbing is newPathSubject with probes for min components
+// or more not yet looked up (see probeMinNew).
+func newPathSubjectProbing(w string, ctx Context, min int) pathSubject {
 	shown := strings.ReplaceAll(w, Hole, "…")
 	abs := w
 	if !strings.HasPrefix(w, "/") {
@@ -501,7 +531,7 @@ func newPathSubject(w string, ctx Context) pathSubject {
 			// first component is not cleaned again.
 			abs = cleaned
 		}
-		resolved, info := resolve(ctx.Lookups, abs)
+		resolved, info, _ := resolveProbing(ctx.Lookups, "", abs, min, true)
 		ps := pathSubject{static: true, cleaned: cleaned, resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)

@@ -1,9 +1,12 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -88,15 +91,21 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 		// newPathSubject resolves a path without ".." cleaned first:
 		// what the long way gives for it as written.
 		for _, p := range []string{root + "/" + r, root + "//" + r + "/", r} {
-			ctx := Context{Cwd: root + "/x", Lookups: NewLookups()}
-			ps := newPathSubject(p, ctx)
-			abs := p
-			if !strings.HasPrefix(p, "/") {
-				abs = ctx.Cwd + "/" + p
-			}
-			want, _, _ := resolveInLong(NewLookups(), "", abs)
-			if !ps.static || ps.resolved != want || ps.cleaned != filepath.Clean(abs) {
-				t.Errorf("newPathSubject(%q): cleaned %q, resolved %q; the long way %q, %q", p, ps.cleaned, ps.resolved, filepath.Clean(abs), want)
+			for _, min := range []int{probeMin, probeMinNew} {
+				ctx := Context{Cwd: root + "/x", Lookups: NewLookups()}
+				ps := newPathSubjectProbing(p, ctx, min)
+				abs := p
+				if !strings.HasPrefix(p, "/") {
+					abs = ctx.Cwd + "/" + p
+				}
+				want, wantInfo, _ := resolveInLong(NewLookups(), "", abs)
+				links := uint64(0)
+				if wantInfo != nil && wantInfo.Mode().IsRegular() {
+					links = hardLinks(wantInfo)
+				}
+				if !ps.static || ps.resolved != want || ps.cleaned != filepath.Clean(abs) || ps.links != links {
+					t.Errorf("newPathSubject(%q), probes from %d components: cleaned %q, resolved %q, %d links; the long way %q, %q, %d", p, min, ps.cleaned, ps.resolved, ps.links, filepath.Clean(abs), want, links)
+				}
 			}
 		}
 	}
@@ -113,4 +122,117 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestResolveInSharedLookups checks resolveIn against resolveInLong when
+// one command's lookups serve every path in turn (in file order, reversed
+// and interleaved), as a command's segments share them: what a probe
+// recorded for one path (a missing path, the directories on the way to
+// one that exists, see Lookups.probe) must give each later path the
+// answer the long way gives it with lookups of its own; and every lstat
+// answer the lookups remember must be the system's.
+func TestResolveInSharedLookups(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/b/c/d", "x/y", "m/n", "missingno/c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(root+"/a/f", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"x/abs": root + "/a/b", "x/rel": "../a/b/c", "a/b/sl": "c/d", "m/n/up": "../../a",
+		"dangle": root + "/missing/file", "loop": root + "/loop",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for _, a := range []string{"a", "a/b", "a/b/c", "a/b/c/d", "a/f", "x/abs", "x/rel", "a/b/sl", "m/n/up", "dangle", "loop", "missing", "missing/deeper", "missingno", "a/b/gone"} {
+		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x"} {
+			paths = append(paths, root+"/"+a+b)
+		}
+	}
+	type ask = struct{ dir, p string }
+	var asks []ask
+	for _, p := range paths {
+		asks = append(asks, ask{"", p}, ask{root, strings.TrimPrefix(p, root+"/")}, ask{root + "/a/b", strings.TrimPrefix(p, root+"/")})
+	}
+	reversed := slices.Clone(asks)
+	slices.Reverse(reversed)
+	interleaved := make([]ask, 0, len(asks))
+	for i := 0; i < len(asks); i += 2 {
+		interleaved = append(interleaved, asks[i])
+	}
+	for i := 1; i < len(asks); i += 2 {
+		interleaved = append(interleaved, asks[i])
+	}
+	// Missing paths first, then those that exist from the last: what
+	// probes record of the missing (see Lookups.absent) then meets paths
+	// that exist below directories not looked up yet, missingno after
+	// missing.
+	var missingFirst, exist []ask
+	for _, a := range asks {
+		if _, _, ok := resolveInLong(NewLookups(), a.dir, a.p); ok {
+			exist = append(exist, a)
+		} else {
+			missingFirst = append(missingFirst, a)
+		}
+	}
+	slices.Reverse(exist)
+	missingFirst = append(missingFirst, exist...)
+	probed := false
+	// A missing name that begins an existing one, and a file that is no
+	// directory, before anything else is looked up.
+	prefixNames := []ask{{"", root + "/missing"}, {"", root + "/missingno/c"}, {"", root + "/a/f/x/y"}, {"", root + "/a/b/c/d"}, {"", root + "/a/f"}}
+	for _, min := range []int{probeMin, probeMinNew} {
+		for _, status := range []bool{true, false} {
+			for name, order := range map[string][]ask{"file order": asks, "reversed": reversed, "interleaved": interleaved, "missing first": missingFirst, "prefix names": prefixNames} {
+				name := fmt.Sprintf("%s, probes from %d components, status %v", name, min, status)
+				probed = lookupsAsTheLongWay(t, name, order, min, status) || probed
+			}
+		}
+	}
+	if !probed && probeNoLinks("/") != syscall.ENOSYS {
+		t.Error("no probe answered for a missing path")
+	}
+}
+
+// lookupsAsTheLongWay resolves each of order in turn with one command's
+// lookups, probing from min components, with or without the status, and
+// reports whether a probe found a path missing (see
+// TestResolveInSharedLookups). Without the status, a path that exists
+// may come without it; one that is given must be the long way's.
+func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p string }, min int, status bool) bool {
+	t.Helper()
+	lk := NewLookups()
+	for _, a := range order {
+		got, gotInfo, gotOK := resolveProbing(lk, a.dir, a.p, min, status)
+		want, wantInfo, wantOK := resolveInLong(NewLookups(), a.dir, a.p)
+		infoDiffers := (gotInfo == nil) != (wantInfo == nil)
+		if !status && gotOK && gotInfo == nil {
+			infoDiffers = false
+		}
+		if got != want || gotOK != wantOK || infoDiffers ||
+			gotInfo != nil && (wantInfo == nil || gotInfo.Mode() != wantInfo.Mode() || hardLinks(gotInfo) != hardLinks(wantInfo)) {
+			t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
+		}
+	}
+	for p, r := range lk.m {
+		fi, err := lstat(p)
+		if (err == nil) != (r.err == nil) || err != nil && err != r.err || fi != nil && fi.Mode() != r.fi.Mode() {
+			t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
+		}
+	}
+	for d, onWay := range lk.linkFree {
+		if c := canonical(d); c != d {
+			t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
+		}
+		if fi, err := os.Lstat(d); err != nil || onWay && !fi.IsDir() {
+			t.Errorf("%s: %q noted as there (a directory: %v) and free of symlinks: %v", name, d, onWay, err)
+		}
+	}
+	return len(lk.absent) > 0
 }
