@@ -120,6 +120,12 @@ type Options struct {
 	// now — its lines never reach a refusal message, check's output or a
 	// segment.
 	Secret func(path string) bool
+	// Env, when not nil, is the environment the command's bash starts
+	// with (guardsh's own): a variable of it that the text has not
+	// assigned, nor could have by then, has its value there (see
+	// envValue), and a word using it is checked with that value. Ignored
+	// for a Session (earlier lines export).
+	Env func(name string) (string, bool)
 
 	// general turns off the analysis's fast paths (words resolved without
 	// expand, commands skipped by cheap text checks, large texts analysed
@@ -190,7 +196,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.res = newResolver(opt.Home, &a.budget, opt.general)
 	a.res.realCat = a.realCat
-	a.assume = &assumptions{home: opt.Home}
+	a.assume = &assumptions{home: opt.Home, env: a.envValue}
 	top := &frame{src: src, lines: &lineIndex{}, mayRunCode: textMayRunCode(src)}
 	defer func() {
 		// Fail closed if expand panics or the walk meets a case it was
@@ -280,7 +286,7 @@ var funcDefinition = regexp.MustCompile(`[^[:space:]][[:space:]]*\([[:space:]]*\
 
 // attrDefinition finds text that may give a variable an attribute (see
 // declAttrs), also in a string eval may run.
-var attrDefinition = regexp.MustCompile(`(declare|typeset|local|export|readonly)[[:space:]"']+[-+][[:alnum:]]*[luicn]`)
+var attrDefinition = regexp.MustCompile(`(declare|typeset|local|export|readonly)([[:space:]"']+[-+][[:alnum:]]*)*[[:space:]"']+[-+][[:alnum:]]*[luicn]`)
 
 var catDefinition = regexp.MustCompile(`(^|[^[:alnum:]_.-])cat[[:space:]]*\(|function[[:space:]]+cat([^[:alnum:]_.-]|$)`)
 
@@ -502,9 +508,16 @@ type analyzer struct {
 	// loopVals are the values of the bounded loop variables of the loops
 	// being analysed (see loopValues).
 	loopVals map[string][]string
-	opt      Options
-	res      *resolver
-	budget   budget
+	// envAssigned are the variables the text assigned so far; envOff:
+	// it did something that may assign any (see envValue).
+	envAssigned map[string]bool
+	envOff      bool
+	// inBody counts the function bodies around the statement being
+	// analysed where they are defined (run later, any number of times).
+	inBody int
+	opt    Options
+	res    *resolver
+	budget budget
 
 	segs []Segment
 	meta []segMeta
@@ -1358,6 +1371,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		// Whatever its name, from here on a call may assign a loop's
 		// variable or be cat (see loopValues, realCat).
 		a.funcDefined = true
+		a.envOff = true
 		if c.Name == nil || c.Name.Value == "cat" {
 			a.catDefined = true
 		}
@@ -1381,7 +1395,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		}
 		body := *f
 		body.deferred = true
+		a.inBody++
 		a.stmt(c.Body, &body)
+		a.inBody--
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			if call, ok := c.Stmt.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == "--" {
@@ -1529,14 +1545,16 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 // boundedIn returns the bounded loop variables (see Segment.Bounded)
 // that the words of c expand, in the order met.
 func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
-	if len(a.loopVals) == 0 {
+	if len(a.loopVals) == 0 && (a.opt.Env == nil || a.opt.Session) {
 		return nil
 	}
 	var names []string
 	for _, w := range c.Args {
 		syntax.Walk(w, func(n syntax.Node) bool {
-			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
-				if _, ok := a.loopVals[p.Param.Value]; ok && !slices.Contains(names, p.Param.Value) {
+			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !slices.Contains(names, p.Param.Value) {
+				if _, ok := a.loopVals[p.Param.Value]; ok {
+					names = append(names, p.Param.Value)
+				} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
 					names = append(names, p.Param.Value)
 				}
 			}
@@ -1544,6 +1562,44 @@ func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
 		})
 	}
 	return names
+}
+
+// plainParam reports whether p is $NAME or ${NAME}: nothing that makes
+// its value other than the variable's.
+func plainParam(p *syntax.ParamExp) bool {
+	return !p.Excl && !p.Length && !p.Width && !p.IsSet && p.Index == nil && p.Slice == nil && p.Repl == nil &&
+		p.Names == 0 && p.NestedParam == nil && p.Exp == nil && len(p.Modifiers) == 0 && p.Flags == nil
+}
+
+// envValue returns the value variable name has where the analysis stands,
+// from Options.Env, when that is certain: the name is in the environment
+// bash starts with and is none bash sets itself (envSpecial), the text
+// has not assigned it so far, nor done anything that may assign any
+// variable (envOff: a declaration, read, mapfile, getopts, printf, let,
+// arithmetic, source, a function's definition …), and the word is not
+// inside a loop or a function's body (which may run again after such a
+// thing).
+func (a *analyzer) envValue(name string) (string, bool) {
+	if a.opt.Env == nil || a.opt.Session || a.envOff || a.loopDepth > 0 || a.inBody > 0 || a.envAssigned[name] ||
+		envSpecial(name) {
+		return "", false
+	}
+	return a.opt.Env(name)
+}
+
+// envSpecial reports a variable bash sets or changes on its own (at start
+// or as it runs), whose value in guardsh's environment is not what a
+// command sees.
+func envSpecial(name string) bool {
+	switch name {
+	case "PWD", "OLDPWD", "SHLVL", "_", "PPID", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS",
+		"EPOCHREALTIME", "HISTCMD", "OPTIND", "OPTARG", "REPLY", "COLUMNS", "LINES", "IFS", "UID", "EUID",
+		"GROUPS", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE", "DIRSTACK", "PIPESTATUS", "FUNCNAME",
+		"SHELLOPTS", "POSIXLY_CORRECT", "HOME", "PS4", "MAPFILE", "CDPATH", "TMOUT":
+		return true
+	}
+	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_") || strings.HasPrefix(name, "READLINE_") ||
+		!isName(name)
 }
 
 // maxLoopValues bounds the values of a loop variable the analysis follows
@@ -1555,7 +1611,7 @@ const maxLoopValues = 16
 // maxLoopValues words, each without any expansion, brace, quoted pattern
 // character or extended glob (a name, or a glob, whose value is its
 // shape: see globShape), and a body that cannot assign the variable — no
-// word naming it (NAME, NAME=, -xNAME), no builtin that assigns or runs
+// word naming it (NAME, NAME=), no builtin that assigns or runs
 // code (read, mapfile, printf, declare, eval, source …), no arithmetic, no
 // function or alias the analysis knows, no command named at run time, no
 // loop of the same name; and no function defined, nor an attribute given
@@ -1564,11 +1620,15 @@ const maxLoopValues = 16
 // run again after any of those).
 func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) ([]string, bool) {
 	name := l.Name.Value
-	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred {
+	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred ||
+		envSpecial(name) || name == "COPROC" {
 		return nil, false
 	}
 	vals := make([]string, 0, len(l.Items))
 	for _, w := range l.Items {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") && len(l.Value) > 1 && l.Value[1] != '/' {
+			return nil, false // ~user, ~+, ~-: a directory only known at run time
+		}
 		for _, p := range w.Parts {
 			switch p := p.(type) {
 			case *syntax.Lit:
@@ -1602,7 +1662,7 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 	ok := true
 	assigning := func(v string) bool {
 		return v == name || strings.HasPrefix(v, name+"=") || strings.HasPrefix(v, name+"[") ||
-			strings.HasPrefix(v, name+"+=") || strings.HasPrefix(v, "-") && strings.HasSuffix(v, name)
+			strings.HasPrefix(v, name+"+=")
 	}
 	for _, st := range do {
 		syntax.Walk(st, func(n syntax.Node) bool {
@@ -1615,6 +1675,11 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 				if n.Name != nil && n.Name.Value == name {
 					ok = false
 				}
+			case *syntax.ParamExp:
+				// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
+				if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl {
+					ok = false
+				}
 			case *syntax.Word:
 				if v, static := simpleValue(n.Parts, false); static && assigning(v) || assigning(n.Lit()) {
 					ok = false
@@ -1624,7 +1689,10 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 				ok = false
 			case *syntax.CallExpr:
 				if len(n.Args) > 0 {
-					c, static := simpleValue(n.Args[0].Parts, false)
+					c, static := n.Args[0].Lit(), true
+					if c == "" {
+						c, static = simpleValue(n.Args[0].Parts, false)
+					}
 					switch {
 					case !static, a.isFunc(c), a.isAlias(c):
 						ok = false
@@ -1646,6 +1714,43 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 // seg): a statement of plain assignments assigns them; unset, read,
 // mapfile/readarray and getopts forget the variables they name.
 func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
+	for _, as := range c.Assigns {
+		if as.Name != nil {
+			if a.envAssigned == nil {
+				a.envAssigned = map[string]bool{}
+			}
+			a.envAssigned[as.Name.Value] = true
+		}
+	}
+	if len(seg.Args) > 0 {
+		switch seg.Args[0].Value {
+		case "read", "mapfile", "readarray", "getopts", "printf", "let", "unset", "wait", "source", ".", "eval",
+			"declare", "typeset", "local", "export", "readonly", "select", "coproc", "exec", "trap", "builtin",
+			"command", "enable", "shopt", "set":
+			a.envOff = true
+		}
+		if strings.Contains(seg.Args[0].Value, Hole) || seg.Function {
+			a.envOff = true
+		}
+		// builtin declare -a -l f, command typeset -u f: an attribute
+		// given by a call, not a declaration (see loopValues).
+		for i, w := range seg.Args {
+			switch w.Value {
+			case "builtin", "command", "exec", "-p", "-v", "-V", "--":
+				continue
+			case "declare", "typeset", "local", "export", "readonly":
+				for _, o := range seg.Args[i+1:] {
+					if (strings.HasPrefix(o.Value, "-") || strings.HasPrefix(o.Value, "+") || strings.Contains(o.Value, Hole)) &&
+						strings.ContainsAny(o.Value, "luicn"+Hole) {
+						a.declAttrs = true
+					}
+				}
+			}
+			if i > 0 {
+				break
+			}
+		}
+	}
 	if len(c.Args) == 0 {
 		for i, as := range c.Assigns {
 			if as.Name == nil || as.Index != nil || as.Array != nil || as.Naked || i >= len(seg.Assigns) {
@@ -1776,6 +1881,7 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	if declAttrs(c) {
 		a.declAttrs = true // see loopValues
 	}
+	a.envOff = true // it may assign any variable (see envValue)
 	for _, as := range c.Args {
 		a.nestedAssign(as, f)
 	}

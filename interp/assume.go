@@ -25,6 +25,9 @@ import (
 type assumptions struct {
 	vars map[string]string // static values assigned earlier in the text
 	home string
+	// env gives the value of a variable of the environment bash starts
+	// with, where that is certain (analyzer.envValue); nil: none.
+	env  func(name string) (string, bool)
 	used map[string]string // what the expansion in progress assumed: name → value or "unset"
 }
 
@@ -33,12 +36,17 @@ func (as *assumptions) Get(name string) expand.Variable {
 	if v, ok := as.vars[name]; ok {
 		return expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
+	if as.env != nil {
+		if v, ok := as.env(name); ok {
+			return expand.Variable{Set: true, Kind: expand.String, Str: v}
+		}
+	}
 	switch {
 	case name == "IFS":
 		return expand.Variable{Set: true, Kind: expand.String, Str: " \t\n"}
 	case name == "HOME":
 		return tildeEnv{home: as.home}.Get(name)
-	case strings.HasPrefix(name, "HOME "):
+	case strings.HasPrefix(name, "HOME "), name == "PWD", name == "OLDPWD":
 		return expand.Variable{Set: true, Kind: expand.String, Str: Hole}
 	}
 	return expand.Variable{}
@@ -100,6 +108,12 @@ func (as *assumptions) keepable(p *syntax.ParamExp) (name, used string, ok bool)
 		return name, "its default", true
 	case name == "HOME" && as.home != "":
 		return name, as.home, true
+	case as.env != nil:
+		if v, ok := as.env(name); ok {
+			return name, v, true
+		}
+	}
+	switch {
 	case p.Exp != nil:
 		return name, "unset", true
 	}

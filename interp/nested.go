@@ -309,7 +309,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		a.findWrites(args, seg, f)
 	}
 	r := unwrapArgs(base, args)
-	if base == "xargs" && xargsSplitsOnNUL(args) {
+	if base == "xargs" && xargsSplitsOnNUL(args) && !readsOtherInput(s) {
 		if dir, suffix, ok := a.listedDir(a.feeds[s]); ok {
 			// Its input is the paths a lister printed below dir (see
 			// listedDir): a word made of one of them starts with dir.
@@ -789,15 +789,34 @@ func xargsSplitsOnNUL(args []Word) bool {
 	return null
 }
 
+// readsOtherInput reports whether statement s has a redirection that may
+// give its command another standard input than the pipe (`xargs -0 cat
+// < list`): anything but an output redirection of a descriptor other
+// than 0.
+func readsOtherInput(s *syntax.Stmt) bool {
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.DplOut:
+			if r.N == nil || r.N.Value != "0" {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // listedDir reports whether pipe stage st (nil: none) writes only paths
 // below one directory, as the words xargs makes of them begin (dir, "" for
 // names relative to the working directory) and end (suffix): find with one
 // starting point ("." when none; dir is it and a "/"), its options before
 // it (-H, -L, -P, -D, -O, --) skipped, and no action that prints or runs
 // (-printf, -fprint…, -ls, -fls, -exec…, -ok…) nor -files0-from, whose one
-// -name "*.EXT" test gives the suffix; or git ls-files without --format;
+// -name "*.EXT" test gives the suffix (paths that all start with the
+// starting point: git ls-files's could start with "-" and be read as an
+// option);
 // possibly through filters with no file operand that pass whole lines on
-// (see passesLines). The rules then match those words like a glob's (see
+// (see passesRecords). The rules then match those words like a glob's (see
 // OpenWord). What find prints is the starting point's own name too, and a
 // link below it is followed by the program given it (README "Known
 // limits").
@@ -815,21 +834,10 @@ func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
 			}
 			words = append(words, v)
 		}
-		switch words[0] {
-		case "find":
+		if words[0] == "find" {
 			return findListing(words)
-		case "git":
-			if len(words) > 1 && words[1] == "ls-files" {
-				for _, w := range words[2:] {
-					if strings.HasPrefix(w, "--format") {
-						return "", "", false
-					}
-				}
-				return "", "", true
-			}
-			return "", "", false
 		}
-		if !passesLines(words) {
+		if !passesRecords(words) {
 			return "", "", false
 		}
 		st = a.feeds[st]
@@ -895,59 +903,68 @@ func findListing(words []string) (dir, suffix string, ok bool) {
 	return strings.TrimRight(starts[0], "/") + "/", suffix, true
 }
 
-// passesLines reports whether a pipe stage (static words) only passes
-// lines of its input on, whole: sort, tac, uniq, head, tail, grep, egrep,
-// fgrep or rg with no file operand and no option that rewrites a line
-// (-o, uniq -c), reads files of its own (-r, --files0-from) or writes one
-// (sort -o).
-func passesLines(words []string) bool {
-	sortFlags := "urnVzfbdhgMRs"
+// passesRecords reports whether a pipe stage (static words) only passes
+// NUL-terminated records of its input on, whole: sort, uniq, head or tail
+// with -z (head and tail counting records: -n N, not -c), or grep with -z
+// and a pattern, with no file operand, no option that rewrites a record
+// (-o, uniq -c), reads files of its own or writes one. Without -z they
+// split a name with a newline in it in two.
+func passesRecords(words []string) bool {
+	zero := false
 	switch words[0] {
-	case "sort", "tac", "uniq":
+	case "sort", "uniq":
 		for _, w := range words[1:] {
-			if len(w) < 2 || w[0] != '-' || strings.HasPrefix(w, "--") && words[0] != "tac" ||
-				strings.Trim(w[1:], sortFlags) != "" || words[0] == "uniq" && strings.ContainsAny(w[1:], "cDf") {
-				return false
-			}
-		}
-		return true
-	case "head", "tail":
-		for k := 1; k < len(words); k++ {
-			w := words[k]
 			switch {
-			case (w == "-n" || w == "-c") && k+1 < len(words) && allDigits(words[k+1]):
-				k++
-			case len(w) > 1 && w[0] == '-' && allDigits(w[1:]):
-			case len(w) > 2 && (w[:2] == "-n" || w[:2] == "-c") && allDigits(w[2:]):
+			case w == "-z" || w == "--zero-terminated":
+				zero = true
+			case len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.Trim(w[1:], "urnVzfbdhgMRs") == "" &&
+				!(words[0] == "uniq" && strings.ContainsAny(w[1:], "cDf")):
+				zero = zero || strings.Contains(w, "z")
 			default:
 				return false
 			}
 		}
-		return true
-	case "grep", "egrep", "fgrep", "rg":
+		return zero
+	case "head", "tail":
+		for k := 1; k < len(words); k++ {
+			switch w := words[k]; {
+			case w == "-z" || w == "--zero-terminated":
+				zero = true
+			case w == "-n" && k+1 < len(words) && allDigits(words[k+1]):
+				k++
+			case len(w) > 2 && w[:2] == "-n" && allDigits(w[2:]):
+			default:
+				return false
+			}
+		}
+		return zero
+	case "grep":
 		pattern := false
 		for k := 1; k < len(words); k++ {
 			w := words[k]
 			switch {
-			case w == "-e" || w == "-f" || w == "-m" || w == "-A" || w == "-B" || w == "-C":
-				pattern = pattern || w == "-e" || w == "-f"
+			case w == "-z" || w == "--null-data":
+				zero = true
+			case w == "-e" || w == "-f":
+				pattern = true
 				k++
 			case strings.HasPrefix(w, "--"):
 				if !slices.Contains([]string{"--invert-match", "--ignore-case", "--fixed-strings", "--extended-regexp",
-					"--word-regexp", "--line-regexp", "--quiet", "--silent", "--no-messages", "--null-data"}, w) {
+					"--word-regexp", "--line-regexp", "--no-messages"}, w) {
 					return false
 				}
 			case strings.HasPrefix(w, "-") && len(w) > 1:
-				if strings.Trim(w[1:], "vixFEwGPsqzlL") != "" || strings.ContainsAny(w[1:], "lL") {
+				if strings.Trim(w[1:], "vixFEwGPsz") != "" {
 					return false
 				}
+				zero = zero || strings.Contains(w, "z")
 			case !pattern:
 				pattern = true
 			default:
 				return false // a file operand: what it prints is that file
 			}
 		}
-		return pattern
+		return pattern && zero
 	}
 	return false
 }

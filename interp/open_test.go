@@ -131,3 +131,57 @@ func TestOpenWord(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvValues checks that a variable of the environment bash starts
+// with is read with its value (Options.Env) only where the text cannot
+// have changed it.
+func TestEnvValues(t *testing.T) {
+	env := func(k string) (string, bool) {
+		switch k {
+		case "X":
+			return "/h/.ssh/id_rsa", true
+		case "PWD":
+			return "/h/.ssh", true
+		}
+		return "", false
+	}
+	for _, c := range []struct {
+		text    string
+		session bool
+		want    []string // the cat segments' second word, Assumed and Bounded
+	}{
+		{`cat "$X"`, false, []string{"\x00 [X]", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa [X]"}},
+		{`cat ${X}.pub`, false, []string{"\x00.pub [X]", "/h/.ssh/id_rsa.pub X=/h/.ssh/id_rsa [X]"}},
+		{`cat "$X"`, true, []string{"\x00 []"}},
+		{`cat "$Y"`, false, []string{"\x00 []"}},
+		{`cat "$PWD"`, false, []string{"\x00 []"}},
+		{`cat "${X:-a}"`, false, []string{"\x00 []", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa []"}},
+		{`cat "${Y:-a}"`, false, []string{"\x00 []", "a Y unset []"}},
+		{`X=a; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
+		{`read X; cat "$X"`, false, []string{"\x00 []"}},
+		{`declare -x Y; cat "$X"`, false, []string{"\x00 []"}},
+		{`. ./env.sh; cat "$X"`, false, []string{"\x00 []"}},
+		{`g() { :; }; cat "$X"`, false, []string{"\x00 []"}},
+		{`while :; do cat "$X"; done`, false, []string{"\x00 []"}},
+		{`f() { cat "$X"; }`, false, []string{"\x00 []"}},
+	} {
+		segs, err := Analyze(c.text, Options{Home: "/h", Env: env, Session: c.session})
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		var got []string
+		for _, s := range segs {
+			if len(s.Args) == 2 && s.Args[0].Value == "cat" {
+				g := s.Args[1].Value
+				if s.Assumed != "" {
+					g += " " + s.Assumed
+				}
+				got = append(got, g+" ["+strings.Join(s.Bounded, " ")+"]")
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q (session %v):\n got  %q\n want %q", c.text, c.session, got, c.want)
+		}
+	}
+}

@@ -202,8 +202,8 @@ func OpenWord(w Word, bounded []string) bool {
 	if !strings.Contains(w.Value, Hole) {
 		return false
 	}
-	if strings.Contains(w.Source, xargsInput) {
-		return true
+	if strings.Contains(w.Source, xargsInput) || strings.Contains(w.Source, "~+") || strings.Contains(w.Source, "~-") {
+		return true // ~+ and ~- are $PWD and $OLDPWD
 	}
 	if !strings.ContainsAny(w.Source, "$`") {
 		return false

@@ -52,7 +52,8 @@ func newResolver(home string, b *budget, general bool) *resolver {
 
 // tildeEnv is the only environment expand sees: no variables at all (every
 // parameter expansion was replaced by a Hole before expanding), HOME for a
-// leading "~" and a Hole for every other tilde prefix ("~user", "~+", "~-"),
+// leading "~" and a Hole for every other tilde prefix ("~user", "~+", "~-":
+// PWD and OLDPWD),
 // so that expand never consults the system's user database.
 type tildeEnv struct{ home string }
 
@@ -64,7 +65,9 @@ func (e tildeEnv) Get(name string) expand.Variable {
 			v = Hole
 		}
 		return expand.Variable{Set: true, Kind: expand.String, Str: v}
-	case strings.HasPrefix(name, "HOME "):
+	case strings.HasPrefix(name, "HOME "), name == "PWD", name == "OLDPWD":
+		// ~user; ~+ and ~- (expand reads PWD and OLDPWD for them:
+		// unset, it left "~-" as a literal name).
 		return expand.Variable{Set: true, Kind: expand.String, Str: Hole}
 	}
 	return expand.Variable{}

@@ -351,7 +351,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 			Root:      root,
 			Protected: protected,
 		},
-		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd},
+		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd, Env: os.LookupEnv},
 	}
 }
 

@@ -47,7 +47,7 @@ func newCIGuard(t testing.TB, p *rules.Policy) ciGuard {
 	ws, home, env := runnerEnv(t, t.TempDir())
 	g := &guard.Guard{Policy: p, PolicyFile: p.File,
 		Context:  rules.Context{Cwd: ws, Home: home, Workspace: ws, Root: ws},
-		Analysis: interp.Options{Home: home, Dir: ws}}
+		Analysis: interp.Options{Home: home, Dir: ws, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}}
 	return ciGuard{g: g, fc: ci.FindFileCommands(func(k string) string { return env[k] })}
 }
 

@@ -92,6 +92,22 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cat .git\"$(echo /../../.ssh/id_rsa)\"",
 			"printf '%s\\0' ../.ssh/id_rsa | sort --files0-from=-",
 			"wc --files0-from list.txt",
+			// A second attack run.
+			"for f in \"\"; do : \"${f:=$HOME/.ssh/id_rsa}\"; cat \"$f\"; done",
+			"for _ in a.json; do true ~/.ssh/id_rsa; cat \"$_\"; done",
+			"for BASH_REMATCH in a.json; do [[ /x" + home + "/.ssh/id_rsa =~ /.* ]]; cat \"$BASH_REMATCH\"; done",
+			"find d -name id_rsa -print0 | tail -c 32 | xargs -0 cat",
+			"find x-u -name id_rsa -print0 | tac -s -u | xargs -0 cat",
+			"find . -print0 | tail -n 1 | xargs -0 cat",
+			"find . -print0 | sort -r | xargs -0 cat",
+			"OLDPWD=~/.ssh; cat ~-/id_rsa",
+			"PWD=~/.ssh; cat ~+/id_rsa",
+			"OLDPWD=~/.ssh; for f in ~-/id_*; do cat \"$f\"; done",
+			"git ls-files -o -z '*files0*' | xargs -0 wc",
+			"find . -print0 | xargs -0 cat < list.txt",
+			"find . -print0 | xargs -0 cat 0<list.txt",
+			"builtin declare -a -l f; for f in ~/.SSH/ID_RSA; do cat \"$f\"; done",
+			"command typeset -x -l f; for f in ~/.SSH/ID_RSA; do cat \"$f\"; done",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -103,8 +119,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"for m in a b; do grep -n \"$m\" a.json; done",
 			"find src -name '*.go' -print0 | xargs -0 grep -l main",
 			"find src -type f -print0 | sort -z | xargs -0 wc -l",
-			"git ls-files -z | xargs -0 wc -l",
 			"for f in *.json; do printf '%s\\n' \"$f\"; jq . \"$f\"; done",
+			"for f in *.json; do [ -f \"$f\" ] && jq . \"$f\"; done",
+			"find src -name '*.go' -print0 | sort -z | xargs -0 wc -l 2>/dev/null",
 			"echo \"$HOME\"",
 			"test -f \"$f\" && echo yes",
 			"x=$(date); echo \"$x\"",
