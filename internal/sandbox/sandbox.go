@@ -214,7 +214,7 @@ func (j *Jail) restrict(s Spec) error {
 		return err
 	}
 	j.modes = keepModes(hidden, writes)
-	defer unix.Close(fd)
+	defer keepOpen(fd, heldBound())
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
@@ -278,21 +278,49 @@ func (j *Jail) Close() {
 var ErrUnavailable = errors.New("sandbox unavailable")
 
 // ruleset builds the Landlock ruleset of s and returns its descriptor and
-// the flags for landlock_restrict_self(2).
+// the flags for landlock_restrict_self(2). The rules are added as the
+// file system is walked: each directory on the way to a hidden path is
+// opened relative to its parent's descriptor, listed through its own,
+// and each of its entries opened (O_PATH, no link followed) relative to
+// it, one landlock_add_rule(2) each. The descriptors are left open (see
+// keepOpen): they close at the command's exec, where they are
+// close-on-exec, and at guardsh's exit.
 func (s Spec) ruleset() (fd int, flags uint32, hidden, writes []string, err error) {
+	return s.rulesetIn(fsview.New())
+}
+
+// rulesetIn is ruleset walking through view v.
+func (s Spec) rulesetIn(v *fsview.View) (fd int, flags uint32, hidden, writes []string, err error) {
 	cfg := landlock.V7.BestEffort()
 	if s.Network {
 		cfg.HandledAccessNet = 0
 	}
-	fdRules, hidden, writes := s.rules()
-	fd, flags, err = cfg.NewRulesetFD(fdRules...)
+	fd, flags, err = cfg.NewRulesetFD()
 	if err != nil {
 		return -1, 0, nil, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
 		return -1, 0, nil, nil, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
 	}
+	c := &carver{view: v, ruleset: fd, grantable: grantable(ABI()), bound: heldBound()}
+	hidden, writes = s.carveAll(c)
+	if c.err != nil {
+		unix.Close(fd)
+		return -1, 0, nil, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", c.err)
+	}
 	return fd, flags, hidden, writes, nil
+}
+
+// grantable returns the file rights a rule may name under Landlock ABI
+// abi, as the best-effort ruleset of landlock.V7 handles them there: of
+// the rights the jail grants, ABI 5 added ioctl on device files (the
+// others are known from ABI 3, below MinABI).
+func grantable(abi int) uint64 {
+	r := uint64(writeRights | fileRights)
+	if abi < 5 {
+		r &^= ll.AccessFSIoctlDev
+	}
+	return r
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
@@ -301,31 +329,12 @@ func (s Spec) ruleset() (fd int, flags uint32, hidden, writes []string, err erro
 // procFiles and procDirs, of /dev only deviceFiles and deviceDirs), write rights beneath the
 // writable directories (carved the same way when one holds a hidden
 // path), and the device files. Symbolic links met while carving get no
-// rule: what they point to is granted, or not, where it lives.
+// rule: what they point to is granted, or not, where it lives. They are
+// the rules the jail adds (by descriptor, as it walks) described by path.
 func (s Spec) Rules() ([]landlock.Rule, error) {
-	r, _, _ := s.rules()
-	return r, nil
-}
-
-// rules is Rules, also returning the hidden paths and the writable
-// directories as found (resolved).
-func (s Spec) rules() (rules []landlock.Rule, hidden, writes []string) {
-	v := fsview.New()
-	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
-	c := carver{view: v}
-	c.carve("/", hidden, false)
-	writes = resolveAll(v, s.Write)
-	for _, w := range writes {
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
-			continue // the directory itself is hidden
-		}
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
-			c.carve(w, hidden, true)
-			continue
-		}
-		c.rwDirs = append(c.rwDirs, w)
-	}
-	out := []landlock.Rule{
+	c := &carver{view: fsview.New(), ruleset: -1}
+	s.carveAll(c)
+	return []landlock.Rule{
 		landlock.PathAccess(readRights, c.roDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(readRights&^ll.AccessFSReadDir, c.roFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(ll.AccessFSReadDir, c.listDirs...).IgnoreIfMissing(),
@@ -333,23 +342,143 @@ func (s Spec) rules() (rules []landlock.Rule, hidden, writes []string) {
 		landlock.PathAccess(fileRights&^ll.AccessFSIoctlDev, c.rwFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(fileRights, deviceFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(writeRights|ll.AccessFSIoctlDev, deviceDirs...).IgnoreIfMissing(),
-	}
-	return out, hidden, writes
+	}, nil
 }
 
-// carver collects the paths of each kind of rule.
+// carveAll walks the file system for the rules of s (adding them to
+// c.ruleset, or collecting their paths) and returns the hidden paths and
+// the writable directories as found (resolved).
+func (s Spec) carveAll(c *carver) (hidden, writes []string) {
+	v := c.view
+	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
+	c.carve(c.openDir(unix.AT_FDCWD, "/"), "/", hidden, false)
+	writes = resolveAll(v, s.Write)
+	for _, w := range writes {
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
+			continue // the directory itself is hidden
+		}
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
+			c.carve(c.openDir(unix.AT_FDCWD, w), w, hidden, true)
+			continue
+		}
+		c.grant(unix.AT_FDCWD, "", w, writeRights, &c.rwDirs, true)
+	}
+	for _, f := range deviceFiles {
+		c.grant(unix.AT_FDCWD, "", f, fileRights, nil, true)
+	}
+	for _, d := range deviceDirs {
+		c.grant(unix.AT_FDCWD, "", d, writeRights|ll.AccessFSIoctlDev, nil, true)
+	}
+	return hidden, writes
+}
+
+// carver walks the file system for a jail's rules: it adds them to
+// ruleset as it goes, or, when ruleset is -1, collects their paths (see
+// Spec.Rules).
 type carver struct {
-	view                                       *fsview.View
+	view *fsview.View
+	// ruleset is the Landlock ruleset the rules are added to; grantable
+	// the rights a rule may name (see grantable); bound how many
+	// descriptors the build may leave open (see keepOpen).
+	ruleset   int
+	grantable uint64
+	bound     int
+	// err is the first error adding a rule (the build fails).
+	err                                        error
 	roDirs, roFiles, listDirs, rwDirs, rwFiles []string
 }
 
-// carve grants dir minus the hidden paths beneath it: dir itself may only
-// be listed, each entry that holds no hidden path gets the full rights
-// (read, or write when rw), and each entry on the way to one is carved in
-// turn.
-func (c *carver) carve(dir string, hidden []string, rw bool) {
-	c.listDirs = append(c.listDirs, dir)
-	entries, err := c.view.Entries(dir)
+// openDir opens directory name relative to dirfd (an absolute name:
+// dirfd is AT_FDCWD) for listing, following no symbolic link in its last
+// component (the paths carved are resolved, so a link there was swapped
+// in meanwhile): -1 when it cannot be opened, and in the collecting mode.
+func (c *carver) openDir(dirfd int, name string) int {
+	if c.ruleset < 0 {
+		return -1
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// grant adds a rule giving access to name relative to dirfd (p is its
+// path), or notes p in list when collecting. A name that is missing gets
+// no rule; a relative name is opened without following a link (the
+// listing said it was none: one swapped in gets a rule of its own, or,
+// for directory rights, none), an absolute one following links, as
+// configured paths are (and /dev/stdin-like links are not among them).
+func (c *carver) grant(dirfd int, name, p string, access uint64, list *[]string, follow bool) {
+	if c.ruleset < 0 {
+		if list != nil {
+			*list = append(*list, p)
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if name == "" {
+		name = p
+	}
+	flags := unix.O_PATH | unix.O_CLOEXEC
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat(dirfd, name, flags, 0)
+	if err != nil {
+		if err != unix.ENOENT {
+			c.err = fmt.Errorf("open %s: %w", p, err)
+		}
+		return
+	}
+	c.add(fd, p, access)
+	keepOpen(fd, c.bound)
+}
+
+// add adds to the ruleset a rule giving access (within c.grantable)
+// beneath the file open as fd, named p. A rule with directory rights on
+// what is no directory (swapped in since the listing) is left out:
+// nothing is granted there.
+func (c *carver) add(fd int, p string, access uint64) {
+	attr := ll.PathBeneathAttr{ParentFd: fd, AllowedAccess: access & c.grantable}
+	if attr.AllowedAccess == 0 {
+		return
+	}
+	err := ll.LandlockAddPathBeneathRule(c.ruleset, &attr, 0)
+	if err == unix.EINVAL && access&^fileRights != 0 {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return
+		}
+	}
+	if err != nil {
+		c.err = fmt.Errorf("landlock_add_rule %s: %w", p, err)
+	}
+}
+
+// carve grants dir (open as dirfd for reading, -1 when it could not be
+// opened or when collecting) minus the hidden paths beneath it: dir
+// itself may only be listed, each entry that holds no hidden path gets
+// the full rights (read, or write when rw), and each entry on the way to
+// one is carved in turn.
+func (c *carver) carve(dirfd int, dir string, hidden []string, rw bool) {
+	var entries []os.DirEntry
+	var err error
+	if c.ruleset >= 0 {
+		if dirfd < 0 {
+			return // nothing beneath it is granted
+		}
+		defer keepOpen(dirfd, c.bound)
+		if c.add(dirfd, dir, ll.AccessFSReadDir); c.err != nil {
+			return
+		}
+		entries, err = c.view.EntriesFD(dir, dirfd)
+	} else {
+		c.listDirs = append(c.listDirs, dir)
+		entries, err = c.view.Entries(dir)
+	}
 	if err != nil {
 		return // nothing beneath it is granted
 	}
@@ -357,33 +486,87 @@ func (c *carver) carve(dir string, hidden []string, rw bool) {
 		p := filepath.Join(dir, e.Name())
 		switch {
 		case p == "/proc":
-			c.roFiles = append(c.roFiles, procFiles...)
-			c.roDirs = append(c.roDirs, procDirs...)
+			for _, f := range procFiles {
+				c.grant(unix.AT_FDCWD, "", f, readRights&^ll.AccessFSReadDir, &c.roFiles, true)
+			}
+			for _, d := range procDirs {
+				c.grant(unix.AT_FDCWD, "", d, readRights, &c.roDirs, true)
+			}
 		case p == "/dev":
-			// Only deviceFiles and deviceDirs (granted in Rules): as root,
-			// a jailed command read the raw disk (/dev/vda) and with it
-			// any hidden file.
+			// Only deviceFiles and deviceDirs (granted in carveAll): as
+			// root, a jailed command read the raw disk (/dev/vda) and
+			// with it any hidden file.
 			continue
 		case slices.Contains(hidden, p):
 			continue
 		case e.Type()&os.ModeSymlink != 0:
 			continue // its target is granted where it lives
 		case slices.ContainsFunc(hidden, func(h string) bool { return within(h, p) }):
-			c.carve(p, hidden, rw)
+			c.carve(c.openDir(dirfd, e.Name()), p, hidden, rw)
 		case e.IsDir():
 			if rw {
-				c.rwDirs = append(c.rwDirs, p)
+				c.grant(dirfd, e.Name(), p, writeRights, &c.rwDirs, false)
 			} else {
-				c.roDirs = append(c.roDirs, p)
+				c.grant(dirfd, e.Name(), p, readRights, &c.roDirs, false)
 			}
 		default:
 			if rw {
-				c.rwFiles = append(c.rwFiles, p)
+				c.grant(dirfd, e.Name(), p, fileRights&^ll.AccessFSIoctlDev, &c.rwFiles, false)
 			} else {
-				c.roFiles = append(c.roFiles, p)
+				c.grant(dirfd, e.Name(), p, readRights&^ll.AccessFSReadDir, &c.roFiles, false)
 			}
 		}
 	}
+}
+
+// maxHeld is the most descriptors the jails' builds of one process leave
+// open (see keepOpen): a home of thousands of entries beside a hidden
+// path costs one each.
+const maxHeld = 4096
+
+// held counts the descriptors keepOpen left open, and names them (see
+// inheritedWriters).
+var held struct {
+	sync.Mutex
+	fds map[int]bool
+}
+
+// heldBound returns how many descriptors keepOpen may leave open in all:
+// a quarter of the open-file limit (RLIMIT_NOFILE, as Go raised it at
+// start), at most maxHeld, so that the command's own files and guardsh's
+// are never short of descriptors.
+func heldBound() int {
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil {
+		return 0
+	}
+	return int(min(rl.Cur/4, maxHeld))
+}
+
+// keepOpen leaves fd, a close-on-exec descriptor the jail's build opened
+// and no longer needs, open while fewer than bound are, and closes it
+// otherwise: a close is a system call (several microseconds on a virtual
+// machine) for each of a ruleset's hundred-odd rules, while the kernel
+// closes the descriptors anyway, at the command's exec (close-on-exec)
+// and at guardsh's exit.
+func keepOpen(fd, bound int) {
+	held.Lock()
+	defer held.Unlock()
+	if len(held.fds) >= bound {
+		unix.Close(fd)
+		return
+	}
+	if held.fds == nil {
+		held.fds = make(map[int]bool, 256)
+	}
+	held.fds[fd] = true
+}
+
+// isHeld reports whether fd is one keepOpen left open.
+func isHeld(fd int) bool {
+	held.Lock()
+	defer held.Unlock()
+	return held.fds[fd]
 }
 
 // within reports whether p is dir or beneath it.
@@ -450,7 +633,7 @@ func inheritedWriters() []int {
 	var out []int
 	for _, e := range ents {
 		fd, err := strconv.Atoi(e.Name())
-		if err != nil || fd <= 2 {
+		if err != nil || fd <= 2 || isHeld(fd) {
 			continue
 		}
 		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
