@@ -33,6 +33,15 @@ type View struct {
 	mu       sync.Mutex
 	listed   map[string]listing
 	resolved map[string]string // clean absolute path → canonical; "" when missing
+	// looked holds what lookup found for a name looked up with lstat:
+	// canonical path → its type, or why it has none, so that Unknown
+	// does not look again.
+	looked map[string]lookedUp
+}
+
+type lookedUp struct {
+	mode os.FileMode
+	err  error
 }
 
 type listing struct {
@@ -42,7 +51,7 @@ type listing struct {
 
 // New returns an empty View.
 func New() *View {
-	return &View{listed: make(map[string]listing, 16), resolved: make(map[string]string, 32)}
+	return &View{listed: make(map[string]listing, 16), resolved: make(map[string]string, 32), looked: make(map[string]lookedUp, 32)}
 }
 
 // Entries returns the entries of directory dir (canonical), in directory
@@ -295,7 +304,8 @@ func (v *View) unknown(p string, links int) string {
 
 // lookup returns the type of entry name of directory dir (canonical), or
 // why it has none: from dir's listing when there is one (fs.ErrNotExist
-// when name is not in it), else lstat's error.
+// when name is not in it), else from lstat, once per name (Resolve and
+// Unknown look up the same names).
 func (v *View) lookup(dir, name string) (os.FileMode, error) {
 	if l, ok := v.listed[dir]; ok && l.err == nil {
 		for _, e := range l.entries {
@@ -305,9 +315,16 @@ func (v *View) lookup(dir, name string) (os.FileMode, error) {
 		}
 		return 0, fs.ErrNotExist
 	}
-	fi, err := os.Lstat(filepath.Join(dir, name))
-	if err != nil {
-		return 0, err
+	p := filepath.Join(dir, name)
+	if l, ok := v.looked[p]; ok {
+		return l.mode, l.err
 	}
-	return fi.Mode(), nil
+	var l lookedUp
+	if fi, err := os.Lstat(p); err != nil {
+		l.err = err
+	} else {
+		l.mode = fi.Mode()
+	}
+	v.looked[p] = l
+	return l.mode, l.err
 }

@@ -249,8 +249,16 @@ func Keep(root string, files, dirs []string) *Kept {
 	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{},
 		modes: map[string]fs.FileMode{}, others: map[string]other{}, taken: time.Now(), root: root}
 	for _, f := range files {
+		d := filepath.Dir(f)
+		k.note(d)
+		if _, other := k.others[d]; k.ids[d] == (dirID{}) && !other {
+			// Its directory is missing (or may not be searched): so is
+			// f, without another lstat (most of the agents' settings
+			// directories are missing in most workspaces).
+			k.files[f] = keptFile{}
+			continue
+		}
 		k.files[f] = k.keepFile(f)
-		k.note(filepath.Dir(f))
 	}
 	budget := maxKeptEntries
 	for _, d := range dirs {

@@ -636,11 +636,13 @@ func inheritedWriters() []int {
 		if err != nil || fd <= 2 || isHeld(fd) {
 			continue
 		}
-		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY && fl&unix.O_PATH == 0 {
+		// Close-on-exec first: guardsh's own descriptors, most of
+		// those open, are so told with one fcntl(2).
+		if fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || fdfl&unix.FD_CLOEXEC != 0 {
 			continue
 		}
-		if fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && fdfl&unix.FD_CLOEXEC != 0 {
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY && fl&unix.O_PATH == 0 {
 			continue
 		}
 		out = append(out, fd)
