@@ -109,8 +109,26 @@ func ReadDir(dir string) ([]os.DirEntry, error) {
 // relative to fd, without following a link; one gone meanwhile is left
 // out. fd stays open. Errors are *os.PathError.
 func ReadDirFD(fd int, dir string) ([]os.DirEntry, error) {
-	buf := make([]byte, 16<<10)
-	var out []os.DirEntry
+	bp := dirBufs.Get().(*[8 << 10]byte)
+	defer dirBufs.Put(bp)
+	ents, err := readDirFD(fd, dir, bp[:])
+	// One allocation for the entries and one for the list, not one for
+	// each entry.
+	out := make([]os.DirEntry, len(ents))
+	for i := range ents {
+		out[i] = &ents[i]
+	}
+	return out, err
+}
+
+// dirBufs holds the buffers ReadDirFD reads into: reused, since on a
+// virtual machine the first touch of a fresh page costs about as much
+// as a system call.
+var dirBufs = sync.Pool{New: func() any { return new([8 << 10]byte) }}
+
+// readDirFD is ReadDirFD reading through buf.
+func readDirFD(fd int, dir string, buf []byte) ([]dirEntry, error) {
+	var out []dirEntry
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
@@ -139,7 +157,7 @@ func ReadDirFD(fd int, dir string) ([]os.DirEntry, error) {
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := &dirEntry{dir: dir, name: string(name)}
+			e := dirEntry{dir: dir, name: string(name)}
 			switch typ {
 			case unix.DT_DIR:
 				e.typ = fs.ModeDir

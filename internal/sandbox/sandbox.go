@@ -483,7 +483,7 @@ func (c *carver) carve(dirfd int, dir string, hidden []string, rw bool) {
 		return // nothing beneath it is granted
 	}
 	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
+		p := join(dir, e.Name())
 		switch {
 		case p == "/proc":
 			for _, f := range procFiles {
@@ -519,16 +519,27 @@ func (c *carver) carve(dirfd int, dir string, hidden []string, rw bool) {
 	}
 }
 
+// join is filepath.Join for a clean absolute dir and a name from its
+// listing (no slash, not . or ..), without Join's cleaning.
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
 // maxHeld is the most descriptors the jails' builds of one process leave
 // open (see keepOpen): a home of thousands of entries beside a hidden
 // path costs one each.
 const maxHeld = 4096
 
-// held counts the descriptors keepOpen left open, and names them (see
-// inheritedWriters).
+// held counts the descriptors keepOpen left open, and marks them (a bit
+// per descriptor number, see inheritedWriters): a few hundred bytes
+// where a map of them took pages, each a page fault to touch first.
 var held struct {
 	sync.Mutex
-	fds map[int]bool
+	n    int
+	bits []uint64
 }
 
 // heldBound returns how many descriptors keepOpen may leave open in all:
@@ -552,21 +563,22 @@ func heldBound() int {
 func keepOpen(fd, bound int) {
 	held.Lock()
 	defer held.Unlock()
-	if len(held.fds) >= bound {
+	if held.n >= bound || fd < 0 {
 		unix.Close(fd)
 		return
 	}
-	if held.fds == nil {
-		held.fds = make(map[int]bool, 256)
+	for fd/64 >= len(held.bits) {
+		held.bits = append(held.bits, 0)
 	}
-	held.fds[fd] = true
+	held.bits[fd/64] |= 1 << (fd % 64)
+	held.n++
 }
 
 // isHeld reports whether fd is one keepOpen left open.
 func isHeld(fd int) bool {
 	held.Lock()
 	defer held.Unlock()
-	return held.fds[fd]
+	return fd >= 0 && fd/64 < len(held.bits) && held.bits[fd/64]&(1<<(fd%64)) != 0
 }
 
 // within reports whether p is dir or beneath it.
