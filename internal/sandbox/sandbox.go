@@ -433,21 +433,22 @@ func (c *carver) grant(dirfd int, name, p string, access uint64, list *[]string,
 		}
 		return
 	}
-	c.add(fd, p, access)
+	c.add(fd, p, access, !follow)
 	keepOpen(fd, c.bound)
 }
 
 // add adds to the ruleset a rule giving access (within c.grantable)
-// beneath the file open as fd, named p. A rule with directory rights on
-// what is no directory (swapped in since the listing) is left out:
-// nothing is granted there.
-func (c *carver) add(fd int, p string, access uint64) {
+// beneath the file open as fd, named p. When listed, p came from a
+// directory's listing: a rule with directory rights on what is no
+// directory there (swapped in since the listing) is left out, nothing is
+// granted there; for a configured path it is an error, as it always was.
+func (c *carver) add(fd int, p string, access uint64, listed bool) {
 	attr := ll.PathBeneathAttr{ParentFd: fd, AllowedAccess: access & c.grantable}
 	if attr.AllowedAccess == 0 {
 		return
 	}
 	err := ll.LandlockAddPathBeneathRule(c.ruleset, &attr, 0)
-	if err == unix.EINVAL && access&^fileRights != 0 {
+	if err == unix.EINVAL && listed && access&^fileRights != 0 {
 		var st unix.Stat_t
 		if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			return
@@ -471,7 +472,7 @@ func (c *carver) carve(dirfd int, dir string, hidden []string, rw bool) {
 			return // nothing beneath it is granted
 		}
 		defer keepOpen(dirfd, c.bound)
-		if c.add(dirfd, dir, ll.AccessFSReadDir); c.err != nil {
+		if c.add(dirfd, dir, ll.AccessFSReadDir, false); c.err != nil {
 			return
 		}
 		entries, err = c.view.EntriesFD(dir, dirfd)
