@@ -32,18 +32,3 @@ func RulesetCPU(s Spec) (time.Duration, error) {
 	r := <-ch
 	return r.d, r.err
 }
-
-// releaseHeld closes the descriptors keepOpen left open, so that each
-// build of a benchmark starts as guardsh's one build does.
-func releaseHeld() {
-	held.Lock()
-	defer held.Unlock()
-	for i, w := range held.bits {
-		for b := range 64 {
-			if w&(1<<b) != 0 {
-				unix.Close(i*64 + b)
-			}
-		}
-	}
-	held.bits, held.n = nil, 0
-}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/guardsh/guardsh/internal/fsview"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -91,6 +92,75 @@ func TestHeldDescriptorsStayOutOfTheJail(t *testing.T) {
 		}
 	}
 	StopLeftovers()
+	// Once the command has started, guardsh closes them too (they would
+	// hold a mount busy for the command's time).
+	waitReleased(t, new)
+}
+
+// waitReleased waits, up to 2 s, until none of fds is open (see
+// releaseHeld), and fails the test if one still is.
+func waitReleased(t *testing.T, fds []int) {
+	t.Helper()
+	was := map[int]string{} // what each named
+	for _, fd := range fds {
+		was[fd], _ = os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		open := 0
+		for _, fd := range fds {
+			if isHeld(fd) {
+				open++
+			}
+		}
+		if open == 0 {
+			still := 0
+			for _, fd := range fds {
+				// (a number closed may have been reused since, for
+				// another file)
+				if l, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil && l == was[fd] {
+					still++
+				}
+			}
+			if still > len(fds)/10 {
+				t.Errorf("%d of the build's %d descriptors are still open after their release", still, len(fds))
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%d of the build's %d descriptors still held", open, len(fds))
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestUnusedJailReleases: a jail closed without a command (the decision
+// did not jail it) closes the descriptors its build left open.
+func TestUnusedJailReleases(t *testing.T) {
+	if Unavailable() != "" {
+		t.Skip("sandbox " + Unavailable())
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "home", ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := openFDs(t)
+	j := Prepare(Spec{Hidden: []string{filepath.Join(dir, "home", ".ssh")}})
+	if err := j.Ready(); err != nil {
+		t.Fatal(err)
+	}
+	var new []int
+	for fd := range openFDs(t) {
+		if !before[fd] && isHeld(fd) {
+			new = append(new, fd)
+		}
+	}
+	if len(new) == 0 {
+		t.Fatal("the build left no descriptor open")
+	}
+	j.Close()
+	waitReleased(t, new)
 }
 
 // TestHeldDescriptorsBounded: a home of 5,000 entries beside a hidden
