@@ -315,6 +315,11 @@ func (s *shellRun) serve(text string, args []string) int {
 		s.turn()
 		s.turn = nil
 	}
+	if s.jail != nil && (!o.Sandbox || o.Network) {
+		// The jail built ahead is not the one this command runs in:
+		// its thread and descriptors go now, not when the command ends.
+		s.jail.Close()
+	}
 	a := s.resolve(text, o)
 	if a.Decision != rules.Allow {
 		return s.refuse(text, o, calls, a)

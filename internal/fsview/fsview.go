@@ -14,6 +14,8 @@
 package fsview
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -31,6 +33,15 @@ type View struct {
 	mu       sync.Mutex
 	listed   map[string]listing
 	resolved map[string]string // clean absolute path → canonical; "" when missing
+	// looked holds what lookup found for a name looked up with lstat:
+	// canonical path → its type, or why it has none, so that Unknown
+	// does not look again.
+	looked map[string]lookedUp
+}
+
+type lookedUp struct {
+	mode os.FileMode
+	err  error
 }
 
 type listing struct {
@@ -40,7 +51,7 @@ type listing struct {
 
 // New returns an empty View.
 func New() *View {
-	return &View{listed: make(map[string]listing, 16), resolved: make(map[string]string, 32)}
+	return &View{listed: make(map[string]listing, 16), resolved: make(map[string]string, 32), looked: make(map[string]lookedUp, 32)}
 }
 
 // Entries returns the entries of directory dir (canonical), in directory
@@ -50,6 +61,20 @@ func (v *View) Entries(dir string) ([]os.DirEntry, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.entries(dir)
+}
+
+// EntriesFD is Entries for a directory the caller has open for reading
+// as fd: listed through fd (see ReadDirFD) when not listed before.
+func (v *View) EntriesFD(dir string, fd int) ([]os.DirEntry, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if l, ok := v.listed[dir]; ok {
+		return l.entries, l.err
+	}
+	var l listing
+	l.entries, l.err = ReadDirFD(fd, dir)
+	v.listed[dir] = l
+	return l.entries, l.err
 }
 
 func (v *View) entries(dir string) ([]os.DirEntry, error) {
@@ -72,10 +97,127 @@ func ReadDir(dir string) ([]os.DirEntry, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), dir)
-	defer f.Close()
-	return f.ReadDir(-1)
+	defer unix.Close(fd)
+	return ReadDirFD(fd, dir)
 }
+
+// ReadDirFD returns the entries of the directory open as fd (for reading),
+// named dir in errors and in the entries' Info, in directory order:
+// getdents(2) straight into a buffer, without the fcntl(2) and status
+// calls of os.NewFile and os.File.ReadDir. An entry whose type the file
+// system does not give (DT_UNKNOWN) is looked up with fstatat(2)
+// relative to fd, without following a link; one gone meanwhile is left
+// out. fd stays open. Errors are *os.PathError.
+func ReadDirFD(fd int, dir string) ([]os.DirEntry, error) {
+	bp := dirBufs.Get().(*[8 << 10]byte)
+	defer dirBufs.Put(bp)
+	ents, err := readDirFD(fd, dir, bp[:])
+	// One allocation for the entries and one for the list, not one for
+	// each entry.
+	out := make([]os.DirEntry, len(ents))
+	for i := range ents {
+		out[i] = &ents[i]
+	}
+	return out, err
+}
+
+// dirBufs holds the buffers ReadDirFD reads into: reused, since on a
+// virtual machine the first touch of a fresh page costs about as much
+// as a system call.
+var dirBufs = sync.Pool{New: func() any { return new([8 << 10]byte) }}
+
+// readDirFD is ReadDirFD reading through buf.
+func readDirFD(fd int, dir string, buf []byte) ([]dirEntry, error) {
+	var out []dirEntry
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return out, &os.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		for b := buf[:n]; len(b) >= 19; {
+			// struct linux_dirent64: d_ino u64, d_off s64, d_reclen
+			// u16, d_type u8, d_name NUL-terminated.
+			reclen := int(binary.NativeEndian.Uint16(b[16:]))
+			if reclen < 19 || reclen > len(b) {
+				return out, &os.PathError{Op: "readdirent", Path: dir, Err: syscall.EIO}
+			}
+			ino := binary.NativeEndian.Uint64(b)
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			typ := b[18]
+			b = b[reclen:]
+			if ino == 0 || string(name) == "." || string(name) == ".." {
+				continue
+			}
+			e := dirEntry{dir: dir, name: string(name)}
+			switch typ {
+			case unix.DT_DIR:
+				e.typ = fs.ModeDir
+			case unix.DT_LNK:
+				e.typ = fs.ModeSymlink
+			case unix.DT_REG:
+			case unix.DT_FIFO:
+				e.typ = fs.ModeNamedPipe
+			case unix.DT_SOCK:
+				e.typ = fs.ModeSocket
+			case unix.DT_CHR:
+				e.typ = fs.ModeDevice | fs.ModeCharDevice
+			case unix.DT_BLK:
+				e.typ = fs.ModeDevice
+			default:
+				var st unix.Stat_t
+				if err := unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+					if err == unix.ENOENT {
+						continue
+					}
+					return out, &os.PathError{Op: "lstat", Path: filepath.Join(dir, e.name), Err: err}
+				}
+				e.typ = typeOf(st.Mode)
+			}
+			out = append(out, e)
+		}
+	}
+}
+
+// typeOf returns the type bits of a stat(2) mode as an fs.FileMode.
+func typeOf(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return 0
+}
+
+// dirEntry is an entry ReadDirFD found: its name and type; Info looks it
+// up (lstat(2)) when asked.
+type dirEntry struct {
+	dir, name string
+	typ       fs.FileMode
+}
+
+func (e *dirEntry) Name() string               { return e.name }
+func (e *dirEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e *dirEntry) Type() fs.FileMode          { return e.typ }
+func (e *dirEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.dir, e.name)) }
+func (e *dirEntry) String() string             { return fs.FormatDirEntry(e) }
 
 // Resolve returns what absolute path p names with every symbolic link
 // resolved, and whether it exists: the result of filepath.EvalSymlinks(p)
@@ -180,7 +322,8 @@ func (v *View) unknown(p string, links int) string {
 
 // lookup returns the type of entry name of directory dir (canonical), or
 // why it has none: from dir's listing when there is one (fs.ErrNotExist
-// when name is not in it), else lstat's error.
+// when name is not in it), else from lstat, once per name (Resolve and
+// Unknown look up the same names).
 func (v *View) lookup(dir, name string) (os.FileMode, error) {
 	if l, ok := v.listed[dir]; ok && l.err == nil {
 		for _, e := range l.entries {
@@ -190,9 +333,16 @@ func (v *View) lookup(dir, name string) (os.FileMode, error) {
 		}
 		return 0, fs.ErrNotExist
 	}
-	fi, err := os.Lstat(filepath.Join(dir, name))
-	if err != nil {
-		return 0, err
+	p := filepath.Join(dir, name)
+	if l, ok := v.looked[p]; ok {
+		return l.mode, l.err
 	}
-	return fi.Mode(), nil
+	var l lookedUp
+	if fi, err := os.Lstat(p); err != nil {
+		l.err = err
+	} else {
+		l.mode = fi.Mode()
+	}
+	v.looked[p] = l
+	return l.mode, l.err
 }

@@ -1,8 +1,13 @@
 package fsview
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -94,5 +99,55 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadDirAsOS compares ReadDir (getdents read straight) with
+// os.ReadDir on a directory holding every type of entry: names, order
+// and types must be the same, and so must what Info returns.
+func TestReadDirAsOS(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o600))
+	must(t, os.Symlink("file", filepath.Join(dir, "link")))
+	must(t, os.Symlink("sub", filepath.Join(dir, "dirlink")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600))
+	ln, err := net.Listen("unix", filepath.Join(dir, "sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for i := range 300 { // more than one getdents buffer
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d-%s", i, strings.Repeat("n", 100))), nil, 0o600))
+	}
+	want, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(want, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	slices.SortFunc(got, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	if len(got) != len(want) {
+		t.Fatalf("ReadDir: %d entries, os.ReadDir: %d", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Name() != w.Name() || g.Type() != w.Type() || g.IsDir() != w.IsDir() {
+			t.Errorf("entry %d: %v, os.ReadDir: %v", i, g, w)
+		}
+		gi, gerr := g.Info()
+		wi, werr := w.Info()
+		if (gerr == nil) != (werr == nil) || gerr == nil && (gi.Mode() != wi.Mode() || gi.Size() != wi.Size()) {
+			t.Errorf("%s: Info %v %v, os.ReadDir's %v %v", g.Name(), gi, gerr, wi, werr)
+		}
+	}
+	if _, err := ReadDir(filepath.Join(dir, "fifo")); err == nil {
+		t.Error("a FIFO was listed")
+	}
+	if _, err := ReadDir(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("missing directory: %v", err)
 	}
 }

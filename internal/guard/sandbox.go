@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
@@ -149,8 +150,7 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 			// A pattern (the audit log's rotated files, LOG.*): the
 			// files it names now are hidden; those made later are
 			// guardsh's own, after the command.
-			matches, _ := filepath.Glob(p)
-			spec.Hidden = append(spec.Hidden, matches...)
+			spec.Hidden = append(spec.Hidden, globNow(p)...)
 			continue
 		}
 		spec.Hidden = append(spec.Hidden, p)
@@ -158,6 +158,32 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	spec.Write, spec.Hidden = unique(spec.Write), unique(spec.Hidden)
 	spec.Network = o.Network
 	return spec
+}
+
+// globNow returns the files pattern p names now, as filepath.Glob does
+// (sorted; nil when none): for a pattern whose directory holds no
+// pattern characters, from one listing of it (getdents, see
+// fsview.ReadDir) instead of Glob's lstat, open and status calls.
+func globNow(p string) []string {
+	dir, base := filepath.Split(p)
+	if dir == "" || strings.ContainsAny(dir, `*?[\`) {
+		m, _ := filepath.Glob(p)
+		return m
+	}
+	ents, err := fsview.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if ok, err := filepath.Match(base, e.Name()); err != nil {
+			return nil // a malformed pattern names nothing, as for Glob
+		} else if ok {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // unique returns paths without repeats, in their first order.

@@ -249,8 +249,16 @@ func Keep(root string, files, dirs []string) *Kept {
 	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{},
 		modes: map[string]fs.FileMode{}, others: map[string]other{}, taken: time.Now(), root: root}
 	for _, f := range files {
+		d := filepath.Dir(f)
+		k.note(d)
+		if _, other := k.others[d]; k.ids[d] == (dirID{}) && !other {
+			// Its directory is missing (or may not be searched): so is
+			// f, without another lstat (most of the agents' settings
+			// directories are missing in most workspaces).
+			k.files[f] = keptFile{}
+			continue
+		}
 		k.files[f] = k.keepFile(f)
-		k.note(filepath.Dir(f))
 	}
 	budget := maxKeptEntries
 	for _, d := range dirs {
@@ -334,8 +342,27 @@ func readRegular(p string) ([]byte, error) {
 
 // walkNoLinks opens directory p (absolute, canonical) with O_PATH by a
 // walk from / that follows no symbolic link: a link anywhere on the way
-// is an error (ELOOP), as is anything but a directory.
+// is an error (ELOOP), as is anything but a directory. The kernel walks
+// (openat2(2) with RESOLVE_NO_SYMLINKS, one call); where it has no
+// openat2 (before Linux 5.6, or a filter refuses it), guardsh walks,
+// one openat(2) per component (see walkComponents).
 func walkNoLinks(p string) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	switch {
+	case err == nil:
+		return fd, nil
+	case err == unix.ENOSYS || err == unix.EPERM:
+		return walkComponents(p)
+	}
+	return -1, &os.PathError{Op: "openat2", Path: p, Err: err}
+}
+
+// walkComponents is walkNoLinks by one openat(2) with O_NOFOLLOW per
+// component of p, from /.
+func walkComponents(p string) (int, error) {
 	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, err

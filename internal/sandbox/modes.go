@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
+	"github.com/guardsh/guardsh/internal/fsview"
 	"golang.org/x/sys/unix"
 )
 
@@ -62,7 +62,7 @@ func keepModes(hidden, write []string) []keptMode {
 		}
 		above(h)
 		// What a hidden directory holds (~/.ssh's keys), one level.
-		if ents, err := os.ReadDir(h); err == nil {
+		if ents, err := fsview.ReadDir(h); err == nil {
 			for _, e := range ents {
 				if budget--; budget < 0 {
 					break
@@ -86,17 +86,7 @@ const maxKeptModes = 512
 
 // modeOf returns p's keptMode (lstat(2)), ok false when p cannot be
 // looked up.
-func modeOf(p string) (keptMode, bool) {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return keptMode{}, false
-	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return keptMode{}, false
-	}
-	return keptMode{path: p, mode: info.Mode() & modeBits, dir: info.IsDir(), uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
-}
+func modeOf(p string) (keptMode, bool) { return lstatMode(p) }
 
 // byFD names the file descriptor fd holds, for a call that takes a path
 // (chmod(2) has no flag for an O_PATH descriptor): the kernel follows the
@@ -110,6 +100,21 @@ func fstatMode(fd int, p string) (m keptMode, ok bool) {
 	if unix.Fstat(fd, &st) != nil {
 		return keptMode{}, false
 	}
+	return fromStat(&st, p), true
+}
+
+// lstatMode is modeOf by one lstat(2), without the allocations of
+// os.Lstat.
+func lstatMode(p string) (m keptMode, ok bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil {
+		return keptMode{}, false
+	}
+	return fromStat(&st, p), true
+}
+
+// fromStat is the keptMode of path p as st describes it.
+func fromStat(st *unix.Stat_t, p string) keptMode {
 	mode := fs.FileMode(st.Mode & 0o777)
 	if st.Mode&unix.S_ISUID != 0 {
 		mode |= fs.ModeSetuid
@@ -121,7 +126,7 @@ func fstatMode(fd int, p string) (m keptMode, ok bool) {
 		mode |= fs.ModeSticky
 	}
 	return keptMode{path: p, mode: mode, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR, link: st.Mode&unix.S_IFMT == unix.S_IFLNK,
-		uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}, true
+		uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}
 }
 
 // takenBack returns the mode PutBack leaves where the jail's build found
@@ -156,25 +161,39 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 	recs := slices.SortedFunc(slices.Values(j.modes), func(a, b keptMode) int {
 		return cmp.Or(cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/")), strings.Compare(a.path, b.path))
 	})
-	// Each path is opened once (O_PATH, no link followed) and its file
-	// changed through that descriptor: a path looked up again later may
-	// lead elsewhere (another jailed command swapped a recorded
+	// Each path to change is opened once (O_PATH, no link followed) and
+	// its file changed through that descriptor: a path looked up again
+	// later may lead elsewhere (another jailed command swapped a recorded
 	// directory for a link to ~/.ssh while this put-back ran, and the
-	// chmod followed it: an attack run's find).
+	// chmod followed it: an attack run's find). A path is first looked
+	// at with one lstat(2): one that is the recorded file with nothing to
+	// take back or reach (most of them) is not opened at all; the others
+	// are opened and looked at again through the descriptor, which
+	// decides.
 	found := make(map[string]keptMode, len(recs)) // as the command left them
 	fds := make(map[string]int, len(recs))
 	defer func() {
+		bound := heldBound()
 		for _, fd := range fds {
-			unix.Close(fd)
+			keepOpen(fd, bound)
 		}
 	}()
 	reached := map[string]bool{} // made searchable for the put-back
 	for _, was := range recs {
+		now, ok := lstatMode(was.path)
+		if !ok || now.dev != was.dev || now.ino != was.ino || now.link {
+			continue
+		}
+		unreached := now.dir && now.mode&0o100 == 0 && now.uid == euid && euid != 0
+		if !unreached && now.uid == was.uid && now.gid == was.gid && takenBack(was.mode, now.mode) == now.mode {
+			found[was.path] = now // nothing to change
+			continue
+		}
 		fd, err := unix.Open(was.path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}
-		now, ok := fstatMode(fd, was.path)
+		now, ok = fstatMode(fd, was.path)
 		if !ok || now.dev != was.dev || now.ino != was.ino || now.link {
 			unix.Close(fd)
 			continue
@@ -191,6 +210,13 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 	for _, was := range slices.Backward(recs) {
 		now, ok := found[was.path]
 		if !ok {
+			continue
+		}
+		if _, opened := fds[was.path]; !opened {
+			// Nothing to take back; less, perhaps.
+			if was.mode&^now.mode&fs.ModePerm != 0 {
+				less = append(less, fmt.Sprintf("%s (mode %04o, was %04o)", was.path, now.mode.Perm(), was.mode.Perm()))
+			}
 			continue
 		}
 		want := takenBack(was.mode, now.mode)

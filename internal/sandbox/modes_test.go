@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,58 @@ func TestPutBackHoldsTheFile(t *testing.T) {
 	}
 	if fi, err := os.Stat(tmp + ".x"); err != nil || fi.Mode().Perm() != 0o755 {
 		t.Errorf("the recorded directory is %v, %v; want 0755 (said %q)", fi.Mode().Perm(), err, put)
+	}
+}
+
+// TestPutBackLooksOnceOpensToChange: PutBack looks at each recorded path
+// with one lstat and opens only those with something to take back; each
+// kind of change a command can make to a recorded directory's mode is
+// still taken back (added permission, setgid and sticky kept or taken as
+// takenBack says), and an unchanged or tightened one is left as it is and
+// reported as less only when tightened.
+func TestPutBackLooksOnceOpensToChange(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		was, now  fs.FileMode
+		put, less bool
+	}{
+		{"unchanged", 0o750, 0o750, false, false},
+		{"loosened", 0o750, 0o777, true, false},
+		{"setgid added", 0o750, 0o750 | fs.ModeSetgid, true, false},
+		{"tightened", 0o750, 0o700, false, true},
+		{"loosened and tightened", 0o750, 0o705, true, true},
+		{"sticky added", 0o750, 0o750 | fs.ModeSticky, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := filepath.Join(t.TempDir(), "d")
+			if err := os.Mkdir(d, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(d, c.was); err != nil {
+				t.Fatal(err)
+			}
+			j := &Jail{modes: keepModes(nil, []string{d})}
+			if err := os.Chmod(d, c.now); err != nil { // the command's change
+				t.Fatal(err)
+			}
+			put, less := j.PutBack(nil)
+			var gotPut, gotLess bool
+			for _, p := range put {
+				gotPut = gotPut || strings.HasPrefix(p, d+" ")
+			}
+			for _, l := range less {
+				gotLess = gotLess || strings.HasPrefix(l, d+" ")
+			}
+			fi, err := os.Lstat(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := takenBack(c.was, c.now); fi.Mode()&modeBits != want {
+				t.Errorf("mode %v, want %v", fi.Mode()&modeBits, want)
+			}
+			if gotPut != c.put || gotLess != c.less {
+				t.Errorf("put %q, less %q", put, less)
+			}
+		})
 	}
 }

@@ -166,6 +166,7 @@ func (j *Jail) confine(s Spec) {
 	runtime.LockOSThread()
 	if err := j.restrict(s); err != nil {
 		j.err = err
+		releaseHeld()
 		close(j.done)
 		return
 	}
@@ -173,6 +174,7 @@ func (j *Jail) confine(s Spec) {
 	for {
 		select {
 		case <-j.quit:
+			releaseHeld()
 			return
 		case cmd := <-j.start:
 			// Should guardsh be killed (SIGKILL, the OOM killer) while
@@ -191,6 +193,11 @@ func (j *Jail) confine(s Spec) {
 				// Nothing started: the thread may start another.
 				continue
 			}
+			// The command has exec'd (its copies of the build's
+			// descriptors closed there): guardsh's go too, while the
+			// command runs, so that none holds a mount busy for its
+			// time nor costs guardsh's exit.
+			releaseHeld()
 			var info unix.Siginfo
 			for unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
 			}
@@ -214,7 +221,7 @@ func (j *Jail) restrict(s Spec) error {
 		return err
 	}
 	j.modes = keepModes(hidden, writes)
-	defer unix.Close(fd)
+	defer keepOpen(fd, heldBound())
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
@@ -278,21 +285,49 @@ func (j *Jail) Close() {
 var ErrUnavailable = errors.New("sandbox unavailable")
 
 // ruleset builds the Landlock ruleset of s and returns its descriptor and
-// the flags for landlock_restrict_self(2).
+// the flags for landlock_restrict_self(2). The rules are added as the
+// file system is walked: each directory on the way to a hidden path is
+// opened relative to its parent's descriptor, listed through its own,
+// and each of its entries opened (O_PATH, no link followed) relative to
+// it, one landlock_add_rule(2) each. The descriptors are left open (see
+// keepOpen): they close at the command's exec, where they are
+// close-on-exec, and at guardsh's exit.
 func (s Spec) ruleset() (fd int, flags uint32, hidden, writes []string, err error) {
+	return s.rulesetIn(fsview.New())
+}
+
+// rulesetIn is ruleset walking through view v.
+func (s Spec) rulesetIn(v *fsview.View) (fd int, flags uint32, hidden, writes []string, err error) {
 	cfg := landlock.V7.BestEffort()
 	if s.Network {
 		cfg.HandledAccessNet = 0
 	}
-	fdRules, hidden, writes := s.rules()
-	fd, flags, err = cfg.NewRulesetFD(fdRules...)
+	fd, flags, err = cfg.NewRulesetFD()
 	if err != nil {
 		return -1, 0, nil, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
 		return -1, 0, nil, nil, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, ABI())
 	}
+	c := &carver{view: v, ruleset: fd, grantable: grantable(ABI()), bound: heldBound()}
+	hidden, writes = s.carveAll(c)
+	if c.err != nil {
+		unix.Close(fd)
+		return -1, 0, nil, nil, fmt.Errorf("sandbox: building the Landlock ruleset: %w", c.err)
+	}
 	return fd, flags, hidden, writes, nil
+}
+
+// grantable returns the file rights a rule may name under Landlock ABI
+// abi, as the best-effort ruleset of landlock.V7 handles them there: of
+// the rights the jail grants, ABI 5 added ioctl on device files (the
+// others are known from ABI 3, below MinABI).
+func grantable(abi int) uint64 {
+	r := uint64(writeRights | fileRights)
+	if abi < 5 {
+		r &^= ll.AccessFSIoctlDev
+	}
+	return r
 }
 
 // Rules returns the Landlock rules of s: read rights on the file system
@@ -301,31 +336,12 @@ func (s Spec) ruleset() (fd int, flags uint32, hidden, writes []string, err erro
 // procFiles and procDirs, of /dev only deviceFiles and deviceDirs), write rights beneath the
 // writable directories (carved the same way when one holds a hidden
 // path), and the device files. Symbolic links met while carving get no
-// rule: what they point to is granted, or not, where it lives.
+// rule: what they point to is granted, or not, where it lives. They are
+// the rules the jail adds (by descriptor, as it walks) described by path.
 func (s Spec) Rules() ([]landlock.Rule, error) {
-	r, _, _ := s.rules()
-	return r, nil
-}
-
-// rules is Rules, also returning the hidden paths and the writable
-// directories as found (resolved).
-func (s Spec) rules() (rules []landlock.Rule, hidden, writes []string) {
-	v := fsview.New()
-	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
-	c := carver{view: v}
-	c.carve("/", hidden, false)
-	writes = resolveAll(v, s.Write)
-	for _, w := range writes {
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
-			continue // the directory itself is hidden
-		}
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
-			c.carve(w, hidden, true)
-			continue
-		}
-		c.rwDirs = append(c.rwDirs, w)
-	}
-	out := []landlock.Rule{
+	c := &carver{view: fsview.New(), ruleset: -1}
+	s.carveAll(c)
+	return []landlock.Rule{
 		landlock.PathAccess(readRights, c.roDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(readRights&^ll.AccessFSReadDir, c.roFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(ll.AccessFSReadDir, c.listDirs...).IgnoreIfMissing(),
@@ -333,57 +349,271 @@ func (s Spec) rules() (rules []landlock.Rule, hidden, writes []string) {
 		landlock.PathAccess(fileRights&^ll.AccessFSIoctlDev, c.rwFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(fileRights, deviceFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(writeRights|ll.AccessFSIoctlDev, deviceDirs...).IgnoreIfMissing(),
-	}
-	return out, hidden, writes
+	}, nil
 }
 
-// carver collects the paths of each kind of rule.
+// carveAll walks the file system for the rules of s (adding them to
+// c.ruleset, or collecting their paths) and returns the hidden paths and
+// the writable directories as found (resolved).
+func (s Spec) carveAll(c *carver) (hidden, writes []string) {
+	v := c.view
+	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
+	c.carve(c.openDir(unix.AT_FDCWD, "/"), "/", hidden, false)
+	writes = resolveAll(v, s.Write)
+	for _, w := range writes {
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
+			continue // the directory itself is hidden
+		}
+		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
+			c.carve(c.openDir(unix.AT_FDCWD, w), w, hidden, true)
+			continue
+		}
+		c.grant(unix.AT_FDCWD, "", w, writeRights, &c.rwDirs, true)
+	}
+	for _, f := range deviceFiles {
+		c.grant(unix.AT_FDCWD, "", f, fileRights, nil, true)
+	}
+	for _, d := range deviceDirs {
+		c.grant(unix.AT_FDCWD, "", d, writeRights|ll.AccessFSIoctlDev, nil, true)
+	}
+	return hidden, writes
+}
+
+// carver walks the file system for a jail's rules: it adds them to
+// ruleset as it goes, or, when ruleset is -1, collects their paths (see
+// Spec.Rules).
 type carver struct {
-	view                                       *fsview.View
+	view *fsview.View
+	// ruleset is the Landlock ruleset the rules are added to; grantable
+	// the rights a rule may name (see grantable); bound how many
+	// descriptors the build may leave open (see keepOpen).
+	ruleset   int
+	grantable uint64
+	bound     int
+	// err is the first error adding a rule (the build fails).
+	err                                        error
 	roDirs, roFiles, listDirs, rwDirs, rwFiles []string
 }
 
-// carve grants dir minus the hidden paths beneath it: dir itself may only
-// be listed, each entry that holds no hidden path gets the full rights
-// (read, or write when rw), and each entry on the way to one is carved in
-// turn.
-func (c *carver) carve(dir string, hidden []string, rw bool) {
-	c.listDirs = append(c.listDirs, dir)
-	entries, err := c.view.Entries(dir)
+// openDir opens directory name relative to dirfd (an absolute name:
+// dirfd is AT_FDCWD) for listing, following no symbolic link in its last
+// component (the paths carved are resolved, so a link there was swapped
+// in meanwhile): -1 when it cannot be opened, and in the collecting mode.
+func (c *carver) openDir(dirfd int, name string) int {
+	if c.ruleset < 0 {
+		return -1
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// grant adds a rule giving access to name relative to dirfd (p is its
+// path), or notes p in list when collecting. A name that is missing gets
+// no rule; a relative name is opened without following a link (the
+// listing said it was none: one swapped in gets a rule of its own, or,
+// for directory rights, none), an absolute one following links, as
+// configured paths are (and /dev/stdin-like links are not among them).
+func (c *carver) grant(dirfd int, name, p string, access uint64, list *[]string, follow bool) {
+	if c.ruleset < 0 {
+		if list != nil {
+			*list = append(*list, p)
+		}
+		return
+	}
+	if c.err != nil {
+		return
+	}
+	if name == "" {
+		name = p
+	}
+	flags := unix.O_PATH | unix.O_CLOEXEC
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat(dirfd, name, flags, 0)
+	if err != nil {
+		if err != unix.ENOENT {
+			c.err = fmt.Errorf("open %s: %w", p, err)
+		}
+		return
+	}
+	c.add(fd, p, access, !follow)
+	keepOpen(fd, c.bound)
+}
+
+// add adds to the ruleset a rule giving access (within c.grantable)
+// beneath the file open as fd, named p. When listed, p came from a
+// directory's listing: a rule with directory rights on what is no
+// directory there (swapped in since the listing) is left out, nothing is
+// granted there; for a configured path it is an error, as it always was.
+func (c *carver) add(fd int, p string, access uint64, listed bool) {
+	attr := ll.PathBeneathAttr{ParentFd: fd, AllowedAccess: access & c.grantable}
+	if attr.AllowedAccess == 0 {
+		return
+	}
+	err := ll.LandlockAddPathBeneathRule(c.ruleset, &attr, 0)
+	if err == unix.EINVAL && listed && access&^fileRights != 0 {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return
+		}
+	}
+	if err != nil {
+		c.err = fmt.Errorf("landlock_add_rule %s: %w", p, err)
+	}
+}
+
+// carve grants dir (open as dirfd for reading, -1 when it could not be
+// opened or when collecting) minus the hidden paths beneath it: dir
+// itself may only be listed, each entry that holds no hidden path gets
+// the full rights (read, or write when rw), and each entry on the way to
+// one is carved in turn.
+func (c *carver) carve(dirfd int, dir string, hidden []string, rw bool) {
+	var entries []os.DirEntry
+	var err error
+	if c.ruleset >= 0 {
+		if dirfd < 0 {
+			return // nothing beneath it is granted
+		}
+		defer keepOpen(dirfd, c.bound)
+		if c.add(dirfd, dir, ll.AccessFSReadDir, false); c.err != nil {
+			return
+		}
+		entries, err = c.view.EntriesFD(dir, dirfd)
+	} else {
+		c.listDirs = append(c.listDirs, dir)
+		entries, err = c.view.Entries(dir)
+	}
 	if err != nil {
 		return // nothing beneath it is granted
 	}
 	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
+		p := join(dir, e.Name())
 		switch {
 		case p == "/proc":
-			c.roFiles = append(c.roFiles, procFiles...)
-			c.roDirs = append(c.roDirs, procDirs...)
+			for _, f := range procFiles {
+				c.grant(unix.AT_FDCWD, "", f, readRights&^ll.AccessFSReadDir, &c.roFiles, true)
+			}
+			for _, d := range procDirs {
+				c.grant(unix.AT_FDCWD, "", d, readRights, &c.roDirs, true)
+			}
 		case p == "/dev":
-			// Only deviceFiles and deviceDirs (granted in Rules): as root,
-			// a jailed command read the raw disk (/dev/vda) and with it
-			// any hidden file.
+			// Only deviceFiles and deviceDirs (granted in carveAll): as
+			// root, a jailed command read the raw disk (/dev/vda) and
+			// with it any hidden file.
 			continue
 		case slices.Contains(hidden, p):
 			continue
 		case e.Type()&os.ModeSymlink != 0:
 			continue // its target is granted where it lives
 		case slices.ContainsFunc(hidden, func(h string) bool { return within(h, p) }):
-			c.carve(p, hidden, rw)
+			c.carve(c.openDir(dirfd, e.Name()), p, hidden, rw)
 		case e.IsDir():
 			if rw {
-				c.rwDirs = append(c.rwDirs, p)
+				c.grant(dirfd, e.Name(), p, writeRights, &c.rwDirs, false)
 			} else {
-				c.roDirs = append(c.roDirs, p)
+				c.grant(dirfd, e.Name(), p, readRights, &c.roDirs, false)
 			}
 		default:
 			if rw {
-				c.rwFiles = append(c.rwFiles, p)
+				c.grant(dirfd, e.Name(), p, fileRights&^ll.AccessFSIoctlDev, &c.rwFiles, false)
 			} else {
-				c.roFiles = append(c.roFiles, p)
+				c.grant(dirfd, e.Name(), p, readRights&^ll.AccessFSReadDir, &c.roFiles, false)
 			}
 		}
 	}
+}
+
+// join is filepath.Join for a clean absolute dir and a name from its
+// listing (no slash, not . or ..), without Join's cleaning.
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// maxHeld is the most descriptors the jails' builds of one process leave
+// open (see keepOpen): a home of thousands of entries beside a hidden
+// path costs one each.
+const maxHeld = 4096
+
+// held counts the descriptors keepOpen left open, and marks them (a bit
+// per descriptor number, see inheritedWriters): a few hundred bytes
+// where a map of them took pages, each a page fault to touch first.
+var held struct {
+	sync.Mutex
+	n    int
+	bits []uint64
+}
+
+// heldBound returns how many descriptors keepOpen may leave open in all:
+// a quarter of the open-file limit (RLIMIT_NOFILE, as Go raised it at
+// start), at most maxHeld, so that the command's own files and guardsh's
+// are never short of descriptors.
+func heldBound() int {
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil {
+		return 0
+	}
+	return int(min(rl.Cur/4, maxHeld))
+}
+
+// keepOpen leaves fd, a close-on-exec descriptor the jail's build opened
+// and no longer needs, open while fewer than bound are, and closes it
+// otherwise: a close is a system call (several microseconds on a virtual
+// machine) for each of a ruleset's hundred-odd rules, while releaseHeld
+// closes them all with a few, once the command has started (the
+// command's copies close at its exec, being close-on-exec), or when the
+// jail is closed unused.
+func keepOpen(fd, bound int) {
+	held.Lock()
+	defer held.Unlock()
+	if held.n >= bound || fd < 0 {
+		unix.Close(fd)
+		return
+	}
+	for fd/64 >= len(held.bits) {
+		held.bits = append(held.bits, 0)
+	}
+	held.bits[fd/64] |= 1 << (fd % 64)
+	held.n++
+}
+
+// releaseHeld closes the descriptors keepOpen left open: each run of
+// consecutive numbers (the build opens them one after the other, so
+// there are few) with one close_range(2), one close(2) each where the
+// kernel has no close_range (before Linux 5.9). Every descriptor in a run
+// is one keepOpen was given, which nothing uses any more.
+func releaseHeld() {
+	held.Lock()
+	defer held.Unlock()
+	for lo := 0; lo < len(held.bits)*64; lo++ {
+		if held.bits[lo/64]&(1<<(lo%64)) == 0 {
+			continue
+		}
+		hi := lo
+		for hi+1 < len(held.bits)*64 && held.bits[(hi+1)/64]&(1<<((hi+1)%64)) != 0 {
+			hi++
+		}
+		if unix.CloseRange(uint(lo), uint(hi), 0) != nil {
+			for fd := lo; fd <= hi; fd++ {
+				unix.Close(fd)
+			}
+		}
+		lo = hi
+	}
+	held.bits, held.n = held.bits[:0], 0
+}
+
+// isHeld reports whether fd is one keepOpen left open.
+func isHeld(fd int) bool {
+	held.Lock()
+	defer held.Unlock()
+	return fd >= 0 && fd/64 < len(held.bits) && held.bits[fd/64]&(1<<(fd%64)) != 0
 }
 
 // within reports whether p is dir or beneath it.
@@ -450,14 +680,16 @@ func inheritedWriters() []int {
 	var out []int
 	for _, e := range ents {
 		fd, err := strconv.Atoi(e.Name())
-		if err != nil || fd <= 2 {
+		if err != nil || fd <= 2 || isHeld(fd) {
+			continue
+		}
+		// Close-on-exec first: guardsh's own descriptors, most of
+		// those open, are so told with one fcntl(2).
+		if fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || fdfl&unix.FD_CLOEXEC != 0 {
 			continue
 		}
 		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY && fl&unix.O_PATH == 0 {
-			continue
-		}
-		if fdfl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && fdfl&unix.FD_CLOEXEC != 0 {
 			continue
 		}
 		out = append(out, fd)
