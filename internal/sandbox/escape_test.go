@@ -370,7 +370,7 @@ except OSError as e:
 func TestNoLimitsOnOthers(t *testing.T) {
 	needJail(t)
 	needPrograms(t, "python3")
-	script := `sleep 5 & python3 -S -c '
+	script := `sleep 300 & python3 -S -c '
 import resource, sys
 try:
     resource.prlimit(int(sys.argv[1]), resource.RLIMIT_NOFILE, (4, 4)); print("limited")
