@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -180,11 +179,11 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		}
 		a.funcs[name] = funcDef{Body: body, Line: 1}
 	}
-	// About one segment per 24 bytes of script (measured on CI scripts):
-	// sized up front, a long script's segments are not copied as they
-	// grow, and an agent's command (with its wrapper, often ten or so)
-	// fits the least.
-	n := max(16, len(src)/24)
+	// About one segment per 20 bytes of script (measured on CI scripts,
+	// a loop's commands once more per value of its variable): sized up
+	// front, a long script's segments are not copied as they grow, and an
+	// agent's command (with its wrapper, often ten or so) fits the least.
+	n := max(16, len(src)/20)
 	streamed := len(src) >= streamMin && len(src) <= MaxTextSize && !opt.general && !opt.whole
 	if streamed || len(src) > MaxTextSize {
 		// Made by stream once the parser's goroutine has started:
@@ -216,6 +215,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
+	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
 	switch {
 	case streamed:
 		if !a.streamed(src, top) {
@@ -271,24 +271,91 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = text, blanks, src
-	a.catDefined = catDefinition.MatchString(src)
-	a.funcDefined = funcDefinition.MatchString(src)
-	a.declAttrs = attrDefinition.MatchString(src)
 	a.stmts(f.Stmts, top)
 	return nil
 }
 
-// catDefinition finds text that may define a function named cat, in the
-// command itself or in a string it may eval: then no "$(cat <<'EOF' …)"
-// takes the document's text as its value (see realCat).
-// funcDefinition finds text that may define a function (see loopValues).
-var funcDefinition = regexp.MustCompile(`[^[:space:]][[:space:]]*\([[:space:]]*\)|(^|[^[:alnum:]_])function[[:space:]]`)
-
-// attrDefinition finds text that may give a variable an attribute (see
-// declAttrs), also in a string eval may run.
-var attrDefinition = regexp.MustCompile(`(declare|typeset|local|export|readonly)([[:space:]"']+[-+][[:alnum:]]*)*[[:space:]"']+[-+][[:alnum:]]*[luicn]`)
-
-var catDefinition = regexp.MustCompile(`(^|[^[:alnum:]_.-])cat[[:space:]]*\(|function[[:space:]]+cat([^[:alnum:]_.-]|$)`)
+// mayDefine reports whether text src, anywhere (also inside quotes, as a
+// string eval may run), may define a function named cat (cat: "cat (" or
+// "function cat"; see realCat), any function (fn: a "(" and ")" with only
+// blanks between them after a word, or "function "; see loopValues), or
+// give a variable an attribute that changes what it is assigned (attr:
+// declare, typeset, local, export or readonly followed by option words
+// one of which has l, u, i, c or n; see declAttrs). It reads src once
+// for each, with byte searches: a text of megabytes costs milliseconds.
+func mayDefine(src string) (cat, fn, attr bool) {
+	for i := 0; ; {
+		k := strings.IndexByte(src[i:], '(')
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + 1
+		j := i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j >= len(src) || src[j] != ')' {
+			continue
+		}
+		b := strings.TrimRight(src[:at], " \t")
+		if b == "" || strings.IndexByte("\n;$=|&(<>", b[len(b)-1]) >= 0 {
+			continue // "( )", "$( )", "x=( )": no name before
+		}
+		fn = true
+		if strings.HasSuffix(b, "cat") && (len(b) == 3 || !isNameByte(b[len(b)-4]) && b[len(b)-4] != '.' && b[len(b)-4] != '-') {
+			cat = true
+		}
+		if cat {
+			break
+		}
+	}
+	for i := 0; ; {
+		k := strings.Index(src[i:], "function")
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + len("function")
+		if at > 0 && isNameByte(src[at-1]) || i >= len(src) || src[i] != ' ' && src[i] != '\t' {
+			continue
+		}
+		fn = true
+		rest := strings.TrimLeft(src[i:], " \t")
+		if strings.HasPrefix(rest, "cat") && (len(rest) == 3 || !isNameByte(rest[3]) && rest[3] != '.' && rest[3] != '-') {
+			cat = true
+			break
+		}
+	}
+	for _, kw := range [...]string{"declare", "typeset", "local", "export", "readonly"} {
+		for i := 0; !attr; {
+			k := strings.Index(src[i:], kw)
+			if k < 0 {
+				break
+			}
+			i += k + len(kw)
+			// The option words after it, blanks and quotes between.
+			for j := i; j < len(src); {
+				for j < len(src) && strings.IndexByte(" \t\"'\\", src[j]) >= 0 {
+					j++
+				}
+				if j >= len(src) || src[j] != '-' && src[j] != '+' {
+					break
+				}
+				e := j + 1
+				for e < len(src) && (isNameByte(src[e])) {
+					e++
+				}
+				if strings.ContainsAny(src[j+1:e], "luicn") {
+					attr = true
+					break
+				}
+				j = e
+			}
+		}
+	}
+	return cat, fn, attr
+}
 
 // long analyses a text over MaxTextSize one top-level command at a time,
 // as bash reads a script: the parser yields each statement as soon as it
@@ -1524,7 +1591,16 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 					a.assume.vars = map[string]string{}
 				}
 				a.assume.vars[name] = v
-				if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt) > 0 && a.err == nil {
+				if alt, ok := loopArgs(main.Args, name, v); ok {
+					// The words' Holes are all this variable's: its
+					// value in their place (what expand would give).
+					seg := main
+					seg.Args, seg.LoopValue = alt, true
+					a.assuming = name + "=" + strings.ReplaceAll(v, Hole, "…")
+					a.emit(seg, f)
+					a.payloads(seg, offs, s, f, 0)
+					a.assuming = ""
+				} else if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt) > 0 && a.err == nil {
 					seg := main
 					seg.Args, seg.LoopValue = alt, true
 					a.assuming = what
@@ -1542,6 +1618,55 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 }
 
+// loopArgs returns args with the Holes that loop variable name's
+// references made replaced by value v, when that is all expand would do
+// with them: every word that uses the variable uses no other expansion
+// (its text has no other "$" or "`") and has exactly as many Holes as
+// references to it, and v holds no blank (unquoted, it would be split) —
+// v is a word or a glob's shape (see loopValues), with no pattern
+// character. ok is false when some word needs expand itself, or none uses
+// the variable.
+func loopArgs(args []Word, name, v string) (out []Word, ok bool) {
+	if strings.ContainsAny(v, " \t\n") {
+		return nil, false
+	}
+	for i, w := range args {
+		refs := countRefs(w.Source, name)
+		if refs == 0 {
+			continue
+		}
+		if strings.Count(w.Source, "$") != refs || strings.IndexByte(w.Source, '`') >= 0 || strings.Count(w.Value, Hole) != refs {
+			return nil, false
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i].Value = strings.ReplaceAll(w.Value, Hole, v)
+	}
+	return out, out != nil
+}
+
+// countRefs counts the plain references to variable name in src: "$name"
+// not followed by a name's byte, and "${name}" (see dropRef).
+func countRefs(src, name string) int {
+	n := 0
+	for i := strings.IndexByte(src, '$'); i >= 0; {
+		rest := src[i+1:]
+		switch {
+		case strings.HasPrefix(rest, name) && (len(rest) == len(name) || !isNameByte(rest[len(name)])):
+			n++
+		case len(rest) > len(name)+1 && rest[0] == '{' && strings.HasPrefix(rest[1:], name) && rest[1+len(name)] == '}':
+			n++
+		}
+		k := strings.IndexByte(rest, '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return n
+}
+
 // boundedIn returns the bounded loop variables (see Segment.Bounded)
 // that the words of c expand, in the order met.
 func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
@@ -1550,16 +1675,29 @@ func (a *analyzer) boundedIn(c *syntax.CallExpr) []string {
 	}
 	var names []string
 	for _, w := range c.Args {
-		syntax.Walk(w, func(n syntax.Node) bool {
-			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && !slices.Contains(names, p.Param.Value) {
-				if _, ok := a.loopVals[p.Param.Value]; ok {
-					names = append(names, p.Param.Value)
-				} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
-					names = append(names, p.Param.Value)
-				}
+		names = a.boundedParts(w.Parts, names)
+	}
+	return names
+}
+
+// boundedParts is boundedIn for the parts of one word (and of its double
+// quotes): a parameter expansion inside a command substitution belongs to
+// the substitution's own commands.
+func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []string {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			names = a.boundedParts(p.Parts, names)
+		case *syntax.ParamExp:
+			if p.Param == nil || slices.Contains(names, p.Param.Value) {
+				continue
 			}
-			return true
-		})
+			if _, ok := a.loopVals[p.Param.Value]; ok {
+				names = append(names, p.Param.Value)
+			} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
+				names = append(names, p.Param.Value)
+			}
+		}
 	}
 	return names
 }
@@ -1611,7 +1749,7 @@ const maxLoopValues = 16
 // maxLoopValues words, each without any expansion, brace, quoted pattern
 // character or extended glob (a name, or a glob, whose value is its
 // shape: see globShape), and a body that cannot assign the variable — no
-// word naming it (NAME, NAME=), no builtin that assigns or runs
+// assignment to it (NAME=, ${NAME:=…}, ${!…}), no builtin that assigns or runs
 // code (read, mapfile, printf, declare, eval, source …), no arithmetic, no
 // function or alias the analysis knows, no command named at run time, no
 // loop of the same name; and no function defined, nor an attribute given
@@ -1660,10 +1798,6 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 		vals = append(vals, fs[0].Value)
 	}
 	ok := true
-	assigning := func(v string) bool {
-		return v == name || strings.HasPrefix(v, name+"=") || strings.HasPrefix(v, name+"[") ||
-			strings.HasPrefix(v, name+"+=")
-	}
 	for _, st := range do {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
@@ -1678,10 +1812,6 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 			case *syntax.ParamExp:
 				// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
 				if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl {
-					ok = false
-				}
-			case *syntax.Word:
-				if v, static := simpleValue(n.Parts, false); static && assigning(v) || assigning(n.Lit()) {
 					ok = false
 				}
 			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
@@ -1846,7 +1976,7 @@ func (a *analyzer) assumedArgs(c *syntax.CallExpr, f *frame) (args []Word, offs 
 // sourced from the text is analysed without this (its analysis is cached
 // by content, and the caller's functions are not in its key).
 func (a *analyzer) realCat() bool {
-	return !a.catDefined && !a.isFunc("cat") && !a.isAlias("cat")
+	return !a.catDefined && !a.isFunc("cat") && !a.isAlias("cat") && a.loopDepth == 0 && a.inBody == 0
 }
 
 // assumedResolver returns the resolver that expands words with the

@@ -185,3 +185,32 @@ func TestEnvValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMayDefine checks the text search for definitions that make the
+// analysis forget what it knows of cat and of variables.
+func TestMayDefine(t *testing.T) {
+	for _, c := range []struct {
+		src            string
+		cat, fn, attrs bool
+	}{
+		{"cat() { :; }", true, true, false},
+		// (split by quotes the name is not seen here; the definition
+		// is, where the analysis meets it in eval's text)
+		{"eval \"c\"\"at (  ) { :; }\"", false, true, false},
+		{"function cat { :; }", true, true, false},
+		{"function  g { :; }", false, true, false},
+		{"g() { :; }; x=(); y=$( ); ( )", false, true, false},
+		{"x=( ); y=$( )", false, false, false},
+		{"concat() { :; }", false, true, false},
+		{"my.cat() { :; }", false, true, false},
+		{"declare -a -l f", false, false, true},
+		{"builtin typeset -x \"-u\" f", false, false, true},
+		{"export -p; local x=1; readonly y", false, false, false},
+		{"echo functional; cat x", false, false, false},
+	} {
+		cat, fn, attrs := mayDefine(c.src)
+		if cat != c.cat || fn != c.fn || attrs != c.attrs {
+			t.Errorf("mayDefine(%q) = %v %v %v, want %v %v %v", c.src, cat, fn, attrs, c.cat, c.fn, c.attrs)
+		}
+	}
+}

@@ -218,6 +218,9 @@ func OpenWord(w Word, bounded []string) bool {
 // dropRef returns src without its plain references to variable name:
 // "$name" (not followed by a name's byte) and "${name}".
 func dropRef(src, name string) string {
+	if countRefs(src, name) == 0 {
+		return src
+	}
 	src = strings.ReplaceAll(src, "${"+name+"}", "")
 	var b strings.Builder
 	for {
