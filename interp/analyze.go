@@ -1407,6 +1407,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
+			if a.envAssigned == nil {
+				a.envAssigned = map[string]bool{}
+			}
+			a.envAssigned[l.Name.Value] = true // not the environment's any more
 			if vals, ok := a.loopValues(l, c.Do, f); ok {
 				if a.loopVals == nil {
 					a.loopVals = map[string][]string{}
@@ -1475,6 +1479,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.stmt(c.Stmt, f)
 		}
 	case *syntax.CoprocClause:
+		a.envOff = true // it sets NAME (see envValue)
 		if c.Name != nil && a.aliasAt(c.Name.Lit(), c.Name.Pos(), f) {
 			return
 		}
@@ -1575,8 +1580,9 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		main := seg
 		if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt)+len(seg.Assigns) > 0 && !sameValues(alt, seg.Args) {
 			// The same command with the variables' assumed values (see
-			// assumptions): emitted, with what it runs, for deny rules.
-			seg.Args = alt
+			// assumptions): emitted, with what it runs, for deny rules
+			// (and ask rules too when the values are certain).
+			seg.Args, seg.Certain = alt, a.certainUse()
 			a.assuming = what
 			a.emit(seg, f)
 			a.payloads(seg, altOffs, s, f, 0)
@@ -1595,14 +1601,14 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 					// The words' Holes are all this variable's: its
 					// value in their place (what expand would give).
 					seg := main
-					seg.Args, seg.LoopValue = alt, true
+					seg.Args, seg.Certain = alt, true
 					a.assuming = name + "=" + strings.ReplaceAll(v, Hole, "…")
 					a.emit(seg, f)
 					a.payloads(seg, offs, s, f, 0)
 					a.assuming = ""
 				} else if alt, altOffs, what := a.assumedArgs(c, f); what != "" && len(alt) > 0 && a.err == nil {
 					seg := main
-					seg.Args, seg.LoopValue = alt, true
+					seg.Args, seg.Certain = alt, true
 					a.assuming = what
 					a.emit(seg, f)
 					a.payloads(seg, altOffs, s, f, 0)
@@ -1702,6 +1708,31 @@ func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []strin
 	return names
 }
 
+// certainUse reports whether every value the last resolution with the
+// assumptions used (assumptions.used) holds for certain where the
+// analysis stands: a variable of the environment envValue vouches for,
+// or HOME under the same conditions.
+func (a *analyzer) certainUse() bool {
+	if len(a.assume.used) == 0 {
+		return false
+	}
+	for name := range a.assume.used {
+		if _, assigned := a.assume.vars[name]; assigned {
+			return false
+		}
+		if name == "HOME" {
+			if a.opt.Env == nil || a.opt.Session || a.envOff || a.loopDepth > 0 || a.inBody > 0 || a.envAssigned[name] {
+				return false
+			}
+			continue
+		}
+		if _, ok := a.envValue(name); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // plainParam reports whether p is $NAME or ${NAME}: nothing that makes
 // its value other than the variable's.
 func plainParam(p *syntax.ParamExp) bool {
@@ -1740,13 +1771,13 @@ func envSpecial(name string) bool {
 		!isName(name)
 }
 
-// maxLoopValues bounds the values of a loop variable the analysis follows
+// maxCertains bounds the values of a loop variable the analysis follows
 // (each is a segment more for every command that uses it).
-const maxLoopValues = 16
+const maxCertains = 16
 
 // loopValues returns the values of the variable of a for loop over words
 // (l) with body do, at f, when the analysis can know them: at most
-// maxLoopValues words, each without any expansion, brace, quoted pattern
+// maxCertains words, each without any expansion, brace, quoted pattern
 // character or extended glob (a name, or a glob, whose value is its
 // shape: see globShape), and a body that cannot assign the variable — no
 // assignment to it (NAME=, ${NAME:=…}, ${!…}), no builtin that assigns or runs
@@ -1758,7 +1789,7 @@ const maxLoopValues = 16
 // run again after any of those).
 func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) ([]string, bool) {
 	name := l.Name.Value
-	if len(l.Items) == 0 || len(l.Items) > maxLoopValues || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred ||
+	if len(l.Items) == 0 || len(l.Items) > maxCertains || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred ||
 		envSpecial(name) || name == "COPROC" {
 		return nil, false
 	}

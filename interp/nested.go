@@ -76,6 +76,7 @@ func (a *analyzer) nestedArith(x syntax.ArithmExpr, f *frame) {
 	if x == nil || a.err != nil {
 		return
 	}
+	a.envOff = true // arithmetic may assign any variable (see envValue)
 	switch x := x.(type) {
 	case *syntax.Word:
 		a.nestedWord(x, f)

@@ -48,10 +48,10 @@ func TestHeredocCatValue(t *testing.T) {
 	}
 }
 
-// TestLoopValues checks that a for loop over words with no expansion
+// TestCertains checks that a for loop over words with no expansion
 // gives the commands of its body once more per value of its variable
-// (Bounded, LoopValue), and not when the body could change the variable.
-func TestLoopValues(t *testing.T) {
+// (Bounded, Certain), and not when the body could change the variable.
+func TestCertains(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		want []string // the cat segments' second word, Assumed and Bounded
@@ -86,7 +86,7 @@ func TestLoopValues(t *testing.T) {
 					g += " " + s.Assumed
 				}
 				g += " [" + strings.Join(s.Bounded, " ") + "]"
-				if s.LoopValue {
+				if s.Certain {
 					g += " loop"
 				}
 				got = append(got, g)

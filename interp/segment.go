@@ -110,10 +110,11 @@ type Segment struct {
 	// per value, Assumed "NAME=VALUE" (a glob as written), so a word that
 	// starts with such a variable is not any text at all.
 	Bounded []string `json:"bounded,omitempty"`
-	// LoopValue says that Assumed gives a bounded loop variable one of
-	// the values it takes for certain (see Bounded): the segment may make
-	// the command ask, not only be denied.
-	LoopValue bool `json:"loop_value,omitempty"`
+	// Certain says that Assumed holds for certain where the segment runs:
+	// the values of a bounded loop variable (see Bounded), or of the
+	// environment's variables and HOME before anything could change
+	// them. The segment may make the command ask, not only be denied.
+	Certain bool `json:"certain,omitempty"`
 	// Script, on a shell given a script file (or a source or . of a file)
 	// that cannot be read now (missing, named by an earlier command,
 	// relative after a cd), is that operand; the segment then has

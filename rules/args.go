@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/guardsh/guardsh/internal/fsview"
 )
 
 // Arguments as paths. A program's arguments name the files it reads and
@@ -776,26 +778,25 @@ func (sc *argScan) holedSecret(word string) {
 	}
 }
 
-// maxGlobLinks bounds the links of one directory globLinks follows.
-const maxGlobLinks = 64
+// maxGlobEntries bounds the directory entries globLinks looks at for one
+// word; past it the word is taken as any path at all (holedAnywhere).
+const maxGlobEntries = 4096
 
-// globLinks checks the symlinks that word, whose first run-time part is at
-// byte h, could name in the one directory its run-time part lies in — the
-// working directory for `*.txt` or `$f` (a bounded loop variable), dir for
-// `dir/*.txt` — as the paths they resolve to: a glob names the links
-// beside it, and the program follows them (`cat *` in a directory holding
-// a link to ~/.ssh/id_rsa read the key). Each link whose name could match
-// the word's last component is checked as that path (see path). A word
-// with a run-time part before its last "/" is not looked at (README "Known
-// limits"), nor a directory that cannot be listed.
+// globLinks checks what word, a glob (or a bounded loop variable's value)
+// whose first run-time part is at byte h, names through symlinks: it is
+// matched against the file system as bash would expand it, component by
+// component (each run-time part any string), and every name it reaches
+// through a link — a link it names, or anything below a link to a
+// directory it passes — is checked as the path it resolves to (see path).
+// A glob names the links beside it and the program follows them: `cat *`
+// next to a link to ~/.ssh/id_rsa, `cat */id_rsa` next to a link to
+// ~/.ssh, read the key. A directory that cannot be listed is not looked
+// at; more than maxGlobEntries entries make the word any path at all.
 func (sc *argScan) globLinks(word string, h int) {
-	slash := strings.LastIndexByte(word, '/')
-	if slash >= 0 && slash > h {
-		return
-	}
-	dir, comp := sc.cwdCanon, word
-	if slash >= 0 {
-		dir, comp = word[:slash], word[slash+1:]
+	start := strings.LastIndexByte(word[:h], '/') // the literal directory before the first run-time part
+	dir, rest := sc.cwdCanon, word
+	if start >= 0 {
+		dir, rest = word[:start], word[start+1:]
 		if sc.home != "" && (dir == "~" || strings.HasPrefix(dir, "~/")) {
 			dir = sc.home + dir[1:]
 		}
@@ -810,15 +811,69 @@ func (sc *argScan) globLinks(word string, h int) {
 	} else if sc.cwdUnknown || dir == "" {
 		return
 	}
-	n := 0
-	for _, name := range sc.lk.links(dir) {
-		if n++; n > maxGlobLinks || sc.deny != nil {
+	viaLink := false
+	if real, _ := resolve(sc.lk, dir); real != "" && real != filepath.Clean(dir) {
+		viaLink = true // handled by holed as well; the names below too
+	}
+	shown := strings.ReplaceAll(word, Hole, "…")
+	budget := maxGlobEntries
+	var walk func(dir string, comps []string, viaLink bool)
+	walk = func(dir string, comps []string, viaLink bool) {
+		if sc.deny != nil || budget < 0 {
 			return
 		}
-		if shapeMatches(comp, name) {
-			sc.path(strings.ReplaceAll(word, Hole, "…"), filepath.Join(dir, name))
+		if len(comps) == 0 {
+			if viaLink {
+				sc.path(shown, dir)
+			}
+			return
+		}
+		comp := comps[0]
+		if comp == "" {
+			walk(dir, comps[1:], viaLink)
+			return
+		}
+		if !strings.Contains(comp, Hole) {
+			next := filepath.Join(dir, comp)
+			fi, err := sc.lk.lstat(next)
+			if err != nil {
+				return
+			}
+			walk(next, comps[1:], viaLink || fi.Mode()&os.ModeSymlink != 0)
+			return
+		}
+		var names []string
+		var links map[string]bool
+		if viaLink || len(comps) > 1 {
+			entries, err := fsview.ReadDir(dir)
+			if err != nil {
+				return
+			}
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			budget -= len(entries)
+		} else {
+			names = sc.lk.links(dir) // only the links can lead elsewhere
+			budget -= len(names)
+		}
+		if budget < 0 {
+			sc.holedAnywhere(word)
+			return
+		}
+		for _, l := range sc.lk.links(dir) {
+			if links == nil {
+				links = map[string]bool{}
+			}
+			links[l] = true
+		}
+		for _, name := range names {
+			if shapeMatches(comp, name) {
+				walk(filepath.Join(dir, name), comps[1:], viaLink || links[name])
+			}
 		}
 	}
+	walk(dir, strings.Split(rest, "/"), viaLink)
 }
 
 // shapeMatches reports whether name could be what shape (literal text with

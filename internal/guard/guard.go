@@ -154,11 +154,14 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		as, subject, words = g.subjectIn(seg, words)
 		pr := g.Policy.Prepare(subject, ctx)
 		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
+		// A stricter verdict in another directory replaces v, and so does
+		// whether it counts (an assumed reading that no directory but
+		// that one denies: an attack run's cd ~; for f in .ssh/id_rsa).
 		for _, d := range cwds[1:] {
 			if g.longWay {
-				if w, _ := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision {
+				if w, wc := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision && wc {
 					w.Reason += " (in " + d + ", where a cd leads)"
-					v = w
+					v, counts = w, wc
 				}
 				continue
 			}
@@ -168,10 +171,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 			// Only a stricter decision replaces v: it is found without
 			// its explanation (rules.Prepared.Brief), which is made for
 			// the one that wins.
-			if w, _ := g.settle(as, pr.Brief(d), vouched); w.Decision > v.Decision {
-				w, _ = g.settle(as, pr.In(d), vouched)
+			if w, wc := g.settle(as, pr.Brief(d), vouched); w.Decision > v.Decision && wc {
+				w, wc = g.settle(as, pr.In(d), vouched)
 				w.Reason += " (in " + d + ", where a cd leads)"
-				v = w
+				v, counts = w, wc
 			}
 		}
 		if seg.Read != "" && (v.Decision != rules.Allow || v.DecidedBy != rules.ByRule) {
@@ -197,7 +200,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 
 // decide gives seg's verdict in ctx; counts is false for a reading under
 // assumed values that no rule denies (see interp.Segment.Assumed), which
-// only ever tightens, except a loop variable's value (LoopValue), whose
+// only ever tightens, except a loop variable's value (Certain), whose
 // ask counts too.
 func (g *Guard) decide(seg interp.Segment, ctx rules.Context, vouched map[string]*rules.Rule) (v rules.Verdict, counts bool) {
 	as, subject := g.subject(seg)
@@ -226,7 +229,7 @@ func (g *Guard) subjectIn(seg interp.Segment, buf []string) (interp.Segment, rul
 // its subject; seg is as subject returned it.
 func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*rules.Rule) (rules.Verdict, bool) {
 	if seg.Assumed != "" {
-		if v.Decision == rules.Allow || v.Decision == rules.Ask && !seg.LoopValue {
+		if v.Decision == rules.Allow || v.Decision == rules.Ask && !seg.Certain {
 			return v, false
 		}
 		v.Reason += " (assuming " + seg.Assumed + ")"

@@ -18,14 +18,15 @@ import (
 func TestRunTimeReadsOfSecrets(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "src"), filepath.Join(home, ".ssh")} {
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "src"), filepath.Join(home, ".ssh"), filepath.Join(home, ".kube")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for p, content := range map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}", filepath.Join(ws, "src", "b.go"): "",
-		filepath.Join(ws, "list.txt"): filepath.Join(home, ".ssh", "id_rsa") + "\n",
+		filepath.Join(home, ".kube", "config"): "k",
+		filepath.Join(ws, "list.txt"):          filepath.Join(home, ".ssh", "id_rsa") + "\n",
 	} {
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
@@ -35,6 +36,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 		g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
 			Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws}}
 		g.Analysis.Home, g.Analysis.Dir = home, ws
+		env := map[string]string{"K": ".ssh/id_rsa", "KUBECONFIG": filepath.Join(home, ".kube", "config"),
+			"D": filepath.Join(home, ".ssh"), "TERM": "xterm", "EV": filepath.Join(ws, "a.json")}
+		g.Analysis.Env = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 		for _, text := range []string{
 			"cat $(echo ~/.ssh/id_rsa)",
 			"cat \"$(printf %s ~/.ssh/id_rsa)\"",
@@ -108,6 +112,19 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"find . -print0 | xargs -0 cat 0<list.txt",
 			"builtin declare -a -l f; for f in ~/.SSH/ID_RSA; do cat \"$f\"; done",
 			"command typeset -x -l f; for f in ~/.SSH/ID_RSA; do cat \"$f\"; done",
+			// A third attack run (K, KUBECONFIG, D and TERM are in
+			// the environment the guard is given).
+			"cd ~; for f in .ssh/id_rsa; do cat \"$f\"; done",
+			"cd ..; for f in .ss[h]/id_rs?; do cat \"$f\"; done",
+			"for f in .ssh/id_rsa; do cd ~; cat \"$f\"; done",
+			"(cd ~ && for f in .ssh/id_rsa; do cat \"$f\"; done)",
+			"cd ~; for f in .ssh; do cat \"$f\"/id_rsa; done",
+			"cd ~; cat \"$K\"",
+			"cat \"$KUBECONFIG\"",
+			"head -50 $KUBECONFIG",
+			"cat \"$D/id_rsa\"",
+			"for TERM in ~/.ssh/id_rsa; do :; done; cat \"$TERM\"",
+			"select TERM in ~/.ssh/id_rsa; do break; done <<< 1; cat \"$TERM\"",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -125,6 +142,8 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"echo \"$HOME\"",
 			"test -f \"$f\" && echo yes",
 			"x=$(date); echo \"$x\"",
+			"cat \"$EV\"",
+			"jq . \"$EV\" && wc -l \"$EV\"",
 		} {
 			if o := g.Evaluate(text); o.Decision != rules.Allow {
 				t.Errorf("%s: %q is %v\n%s", mode, text, o.Decision, describeOutcome(o))
@@ -167,6 +186,7 @@ func TestGlobsFollowLinks(t *testing.T) {
 	for link, target := range map[string]string{
 		filepath.Join(ws, "notes.txt"):     filepath.Join(home, ".ssh", "id_rsa"),
 		filepath.Join(ws, "docs", "k.txt"): "../../.ssh/id_rsa",
+		filepath.Join(ws, "sd"):            filepath.Join(home, ".ssh"),
 	} {
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
@@ -177,6 +197,8 @@ func TestGlobsFollowLinks(t *testing.T) {
 	g.Analysis.Home, g.Analysis.Dir = home, ws
 	for _, text := range []string{
 		"cat *", "cat *.txt", "head n*", "cat docs/*", "cat docs/*.txt", "grep -h . docs/k*",
+		"cat */*", "cat [d]ocs/k.txt", "cat d*/k.txt", "cat */id_rsa", "cat s?/id_rsa",
+		"for f in */*; do cat \"$f\"; done", "for d in */; do cat \"$d\"id_rsa; done",
 		"for f in *; do cat \"$f\"; done",
 		"for f in docs/*.txt; do cat $f; done",
 		"find . -name '*.txt' -print0 | xargs -0 cat",
@@ -187,7 +209,7 @@ func TestGlobsFollowLinks(t *testing.T) {
 		}
 	}
 	for _, text := range []string{
-		"cat *.md", "cat docs/*.md", "for m in a b; do grep \"$m\" README.md; done", "find docs -name '*.md' -print0 | xargs -0 cat",
+		"cat *.md", "cat docs/*.md", "cat */*.md", "for m in a b; do grep \"$m\" README.md; done", "find docs -name '*.md' -print0 | xargs -0 cat",
 	} {
 		if o := g.Evaluate(text); o.Decision != rules.Allow {
 			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
