@@ -1101,7 +1101,40 @@ func (sc *argScan) unknownDir(word, c string) {
 			sc.could = &argHit{rule: t.entries[i].rule, arg: word, could: true, cwdUnknown: true}
 			return
 		}
+		if sc.ask != nil {
+			continue
+		}
+		// An ask rule (a built-in secret: `cd "$HOME" && cat .netrc` in
+		// auto, an attack run's find) that could match asks too.
+		for i := range t.entries {
+			if e := &t.entries[i]; e.rule.Decision == Ask && lastMayMatch(e.g.pat, c) && sc.hm.could(e.g, u) {
+				sc.ask = &argHit{rule: e.rule, arg: word, could: true, cwdUnknown: true}
+				break
+			}
+		}
 	}
+}
+
+// lastMayMatch reports whether the last component of path p (a Hole in it:
+// any) could be one pattern pat's last component matches — with '*' not
+// crossing '/' there, so that `shopt -s expand_aliases` after an unknown cd
+// is not taken for ~/.ssh/id_* (whose '*' may cross '/' as a whole).
+//
+// A plain word (no "/", no leading ".") is not taken for a file of a
+// directory a pattern guards whole ("~/.config/gcloud/*"): such a word is
+// an option's value or a name far more often (`shopt -s expand_aliases`);
+// README "Known limits".
+func lastMayMatch(pat, p string) bool {
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	if last == "" || strings.Contains(last, Hole) {
+		return true
+	}
+	patLast := pat[strings.LastIndexByte(pat, '/')+1:]
+	if patLast == "*" && !strings.Contains(p, "/") && !strings.HasPrefix(p, ".") {
+		return false
+	}
+	ok, err := path.Match(patLast, last)
+	return ok || err != nil
 }
 
 // check resolves c (relative to dir, whose canonical form is canon, or

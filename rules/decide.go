@@ -737,6 +737,19 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		if j.h.deny < 0 {
 			j.h.could = j.t.firstDeny()
 		}
+		if j.h.deny < 0 && j.h.could < 0 && j.h.ask < 0 && !strings.HasPrefix(s.Words[0], "/proc/") && !strings.HasPrefix(s.Words[0], "/dev/") {
+			// No deny rule: an ask rule (a built-in secret) could match
+			// as well (`cd "$HOME" && cat < .netrc` in auto read it). A
+			// descriptor's path is what another redirection or the
+			// caller opened, decided there.
+			hm := &holeMatcher{}
+			for i := range j.t.entries {
+				if e := &j.t.entries[i]; e.rule.Decision == Ask && lastMayMatch(e.g.pat, s.Words[0]) && hm.could(e.g, ps.units) {
+					j.h.ask = i
+					break
+				}
+			}
+		}
 		j.noAllow = true
 		j.class, j.sensitivity = Sensitive, OutsideWorkspace
 		if !write {

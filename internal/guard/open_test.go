@@ -216,3 +216,50 @@ func TestGlobsFollowLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimeDirectoriesWithoutDenyRules holds a fourth attack run's
+// finds: under a policy of only `mode: auto` (the built-in secrets are
+// ask rules, no deny rule at all), a relative read after a cd to a
+// directory only known at run time read ~/.netrc and ~/.ssh/id_rsa; only
+// deny rules were tried for such a path.
+func TestRunTimeDirectoriesWithoutDenyRules(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, content := range map[string]string{
+		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(home, ".netrc"): "k", filepath.Join(ws, "a.txt"): "a",
+	} {
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	for _, text := range []string{
+		"cd \"$HOME\" && cat .netrc",
+		"cd \"$HOME\" && cat < .netrc",
+		"d=~/.ssh; cd \"$d\"; cat id_rsa",
+		"cd \"$(echo ~/.ssh)\"; cat id_rsa",
+		"cd \"$(echo ~)\" && grep -r . .ssh",
+		"cd ~; cd /tmp; cd -; cat .ssh/id_rsa",
+		"for d in ~/.ssh; do cd \"$d\"; done; cat id_rsa",
+		"cat < \"$f\"",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+	for _, text := range []string{"cat a.txt", "cat < a.txt", "cd .git && cat HEAD"} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+}
