@@ -57,9 +57,9 @@ func TestCertains(t *testing.T) {
 		want []string // the cat segments' second word, Assumed and Bounded
 	}{
 		{`for f in a ~/.ssh/id_*; do cat "$f"; done`,
-			[]string{"\x00 [f]", "a f=a [f] loop", "/h/.ssh/id_\x00 f=/h/.ssh/id_… [f] loop"}},
+			[]string{"\x00 [f]", "a f=a [f] certain", "/h/.ssh/id_\x00 f=/h/.ssh/id_… [f] certain"}},
 		{`for f in *.go; do cat $f/x; done`,
-			[]string{"\x00/x [f]", "\x00.go/x f=….go [f] loop"}},
+			[]string{"\x00/x [f]", "\x00.go/x f=….go [f] certain"}},
 		// The body may change it: no values.
 		{`for f in a; do f=b; cat "$f"; done`, []string{"\x00 []", "b f=b []"}},
 		{`for f in a; do read f; cat "$f"; done`, []string{"\x00 []"}},
@@ -78,21 +78,7 @@ func TestCertains(t *testing.T) {
 			t.Errorf("%q: %v", c.text, err)
 			continue
 		}
-		var got []string
-		for _, s := range segs {
-			if len(s.Args) == 2 && s.Args[0].Value == "cat" {
-				g := s.Args[1].Value
-				if s.Assumed != "" {
-					g += " " + s.Assumed
-				}
-				g += " [" + strings.Join(s.Bounded, " ") + "]"
-				if s.Certain {
-					g += " loop"
-				}
-				got = append(got, g)
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := catSegments(segs); !slices.Equal(got, c.want) {
 			t.Errorf("%q:\n got  %q\n want %q", c.text, got, c.want)
 		}
 	}
@@ -150,12 +136,12 @@ func TestEnvValues(t *testing.T) {
 		session bool
 		want    []string // the cat segments' second word, Assumed and Bounded
 	}{
-		{`cat "$X"`, false, []string{"\x00 [X]", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa [X]"}},
-		{`cat ${X}.pub`, false, []string{"\x00.pub [X]", "/h/.ssh/id_rsa.pub X=/h/.ssh/id_rsa [X]"}},
+		{`cat "$X"`, false, []string{"\x00 [X]", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa [X] certain"}},
+		{`cat ${X}.pub`, false, []string{"\x00.pub [X]", "/h/.ssh/id_rsa.pub X=/h/.ssh/id_rsa [X] certain"}},
 		{`cat "$X"`, true, []string{"\x00 []"}},
 		{`cat "$Y"`, false, []string{"\x00 []"}},
 		{`cat "$PWD"`, false, []string{"\x00 []"}},
-		{`cat "${X:-a}"`, false, []string{"\x00 []", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa []"}},
+		{`cat "${X:-a}"`, false, []string{"\x00 []", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa [] certain"}},
 		{`cat "${Y:-a}"`, false, []string{"\x00 []", "a Y unset []"}},
 		{`X=a; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
 		{`read X; cat "$X"`, false, []string{"\x00 []"}},
@@ -170,17 +156,7 @@ func TestEnvValues(t *testing.T) {
 			t.Errorf("%q: %v", c.text, err)
 			continue
 		}
-		var got []string
-		for _, s := range segs {
-			if len(s.Args) == 2 && s.Args[0].Value == "cat" {
-				g := s.Args[1].Value
-				if s.Assumed != "" {
-					g += " " + s.Assumed
-				}
-				got = append(got, g+" ["+strings.Join(s.Bounded, " ")+"]")
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := catSegments(segs); !slices.Equal(got, c.want) {
 			t.Errorf("%q (session %v):\n got  %q\n want %q", c.text, c.session, got, c.want)
 		}
 	}
@@ -213,4 +189,25 @@ func TestMayDefine(t *testing.T) {
 			t.Errorf("mayDefine(%q) = %v %v %v, want %v %v %v", c.src, cat, fn, attrs, c.cat, c.fn, c.attrs)
 		}
 	}
+}
+
+// catSegments renders the cat segments of segs for the tests above: the
+// second word, what was assumed, the bounded names and whether the
+// assumption is certain.
+func catSegments(segs []Segment) []string {
+	var got []string
+	for _, s := range segs {
+		if len(s.Args) == 2 && s.Args[0].Value == "cat" {
+			g := s.Args[1].Value
+			if s.Assumed != "" {
+				g += " " + s.Assumed
+			}
+			g += " [" + strings.Join(s.Bounded, " ") + "]"
+			if s.Certain {
+				g += " certain"
+			}
+			got = append(got, g)
+		}
+	}
+	return got
 }
