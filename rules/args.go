@@ -842,34 +842,31 @@ func (sc *argScan) globLinks(word string, h int) {
 			walk(next, comps[1:], viaLink || fi.Mode()&os.ModeSymlink != 0)
 			return
 		}
-		var names []string
-		var links map[string]bool
-		if viaLink || len(comps) > 1 {
-			entries, err := fsview.ReadDir(dir)
-			if err != nil {
+		if !viaLink && len(comps) == 1 {
+			// Only the links here can lead elsewhere.
+			links := sc.lk.links(dir)
+			if budget -= len(links); budget < 0 {
+				sc.holedAnywhere(word)
 				return
 			}
-			for _, e := range entries {
-				names = append(names, e.Name())
+			for _, name := range links {
+				if shapeMatches(comp, name) {
+					walk(filepath.Join(dir, name), nil, true)
+				}
 			}
-			budget -= len(entries)
-		} else {
-			names = sc.lk.links(dir) // only the links can lead elsewhere
-			budget -= len(names)
+			return
 		}
-		if budget < 0 {
+		entries, err := fsview.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		if budget -= len(entries); budget < 0 {
 			sc.holedAnywhere(word)
 			return
 		}
-		for _, l := range sc.lk.links(dir) {
-			if links == nil {
-				links = map[string]bool{}
-			}
-			links[l] = true
-		}
-		for _, name := range names {
-			if shapeMatches(comp, name) {
-				walk(filepath.Join(dir, name), comps[1:], viaLink || links[name])
+		for _, e := range entries {
+			if shapeMatches(comp, e.Name()) {
+				walk(filepath.Join(dir, e.Name()), comps[1:], viaLink || e.Type()&os.ModeSymlink != 0)
 			}
 		}
 	}

@@ -2,9 +2,7 @@ package rules
 
 import (
 	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -275,8 +273,8 @@ func (lk *Lookups) noEntries(dir string) bool {
 }
 
 // links returns the names of the entries of directory dir that are
-// symbolic links (by the type the directory listing gives, or lstat where
-// it gives none), listed once per lk; none when dir cannot be listed.
+// symbolic links (fsview.ReadDir gives every entry's type), listed once per
+// lk; none when dir cannot be listed.
 func (lk *Lookups) links(dir string) []string {
 	if lk != nil {
 		if l, ok := lk.linkNames[dir]; ok {
@@ -286,16 +284,7 @@ func (lk *Lookups) links(dir string) []string {
 	var out []string
 	if entries, err := fsview.ReadDir(dir); err == nil {
 		for _, e := range entries {
-			t := e.Type()
-			if t&os.ModeType == 0 && t != 0 {
-				continue
-			}
-			if t == 0 || t&fs.ModeIrregular != 0 {
-				if fi, err := lk.lstat(filepath.Join(dir, e.Name())); err == nil {
-					t = fi.Mode().Type()
-				}
-			}
-			if t&os.ModeSymlink != 0 {
+			if e.Type()&os.ModeSymlink != 0 {
 				out = append(out, e.Name())
 			}
 		}

@@ -15,19 +15,10 @@ import (
 func TestAttackRunFinds(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, content := range map[string]string{
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(home, ".bashrc"): "",
 		filepath.Join(ws, ".git", "config"): "", filepath.Join(ws, "f.txt"): "x",
-	} {
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	// A link into ~/.ssh that an earlier command made.
 	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(ws, "sl")); err != nil {
 		t.Fatal(err)

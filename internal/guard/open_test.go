@@ -18,20 +18,11 @@ import (
 func TestRunTimeReadsOfSecrets(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "src"), filepath.Join(home, ".ssh"), filepath.Join(home, ".kube")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, content := range map[string]string{
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(ws, "src"), filepath.Join(home, ".ssh"), filepath.Join(home, ".kube")}, map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}", filepath.Join(ws, "src", "b.go"): "",
 		filepath.Join(home, ".kube", "config"): "k",
 		filepath.Join(ws, "list.txt"):          filepath.Join(home, ".ssh", "id_rsa") + "\n",
-	} {
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, mode := range []rules.Mode{rules.AskMode, rules.Auto} {
 		g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
 			Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws}}
@@ -171,18 +162,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 func TestGlobsFollowLinks(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "docs"), filepath.Join(home, ".ssh")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, content := range map[string]string{
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(ws, "docs"), filepath.Join(home, ".ssh")}, map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "README.md"): "r", filepath.Join(ws, "docs", "a.md"): "a",
-	} {
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for link, target := range map[string]string{
 		filepath.Join(ws, "notes.txt"):     filepath.Join(home, ".ssh", "id_rsa"),
 		filepath.Join(ws, "docs", "k.txt"): "../../.ssh/id_rsa",
@@ -225,18 +207,9 @@ func TestGlobsFollowLinks(t *testing.T) {
 func TestRunTimeDirectoriesWithoutDenyRules(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, content := range map[string]string{
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
 		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(home, ".netrc"): "k", filepath.Join(ws, "a.txt"): "a",
-	} {
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	p, err := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -260,6 +233,22 @@ func TestRunTimeDirectoriesWithoutDenyRules(t *testing.T) {
 	for _, text := range []string{"cat a.txt", "cat < a.txt", "cd .git && cat HEAD"} {
 		if o := g.Evaluate(text); o.Decision != rules.Allow {
 			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+}
+
+// makeTree makes directories dirs and files (path → content, mode 0600)
+// for a test.
+func makeTree(t *testing.T, dirs []string, files map[string]string) {
+	t.Helper()
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, content := range files {
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
