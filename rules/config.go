@@ -901,8 +901,10 @@ func mergeTerminal(l Layers, warnAt func(file string, line int, format string, a
 		}
 		out.RecordInput = out.RecordInput || t.RecordInput
 	}
-	if p := l.Project; p != nil && p.Terminal.Line > 0 {
-		warnAt(p.File, p.Terminal.Line, "a project file may not set pty: or record: (how commands meet your terminal, and what is kept of them); ignored")
+	for _, p := range l.projects() {
+		if p.Terminal.Line > 0 {
+			warnAt(p.File, p.Terminal.Line, "a project file may not set pty: or record: (how commands meet your terminal, and what is kept of them); ignored")
+		}
 	}
 	return out
 }

@@ -17,6 +17,21 @@ type Layers struct {
 	// Project is .guardsh.yaml at the workspace root. A cloned repository
 	// is untrusted: only its ask and deny rules count.
 	Project *Policy
+	// Projects are further project files, taken as Project is: those of
+	// the directories around the workspace and of nested work trees (see
+	// internal/workspace), outermost first.
+	Projects []*Policy
+}
+
+// projects returns Project and Projects, the nil ones left out.
+func (l Layers) projects() []*Policy {
+	var out []*Policy
+	for _, p := range append([]*Policy{l.Project}, l.Projects...) {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Merge returns the effective policy of the layers and the warnings to
@@ -54,7 +69,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		warnings = append(warnings, Finding{File: file, Line: line, Severity: SeverityWarning, Problem: fmt.Sprintf(format, args...)})
 	}
 	warn := func(p *Policy, format string, args ...any) { warnAt(p.File, 0, format, args...) }
-	if l.System == nil && l.Project == nil && l.User != nil && !l.User.LockMode {
+	if l.System == nil && len(l.projects()) == 0 && l.User != nil && !l.User.LockMode {
 		return l.User, nil // one layer: it is the effective policy
 	}
 	out := &Policy{Audit: AuditConfig{Required: true}, Approval: DefaultApproval}
@@ -114,7 +129,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 	case s != nil:
 		out.Mode, out.ModeSource, out.LockMode = s.Mode, s.ModeSource, s.LockMode && s.Mode != ""
 	}
-	if p := l.Project; p != nil {
+	for _, p := range l.projects() {
 		if out.File == "" {
 			out.File = p.File
 		}

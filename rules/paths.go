@@ -75,10 +75,26 @@ func (pr pathRule) expand(home, base string) string {
 	return filepath.Clean(dir + "/" + pr.rest)
 }
 
+// anchorsOf returns the directories pr is anchored at: base, and for a
+// relative deny or ask pattern each of anchors too (Context.Anchors).
+func anchorsOf(pr pathRule, base string, anchors []string) []string {
+	out := []string{base}
+	if pr.anchor != '.' || pr.rule.Decision == Allow || base == "" {
+		return out
+	}
+	for _, a := range anchors {
+		if a != "" && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // pathIndex is the compiled form of the path rules and of the protected
 // paths for one Context.
 type pathIndex struct {
 	home, ws, root, cwd string
+	anchors             []string
 	protectedIn         []string
 	tmpIn               []string
 
@@ -123,7 +139,7 @@ func (x *pathIndex) canonicalCwd(cwd string, lk *Lookups) string {
 }
 
 func (x *pathIndex) fits(ctx Context, tmp []string) bool {
-	return x.home == ctx.Home && x.ws == ctx.Workspace && x.root == ctx.Root &&
+	return x.home == ctx.Home && x.ws == ctx.Workspace && x.root == ctx.Root && slices.Equal(x.anchors, ctx.Anchors) &&
 		(ctx.Workspace != "" || x.cwd == ctx.Cwd) &&
 		slices.Equal(x.tmpIn, tmp) && slices.Equal(x.protectedIn, ctx.Protected)
 }
@@ -231,7 +247,7 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		return x
 	}
 	x := &pathIndex{
-		home: ctx.Home, ws: ctx.Workspace, root: ctx.Root, cwd: ctx.Cwd,
+		home: ctx.Home, ws: ctx.Workspace, root: ctx.Root, cwd: ctx.Cwd, anchors: slices.Clone(ctx.Anchors),
 		protectedIn: slices.Clone(ctx.Protected), tmpIn: slices.Clone(tmp),
 	}
 	// The patterns' directories are resolved through one set of lookups:
@@ -247,25 +263,23 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	}
 	for s := range p.paths {
 		var entries []entry
-		for _, pr := range p.paths[s] {
-			pat := pr.expand(ctx.Home, base)
-			if pat == "" {
-				continue
-			}
-			for _, v := range patternVariants(pat, lk) {
-				entries = append(entries, entry{g: compileGlob(v, false), rule: pr.rule})
-			}
-		}
-		if s == 1 {
-			for i := range builtinReads {
-				r := &builtinReads[i]
-				pat := newPathRule(r).expand(ctx.Home, base)
+		add := func(pr pathRule) {
+			for _, b := range anchorsOf(pr, base, ctx.Anchors) {
+				pat := pr.expand(ctx.Home, b)
 				if pat == "" {
 					continue
 				}
 				for _, v := range patternVariants(pat, lk) {
-					entries = append(entries, entry{g: compileGlob(v, false), rule: r})
+					entries = append(entries, entry{g: compileGlob(v, false), rule: pr.rule})
 				}
+			}
+		}
+		for _, pr := range p.paths[s] {
+			add(pr)
+		}
+		if s == 1 {
+			for i := range builtinReads {
+				add(newPathRule(&builtinReads[i]))
 			}
 		}
 		x.sections[s] = newTrie(entries)

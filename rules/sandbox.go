@@ -35,6 +35,13 @@ type SandboxConfig struct {
 	Write []string
 	// Source is where Mode was set, "FILE:LINE"; empty when unset.
 	Source string
+	// OffBy is set when a project file turned off the sandbox the
+	// system or user config turns on: where it did, "FILE:LINE". What a
+	// jail would have contained asks then, and so does what the jail
+	// would have taken because an earlier jailed command may have
+	// planted it (a repository's config, a program on PATH): a project
+	// file may only tighten.
+	OffBy string
 }
 
 // On reports whether commands may run jailed.
@@ -101,8 +108,14 @@ func mergeSandbox(l Layers, warnAt func(file string, line int, format string, ar
 			out.Write = append(out.Write, p.Sandbox.Write...)
 		}
 	}
-	if p := l.Project; p != nil && (p.Sandbox.Mode != "" || len(p.Sandbox.Write) > 0) {
+	for _, p := range l.projects() {
+		if p.Sandbox.Mode == "" && len(p.Sandbox.Write) == 0 {
+			continue
+		}
 		if p.Sandbox.Mode == SandboxOff && len(p.Sandbox.Write) == 0 {
+			if out.On() {
+				out.OffBy = p.Sandbox.Source
+			}
 			out.Mode, out.Source = SandboxOff, p.Sandbox.Source
 		} else {
 			warnAt(p.File, sourceLine(p.Sandbox.Source), "a project file may only turn the sandbox off; sandbox setting ignored")

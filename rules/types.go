@@ -90,6 +90,13 @@ type Context struct {
 	// GUARDSH_WORKSPACE narrowed the workspace (narrowing the workspace
 	// must not move where a relative deny rule applies).
 	Root string
+	// Anchors are further directories relative deny and ask path
+	// patterns are anchored at, as at Root (or Workspace): the project
+	// directories between them and the working directory, nested work
+	// trees among them (see internal/workspace). A relative allow pattern
+	// is anchored at Root only. A directory an agent made a work tree
+	// thus adds places a rule covers and moves none.
+	Anchors []string
 	// CwdUnknown says a cd earlier in the command (or in an earlier command
 	// of the same script) may have moved the working directory: a relative
 	// path argument then names a path only known at run time, which asks

@@ -108,15 +108,17 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 			n++
 		}
 		cwd, _ := os.Getwd()
-		_, root := workspace(canonical(cwd), stderr)
-		project := filepath.Join(root, projectConfig)
-		if _, err := os.Stat(project); err == nil {
-			findings = append(findings, rules.LintFile(project)...)
-			if p, err := rules.Load(project); err == nil {
-				_, ignored := rules.Merge(rules.Layers{Project: p})
-				findings = append(findings, ignored...)
+		_, lay := layout(canonical(cwd), stderr)
+		for _, d := range lay.Dirs {
+			project := filepath.Join(d, projectConfig)
+			if _, err := os.Stat(project); err == nil {
+				findings = append(findings, rules.LintFile(project)...)
+				if p, err := rules.Load(project); err == nil {
+					_, ignored := rules.Merge(rules.Layers{Project: p})
+					findings = append(findings, ignored...)
+				}
+				n++
 			}
-			n++
 		}
 		if n > 1 {
 			linted = fmt.Sprintf("%s and %d more layer(s)", linted, n-1)

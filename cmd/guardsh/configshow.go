@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/interp"
@@ -71,7 +72,13 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 		env = "GUARDSH_MODE=" + v
 	}
 	fmt.Fprintf(w, "  %-8s %s (may only tighten the mode)\n", "env", env)
-	showLayer(w, "project", root+"/"+projectConfig, cfg.files, "")
+	// The project files: the root's, read or not, and each other one
+	// that was read (an enclosing directory's, a nested work tree's).
+	for _, f := range cfg.projects {
+		if f == canonicalFile(root+"/"+projectConfig) || slices.Contains(cfg.files, canonical(f)) {
+			showLayer(w, "project", f, cfg.files, "")
+		}
+	}
 	fmt.Fprintln(w)
 
 	mode, modeFrom := p.Mode, p.ModeSource

@@ -19,6 +19,7 @@ import (
 	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/internal/sandbox"
+	"github.com/guardsh/guardsh/internal/workspace"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
@@ -62,6 +63,8 @@ type loaded struct {
 	files []string
 	// warnings say what a layer set but may not (rules.Merge).
 	warnings []rules.Finding
+	// projects are the project files looked for, outermost first.
+	projects []string
 	// guarded are the config files guardsh reads, there or not: a
 	// command writing one needs a human's yes (a project file an agent
 	// creates would tighten the policy at best, and a broken one stops
@@ -71,10 +74,11 @@ type loaded struct {
 
 // loadPolicy reads the layers: the system config if it exists, the
 // user's config at path (the embedded default when path is not explicit
-// and does not exist) and the project's .guardsh.yaml at workspace if it
-// exists, and merges them (rules.Merge). Any config file that exists but
-// cannot be read or parsed is an error naming it (fail closed).
-func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
+// and does not exist) and the .guardsh.yaml of each project directory in
+// dirs (outermost first, see workspace.Layout.Dirs) that exists, and
+// merges them (rules.Merge). Any config file that exists but cannot be
+// read or parsed is an error naming it (fail closed).
+func loadPolicy(path string, explicit bool, dirs []string) (loaded, error) {
 	var l rules.Layers
 	var out loaded
 	optional := func(file string) (*rules.Policy, error) {
@@ -91,8 +95,10 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 	if path != "" {
 		out.guarded = append(out.guarded, canonicalFile(path))
 	}
-	if workspace != "" {
-		out.guarded = append(out.guarded, canonicalFile(filepath.Join(workspace, projectConfig)))
+	for _, d := range dirs {
+		f := canonicalFile(filepath.Join(d, projectConfig))
+		out.guarded = append(out.guarded, f)
+		out.projects = append(out.projects, f)
 	}
 	var err error
 	if l.System, err = optional(systemConfig); err != nil {
@@ -114,9 +120,13 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 	} else {
 		l.User = rules.Default()
 	}
-	if workspace != "" {
-		if l.Project, err = optional(filepath.Join(workspace, projectConfig)); err != nil {
+	for _, d := range dirs {
+		p, err := optional(filepath.Join(d, projectConfig))
+		if err != nil {
 			return out, err
+		}
+		if p != nil {
+			l.Projects = append(l.Projects, p)
 		}
 	}
 	out.policy, out.warnings = rules.Merge(l)
@@ -128,13 +138,13 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 // exist), else configPath's. It returns the policy, the workspace and its
 // root (see workspace), or the config error.
 func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root string, err error) {
-	ws, root = workspace(canonical(cwd), stderr)
+	ws, lay := layout(canonical(cwd), stderr)
 	path, explicit := configPath()
 	if configFile != "" {
 		path, explicit = configFile, true
 	}
-	cfg, err = loadPolicy(path, explicit, root)
-	return cfg, ws, root, err
+	cfg, err = loadPolicy(path, explicit, lay.Dirs)
+	return cfg, ws, lay.Root, err
 }
 
 // warnLayers prints the warnings of the merge on w, one line each:
@@ -260,20 +270,34 @@ func canonicalFile(p string) string {
 	return c
 }
 
-// workspace returns the workspace of the working directory dir and its
-// root: root is the top of the git work tree holding dir, else dir — where
-// the project's .guardsh.yaml is read and relative path patterns are
-// anchored; ws is "" when root is the home directory or "/" (no workspace),
-// else root, or GUARDSH_WORKSPACE when that names a directory
-// within it (the environment may only narrow which writes count as
-// workspace writes) — otherwise it is ignored with a warning.
-func workspace(dir string, stderr io.Writer) (ws, root string) {
-	root = workspaceOf(dir)
-	if home, err := os.UserHomeDir(); root == "/" || (err == nil && root == canonical(home)) {
+// findWorkspace returns the workspace of the working directory dir and its
+// root (see layout).
+func findWorkspace(dir string, stderr io.Writer) (ws, root string) {
+	ws, lay := layout(dir, stderr)
+	return ws, lay.Root
+}
+
+// layout returns the workspace of the working directory dir and where its
+// policy comes from (workspace.Find): ws is "" when the innermost work
+// tree holding dir (else dir) is the home directory or "/" (no
+// workspace), else that directory, or GUARDSH_WORKSPACE when that names a
+// directory within it (the environment may only narrow which writes count
+// as workspace writes) — otherwise it is ignored with a warning. The
+// layout's Root, where relative path patterns are anchored, is the
+// outermost work tree below home; a nested work tree, or one an agent
+// made, moves neither it nor the project files read.
+func layout(dir string, stderr io.Writer) (ws string, lay workspace.Layout) {
+	home, err := os.UserHomeDir()
+	if err == nil {
+		home = canonical(home)
+	}
+	lay = workspace.Find(dir, home)
+	top := lay.Top
+	if top == "/" || (err == nil && top == home) {
 		// Started in the home directory or at the root (and no git work
 		// tree around): all of it is no workspace. Nothing counts as a
 		// workspace write but the temp directory.
-		return "", root
+		return "", lay
 	}
 	if w := os.Getenv("GUARDSH_WORKSPACE"); w != "" {
 		c := canonical(w)
@@ -282,26 +306,12 @@ func workspace(dir string, stderr io.Writer) (ws, root string) {
 		// at .git/.git/…), and a jailed command planted a hook and a
 		// core.fsmonitor unseen (an attack run's find).
 		inGit := slices.Contains(strings.Split(c, "/"), ".git")
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() && !inGit && (c == root || strings.HasPrefix(c, root+"/")) {
-			return c, root
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() && !inGit && (c == top || strings.HasPrefix(c, top+"/")) {
+			return c, lay
 		}
-		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s (outside any .git); ignored\n", w, root)
+		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s (outside any .git); ignored\n", w, top)
 	}
-	return root, root
-}
-
-// workspaceOf is the root of the git work tree holding dir, else dir.
-func workspaceOf(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
+	return top, lay
 }
 
 // newGuard builds the guard for a policy, mode and working directory.
@@ -327,7 +337,17 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 		sources = interp.DirCache{Dir: dir}
 		protected = append(protected, canonical(dir), canonical(dir)+"/*")
 	}
-	if top := cmp.Or(root, ws); top != "" {
+	// The project directories of cwd, when root is theirs (the caller's
+	// layout): relative deny and ask rules hold at each, and the git
+	// config of each directory holding a .git is guarded.
+	var anchors []string
+	if lay := workspace.Find(cwd, home); lay.Root == root {
+		anchors = lay.Dirs
+		for _, d := range lay.Git {
+			protected = append(protected, gitProtected(d)...)
+		}
+	}
+	if top := cmp.Or(root, ws); top != "" && anchors == nil {
 		protected = append(protected, gitProtected(top)...)
 	}
 	// A file opened for writing under /proc/PID/fd is that process's
@@ -349,6 +369,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 			Home:      home,
 			Workspace: ws,
 			Root:      root,
+			Anchors:   anchors,
 			Protected: protected,
 		},
 		Analysis: interp.Options{Home: home, Sources: sources, Dir: cwd, Env: os.LookupEnv},

@@ -134,7 +134,7 @@ func network(segs []Checked) bool {
 func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	ctx := g.Context
 	spec := sandbox.Spec{Write: g.jailWrites()}
-	spec.Hidden = g.Policy.HiddenPaths(ctx.Home, cmp.Or(ctx.Root, ctx.Workspace))
+	spec.Hidden = g.hiddenPaths()
 	if ctx.Home != "" {
 		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
 	}
@@ -231,6 +231,22 @@ func (g *Guard) jailWrites() []string {
 	return spec.Write
 }
 
+// anchors returns the directories relative path patterns are anchored
+// at: Root (else Workspace), then Context.Anchors.
+func (g *Guard) anchors() []string {
+	return unique(append([]string{cmp.Or(g.Context.Root, g.Context.Workspace)}, g.Context.Anchors...))
+}
+
+// hiddenPaths is rules.Policy.HiddenPaths with relative patterns at each
+// of anchors.
+func (g *Guard) hiddenPaths() []string {
+	var out []string
+	for _, base := range g.anchors() {
+		out = append(out, g.Policy.HiddenPaths(g.Context.Home, base)...)
+	}
+	return unique(out)
+}
+
 // unavailable says why no command may run jailed here, "" when one may:
 // the kernel's (SandboxUnavailable), or a read rule that names a place
 // inside the workspace. Landlock cannot hide a place below a directory
@@ -246,7 +262,7 @@ func (g *Guard) unavailable() string {
 	if ws == "" {
 		return ""
 	}
-	for _, h := range g.Policy.HiddenPaths(g.Context.Home, cmp.Or(g.Context.Root, ws)) {
+	for _, h := range g.hiddenPaths() {
 		if h == ws || strings.HasPrefix(h, ws+"/") {
 			return "unavailable (read rule names " + h + ", inside the workspace)"
 		}
@@ -285,11 +301,11 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 	}
 	// The policy's write deny and ask rules inside the workspace: the jail
 	// could write there unseen.
-	base := ws
-	if g.Context.Root != "" {
-		base = g.Context.Root
+	var wf, wd []string
+	for _, base := range g.anchors() {
+		f, d := g.Policy.WriteGuarded(g.Context.Home, base)
+		wf, wd = append(wf, f...), append(wd, d...)
 	}
-	wf, wd := g.Policy.WriteGuarded(g.Context.Home, base)
 	inside := func(p string) bool { return strings.HasPrefix(p, ws+"/") }
 	for _, f := range wf {
 		if inside(f) {
