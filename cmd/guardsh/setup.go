@@ -395,7 +395,8 @@ func sourceCacheDir(home string) string {
 // made so, or a .git a command replaced), where .git/hooks leads when it is
 // a link, and the core.hooksPath of .git/config (husky's .husky): a hook
 // written there runs at the next commit (an attack run's find). Each place
-// and everything below it; none when ws has no .git.
+// and everything below it; none when ws has no .git. And the files the
+// repository's config includes (workspace.ConfigIncludes), each alone.
 func gitProtected(ws string) []string {
 	var out []string
 	add := func(p string) {
@@ -428,6 +429,13 @@ func gitProtected(ws string) []string {
 	}
 	if real := canonical(filepath.Join(gitDir, "hooks")); !strings.HasPrefix(real, canonical(gitDir)+"/") {
 		add(real)
+	}
+	// The files the repository's config includes (include.path,
+	// includeIf.*.path): git runs their core.fsmonitor as its own (an
+	// attack run appended one to a tracked shared.gitconfig).
+	home, _ := os.UserHomeDir()
+	for _, f := range workspace.ConfigIncludes(home, workspace.RepoConfigs(gitDir)...) {
+		out = append(out, canonicalFile(f))
 	}
 	data, err := os.ReadFile(filepath.Join(gitDir, "config"))
 	if err != nil {
