@@ -36,12 +36,14 @@ type SandboxConfig struct {
 	// Source is where Mode was set, "FILE:LINE"; empty when unset.
 	Source string
 	// OffBy is set when a project file turned off the sandbox the
-	// system or user config turns on: where it did, "FILE:LINE". What a
-	// jail would have contained asks then, and so does what the jail
-	// would have taken because an earlier jailed command may have
-	// planted it (a repository's config, a program on PATH): a project
-	// file may only tighten.
-	OffBy string
+	// system or user config turns on: where it did, "FILE:LINE"; Wanted
+	// is the mode it turned off. What a jail would have contained asks
+	// then: what would ask, as it does without a sandbox, and what the
+	// jail would have taken because an earlier jailed command may have
+	// planted it (a repository's config, a program on PATH), and under
+	// strict every command: a project file may only tighten.
+	OffBy  string
+	Wanted SandboxMode
 }
 
 // On reports whether commands may run jailed.
@@ -114,7 +116,7 @@ func mergeSandbox(l Layers, warnAt func(file string, line int, format string, ar
 		}
 		if p.Sandbox.Mode == SandboxOff && len(p.Sandbox.Write) == 0 {
 			if out.On() {
-				out.OffBy = p.Sandbox.Source
+				out.OffBy, out.Wanted = p.Sandbox.Source, out.Mode
 			}
 			out.Mode, out.Source = SandboxOff, p.Sandbox.Source
 		} else {

@@ -355,7 +355,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	// interactive session's bash reads one) gets lines no one analysed.
 	protected = append(protected, "/proc", "/proc/*")
 	unavailable := ""
-	if p.Sandbox.On() {
+	if p.Sandbox.On() || p.Sandbox.OffBy != "" {
 		unavailable = sandbox.Unavailable()
 	}
 	return &guard.Guard{

@@ -29,6 +29,10 @@ import (
 // cwdUnknown says they are not known (see Evaluate).
 func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	sb := g.Policy.Sandbox
+	if sb.OffBy != "" && !sb.On() && o.Err == nil && o.Decision != rules.Deny {
+		g.askUnjailed(o, cwds, cwdUnknown)
+		return
+	}
 	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
 		return
 	}
@@ -54,12 +58,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		entry := sync.OnceValue(func() string { return g.writablePathEntry(os.Getenv("PATH")) })
 		for i := range o.Segments {
 			c := &o.Segments[i]
-			if repo := g.untrustedRepo(*c, cwds, cwdUnknown); repo != "" {
+			if why := g.planted(*c, cwds, cwdUnknown, entry); why != "" {
 				c.Sandboxed, planted = true, true
-				c.Verdict.Reason += "; runs inside the sandbox: the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
-			} else if runsProgram(*c) && entry() != "" {
-				c.Sandboxed, planted = true, true
-				c.Verdict.Reason += "; runs inside the sandbox: PATH holds " + entry() + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
+				c.Verdict.Reason += "; runs inside the sandbox: " + why
 			}
 		}
 		if planted {
@@ -103,6 +104,59 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	}
 	o.Decision, o.DecidedBy = rules.Allow, "sandbox"
 	o.jailed(sb.Mode)
+}
+
+// planted says why the allowed segment c may run what an earlier jailed
+// command planted, "" when it may not: git in a repository a jail writes
+// (untrustedRepo), or a program while PATH holds an entry a jail writes
+// (entry, see writablePathEntry).
+func (g *Guard) planted(c Checked, cwds []string, cwdUnknown bool, entry func() string) string {
+	if c.Verdict.Decision != rules.Allow {
+		return ""
+	}
+	if repo := g.untrustedRepo(c, cwds, cwdUnknown); repo != "" {
+		return "the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
+	}
+	if runsProgram(c) && entry() != "" {
+		return "PATH holds " + entry() + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
+	}
+	return ""
+}
+
+// askUnjailed is contain for a sandbox a project file turned off
+// (rules.SandboxConfig.OffBy): a project file may only tighten, so what
+// the jail would have taken and the rules allow asks instead of running
+// unjailed — a segment that may run what an earlier jailed command
+// planted (see planted; a jail may have run in this workspace before the
+// project file appeared, or from the directory around it), and under
+// sandbox: strict every one. In mode bypass nothing changes, as with the
+// sandbox on. What asks anyway keeps asking, as it does without a
+// sandbox. Not when the kernel has no jail to give (g.SandboxUnavailable):
+// then none ran.
+func (g *Guard) askUnjailed(o *Outcome, cwds []string, cwdUnknown bool) {
+	sb := g.Policy.Sandbox
+	if g.mode() == rules.Bypass || g.SandboxUnavailable != "" {
+		return
+	}
+	off := "; asks: the sandbox (" + string(sb.Wanted) + ") that would have contained it is turned off by the project file at " + sb.OffBy
+	entry := sync.OnceValue(func() string { return g.writablePathEntry(os.Getenv("PATH")) })
+	asked := false
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		why := g.planted(*c, cwds, cwdUnknown, entry)
+		if why == "" && sb.Wanted == rules.SandboxStrict && c.Verdict.Decision == rules.Allow {
+			why = "sandbox: strict runs every command inside the jail"
+		}
+		if why == "" {
+			continue
+		}
+		c.Verdict.Decision = rules.Ask
+		c.Verdict.Reason += "; " + why + off
+		asked = true
+	}
+	if asked && o.Decision == rules.Allow {
+		o.Decision, o.DecidedBy = rules.Ask, "sandbox"
+	}
 }
 
 // jailed marks o to run inside the jail of sandbox mode m.
