@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/fsview"
@@ -291,7 +292,7 @@ func layout(dir string, stderr io.Writer) (ws string, lay workspace.Layout) {
 	if err == nil {
 		home = canonical(home)
 	}
-	lay = workspace.Find(dir, home)
+	lay = findLayout(dir, home)
 	top := lay.Top
 	if top == "/" || (err == nil && top == home) {
 		// Started in the home directory or at the root (and no git work
@@ -312,6 +313,22 @@ func layout(dir string, stderr io.Writer) (ws string, lay workspace.Layout) {
 		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s (outside any .git); ignored\n", w, top)
 	}
 	return top, lay
+}
+
+// layouts remembers the layouts this process found, by working and home
+// directory: a command's start looks for its config files and builds its
+// guard from the same directory (see files).
+var layouts sync.Map // [2]string → workspace.Layout
+
+// findLayout is workspace.Find, once per directory and home.
+func findLayout(dir, home string) workspace.Layout {
+	key := [2]string{dir, home}
+	if l, ok := layouts.Load(key); ok {
+		return l.(workspace.Layout)
+	}
+	l := workspace.Find(dir, home)
+	layouts.Store(key, l)
+	return l
 }
 
 // newGuard builds the guard for a policy, mode and working directory.
@@ -341,7 +358,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	// layout): relative deny and ask rules hold at each, and the git
 	// config of each directory holding a .git is guarded.
 	var anchors []string
-	if lay := workspace.Find(cwd, home); lay.Root == root {
+	if lay := findLayout(cwd, home); lay.Root == root {
 		anchors = lay.Dirs
 		for _, d := range lay.Git {
 			protected = append(protected, gitProtected(d)...)

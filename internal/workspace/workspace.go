@@ -59,19 +59,39 @@ type Layout struct {
 func Find(dir, home string) Layout {
 	l := Layout{Dir: dir}
 	var tops, projects []string // innermost first
+	// checked is the outermost directory known to be no one else's (dir
+	// itself counts as it is): a marker above it counts once every
+	// directory up to the marker's is looked at, so that the search
+	// costs no status call above the outermost marker.
+	checked := dir
+	shared := func(d string) bool {
+		for checked != d {
+			up := filepath.Dir(checked)
+			if othersWrite(up) {
+				return true
+			}
+			checked = up
+		}
+		return false
+	}
 	for d := dir; ; {
 		end := d == home || d == "/"
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		fi, gitErr := os.Lstat(filepath.Join(d, ".git"))
+		project := (!end || d == dir) && exists(filepath.Join(d, ProjectFile))
+		if (gitErr == nil || project) && shared(d) {
+			break
+		}
+		if gitErr == nil {
 			l.Git = append(l.Git, d)
 			if workTree(d, fi) {
 				tops = append(tops, d)
 			}
 		}
-		if (!end || d == dir) && exists(filepath.Join(d, ProjectFile)) {
+		if project {
 			projects = append(projects, d)
 		}
 		parent := filepath.Dir(d)
-		if end || parent == d || othersWrite(parent) {
+		if end || parent == d {
 			break
 		}
 		d = parent

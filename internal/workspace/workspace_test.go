@@ -193,3 +193,25 @@ func TestIsWorkTreeAsGit(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFind is the search of a command's start from a directory five
+// levels below a work tree's top, a nested work tree on the way: what
+// guardsh adds to each command for its project directories.
+func BenchmarkFind(b *testing.B) {
+	base, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(base, "home/proj/a/sub/c/d/e")
+	for _, d := range []string{dir, base + "/home/proj/.git", base + "/home/proj/a/sub/.git"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	home := filepath.Join(base, "home")
+	for b.Loop() {
+		if l := Find(dir, home); l.Root != home+"/proj" {
+			b.Fatal(l)
+		}
+	}
+}
