@@ -137,7 +137,7 @@ func loadPolicy(path string, explicit bool, dirs []string) (loaded, error) {
 // loadFor finds the workspace of the working directory cwd and loads the
 // layers for it: the user config is configFile when given (it must then
 // exist), else configPath's. It returns the policy, the workspace and its
-// root (see workspace), or the config error.
+// root (see layout), or the config error.
 func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root string, err error) {
 	ws, lay := layout(canonical(cwd), stderr)
 	path, explicit := configPath()
@@ -269,13 +269,6 @@ func canonicalFile(p string) string {
 		return filepath.Join(canonical(filepath.Dir(c)), filepath.Base(c))
 	}
 	return c
-}
-
-// findWorkspace returns the workspace of the working directory dir and its
-// root (see layout).
-func findWorkspace(dir string, stderr io.Writer) (ws, root string) {
-	ws, lay := layout(dir, stderr)
-	return ws, lay.Root
 }
 
 // layout returns the workspace of the working directory dir and where its
