@@ -52,22 +52,24 @@ type Layout struct {
 // Find returns the Layout of dir, an absolute cleaned path, for the home
 // directory home ("" when unknown). The search goes from dir up and ends
 // at home (which may still be Top, not Root nor a project directory unless
-// it is dir), at "/", or below a directory that others may write (mode
-// o+w, such as /tmp: a .git or .guardsh.yaml anyone can make there is
-// nobody's project). It costs an lstat or two per directory, and a read of
-// each .git that is a file.
+// it is dir), at "/", or below a directory outside home that others may
+// write (mode o+w, such as /tmp: a .git or .guardsh.yaml anyone can make
+// there is nobody's project). It costs two lstats per directory, a stat
+// per directory outside home up to the outermost marker, and a read of
+// each .git that is a file (BenchmarkFind).
 func Find(dir, home string) Layout {
 	l := Layout{Dir: dir}
 	var tops, projects []string // innermost first
 	// checked is the outermost directory known to be no one else's (dir
 	// itself counts as it is): a marker above it counts once every
 	// directory up to the marker's is looked at, so that the search
-	// costs no status call above the outermost marker.
+	// costs no status call above the outermost marker. A directory
+	// beneath home is the user's to share or not: not looked at.
 	checked := dir
 	shared := func(d string) bool {
 		for checked != d {
 			up := filepath.Dir(checked)
-			if othersWrite(up) {
+			if (home == "" || !strings.HasPrefix(up, home+"/")) && othersWrite(up) {
 				return true
 			}
 			checked = up
