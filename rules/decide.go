@@ -340,6 +340,9 @@ func (e *execPart) cwdFree(s Subject) bool {
 	if w := s.Words[0]; strings.Contains(w, "/") && !strings.HasPrefix(w, "/") {
 		return false // the link-target form of a relative command path
 	}
+	if path.Base(s.Words[0]) == "npx" {
+		return false // what it runs depends on the directory (localPackageBin)
+	}
 	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 && checksWrites(s.Words) {
 		return false // checked as a workspace write
 	}
@@ -423,6 +426,12 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 	}
 	if j.class == Sensitive {
 		j.sensitivity = e.sensitivity(s, writesOutside)
+		if j.sensitivity == Network && e.runsAt < 0 {
+			if bin := localPackageBin(s.Words, cwd, ctx.Workspace, ctx.Lookups); bin != "" {
+				j.sensitivity = Interpreter
+				j.why = "npx runs the installed " + bin + " (the project's own code, no registry)"
+			}
+		}
 	}
 	if j.h.deny < 0 {
 		var prot *argHit
