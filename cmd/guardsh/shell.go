@@ -308,7 +308,21 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
+	// Announced as unjailed before it is decided: what it is decided on
+	// must not change until it has run (see announce).
+	var presence *sandbox.Presence
+	var liveErr error
+	if _, noOp := interp.NoOpStatus(text); !noOp || !s.inv.quiet() {
+		presence, liveErr = s.announce(false)
+	}
+	defer func() { presence.Release() }()
 	o, calls := s.review(text, s.evaluate(text))
+	if liveErr != nil {
+		rec := s.record(text, o, calls, prompt.Answer{Decision: rules.Deny, DecidedBy: "sandbox"})
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", liveErr)
+		s.finish(rec, nil)
+		return exitRefused
+	}
 	if !o.Sandbox && s.turn != nil {
 		// Not jailed: a jailed command in the workspace need not wait
 		// (an approval may take minutes).
@@ -331,6 +345,20 @@ func (s *shellRun) serve(text string, args []string) int {
 		// would only return this status, so guardsh does without starting it.
 		s.finish(rec, &status)
 		return status
+	}
+	if o.Sandbox {
+		// Jailed: it waits for the user's unjailed commands instead.
+		presence.Release()
+		var err error
+		if presence, err = s.announce(true); err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+			s.finish(rec, nil)
+			return exitRefused
+		}
+	} else if allowedByRules(o) {
+		// An allow rule of the user's lets every segment run: such a
+		// command (a dev server) does not keep jailed commands waiting.
+		presence.Release()
 	}
 	runner := s.runner
 	var jail *sandbox.Jail
@@ -389,6 +417,49 @@ func (s *shellRun) serve(text string, args []string) int {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return status
+}
+
+// liveWait is how long a command waits for the commands of the other
+// kind (jailed, unjailed) of this user to end before it is refused (see
+// sandbox.AnnounceJailed): as long as a jailed command waits for its
+// workspace's turn.
+const liveWait = jailTurnWait
+
+// announce announces a command of this user that runs jailed (or not)
+// to the user's other guardsh processes, waiting for those of the other
+// kind to end: a jailed command running beside an unjailed one could
+// change the files the unjailed one was decided on between its decision
+// and its run (see sandbox.AnnounceJailed). An unjailed command is
+// announced before it is decided. Done wherever the kernel lets jails
+// run, whatever this command's policy says (a project file may have the
+// sandbox off where the user's config has it on); not without a home
+// directory (no state directory), and a nil Presence then.
+func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
+	if s.jails == "" || sandbox.Unavailable() != "" {
+		return nil, nil
+	}
+	if jailed {
+		return sandbox.AnnounceJailed(s.jails, liveWait)
+	}
+	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait)
+	var still *sandbox.StillRunningError
+	if err != nil && !errors.As(err, &still) {
+		// No lock file here, none for a jail either (the same user's
+		// state directory): none can be running.
+		return nil, nil
+	}
+	return p, err
+}
+
+// allowedByRules reports whether an allow rule lets every segment of o
+// run.
+func allowedByRules(o guard.Outcome) bool {
+	for _, c := range o.Segments {
+		if c.Verdict.Decision != rules.Allow || c.Verdict.DecidedBy != rules.ByRule {
+			return false
+		}
+	}
+	return len(o.Segments) > 0
 }
 
 // settleJail ends a jailed command that returned status: it stops what
@@ -518,6 +589,14 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 // command is replaced by `(exit 126)`, so $? and `set -e` behave as if it
 // had failed, and the script goes on as bash's would.
 func (s *shellRun) stream(r *os.File, args []string) int {
+	// Its bash runs unjailed from the first command to the last: it is
+	// announced for all of that time (see announce).
+	presence, err := s.announce(false)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", err)
+		return exitRefused
+	}
+	defer presence.Release()
 	// On a terminal (with stderr elsewhere, which bash does not call
 	// interactive) commands read the terminal as they would in bash.
 	onTerminal := term.IsTerminal(int(r.Fd()))
