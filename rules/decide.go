@@ -407,6 +407,9 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			}
 		}
 	}
+	if len(p.pathPrograms) > 0 && p.programPathForms(&j.h, s.Words, cwd, ctx.Home, ctx.Lookups) && j.h.could >= 0 && e.h.could != j.h.could {
+		j.couldWhy = "if it is that program (found on PATH, or in a directory only known at run time)"
+	}
 	if e.runsAt >= 0 {
 		// Code or a file given in an argument: sensitive.
 		j.class, j.why = Sensitive, e.runsWhat
