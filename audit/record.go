@@ -93,7 +93,10 @@ type Record struct {
 	// holding protected paths (left alone: see sandbox.Kept.Restore);
 	// "unavailable (ABI n)"
 	// when it would have run jailed but the kernel's Landlock ABI is too
-	// old, so it asked; empty (absent) when no jail was involved.
+	// old, so it asked; "unjailed; stopped N" when it ran unjailed with
+	// the sandbox on and guardsh stopped the N processes it left running
+	// (see the README's "Sandbox"); empty (absent) when no jail was
+	// involved.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Recording is the file name of the command's terminal session
 	// recording (asciicast v2, "ID.cast" in the recordings directory next

@@ -396,6 +396,13 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }
+	announced := presence != nil && !o.Sandbox && s.stopsLeftovers()
+	if announced {
+		// What it leaves running is stopped before its turn ends (see
+		// stopUnjailed): guardsh is the subreaper of its detached
+		// processes.
+		_ = sandbox.Subreaper()
+	}
 	status, err := s.command(runner, text, args)
 	recorded()
 	if err != nil {
@@ -403,6 +410,8 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	if o.Sandbox {
 		status = s.settleJail(o, rec, jail, kept, status)
+	} else if announced {
+		status = s.stopUnjailed(rec, status)
 	}
 	s.finish(rec, &status)
 	if died == syscall.SIGINT {
@@ -460,6 +469,41 @@ func allowedByRules(o guard.Outcome) bool {
 		}
 	}
 	return len(o.Segments) > 0
+}
+
+// stopsLeftovers reports whether what an unjailed command leaves running
+// is stopped when it ends (see stopUnjailed): with the sandbox on, or
+// once a jailed command of this user has run (a project file may have
+// turned the sandbox off here).
+func (s *shellRun) stopsLeftovers() bool {
+	return s.guard.Policy.Sandbox.On() || sandbox.JailsRan(s.jails)
+}
+
+// stopUnjailed stops what an announced unjailed command that returned
+// status left running (`(sleep 3; cat l > out) &`): a process that went
+// on after the command's turn ended would run beside a jailed command
+// started then, which could change the files it was decided on (see
+// announce). It says so on stderr and in rec (if not nil), and returns 126 for a
+// command that succeeded (what it started is gone), status otherwise.
+func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
+	stopped, err := sandbox.StopLeftovers()
+	if n := len(stopped); n > 0 {
+		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): with the sandbox on, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
+			n, strings.Join(stopped, ", "), s.guard.PolicyFile)
+		if rec != nil {
+			rec.Sandbox = fmt.Sprintf("unjailed; stopped %d", n)
+		}
+		if status == 0 {
+			status = exitRefused
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+		if status == 0 {
+			status = exitRefused
+		}
+	}
+	return status
 }
 
 // settleJail ends a jailed command that returned status: it stops what
@@ -597,6 +641,10 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		return exitRefused
 	}
 	defer presence.Release()
+	stops := presence != nil && s.stopsLeftovers()
+	if stops {
+		_ = sandbox.Subreaper() // see stopUnjailed
+	}
 	// On a terminal (with stderr elsewhere, which bash does not call
 	// interactive) commands read the terminal as they would in bash.
 	onTerminal := term.IsTerminal(int(r.Fd()))
@@ -657,6 +705,9 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	status, err := wait()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	if stops {
+		status = s.stopUnjailed(nil, status)
 	}
 	return status
 }

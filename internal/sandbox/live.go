@@ -120,6 +120,13 @@ func announce(dir, mine, theirs string, wait time.Duration, yield bool, why stri
 	}
 }
 
+// JailsRan reports whether a jailed command of this user has been
+// announced in dir, ever (its lock file exists).
+func JailsRan(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, jailsLive))
+	return err == nil
+}
+
 // flockRetry is flock(2) retried on EINTR.
 func flockRetry(f *os.File, how int) error {
 	for {
