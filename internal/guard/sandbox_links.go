@@ -39,18 +39,36 @@ const maxLinkHops = 40
 // lead (see linkedProtected): each path is resolved as the kernel would
 // open it, every link on the way noted; for a protected directory, its
 // entries that are links are followed too (one level: the depth to which
-// the rules resolve "DIR/*"). Cost: one lstat(2) per path component not
-// looked up before in this call, one readlink(2) per link, one listing
+// the rules resolve "DIR/*"). Cost: a directory holding listAbove or more
+// of the paths (the home, ~/.config) is listed once and its entries' types
+// read off the listing; otherwise one lstat(2) per path component not
+// looked up before in this call; one readlink(2) per link, one listing
 // per protected directory that exists.
 func (g *Guard) protectedLinks() linkedProtected {
 	ctx := g.Context
 	var lp linkedProtected
+	files, dirs := rules.HomeProtected(ctx.Home)
+	w := linkWalker{seen: map[string]walked{}, listed: map[string]map[string]fs.FileMode{}}
+	perDir := map[string]int{}
+	for _, p := range append(slices.Clip(files), dirs...) {
+		perDir[filepath.Dir(p)]++
+	}
+	for d, n := range perDir {
+		if n < listAbove {
+			continue
+		}
+		if _, r, ok := w.chain(d); ok {
+			w.listed[r] = nil // listed when first looked in
+		}
+	}
 	writable := g.jailWrites()
-	for _, w := range slices.Clone(writable) {
-		writable = append(writable, resolveLoose(w)) // a sandbox.write path may be a link
+	for _, p := range slices.Clone(writable) {
+		// A sandbox.write path may be a link.
+		if _, r, ok := w.chain(filepath.Clean(p)); ok && r != p {
+			writable = append(writable, r)
+		}
 	}
 	ws := ctx.Workspace
-	w := linkWalker{seen: map[string]fs.FileInfo{}}
 	note := func(origin, p string, isDir bool) {
 		switch {
 		case ws != "" && (p == ws || strings.HasPrefix(p, ws+"/")):
@@ -77,12 +95,12 @@ func (g *Guard) protectedLinks() linkedProtected {
 		if !ok {
 			return // a loop: nothing can be opened there
 		}
-		info, exists := w.lstat(final)
-		if exists && info.IsDir() {
+		mode, exists := w.lstat(final)
+		if exists && mode.IsDir() {
 			dir = true
 		}
 		note(p, final, dir)
-		if !entries || !exists || !info.IsDir() {
+		if !entries || !exists || !mode.IsDir() {
 			return
 		}
 		ents, err := fsview.ReadDir(final)
@@ -95,7 +113,6 @@ func (g *Guard) protectedLinks() linkedProtected {
 			}
 		}
 	}
-	files, dirs := rules.HomeProtected(ctx.Home)
 	for _, f := range files {
 		follow(f, false, false)
 	}
@@ -113,19 +130,55 @@ func tilde(p, home string) string {
 	return p
 }
 
-// linkWalker resolves paths as the kernel does, remembering each
-// component's lstat(2) (nil: missing) for the paths after.
-type linkWalker struct{ seen map[string]fs.FileInfo }
+// listAbove is how many protected paths a directory must hold for
+// protectedLinks to list it rather than look each up: one listing costs
+// about as many system calls as three lookups.
+const listAbove = 3
 
-// lstat is os.Lstat, remembered; exists is false when p cannot be
-// looked up (missing, or a directory on the way may not be searched).
-func (w *linkWalker) lstat(p string) (info fs.FileInfo, exists bool) {
-	info, ok := w.seen[p]
-	if !ok {
-		info, _ = os.Lstat(p)
-		w.seen[p] = info
+// linkWalker resolves paths as the kernel does, remembering what each
+// component is for the paths after.
+type linkWalker struct {
+	seen map[string]walked
+	// listed holds the directories (resolved) whose entries are read off
+	// one listing, name → type; nil until first looked in.
+	listed map[string]map[string]fs.FileMode
+}
+
+// walked is a path as lstat(2) found it: its type, or that it is missing.
+type walked struct {
+	mode   fs.FileMode
+	exists bool
+}
+
+// lstat returns p's type (that of a link itself), from its directory's
+// listing when that directory is one to list, else from os.Lstat,
+// remembered; exists is false when p cannot be looked up (missing, or a
+// directory on the way may not be searched).
+func (w *linkWalker) lstat(p string) (mode fs.FileMode, exists bool) {
+	if s, ok := w.seen[p]; ok {
+		return s.mode, s.exists
 	}
-	return info, info != nil
+	var s walked
+	dir := filepath.Dir(p)
+	if names, toList := w.listed[dir]; toList {
+		if names == nil {
+			names = map[string]fs.FileMode{}
+			ents, err := fsview.ReadDir(dir)
+			if err != nil {
+				delete(w.listed, dir) // looked up name by name instead
+				return w.lstat(p)
+			}
+			for _, e := range ents {
+				names[e.Name()] = e.Type()
+			}
+			w.listed[dir] = names
+		}
+		s.mode, s.exists = names[filepath.Base(p)]
+	} else if info, err := os.Lstat(p); err == nil {
+		s = walked{mode: info.Mode(), exists: true}
+	}
+	w.seen[p] = s
+	return s.mode, s.exists
 }
 
 // chain resolves absolute path p component by component, following
@@ -149,11 +202,11 @@ func (w *linkWalker) chain(p string) (hops []string, final string, ok bool) {
 			continue
 		}
 		next := filepath.Join(cur, name)
-		info, exists := w.lstat(next)
+		mode, exists := w.lstat(next)
 		if !exists {
 			return hops, filepath.Join(append([]string{next}, rest...)...), true
 		}
-		if info.Mode()&fs.ModeSymlink == 0 {
+		if mode&fs.ModeSymlink == 0 {
 			cur = next
 			continue
 		}
