@@ -18,7 +18,9 @@ import (
 // and every segment that asks could be contained by the jail (see
 // rules.Sandboxable); under sandbox: strict an allowed command runs jailed
 // too. When the jail is needed but g.SandboxUnavailable says the kernel
-// cannot provide it, o keeps asking and says why in o.SandboxNote. A deny,
+// cannot provide it, or a protected path outside the workspace leads
+// where a jail writes outside it (see linkedOutside), o keeps asking and
+// says why in o.SandboxNote. A deny,
 // a command not understood, or any segment asking for another reason is
 // left as it is: the sandbox widens nothing a rule forbids.
 //
