@@ -20,9 +20,9 @@ import (
 // too. When the jail is needed but g.SandboxUnavailable says the kernel
 // cannot provide it, or a protected path outside the workspace leads
 // where a jail writes outside it (see linkedOutside), o keeps asking and
-// says why in o.SandboxNote. A deny,
-// a command not understood, or any segment asking for another reason is
-// left as it is: the sandbox widens nothing a rule forbids.
+// says why in o.SandboxNote. A deny, a command not understood, or any
+// segment asking for another reason is left as it is: the sandbox widens
+// nothing a rule forbids.
 //
 // A git segment allowed by its class in a repository a jail could have
 // written (see untrustedRepo), and a program found on PATH where a jail
