@@ -573,8 +573,9 @@ type analyzer struct {
 	catDefined, funcDefined, declAttrs bool
 	loopDepth                          int
 	// loopVals are the values of the bounded loop variables of the loops
-	// being analysed (see loopValues).
-	loopVals map[string][]string
+	// being analysed (see loopValues), with what each makes the
+	// Segment.Assumed of the segments emitted with it.
+	loopVals map[string]loopVar
 	// envAssigned are the variables the text assigned so far; envOff:
 	// it did something that may assign any (see envValue).
 	envAssigned map[string]bool
@@ -1413,9 +1414,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.envAssigned[l.Name.Value] = true // not the environment's any more
 			if vals, ok := a.loopValues(l, c.Do, f); ok {
 				if a.loopVals == nil {
-					a.loopVals = map[string][]string{}
+					a.loopVals = map[string]loopVar{}
 				}
-				a.loopVals[l.Name.Value] = vals
+				a.loopVals[l.Name.Value] = newLoopVar(l.Name.Value, vals)
 				defer delete(a.loopVals, l.Name.Value)
 			}
 		case *syntax.CStyleLoop:
@@ -1592,17 +1593,19 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		// Segment.Bounded).
 		for _, name := range main.Bounded {
 			old, had := a.assume.vars[name]
-			for _, v := range a.loopVals[name] {
+			lv := a.loopVals[name]
+			uses, inPlace := loopUses(main.Args, name)
+			for i, v := range lv.vals {
 				if a.assume.vars == nil {
 					a.assume.vars = map[string]string{}
 				}
 				a.assume.vars[name] = v
-				if alt, ok := loopArgs(main.Args, name, v); ok {
+				if inPlace && !lv.blank[i] {
 					// The words' Holes are all this variable's: its
 					// value in their place (what expand would give).
 					seg := main
-					seg.Args, seg.Certain = alt, true
-					a.assuming = name + "=" + strings.ReplaceAll(v, Hole, "…")
+					seg.Args, seg.Certain = a.loopArgs(main.Args, uses, v), true
+					a.assuming = lv.assumed[i]
 					a.emit(seg, f)
 					a.payloads(seg, offs, s, f, 0)
 					a.assuming = ""
@@ -1624,18 +1627,41 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 }
 
-// loopArgs returns args with the Holes that loop variable name's
-// references made replaced by value v, when that is all expand would do
-// with them: every word that uses the variable uses no other expansion
-// (its text has no other "$" or "`") and has exactly as many Holes as
-// references to it, and v holds no blank (unquoted, it would be split) —
-// v is a word or a glob's shape (see loopValues), with no pattern
-// character. ok is false when some word needs expand itself, or none uses
-// the variable.
-func loopArgs(args []Word, name, v string) (out []Word, ok bool) {
-	if strings.ContainsAny(v, " \t\n") {
-		return nil, false
+// loopVar is a bounded loop variable's values (see loopValues), and
+// for each what the analysis needs as it emits a segment with it.
+type loopVar struct {
+	vals []string
+	// assumed[i] is the Segment.Assumed of vals[i]: "NAME=VALUE", the
+	// value's Holes written "…".
+	assumed []string
+	// blank[i]: vals[i] holds a blank, which expand would split where
+	// the variable is unquoted (see loopUses).
+	blank []bool
+	// bounded is []string{NAME}, with no room for more: the
+	// Segment.Bounded of every segment whose words use only it.
+	bounded []string
+}
+
+// newLoopVar returns the loopVar of variable name with values vals.
+func newLoopVar(name string, vals []string) loopVar {
+	lv := loopVar{vals: vals, assumed: make([]string, len(vals)), blank: make([]bool, len(vals)), bounded: []string{name}}
+	for i, v := range vals {
+		lv.assumed[i] = name + "=" + strings.ReplaceAll(v, Hole, "…")
+		lv.blank[i] = strings.ContainsAny(v, " \t\n")
 	}
+	return lv
+}
+
+// loopUses returns the indexes of the args that use loop variable name
+// when each value v of it can take the place of the Holes its
+// references made in them (see loopArgs), that is when that is all
+// expand would do with them: every word that uses the variable uses no
+// other expansion (its text has no other "$" or "`") and has exactly as
+// many Holes as references to it — and v holds no blank (unquoted, it
+// would be split; see loopVar.blank), v being a word or a glob's shape
+// (see loopValues), with no pattern character. ok is false when some
+// word needs expand itself, or none uses the variable.
+func loopUses(args []Word, name string) (uses []int, ok bool) {
 	for i, w := range args {
 		refs := countRefs(w.Source, name)
 		if refs == 0 {
@@ -1644,12 +1670,24 @@ func loopArgs(args []Word, name, v string) (out []Word, ok bool) {
 		if strings.Count(w.Source, "$") != refs || strings.IndexByte(w.Source, '`') >= 0 || strings.Count(w.Value, Hole) != refs {
 			return nil, false
 		}
-		if out == nil {
-			out = slices.Clone(args)
-		}
-		out[i].Value = strings.ReplaceAll(w.Value, Hole, v)
+		uses = append(uses, i)
 	}
-	return out, out != nil
+	return uses, len(uses) > 0
+}
+
+// loopArgs returns a copy of args (carved from the shared blocks, see
+// wordSlots) with the Holes of the words at uses (see loopUses) replaced
+// by value v.
+func (a *analyzer) loopArgs(args []Word, uses []int, v string) []Word {
+	out := append(a.wordSlots(len(args)), args...)
+	for _, i := range uses {
+		if out[i].Value == Hole {
+			out[i].Value = v // "$f" alone: what ReplaceAll would make
+		} else {
+			out[i].Value = strings.ReplaceAll(out[i].Value, Hole, v)
+		}
+	}
+	return out
 }
 
 // countRefs counts the plain references to variable name in src: "$name"
@@ -1698,8 +1736,12 @@ func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []strin
 			if p.Param == nil || slices.Contains(names, p.Param.Value) {
 				continue
 			}
-			if _, ok := a.loopVals[p.Param.Value]; ok {
-				names = append(names, p.Param.Value)
+			if lv, ok := a.loopVals[p.Param.Value]; ok {
+				if names == nil {
+					names = lv.bounded // shared: its capacity is its length
+				} else {
+					names = append(names, p.Param.Value)
+				}
 			} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
 				names = append(names, p.Param.Value)
 			}
