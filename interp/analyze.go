@@ -1870,47 +1870,161 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 		}
 		vals = append(vals, fs[0].Value)
 	}
+	return vals, a.loopBodyKeeps(name, do)
+}
+
+// loopBodyKeeps reports whether statements do, a for loop's body, cannot
+// assign its variable name (see loopValues): no node of their syntax
+// tree is one loopBodyNode refuses. Bodies made only of simple commands,
+// && and || lists, and words of literals, quotes and parameter
+// expansions are read by loopBody; any other shape by loopBodyWalk.
+func (a *analyzer) loopBodyKeeps(name string, do []*syntax.Stmt) bool {
+	for _, st := range do {
+		switch (loopBody{a: a, name: name}).stmt(st) {
+		case bodyAssigns:
+			return false
+		case bodyUnread:
+			return a.loopBodyWalk(name, do)
+		}
+	}
+	return true
+}
+
+// loopBodyWalk is loopBodyKeeps for any body: syntax.Walk visits every
+// node.
+func (a *analyzer) loopBodyWalk(name string, do []*syntax.Stmt) bool {
 	ok := true
 	for _, st := range do {
 		syntax.Walk(st, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Assign:
-				if n.Name != nil && n.Name.Value == name {
-					ok = false
-				}
-			case *syntax.WordIter:
-				if n.Name != nil && n.Name.Value == name {
-					ok = false
-				}
-			case *syntax.ParamExp:
-				// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
-				if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl {
-					ok = false
-				}
-			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
-				*syntax.CoprocClause, *syntax.CStyleLoop:
-				ok = false
-			case *syntax.CallExpr:
-				if len(n.Args) > 0 {
-					c, static := n.Args[0].Lit(), true
-					if c == "" {
-						c, static = simpleValue(n.Args[0].Parts, false)
-					}
-					switch {
-					case !static, a.isFunc(c), a.isAlias(c):
-						ok = false
-					case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
-						c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),
-						c == "declare", c == "typeset", c == "local", c == "export", c == "readonly", c == "builtin",
-						c == "command", c == "exec", c == "select", c == "enable", c == "hash", c == "trap":
-						ok = false
-					}
-				}
-			}
+			ok = ok && !a.loopBodyNode(name, n)
 			return ok
 		})
 	}
-	return vals, ok
+	return ok
+}
+
+// loopBodyNode reports whether node n of a for loop's body may assign
+// the loop's variable name, or makes the analysis unable to tell.
+func (a *analyzer) loopBodyNode(name string, n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Assign:
+		return n.Name != nil && n.Name.Value == name
+	case *syntax.WordIter:
+		return n.Name != nil && n.Name.Value == name
+	case *syntax.ParamExp:
+		// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
+		return n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl
+	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
+		*syntax.CoprocClause, *syntax.CStyleLoop:
+		return true
+	case *syntax.CallExpr:
+		if len(n.Args) == 0 {
+			return false
+		}
+		c, static := n.Args[0].Lit(), true
+		if c == "" {
+			c, static = simpleValue(n.Args[0].Parts, false)
+		}
+		switch {
+		case !static, a.isFunc(c), a.isAlias(c):
+			return true
+		case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
+			c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),
+			c == "declare", c == "typeset", c == "local", c == "export", c == "readonly", c == "builtin",
+			c == "command", c == "exec", c == "select", c == "enable", c == "hash", c == "trap":
+			return true
+		}
+	}
+	return false
+}
+
+// bodyRead is what loopBody found in a statement.
+type bodyRead int
+
+const (
+	bodyKeeps   bodyRead = iota // no node loopBodyNode refuses
+	bodyAssigns                 // a node loopBodyNode refuses
+	bodyUnread                  // a node loopBody does not read: ask loopBodyWalk
+)
+
+// loopBody reads the common shapes of a loop's body for loopBodyKeeps
+// without syntax.Walk (which costs a closure call and deferred calls per
+// node): the nodes it reads, and their children, are those syntax.Walk
+// visits, each asked loopBodyNode; TestLoopBodyAsWalk compares the two.
+type loopBody struct {
+	a    *analyzer
+	name string
+}
+
+func (b loopBody) stmt(st *syntax.Stmt) bodyRead {
+	r := bodyKeeps
+	switch c := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		if b.a.loopBodyNode(b.name, c) {
+			return bodyAssigns
+		}
+		for _, as := range c.Assigns {
+			if as.Index != nil || as.Array != nil {
+				return bodyUnread
+			}
+			if b.a.loopBodyNode(b.name, as) {
+				return bodyAssigns
+			}
+			if as.Value != nil {
+				r = max(r, b.word(as.Value))
+			}
+		}
+		for _, w := range c.Args {
+			r = max(r, b.word(w))
+		}
+	case *syntax.BinaryCmd:
+		r = max(b.stmt(c.X), b.stmt(c.Y))
+	default:
+		if b.a.loopBodyNode(b.name, c) {
+			return bodyAssigns
+		}
+		return bodyUnread
+	}
+	for _, rd := range st.Redirs {
+		if rd.Hdoc != nil {
+			r = max(r, b.word(rd.Hdoc))
+		}
+		r = max(r, b.word(rd.Word))
+	}
+	return r
+}
+
+// word reads w's parts; a nil w (no node) keeps.
+func (b loopBody) word(w *syntax.Word) bodyRead {
+	if w == nil {
+		return bodyKeeps
+	}
+	return b.parts(w.Parts)
+}
+
+func (b loopBody) parts(parts []syntax.WordPart) bodyRead {
+	r := bodyKeeps
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			r = max(r, b.parts(p.Parts))
+		case *syntax.ParamExp:
+			if b.a.loopBodyNode(b.name, p) {
+				return bodyAssigns
+			}
+			if p.Flags != nil || p.NestedParam != nil || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+				r = bodyUnread
+			}
+		default:
+			if b.a.loopBodyNode(b.name, p) {
+				return bodyAssigns
+			}
+			r = bodyUnread
+		}
+	}
+	return r
 }
 
 // track updates the assumed values after simple command c (resolved as
