@@ -215,7 +215,6 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
-	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
 	switch {
 	case streamed:
 		if !a.streamed(src, top) {
@@ -224,6 +223,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 			return Analyze(src, opt)
 		}
 	case len(src) <= MaxTextSize:
+		a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src) // stream's own otherwise
 		if nu := a.top(src, top); nu != nil {
 			return nil, nu
 		}
@@ -465,6 +465,9 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 	if a.segs == nil && a.segsHint > 0 {
 		a.segs, a.meta = make([]Segment, 0, a.segsHint), make([]segMeta, 0, a.segsHint)
 	}
+	// Read while the parser's goroutine parses the first statements
+	// (milliseconds for a text of megabytes), before any is analysed.
+	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
 	for b := range batches {
 		switch {
 		case b.panic != nil:
@@ -576,6 +579,8 @@ type analyzer struct {
 	// being analysed (see loopValues), with what each makes the
 	// Segment.Assumed of the segments emitted with it.
 	loopVals map[string]loopVar
+	// lastBounded is the loopVar.bounded made last.
+	lastBounded []string
 	// envAssigned are the variables the text assigned so far; envOff:
 	// it did something that may assign any (see envValue).
 	envAssigned map[string]bool
@@ -1416,7 +1421,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				if a.loopVals == nil {
 					a.loopVals = map[string]loopVar{}
 				}
-				a.loopVals[l.Name.Value] = newLoopVar(l.Name.Value, vals)
+				a.loopVals[l.Name.Value] = a.newLoopVar(l.Name.Value, vals)
 				defer delete(a.loopVals, l.Name.Value)
 			}
 		case *syntax.CStyleLoop:
@@ -1600,12 +1605,12 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 					a.assume.vars = map[string]string{}
 				}
 				a.assume.vars[name] = v
-				if inPlace && !lv.blank[i] {
+				if inPlace && !strings.ContainsAny(v, " \t\n") {
 					// The words' Holes are all this variable's: its
 					// value in their place (what expand would give).
 					seg := main
 					seg.Args, seg.Certain = a.loopArgs(main.Args, uses, v), true
-					a.assuming = lv.assumed[i]
+					a.assuming = lv.assumedAt(i)
 					a.emit(seg, f)
 					a.payloads(seg, offs, s, f, 0)
 					a.assuming = ""
@@ -1628,28 +1633,57 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 }
 
 // loopVar is a bounded loop variable's values (see loopValues), and
-// for each what the analysis needs as it emits a segment with it.
+// what the analysis needs as it emits a segment with each.
 type loopVar struct {
 	vals []string
-	// assumed[i] is the Segment.Assumed of vals[i]: "NAME=VALUE", the
-	// value's Holes written "…".
-	assumed []string
-	// blank[i]: vals[i] holds a blank, which expand would split where
-	// the variable is unquoted (see loopUses).
-	blank []bool
+	// assumed holds the Segment.Assumed of each value, one after the
+	// other: "NAME=VALUE", the value's Holes written "…" (one string, so
+	// one allocation for them all); ends[i] is where vals[i]'s ends.
+	assumed string
+	ends    []int
 	// bounded is []string{NAME}, with no room for more: the
 	// Segment.Bounded of every segment whose words use only it.
 	bounded []string
 }
 
 // newLoopVar returns the loopVar of variable name with values vals.
-func newLoopVar(name string, vals []string) loopVar {
-	lv := loopVar{vals: vals, assumed: make([]string, len(vals)), blank: make([]bool, len(vals)), bounded: []string{name}}
+func (a *analyzer) newLoopVar(name string, vals []string) loopVar {
+	lv := loopVar{vals: vals, ends: make([]int, len(vals))}
+	var b strings.Builder
 	for i, v := range vals {
-		lv.assumed[i] = name + "=" + strings.ReplaceAll(v, Hole, "…")
-		lv.blank[i] = strings.ContainsAny(v, " \t\n")
+		b.WriteString(name)
+		b.WriteByte('=')
+		for v != "" {
+			k := strings.Index(v, Hole)
+			if k < 0 {
+				b.WriteString(v)
+				break
+			}
+			b.WriteString(v[:k])
+			b.WriteString("…")
+			v = v[k+len(Hole):]
+		}
+		lv.ends[i] = b.Len()
+	}
+	lv.assumed = b.String()
+	// A loop's variable is most often named as the one before: one
+	// Bounded slice for all of them.
+	if len(a.lastBounded) == 1 && a.lastBounded[0] == name {
+		lv.bounded = a.lastBounded
+	} else {
+		lv.bounded = []string{name}
+		a.lastBounded = lv.bounded
 	}
 	return lv
+}
+
+// assumedAt returns the Segment.Assumed of value i.
+func (lv loopVar) assumedAt(i int) string {
+	start := 0
+	if i > 0 {
+		start = lv.ends[i-1]
+	}
+	return lv.assumed[start:lv.ends[i]]
 }
 
 // loopUses returns the indexes of the args that use loop variable name
@@ -1658,7 +1692,7 @@ func newLoopVar(name string, vals []string) loopVar {
 // expand would do with them: every word that uses the variable uses no
 // other expansion (its text has no other "$" or "`") and has exactly as
 // many Holes as references to it — and v holds no blank (unquoted, it
-// would be split; see loopVar.blank), v being a word or a glob's shape
+// would be split; the caller's check), v being a word or a glob's shape
 // (see loopValues), with no pattern character. ok is false when some
 // word needs expand itself, or none uses the variable.
 func loopUses(args []Word, name string) (uses []int, ok bool) {
