@@ -1599,7 +1599,8 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		for _, name := range main.Bounded {
 			old, had := a.assume.vars[name]
 			lv := a.loopVals[name]
-			uses, inPlace := loopUses(main.Args, name)
+			var room [8]int
+			uses, inPlace := loopUses(room[:0], main.Args, name)
 			for i, v := range lv.vals {
 				if a.assume.vars == nil {
 					a.assume.vars = map[string]string{}
@@ -1650,6 +1651,11 @@ type loopVar struct {
 func (a *analyzer) newLoopVar(name string, vals []string) loopVar {
 	lv := loopVar{vals: vals, ends: make([]int, len(vals))}
 	var b strings.Builder
+	n := 0
+	for _, v := range vals {
+		n += len(name) + 1 + len(v) + strings.Count(v, Hole)*(len("…")-len(Hole))
+	}
+	b.Grow(n)
 	for i, v := range vals {
 		b.WriteString(name)
 		b.WriteByte('=')
@@ -1686,7 +1692,7 @@ func (lv loopVar) assumedAt(i int) string {
 	return lv.assumed[start:lv.ends[i]]
 }
 
-// loopUses returns the indexes of the args that use loop variable name
+// loopUses appends to uses the indexes of the args that use loop variable name
 // when each value v of it can take the place of the Holes its
 // references made in them (see loopArgs), that is when that is all
 // expand would do with them: every word that uses the variable uses no
@@ -1695,7 +1701,7 @@ func (lv loopVar) assumedAt(i int) string {
 // would be split; the caller's check), v being a word or a glob's shape
 // (see loopValues), with no pattern character. ok is false when some
 // word needs expand itself, or none uses the variable.
-func loopUses(args []Word, name string) (uses []int, ok bool) {
+func loopUses(uses []int, args []Word, name string) ([]int, bool) {
 	for i, w := range args {
 		refs := countRefs(w.Source, name)
 		if refs == 0 {
