@@ -327,13 +327,13 @@ func mayDefine(src string) (cat, fn, attr bool) {
 			break
 		}
 	}
-	for _, kw := range [...]string{"declare", "typeset", "local", "export", "readonly"} {
+	for _, kw := range [...]keyword{kwDeclare, kwTypeset, kwLocal, kwExport, kwReadonly} {
 		for i := 0; !attr; {
-			k := strings.Index(src[i:], kw)
-			if k < 0 {
+			at := kw.index(src, i)
+			if at < 0 {
 				break
 			}
-			i += k + len(kw)
+			i = at + len(kw.word)
 			// The option words after it, blanks and quotes between.
 			for j := i; j < len(src); {
 				for j < len(src) && strings.IndexByte(" \t\"'\\", src[j]) >= 0 {
