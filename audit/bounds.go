@@ -132,11 +132,58 @@ func (b *bounds) sort() *bounds {
 // maxNesting bounds how deep shellBounds follows scripts inside words.
 const maxNesting = 4
 
+// nestedPrograms returns the programs of the segments found in nested
+// code (Segment.Via not empty): each one's first word after its prefix
+// assignments, as the record shows it.
+func nestedPrograms(segments []Segment) map[string]bool {
+	var out map[string]bool
+	for _, s := range segments {
+		if len(s.Via) == 0 {
+			continue
+		}
+		for _, w := range s.Argv {
+			if isAssignment(w) {
+				continue
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[w] = true
+			break
+		}
+	}
+	return out
+}
+
+// isAssignment reports whether w is a prefix assignment as a segment's
+// argv shows it: NAME=…, NAME+=…, NAME[…]=….
+func isAssignment(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || 'a' <= w[i]|0x20 && w[i]|0x20 <= 'z' || i > 0 && '0' <= w[i] && w[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(w) && w[i] == '[' {
+		j := strings.IndexByte(w[i:], ']')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+	}
+	if i < len(w) && w[i] == '+' {
+		i++
+	}
+	return i < len(w) && w[i] == '='
+}
+
 // shellBounds returns the bounds of the shell text cmd. nested are the
-// argv of the segments the analysis found in nested code (Segment.Via not
-// empty), each joined by NUL: a word whose text parses to a command with
-// one of those argv is a script, and its own words bound a redaction
-// inside it. Text that does not parse is cut at every character that may
+// programs of the segments the analysis found in nested code
+// (nestedPrograms): a word whose text parses to a script running one of
+// them, as written or after quote removal, is taken for the script the
+// analysis read, and its own words bound a redaction inside it (a false
+// match costs at worst part of a secret, a missed one hid commands). Text that does not parse is cut at every character that may
 // separate commands (; & | newline ` ( ) < >), quoted or not.
 func shellBounds(cmd string, nested map[string]bool) *bounds {
 	b := &bounds{text: cmd}
@@ -224,7 +271,7 @@ func boolInt(v bool) int {
 }
 
 // script adds the words of w's text when it is a script the analysis
-// read (a command in it has the argv of a nested segment).
+// read (see shellBounds).
 func (b *bounds) script(w *syntax.Word, off []int, nested map[string]bool, depth int) {
 	val, voff, ok := literal(w)
 	if !ok {
@@ -242,8 +289,8 @@ func (b *bounds) script(w *syntax.Word, off []int, nested map[string]bool, depth
 	b.add(f, voff, nested, depth+1)
 }
 
-// isScript reports whether text parses to a script holding a command
-// with the argv of a nested segment (see shellBounds).
+// isScript reports whether text parses to a script running one of the
+// nested programs (see shellBounds).
 func isScript(text string, nested map[string]bool) bool {
 	_, ok := parseScript(text, nested)
 	return ok
@@ -259,16 +306,10 @@ func parseScript(val string, nested map[string]bool) (*syntax.File, bool) {
 	}
 	isScript := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && !isScript && len(c.Args) > 0 {
-			argv := make([]string, 0, len(c.Args))
-			for _, a := range c.Args {
-				v, _, ok := literal(a)
-				if !ok {
-					return true
-				}
-				argv = append(argv, v)
-			}
-			isScript = nested[strings.Join(argv, "\x00")]
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			name := c.Args[0]
+			v, _, ok := literal(name)
+			isScript = ok && nested[v] || nested[val[name.Pos().Offset():name.End().Offset()]]
 		}
 		return !isScript
 	})

@@ -134,9 +134,15 @@ func (r *Redactor) String(s string) string {
 // Command returns the shell text cmd with every secret replaced by
 // Redacted, each replacement kept inside the word that holds the secret
 // (see bounds): the rest of the command stays in the record whatever a
-// pattern would match. nested are the argv of the segments found in
-// nested code, as shellBounds takes them.
-func (r *Redactor) Command(cmd string, nested map[string]bool) string {
+// pattern would match. segments are the command's (its record's): a word
+// that is a script for one of those found in nested code (Segment.Via:
+// bash -c '…', eval '…') is bounded by its own words in turn. Text that
+// does not parse is cut at every character that may separate commands.
+func (r *Redactor) Command(cmd string, segments []Segment) string {
+	return r.command(cmd, nestedPrograms(segments))
+}
+
+func (r *Redactor) command(cmd string, nested map[string]bool) string {
 	if r == nil {
 		return cmd
 	}
@@ -230,17 +236,9 @@ func (r *Redactor) Record(rec *Record) {
 	if r == nil {
 		return
 	}
-	var nested map[string]bool
-	for _, s := range rec.Segments {
-		if len(s.Via) > 0 {
-			if nested == nil {
-				nested = map[string]bool{}
-			}
-			nested[strings.Join(s.Argv, "\x00")] = true
-		}
-	}
+	nested := nestedPrograms(rec.Segments)
 	cmd := rec.Command
-	if c := r.Command(cmd, nested); c != cmd {
+	if c := r.command(cmd, nested); c != cmd {
 		rec.Command, rec.Redacted = c, true
 	}
 	rec.Error = r.String(rec.Error)
@@ -283,7 +281,7 @@ const window = 3
 
 // strings redacts each word and, for secrets split across words (a
 // header name and its value, an option and its value), the words joined,
-// each redaction kept inside one word; nested is as for Command. A word
+// each redaction kept inside one word; nested is nestedPrograms'. A word
 // that is a script the analysis read (bash -c's, eval's) is redacted as a
 // command, each redaction inside one of its words, and never joined with
 // others.
@@ -298,7 +296,7 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	for i, w := range words {
 		spans[i] = r.spans(w, func() *bounds { return whole }, true)
 		if len(spans[i]) > 0 && isScript(w, nested) {
-			out[i], script[i], spans[i] = r.Command(w, nested), true, nil
+			out[i], script[i], spans[i] = r.command(w, nested), true, nil
 		}
 	}
 	for n := 2; n <= window; n++ {
