@@ -63,6 +63,11 @@ type Record struct {
 	// Command is the shell text that was analysed (and, if allowed, run):
 	// the -c string, or the script's contents.
 	Command string `json:"command"`
+	// Redacted is true when secrets were taken out of Command (see
+	// Redactor.Command): the text is no longer what was decided, so
+	// `audit replay` does not decide it again, and Segments, redacted
+	// word by word, show every command that would run. Absent otherwise.
+	Redacted bool `json:"redacted,omitempty"`
 	// Mode is the policy mode in force ("ask", "auto", …).
 	Mode string `json:"mode"`
 	// Segments are the per-segment decisions, in the order the segments
