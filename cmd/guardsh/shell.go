@@ -355,10 +355,6 @@ func (s *shellRun) serve(text string, args []string) int {
 			s.finish(rec, nil)
 			return exitRefused
 		}
-	} else if allowedByRules(o) {
-		// An allow rule of the user's lets every segment run: such a
-		// command (a dev server) does not keep jailed commands waiting.
-		presence.Release()
 	}
 	runner := s.runner
 	var jail *sandbox.Jail
@@ -458,17 +454,6 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 		return nil, nil
 	}
 	return p, err
-}
-
-// allowedByRules reports whether an allow rule lets every segment of o
-// run.
-func allowedByRules(o guard.Outcome) bool {
-	for _, c := range o.Segments {
-		if c.Verdict.Decision != rules.Allow || c.Verdict.DecidedBy != rules.ByRule {
-			return false
-		}
-	}
-	return len(o.Segments) > 0
 }
 
 // stopsLeftovers reports whether what an unjailed command leaves running
