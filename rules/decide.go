@@ -407,6 +407,11 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			}
 		}
 	}
+	if len(s.Words) > 0 && fdProgram(s.Words[0], cwd) {
+		// Whatever file is open there: any deny rule could match.
+		p.mergeForm(&j.h, form{words: append([]string{Hole}, s.Words[1:]...)})
+		j.couldWhy = "since the program is an open file descriptor's file"
+	}
 	if len(p.pathPrograms) > 0 && p.programPathForms(&j.h, s.Words, cwd, ctx.Home, ctx.Lookups) && j.h.could >= 0 && e.h.could != j.h.could {
 		j.couldWhy = "if it is that program (found on PATH, or in a directory only known at run time)"
 	}

@@ -90,3 +90,36 @@ func (p *Policy) programPathForms(h *hits, words []string, cwd, home string, lk 
 	}
 	return maybe
 }
+
+// fdProgram reports whether w0, a command's program as written (relative
+// to cwd, "" when only known at run time), names an open file descriptor
+// rather than a file: /dev/fd/N, /proc/self/fd/N (or a process's, or the
+// thread's), /dev/stdin. Such a program is whatever file the command (or
+// its caller) opened there — `/dev/fd/3 nuke 3< /opt/tools/deploy` ran a
+// program a deny rule names under no name the rules see — so every deny
+// rule whose arguments match could match it.
+func fdProgram(w0, cwd string) bool {
+	if !strings.Contains(w0, "/") || strings.Contains(w0, Hole) {
+		return false
+	}
+	p := w0
+	if !strings.HasPrefix(p, "/") {
+		if cwd == "" {
+			return false
+		}
+		p = cwd + "/" + p
+	}
+	p = path.Clean(p)
+	switch p {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	if strings.HasPrefix(p, "/dev/fd/") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "/proc/"); ok {
+		_, after, ok := strings.Cut(rest, "/")
+		return ok && strings.HasPrefix(after, "fd/")
+	}
+	return false
+}

@@ -81,3 +81,34 @@ rules:
 		}
 	}
 }
+
+// TestFdPrograms: a program named by an open file descriptor's path runs
+// whatever file is open there, so every deny rule whose arguments match
+// could match it (in every mode).
+func TestFdPrograms(t *testing.T) {
+	p, err := Parse([]byte("mode: bypass\nrules:\n  shell:\n    deny: [\"touch /srv/DENIED*\", \"/opt/tools/deploy nuke*\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cwd   string
+		words []string
+		want  Decision
+	}{
+		{"/w", []string{"/dev/fd/3", "/srv/DENIED-fd"}, Ask},
+		{"/w", []string{"/proc/self/fd/3", "nuke"}, Ask},
+		{"/w", []string{"/proc/1234/fd/9", "nuke"}, Ask},
+		{"/w", []string{"/proc/thread-self/fd/3", "nuke"}, Ask},
+		{"/w", []string{"/dev/stdin", "nuke"}, Ask},
+		{"/dev/fd", []string{"./3", "nuke"}, Ask},
+		{"/dev", []string{"fd/../fd/3", "nuke"}, Ask},
+		{"/w", []string{"/dev/null", "nuke"}, Allow},
+		{"/w", []string{"/proc/self/exe", "nuke"}, Allow},
+		{"/w", []string{"./fd/3", "nuke"}, Allow},
+	} {
+		v := p.Decide(Subject{Kind: KindExec, Words: tt.words}, Context{Mode: Bypass, Cwd: tt.cwd, Workspace: "/w", Lookups: NewLookups()})
+		if v.Decision != tt.want {
+			t.Errorf("%q in %s: %s (%s), want %s", tt.words, tt.cwd, v.Decision, v.Reason, tt.want)
+		}
+	}
+}
