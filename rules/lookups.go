@@ -21,7 +21,7 @@ type Lookups struct {
 	m         map[string]lookup
 	names     map[string]map[string]bool // directory → its entries; nil value: unknown
 	linkNames map[string][]string        // directory → its entries that are symlinks (see links)
-	canon     map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
+	canon     map[string][2]string       // working directory → cleaned, canonical (see pathIndex.cwdForms)
 	// tmp is os.TempDir() when tmpRead: the environment is read once
 	// for the command (see tempDir).
 	tmp     string
@@ -57,8 +57,18 @@ type lookup struct {
 	err error
 }
 
-// NewLookups returns an empty Lookups.
-func NewLookups() *Lookups { return &Lookups{m: make(map[string]lookup, 16)} }
+// NewLookups returns an empty Lookups. Its tables are made when first
+// written: a command whose paths are all answered by probes, or that
+// names none, makes no lstat table.
+func NewLookups() *Lookups { return &Lookups{} }
+
+// remember records the lstat answer for p.
+func (lk *Lookups) remember(p string, fi os.FileInfo, err error) {
+	if lk.m == nil {
+		lk.m = make(map[string]lookup, 16)
+	}
+	lk.m[p] = lookup{fi, err}
+}
 
 // maxListed is the most entries a directory may have for has to list it
 // (one getdents call reads a few hundred); a bigger one is looked up name
@@ -140,7 +150,7 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	} else {
 		fi, err = lstat(p)
 	}
-	lk.m[p] = lookup{fi, err}
+	lk.remember(p, fi, err)
 	return fi, err
 }
 
@@ -185,7 +195,7 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 			// Below a path a probe found missing (or no directory)
 			// with no symlink on the way: the kernel's walk stops at
 			// the same component.
-			lk.m[full] = lookup{nil, err}
+			lk.remember(full, nil, err)
 			return full, true
 		}
 	}
@@ -204,7 +214,7 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 		}
 		return "", false
 	case syscall.ENOENT, syscall.ENOTDIR:
-		lk.m[full] = lookup{nil, err}
+		lk.remember(full, nil, err)
 		if lk.absent == nil {
 			lk.absent = make(map[string]error, 4)
 		}

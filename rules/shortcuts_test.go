@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNewPlainFile checks argScan.newPlainFile, which joins a plain
+// word's paths on the stack, against newFile of the paths joined the long
+// way (as check joined them before): the same could-match, ask and
+// protected path for every pairing of directory spellings (the
+// directory itself, the root, one reached through a symlink), words that
+// name a protected file or a path rule's file, and names too long for
+// the stack buffer.
+func TestNewPlainFile(t *testing.T) {
+	p := mustParse(t, `
+rules:
+  write:
+    deny: ["~/.ssh/*", "/srv/data/*", "/key.pem", "~/proj/gen/*"]
+    ask: ["~/notes/*", "/srv/link/y"]
+  read:
+    deny: ["/srv/data/z"]
+`)
+	ctx := testContext(t, AskMode)
+	x := p.pathIndexFor(ctx)
+	long := strings.Repeat("n", 300)
+	dirs := [][2]string{ // dir, canon
+		{ctx.Home + "/.ssh", ctx.Home + "/.ssh"},
+		{"/", "/"},
+		{"/srv/data", "/srv/data"},
+		{"/srv/link", "/srv/data"},
+		{"/srv/data", "/srv/link"},
+		{"/srv/data", "/"},
+		{"/", "/srv/data"},
+		{ctx.Home + "/notes", ctx.Home + "/notes"},
+		{ctx.Workspace + "/gen", ctx.Workspace + "/gen"},
+		{ctx.Workspace, ctx.Home + "/.ssh"},
+		{"/srv/" + long, "/srv/data"},
+		{"/srv/data", "/srv/" + long},
+	}
+	words := []string{"authorized_keys", "y", "z", "key.pem", "x", "config", "pre-commit", long}
+	sections := [][]int{readThenWrite, readThenWrite[:1]}
+	// The long way: the paths as check joined them before newPlainFile.
+	join := func(dir, canon, c string) (cleaned, resolved string) {
+		resolved = canon + "/" + c
+		if canon == "/" {
+			resolved = "/" + c
+		}
+		switch {
+		case dir == canon:
+			cleaned = resolved
+		case dir == "/":
+			cleaned = "/" + c
+		default:
+			cleaned = dir + "/" + c
+		}
+		return cleaned, resolved
+	}
+	tried := 0
+	for _, d := range dirs {
+		for _, w := range words {
+			for _, secs := range sections {
+				short := argScan{x: x, home: ctx.Home, protect: true, sections: secs}
+				longWay := short
+				short.newPlainFile(w, d[0], d[1], w)
+				cleaned, resolved := join(d[0], d[1], w)
+				longWay.newFile(w, cleaned, resolved)
+				if got, want := describeScan(&short), describeScan(&longWay); got != want {
+					t.Errorf("%q in %s (canonical %s): %s, the long way %s", w, d[0], d[1], got, want)
+				}
+				if describeScan(&longWay) != "could - ask - protected -" {
+					tried++
+				}
+			}
+		}
+	}
+	if tried < 10 {
+		t.Fatalf("only %d cases matched a rule or protected path: the test checks too little", tried)
+	}
+}
+
+// describeScan renders what a scan found, for comparisons.
+func describeScan(sc *argScan) string {
+	hit := func(a *argHit) string {
+		if a == nil {
+			return "-"
+		}
+		pat := ""
+		if a.rule != nil {
+			pat = a.rule.Pattern
+		}
+		return pat + "|" + a.arg + "|" + a.via + "|" + a.clauseShape()
+	}
+	return "could " + hit(sc.could) + " ask " + hit(sc.ask) + " protected " + hit(sc.protected)
+}
+
+// clauseShape is the flags of a, for comparisons.
+func (a *argHit) clauseShape() string {
+	var b strings.Builder
+	for _, f := range []bool{a.could, a.cwdUnknown, a.runtime, a.newFile, a.open} {
+		if f {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	return b.String()
+}
+
+// TestNamesFromFile checks the options that name the files a program
+// reads from a file: the option alone or with a glued value, no other
+// spelling.
+func TestNamesFromFile(t *testing.T) {
+	for w, want := range map[string]bool{
+		"--files0-from": true, "--files0-from=-": true, "--files-from": true, "--files-from=list": true,
+		"--pathspec-from-file": true, "--pathspec-from-file=x": true, "--files-from=": true,
+		"--files-fromx": false, "--files-fro": false, "-files-from": false, "files-from": false, "--": false,
+		"--files0": false, "--pathspec-from-files": false, "": false, "-T": false,
+	} {
+		if got := namesFromFile(w); got != want {
+			t.Errorf("namesFromFile(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
