@@ -157,7 +157,9 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 // probe answers, with one system call instead of one lstat per
 // component, where resolveIn's walk of next + "/" + rest leads: next is
 // the walk's next component (its parent canonical) and rest the
-// components after it, which must be plain names (not "", "." or "..").
+// components after it, which must be plain names (not "", "." or "..");
+// full is next + "/" + rest when the caller has that string at hand, else
+// "" (probe joins them only when it needs the path).
 // It is made only for min components or more (see probeMin), when next
 // has not been looked up and lies below no dead end (those answers cost
 // no call).
@@ -176,7 +178,7 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 //
 // What probe records holds for the command's lookups like what lstat
 // records: the file system as it was at the call.
-func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool) {
+func (lk *Lookups) probe(next, rest, full string, min int) (string, bool) {
 	if lk == nil || lk.noProbe || strings.Count(rest, "/")+2 < min || !plainNames(rest) {
 		return "", false
 	}
@@ -186,7 +188,9 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 	if _, ok := lk.linkFree[next]; ok || lk.deadEnd(next) != "" {
 		return "", false
 	}
-	full = next + "/" + rest
+	if full == "" {
+		full = next + "/" + rest
+	}
 	for i := len(next); i <= len(full); i++ {
 		if i < len(full) && full[i] != '/' {
 			continue

@@ -433,7 +433,11 @@ func resolveProbing(lk *Lookups, dir, p string, min int, status bool) (resolvedP
 		if rest != "" {
 			// Components to look up: one probe may answer for all of
 			// them (see Lookups.probe).
-			if full, missing := lk.probe(next, rest, min); missing {
+			full := ""
+			if len(src) == len(next)+1+len(rest) && src[len(next)] == '/' && src[len(next)+1:] == rest && src[:len(next)] == next {
+				full = src // next + "/" + rest is p itself
+			}
+			if full, missing := lk.probe(next, rest, full, min); missing {
 				return full, nil, false
 			}
 		}
