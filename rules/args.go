@@ -295,15 +295,45 @@ var notPaths = sync.OnceValue(func() map[string]bool {
 	}
 })
 
+// Traits of a program's name that planArgs reads (planTraits).
+const (
+	traitStringOnly = 1 << iota // stringOnly
+	traitReads                  // readsArgs
+	traitNotPaths               // notPaths
+	traitSubcommands            // subcommandTools
+)
+
+// planTraits maps each name of stringOnly, readsArgs, notPaths and
+// subcommandTools to the traits it has there: one lookup per segment
+// instead of four (TestPlanTraits checks it against the four).
+var planTraits = sync.OnceValue(func() map[string]uint8 {
+	m := map[string]uint8{}
+	for _, set := range []struct {
+		names map[string]bool
+		trait uint8
+	}{{stringOnly(), traitStringOnly}, {readsArgs, traitReads}, {notPaths(), traitNotPaths}, {subcommandTools(), traitSubcommands}} {
+		for name, in := range set.names {
+			if in {
+				m[name] |= set.trait
+			}
+		}
+	}
+	return m
+})
+
 // planArgs returns the plan of matchArgs for words, whose open ones
 // open marks (Subject.Open).
 func planArgs(words []string, open, bound uint64) argPlan {
-	if len(words) < 2 || stringOnly()[words[0]] {
+	var traits uint8
+	if len(words) > 0 {
+		traits = planTraits()[words[0]]
+	}
+	if len(words) < 2 || traits&traitStringOnly != 0 {
 		return argPlan{none: true}
 	}
-	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:], open: open, bound: bound, first: 1,
-		notPaths: notPaths()[words[0]]}
-	if subcommandTools()[words[0]] && isSubcommand(pl.args[0]) {
+	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: traits&traitReads != 0, args: words[1:], open: open, bound: bound, first: 1,
+		notPaths: traits&traitNotPaths != 0}
+	if traits&traitSubcommands != 0 && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
 		pl.first = 2
 	}

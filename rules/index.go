@@ -44,8 +44,17 @@ func (n *tnode) child(c byte) *tnode {
 	if n.kid0 != nil && n.key0 == c {
 		return n.kid0
 	}
-	if i := bytes.IndexByte(n.keys, c); i >= 0 {
-		return n.kids[i]
+	if len(n.keys) > 16 {
+		if i := bytes.IndexByte(n.keys, c); i >= 0 {
+			return n.kids[i]
+		}
+		return nil
+	}
+	// Most nodes have one child or a few: a loop, not a call.
+	for i, k := range n.keys {
+		if k == c {
+			return n.kids[i]
+		}
 	}
 	return nil
 }

@@ -122,3 +122,29 @@ func TestNamesFromFile(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanTraits checks planTraits, one lookup for the four name sets
+// planArgs reads, against the sets themselves, for every name in any of
+// them and a few in none.
+func TestPlanTraits(t *testing.T) {
+	names := map[string]bool{"": true, "cat": true, "zzz": true, "/bin/echo": true}
+	for _, set := range []map[string]bool{stringOnly(), readsArgs, notPaths(), subcommandTools()} {
+		for n := range set {
+			names[n] = true
+		}
+	}
+	if len(names) < 60 {
+		t.Fatalf("only %d names", len(names))
+	}
+	for n := range names {
+		tr := planTraits()[n]
+		for _, c := range []struct {
+			set   map[string]bool
+			trait uint8
+		}{{stringOnly(), traitStringOnly}, {readsArgs, traitReads}, {notPaths(), traitNotPaths}, {subcommandTools(), traitSubcommands}} {
+			if got := tr&c.trait != 0; got != c.set[n] {
+				t.Errorf("%q: trait %d is %v, the set says %v", n, c.trait, got, c.set[n])
+			}
+		}
+	}
+}
