@@ -65,7 +65,7 @@ func NewLookups() *Lookups { return &Lookups{} }
 // remember records the lstat answer for p.
 func (lk *Lookups) remember(p string, fi os.FileInfo, err error) {
 	if lk.m == nil {
-		lk.m = make(map[string]lookup, 16)
+		lk.m = make(map[string]lookup, 8)
 	}
 	lk.m[p] = lookup{fi, err}
 }
