@@ -148,3 +148,65 @@ func TestPlanTraits(t *testing.T) {
 		}
 	}
 }
+
+// TestSubLabels checks what checkSub relies on to pass a subcommand its
+// label without joining it: in every program of the read-only table, as
+// readOnlyProgram labels it, each subcommand's label is the program's,
+// a space and the subcommand's name, at every depth; and that a call
+// decided through a subcommand gives the reason with that label.
+func TestSubLabels(t *testing.T) {
+	var walk func(p *program, depth int) int
+	walk = func(p *program, depth int) int {
+		n := 0
+		for k := range p.Sub {
+			s := &p.Sub[k]
+			if want := p.label + " " + s.Name; s.label != want {
+				t.Errorf("subcommand %q of %q is labelled %q, want %q", s.Name, p.label, s.label, want)
+			}
+			n += 1 + walk(s, depth+1)
+		}
+		return n
+	}
+	subs := 0
+	for name := range readOnlyIndex() {
+		subs += walk(readOnlyProgram(name), 0)
+	}
+	if subs < 20 {
+		t.Fatalf("only %d subcommands in the table", subs)
+	}
+	for _, words := range [][]string{{"git", "status"}, {"git", "log", "--oneline"}, {"git", "diff", "--stat"}} {
+		c, why, _ := classifyExec(words, nil)
+		if want := strings.Join(words[:2], " ") + " is in the read-only table"; c != ReadOnly || why != want {
+			t.Errorf("%q: %s %q, want read-only %q", words, c, why, want)
+		}
+	}
+}
+
+// TestRequiredReasons checks the reason made once per labelled program
+// with Require against the one made at the call, for every such program
+// and subcommand of the table, called without arguments.
+func TestRequiredReasons(t *testing.T) {
+	var walk func(p *program) int
+	walk = func(p *program) int {
+		n := 0
+		if len(p.Require) > 0 {
+			n++
+			c, why, _ := p.check(p.label, nil)
+			if want := requiredReason(p, p.label); c != Sensitive || why != want || p.required != want {
+				t.Errorf("%s: %s %q (made once: %q), want sensitive %q", p.label, c, why, p.required, want)
+			}
+		}
+		for k := range p.Sub {
+			n += walk(&p.Sub[k])
+		}
+		return n
+	}
+	n := 0
+	for name := range readOnlyIndex() {
+		n += walk(readOnlyProgram(name))
+	}
+	if n == 0 {
+		t.Fatal("no program of the table has Require")
+	}
+	t.Logf("%d programs with Require", n)
+}
