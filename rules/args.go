@@ -297,10 +297,10 @@ var notPaths = sync.OnceValue(func() map[string]bool {
 
 // Traits of a program's name that planArgs reads (planTraits).
 const (
-	traitStringOnly = 1 << iota // stringOnly
-	traitReads                  // readsArgs
-	traitNotPaths               // notPaths
-	traitSubcommands            // subcommandTools
+	traitStringOnly  = 1 << iota // stringOnly
+	traitReads                   // readsArgs
+	traitNotPaths                // notPaths
+	traitSubcommands             // subcommandTools
 )
 
 // planTraits maps each name of stringOnly, readsArgs, notPaths and
