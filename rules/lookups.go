@@ -87,7 +87,7 @@ func (lk *Lookups) has(dir, name string) bool {
 	names, ok := lk.names[dir]
 	if !ok {
 		if lk.noEntries(dir) || lk.deadEnd(dir) != "" {
-			names = map[string]bool{}
+			names = noNames
 		} else {
 			names = listNames(dir)
 		}
@@ -108,6 +108,11 @@ func (lk *Lookups) listed(dir string) map[string]bool {
 	return lk.names[dir]
 }
 
+// noNames is the listing of a directory that does not exist, shared by
+// all (one map less per missing directory a command names): no one
+// writes to a listing (TestNoNamesStaysEmpty).
+var noNames = map[string]bool{}
+
 // listNames returns the entries of dir, an empty set when dir does not
 // exist or is not a directory, and nil (unknown) when it cannot be listed
 // or has more than maxListed entries.
@@ -115,7 +120,7 @@ func listNames(dir string) map[string]bool {
 	list, err := dirNames(dir, maxListed+1)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
-			return map[string]bool{}
+			return noNames
 		}
 		return nil
 	}

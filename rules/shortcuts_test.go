@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -209,4 +211,40 @@ func TestRequiredReasons(t *testing.T) {
 		t.Fatal("no program of the table has Require")
 	}
 	t.Logf("%d programs with Require", n)
+}
+
+// TestNoNamesStaysEmpty decides commands naming files in directories
+// that exist and that do not (a walker's secret search lists them too)
+// through one command's lookups, and checks that the listing shared by
+// missing directories is still empty and is what they list, and that a
+// directory that exists lists its own entries.
+func TestNoNamesStaysEmpty(t *testing.T) {
+	p := mustParse(t, `
+rules:
+  write:
+    deny: ["~/.ssh/*"]
+  read:
+    deny: ["/srv/data/*"]
+`)
+	ctx := testContext(t, AskMode)
+	if err := os.WriteFile(filepath.Join(ctx.Workspace, "real.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Lookups = NewLookups()
+	for _, dir := range []string{ctx.Workspace, "/nonexistent-x/y", ctx.Workspace + "/missing"} {
+		c := ctx
+		c.Cwd = dir
+		for _, words := range [][]string{{"cat", "real.txt", "other"}, {"grep", "-r", "x", "."}, {"rg", "x"}, {"touch", "new", "real.txt"}, {"cp", "a", "b"}} {
+			p.Decide(Subject{Kind: KindExec, Words: words}, c)
+		}
+	}
+	if len(noNames) != 0 {
+		t.Fatalf("the shared listing of missing directories holds %v", noNames)
+	}
+	if names := ctx.Lookups.listed("/nonexistent-x/y"); names == nil || len(names) != 0 {
+		t.Errorf("a missing directory lists %v", names)
+	}
+	if names := ctx.Lookups.listed(ctx.Workspace); !names["real.txt"] {
+		t.Errorf("the workspace lists %v", names)
+	}
 }
