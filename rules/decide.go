@@ -186,6 +186,11 @@ func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
 	if m == "" {
 		return AskMode, nil
 	}
+	for _, k := range modeOrder {
+		if m == k {
+			return m, nil // what ParseMode returns for a mode's own name
+		}
+	}
 	return ParseMode(string(m))
 }
 

@@ -187,7 +187,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		if len(out.Segments) == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
 		}
-		out.Segments = append(out.Segments, Checked{Segment: seg, Verdict: v})
+		// Set in place: a Checked is a few hundred bytes, not copied twice.
+		out.Segments = out.Segments[:len(out.Segments)+1]
+		c := &out.Segments[len(out.Segments)-1]
+		c.Segment, c.Verdict = seg, v
 	}
 	if len(out.Segments) == 0 {
 		out.DecidedBy = "class"
