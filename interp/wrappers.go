@@ -122,7 +122,22 @@ var wrappers = map[string]*simpleWrapper{
 	"stdbuf": {opts: optSpec{short: "i:o:e:", long: long("input:", "output:", "error:", "help", "version"), abbrev: true}},
 	"chroot": {opts: optSpec{long: long("groups:", "userspec:", "skip-chdir", "help", "version"), abbrev: true},
 		operands: 1, shellIfNone: true},
-	// util-linux.
+	// util-linux: prlimit(1) runs a command under new limits (a
+	// resource's value only attached: --nofile=100, -n100), chrt(1) one
+	// under a scheduling policy after its priority.
+	"prlimit": {opts: optSpec{short: "p:o:vhVA::c::d::e::f::i::l::m::n::q::r::s::t::u::v::x::y::",
+		long: long("pid:", "output:", "noheadings", "raw", "verbose", "help", "version", "as::", "core::", "cpu::",
+			"data::", "fsize::", "locks::", "memlock::", "msgqueue::", "nice::", "nofile::", "nproc::", "rss::",
+			"rtprio::", "rttime::", "sigpending::", "stack::"), abbrev: true}, stop: []string{"-p", "--pid"}},
+	"chrt": {opts: optSpec{short: "abdefiomprRvhVT:P:D:", long: long("all-tasks", "batch", "deadline", "fifo", "idle",
+		"other", "rr", "ext", "reset-on-fork", "sched-runtime:", "sched-period:", "sched-deadline:", "pid", "max",
+		"verbose", "help", "version"), abbrev: true}, operands: 1, stop: []string{"-p", "--pid", "-m", "--max"}},
+	// npm's npx(1): the command a package provides, fetched when it is
+	// not installed (the npx segment stays: the network), or shell code
+	// with -c/--call.
+	"npx": {opts: optSpec{short: "yqp:c:w:", long: long("yes", "no", "quiet", "package:", "call:", "no-install",
+		"ignore-existing", "prefer-online", "prefer-offline", "offline", "workspace:", "workspaces",
+		"include-workspace-root")}, code: []string{"-c", "--call"}},
 	"setsid": {opts: optSpec{short: "cfwhV", long: long("ctty", "fork", "wait", "help", "version"), abbrev: true}},
 	"ionice": {opts: optSpec{short: "c:n:p:P:tu:hV", long: long("class:", "classdata:", "pid:", "pgid:", "ignore",
 		"uid:", "help", "version"), abbrev: true}, stop: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},
@@ -177,6 +192,12 @@ func unwrapArgs(base string, args []Word) wrapResult {
 		return sw.unwrap(base, args)
 	}
 	switch base {
+	case "npm":
+		// npm exec and npm x run what npx does (npm-exec(1)).
+		if len(args) > 1 && (args[1].Value == "exec" || args[1].Value == "x") {
+			return wrappers["npx"].unwrap("npm "+args[1].Value, args[1:])
+		}
+		return wrapResult{}
 	case "env":
 		return unwrapEnv(args)
 	case "sudo":
