@@ -456,6 +456,11 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 	return p, err
 }
 
+// leftoverGrace is how long what an unjailed command left running may
+// take to end on its own before it is stopped: `cmd &` of a short command
+// ends as it would under bash.
+const leftoverGrace = 500 * time.Millisecond
+
 // stopsLeftovers reports whether what an unjailed command leaves running
 // is stopped when it ends (see stopUnjailed): with the sandbox on, or
 // once a jailed command of this user has run (a project file may have
@@ -465,12 +470,16 @@ func (s *shellRun) stopsLeftovers() bool {
 }
 
 // stopUnjailed stops what an announced unjailed command that returned
-// status left running (`(sleep 3; cat l > out) &`): a process that went
+// status left running (`(sleep 3; cat l > out) &`) and did not end within
+// leftoverGrace: a process that went
 // on after the command's turn ended would run beside a jailed command
 // started then, which could change the files it was decided on (see
 // announce). It says so on stderr and in rec (if not nil), and returns 126 for a
 // command that succeeded (what it started is gone), status otherwise.
 func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
+	if sandbox.AwaitLeftovers(leftoverGrace) {
+		return status
+	}
 	stopped, err := sandbox.StopLeftovers()
 	if n := len(stopped); n > 0 {
 		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): with the sandbox on, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
