@@ -169,16 +169,18 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	if home != "" {
 		// The jails' turns (see sandbox.LockWorkspace): hidden from a jail.
-		s.jails = filepath.Join(home, ".local", "state", "guardsh", "jails")
+		s.jails = jailsDir(home)
 		protected = append(protected, s.jails, s.jails+"/*")
 	}
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
-	if policy.Sandbox.On() && guard.JailWrites(canonical(shell), s.guard.Writable()) {
+	s.guard.JailRecord = guard.JailRecordFile(s.jails)
+	if err := s.guard.CheckShell(canonical(shell), s.guard.Context.Cwd, os.Environ(), cmp.Or(cfg.userPath, policyFile)); err != nil {
 		// It runs every command, unjailed: a jailed command could have
-		// put it there (an attack run's node_modules/.bin/bash).
-		fmt.Fprintf(stderr, "guardsh: the bash found on PATH, %s, lies where a jailed command writes; set shell: /usr/bin/bash (or another bash outside the workspace, the temp directories and sandbox.write) in %s\n", shell, cmp.Or(cfg.userPath, policyFile))
+		// put it there (an attack run's node_modules/.bin/bash), or what
+		// it loads (LD_LIBRARY_PATH).
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return exitRefused
 	}
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
@@ -253,6 +255,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return s.serve(string(data), inv.operands)
 	}
+}
+
+// jailsDir is guardsh's directory of jail state beneath home: the jails'
+// turns (see sandbox.LockWorkspace) and the record of where they wrote
+// (see guard.JailRecordFile).
+func jailsDir(home string) string {
+	return filepath.Join(home, ".local", "state", "guardsh", "jails")
 }
 
 // noOp reports whether inv is a -c text that guardsh answers without
@@ -335,6 +344,13 @@ func (s *shellRun) serve(text string, args []string) int {
 	runner := s.runner
 	var jail *sandbox.Jail
 	if o.Sandbox {
+		if err := s.guard.RecordJail(); err != nil {
+			// Unrecorded, what the jail writes could be run unjailed
+			// later from elsewhere (see guard.Guard.RecordJail).
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: %v; nothing ran\n", err)
+			s.finish(rec, nil)
+			return exitRefused
+		}
 		jail = s.jail
 		if jail == nil || o.Network {
 			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
