@@ -132,6 +132,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		fmt.Fprintf(stderr, "guardsh: %v%s\n", err, where)
 		return exitRefused
 	}
+	if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
+		// It runs every command unjailed, --version too: a jailed
+		// command could have put it there (an attack run's
+		// node_modules/.bin/bash), or what it loads (LD_LIBRARY_PATH).
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
 	arg0 := "bash"
 	if len(argv) > 0 {
 		arg0 = argv[0]
@@ -176,13 +183,6 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 	s.guard.JailRecord = guard.JailRecordFile(s.jails)
-	if err := s.guard.CheckShell(canonical(shell), s.guard.Context.Cwd, os.Environ(), cmp.Or(cfg.userPath, policyFile)); err != nil {
-		// It runs every command, unjailed: a jailed command could have
-		// put it there (an attack run's node_modules/.bin/bash), or what
-		// it loads (LD_LIBRARY_PATH).
-		fmt.Fprintf(stderr, "guardsh: %v\n", err)
-		return exitRefused
-	}
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.
@@ -255,6 +255,20 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return s.serve(string(data), inv.operands)
 	}
+}
+
+// checkShell is guard.Guard.CheckShell for the real shell found, with the
+// sandbox of policy, in workspace ws and directory cwd, before anything
+// runs (see guard.Guard.CheckShell).
+func checkShell(policy *rules.Policy, ws, cwd, shell, configFile string) error {
+	if !policy.Sandbox.On() {
+		return nil
+	}
+	g := &guard.Guard{Policy: policy, Context: rules.Context{Cwd: canonical(cwd), Workspace: ws}}
+	if home, _ := os.UserHomeDir(); home != "" {
+		g.Context.Home, g.JailRecord = canonical(home), guard.JailRecordFile(jailsDir(home))
+	}
+	return g.CheckShell(canonical(shell), g.Context.Cwd, os.Environ(), configFile)
 }
 
 // jailsDir is guardsh's directory of jail state beneath home: the jails'
