@@ -54,16 +54,16 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		// What may run what an earlier jailed command planted runs
 		// jailed; where no jail can run (the kernel, a session that
 		// jails nothing), it asks.
-		places := sync.OnceValue(func() written {
+		where := sync.OnceValue(func() written {
 			p, err := g.mayHaveWritten(unavailable == "")
 			return written{p, err}
 		})
-		env := sync.OnceValue(func() string { return g.plantedVar(environ(), places().places, places().err) })
+		env := sync.OnceValue(func() string { return g.plantedVar(environ(), where().places, where().err) })
 		planted := false // a segment may run what a jail planted
 		for i := range o.Segments {
 			c := &o.Segments[i]
 			why := ""
-			if repo := g.untrustedRepo(*c, cwds, cwdUnknown, places); repo != "" {
+			if repo := g.untrustedRepo(*c, cwds, cwdUnknown, where); repo != "" {
 				why = "the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
 			} else if runsProgram(*c) {
 				why = env()
@@ -387,7 +387,7 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 
 // untrustedRepo returns the repository a git segment the rules allowed
 // by its class (not by a rule) works in when that repository lies where a
-// jail may have written (places, see mayHaveWritten: the workspace, the
+// jail may have written (where, see mayHaveWritten: the workspace, the
 // temp directories, sandbox.write, the directories of earlier jails; any,
 // when their record cannot be read), or
 // "of a run-time directory" when a cd makes the directory unknown; ""
@@ -397,7 +397,7 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 // submodule, with its own config: an attack run's find), a filter or a
 // diff driver. The workspace's own repository is no exception, since its
 // submodules' configs are not kept and put back.
-func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, places func() written) string {
+func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, where func() written) string {
 	seg := c.Segment
 	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" || c.Verdict.Rule != nil {
 		return ""
@@ -405,7 +405,7 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, places 
 	if cwdUnknown {
 		return "of a run-time directory"
 	}
-	writable, err := places().places, places().err
+	writable, err := where().places, where().err
 	if err != nil {
 		return fmt.Sprintf("(any: %v)", err)
 	}
