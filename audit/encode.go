@@ -38,6 +38,9 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	b = append(b, `,"argv":`...)
 	b = appendStrings(b, r.Argv)
 	b = appendMember(b, "command", r.Command)
+	if r.Redacted {
+		b = append(b, `,"redacted":true`...)
+	}
 	b = appendMember(b, "mode", r.Mode)
 	b = append(b, `,"segments":[`...)
 	for i := range r.Segments {

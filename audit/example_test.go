@@ -113,3 +113,18 @@ func ExampleVerify() {
 	// 3 <nil>
 	// audit.jsonl:2: deleted: the record before
 }
+
+// A secret is redacted inside the shell word that holds it: the commands
+// around it stay in the record, and a quoted header is one word.
+func ExampleRedactor_Command() {
+	red, err := audit.NewRedactor(nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(red.Command(`echo Cookie: a; touch hidden.txt`, nil))
+	fmt.Println(red.Command(`curl -H 'Cookie: sid=a; csrf=b' https://example.com && make`, nil))
+	// Output:
+	// echo Cookie: [REDACTED]; touch hidden.txt
+	// curl -H 'Cookie: [REDACTED]' https://example.com && make
+}

@@ -31,9 +31,12 @@ type Filter struct {
 	Agent string
 	// Cwd selects records made in this directory or below it.
 	Cwd string
-	// Command is a pattern the whole command text must match: * matches
-	// any run of characters, everything else is literal (the policy's
-	// pattern syntax).
+	// Command is a pattern the whole command text, or one of its
+	// segments (its argv joined by spaces, as rules match it), must
+	// match: * matches any run of characters, everything else is literal
+	// (the policy's pattern syntax). The segments are matched because
+	// the command text may be redacted (Record.Redacted) and a nested
+	// command (bash -c '…', eval '…') is one of them.
 	Command string
 	// Rule is a pattern some segment's rule must match (same syntax).
 	Rule string
@@ -71,7 +74,9 @@ func (f *Filter) Match(r *Record) bool {
 		if f.command == nil {
 			f.command = glob(f.Command)
 		}
-		if !f.command.MatchString(r.Command) {
+		if !f.command.MatchString(r.Command) && !slices.ContainsFunc(r.Segments, func(s Segment) bool {
+			return f.command.MatchString(strings.Join(s.Argv, " "))
+		}) {
 			return false
 		}
 	}

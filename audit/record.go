@@ -63,6 +63,11 @@ type Record struct {
 	// Command is the shell text that was analysed (and, if allowed, run):
 	// the -c string, or the script's contents.
 	Command string `json:"command"`
+	// Redacted is true when secrets were taken out of Command (see
+	// Redactor.Command): the text is no longer what was decided, so
+	// `audit replay` does not decide it again, and Segments, redacted
+	// word by word, show every command that would run. Absent otherwise.
+	Redacted bool `json:"redacted,omitempty"`
 	// Mode is the policy mode in force ("ask", "auto", …).
 	Mode string `json:"mode"`
 	// Segments are the per-segment decisions, in the order the segments
@@ -93,7 +98,10 @@ type Record struct {
 	// holding protected paths (left alone: see sandbox.Kept.Restore);
 	// "unavailable (ABI n)"
 	// when it would have run jailed but the kernel's Landlock ABI is too
-	// old, so it asked; empty (absent) when no jail was involved.
+	// old, so it asked; "unjailed; stopped N" when it ran unjailed with
+	// the sandbox on and guardsh stopped the N processes it left running
+	// (see the README's "Sandbox"); empty (absent) when no jail was
+	// involved.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Recording is the file name of the command's terminal session
 	// recording (asciicast v2, "ID.cast" in the recordings directory next

@@ -1,8 +1,10 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,7 +22,14 @@ type redaction struct {
 	re       string
 	keep     int
 	triggers []string
+	// valid, when not nil, accepts or rejects a match (m as
+	// FindStringSubmatchIndex gives it) that re cannot judge.
+	valid func(s string, m []int) bool
 }
+
+// sameLabel accepts a key block whose BEGIN and END lines (groups 1 and 2)
+// name the same kind of key.
+func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
 
 // shellWord matches a value as the shell reads one word of it: single- and
 // double-quoted parts, $'…' parts, backslash escapes and plain characters,
@@ -31,34 +40,38 @@ const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\
 // matters: the wider forms (a whole header) come before the narrower ones
 // they contain.
 var builtinRedactions = []redaction{
-	// Without an END line, only the base64 lines that follow are the
-	// key: the rest of the command stays in the record (an attack run
-	// hid what a command ran behind a lone BEGIN line).
-	{"private key block", `-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|(?:\s*[A-Za-z0-9+/]{16,}={0,2})*)`, 0, []string{"private key-----"}},
-	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}},
-	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}},
-	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}},
+	// A key block is BEGIN and END lines of the same label around
+	// base64 lines (and RFC 1421 headers such as Proc-Type: 4,ENCRYPTED);
+	// without an END line, only the base64 lines that follow are the
+	// key. Nothing else is: an attack run hid `touch h2` between a BEGIN
+	// and an END line written as arguments of two echo commands.
+	{"private key block", `-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----(?:\s*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,._/-]+))*\s*-----END ([A-Z0-9 ]*PRIVATE KEY)-----`, 0,
+		[]string{"private key-----"}, sameLabel},
+	{"private key without its END line", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/]{16,}={0,2})*`, 0, []string{"private key-----"}, nil},
+	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}, nil},
+	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}, nil},
+	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}, nil},
 	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))` + shellWord, 1,
-		[]string{"-pass", "-token", "-api", "-secret", "-client"}},
+		[]string{"-pass", "-token", "-api", "-secret", "-client"}, nil},
 	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_]*\s*[=:]\s*)` + shellWord, 1,
-		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}},
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
 	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 1,
-		[]string{"pass", "token", "secret", "auth", "key", "credential"}},
+		[]string{"pass", "token", "secret", "auth", "key", "credential"}, nil},
 	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)\s*:\s*)[^'"\n]+`, 1,
-		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}},
-	{"user and password option", `((?:^|\s)(?:-u|--user)(?:=|\s*))[^\s:'"]*:` + shellWord, 1, []string{"-u", "--user"}},
-	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s'"]+`, 1, []string{"mysql", "mariadb"}},
-	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}},
-	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}},
+		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
+	{"user and password option", `((?:^|\s)(?:-u|--user)(?:=|\s*))[^\s:'"]*:` + shellWord, 1, []string{"-u", "--user"}, nil},
+	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s'"]+`, 1, []string{"mysql", "mariadb"}, nil},
+	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}, nil},
+	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}, nil},
 	{"URL query secret", `(?i)([?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|code|key|api_?key|access_?token|token|password|secret)=)[^&\s'"#]+`, 1,
-		[]string{"sig", "signature", "credential", "code=", "key=", "token=", "password=", "secret="}},
-	{"URL token", `(?i)(\b[a-z][a-z0-9+.-]*://)[A-Za-z0-9_.~+/=-]{16,}@`, 1, []string{"://"}},
+		[]string{"sig", "signature", "credential", "code=", "key=", "token=", "password=", "secret="}, nil},
+	{"URL token", `(?i)(\b[a-z][a-z0-9+.-]*://)[A-Za-z0-9_.~+/=-]{16,}@`, 1, []string{"://"}, nil},
 	{"AWS access key ID", `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`, 0,
-		[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}},
-	{"GCP API key", `\bAIza[0-9A-Za-z_-]{35}\b`, 0, []string{"aiza"}},
-	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
-	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0, []string{"sk-"}},
-	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"}},
+		[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}, nil},
+	{"GCP API key", `\bAIza[0-9A-Za-z_-]{35}\b`, 0, []string{"aiza"}, nil},
+	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, nil},
+	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0, []string{"sk-"}, nil},
+	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"}, nil},
 }
 
 // builtinRE compiles the built-in redactions, each on first need.
@@ -109,50 +122,148 @@ func NewRedactor(extra []string) (*Redactor, error) {
 	return r, nil
 }
 
-// String returns s with every secret replaced by Redacted.
+// String returns s with every secret replaced by Redacted, s taken as
+// text: a match is replaced whole (from the end of its kept prefix).
 func (r *Redactor) String(s string) string {
 	if r == nil {
 		return s
 	}
-	lower := strings.ToLower(s)
+	return r.redact(s, &bounds{whole: true}, true)
+}
+
+// Command returns the shell text cmd with every secret replaced by
+// Redacted, each replacement kept inside the word that holds the secret
+// (see bounds): the rest of the command stays in the record whatever a
+// pattern would match. segments are the command's (its record's): a word
+// that is a script for one of those found in nested code (Segment.Via:
+// bash -c '…', eval '…') is bounded by its own words in turn. Text that
+// does not parse is cut at every character that may separate commands.
+func (r *Redactor) Command(cmd string, segments []Segment) string {
+	return r.command(cmd, nestedPrograms(segments))
+}
+
+func (r *Redactor) command(cmd string, nested map[string]bool) string {
+	if r == nil {
+		return cmd
+	}
+	var b *bounds
+	return r.redactLazy(cmd, func() *bounds {
+		if b == nil {
+			b = shellBounds(cmd, nested)
+		}
+		return b
+	}, true)
+}
+
+func (r *Redactor) redact(s string, b *bounds, filter bool) string {
+	return r.redactLazy(s, func() *bounds { return b }, filter)
+}
+
+// redactLazy replaces the spans every pattern matches in s (see spans),
+// each clamped by bounds, asked for only when something matched.
+func (r *Redactor) redactLazy(s string, bnd func() *bounds, filter bool) string {
+	return replaceSpans(s, r.spans(s, bnd, filter))
+}
+
+// spans returns where secrets are in s, [start, end) byte offsets, each
+// clamped by bounds (asked for only when something matched). All
+// patterns match the original text and their spans are joined, so no
+// replacement can make or unmake another's match. filter skips the
+// built-in patterns whose triggers s does not hold (tests turn it off to
+// check that this changes nothing).
+func (r *Redactor) spans(s string, bnd func() *bounds, filter bool) [][2]int {
+	var spans [][2]int
+	add := func(re *regexp.Regexp, keep int, valid func(string, []int) bool) {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if valid != nil && !valid(s, m) {
+				continue
+			}
+			start, end := m[0], m[1]
+			if keep > 0 {
+				start = m[2*keep+1]
+			}
+			if start, end, ok := bnd().clamp(start, end); ok {
+				spans = append(spans, [2]int{start, end})
+			}
+		}
+	}
+	lower := ""
+	if filter {
+		lower = strings.ToLower(s)
+	}
 	for i := range builtinRedactions {
-		if !builtinRedactions[i].mayHold(lower) {
+		if filter && !builtinRedactions[i].mayHold(lower) {
 			continue
 		}
-		re := builtinRE[i]()
-		if keep := builtinRedactions[i].keep; keep > 0 {
-			s = re.ReplaceAllString(s, fmt.Sprintf("${%d}%s", keep, Redacted))
-		} else {
-			s = re.ReplaceAllLiteralString(s, Redacted)
-		}
+		add(builtinRE[i](), builtinRedactions[i].keep, builtinRedactions[i].valid)
 	}
 	for _, re := range r.extra {
-		s = re.ReplaceAllLiteralString(s, Redacted)
+		add(re, 0, nil)
 	}
-	return s
+	return spans
+}
+
+// replaceSpans returns s with each of spans, joined where they overlap or
+// touch, replaced by one Redacted.
+func replaceSpans(s string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+	var out strings.Builder
+	last := 0
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] <= end; i++ {
+			end = max(end, spans[i][1])
+		}
+		out.WriteString(s[last:start])
+		out.WriteString(Redacted)
+		last = end
+	}
+	out.WriteString(s[last:])
+	return out.String()
 }
 
 // Record redacts, in place, the fields of rec that hold command text: the
 // command, argv, each segment's argv and reason, the error, the models'
-// reasons and errors, and a human's message and remembered rules.
+// reasons and errors, and a human's message and remembered rules. The
+// command is redacted as shell text (Command), each redaction inside its
+// word, and rec.Redacted is set when that changed it: the text is then
+// not the command that was decided, and `audit replay` says so instead of
+// deciding it again.
 func (r *Redactor) Record(rec *Record) {
 	if r == nil {
 		return
 	}
-	rec.Command = r.String(rec.Command)
+	nested := nestedPrograms(rec.Segments)
+	cmd := rec.Command
+	if c := r.command(cmd, nested); c != cmd {
+		rec.Command, rec.Redacted = c, true
+	}
 	rec.Error = r.String(rec.Error)
-	rec.Argv = r.strings(rec.Argv)
+	argv := make([]string, len(rec.Argv))
+	for i, a := range rec.Argv {
+		if a == cmd {
+			argv[i] = rec.Command // the -c string: redacted as the command
+		} else {
+			argv[i] = r.String(a)
+		}
+	}
+	if rec.Argv != nil {
+		rec.Argv = argv
+	}
 	r.llm(rec.LLM)
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
-		s.Argv = r.strings(s.Argv)
+		s.Argv = r.strings(s.Argv, nested)
 		s.Reason = r.String(s.Reason)
 		r.llm(s.LLM)
 	}
 	if rec.Human != nil {
 		// A human's message and remembered rules may quote the command.
 		rec.Human.Message = r.String(rec.Human.Message)
-		rec.Human.Rules = r.strings(rec.Human.Rules)
+		rec.Human.Rules = r.strings(rec.Human.Rules, nil)
 	}
 }
 
@@ -164,20 +275,57 @@ func (r *Redactor) llm(l *LLM) {
 	}
 }
 
+// window is how many consecutive words strings joins to find a secret
+// split across them: "Authorization: Bearer TOKEN" as three words.
+const window = 3
+
 // strings redacts each word and, for secrets split across words (a
-// header name and its value, an option and its value), the words joined.
-func (r *Redactor) strings(words []string) []string {
+// header name and its value, an option and its value), the words joined,
+// each redaction kept inside one word; nested is nestedPrograms'. A word
+// that is a script the analysis read (bash -c's, eval's) is redacted as a
+// command, each redaction inside one of its words, and never joined with
+// others.
+func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	if len(words) == 0 {
 		return words
 	}
+	whole := &bounds{whole: true}
 	out := make([]string, len(words))
+	script := make([]bool, len(words))
+	spans := make([][][2]int, len(words))
 	for i, w := range words {
-		out[i] = r.String(w)
+		spans[i] = r.spans(w, func() *bounds { return whole }, true)
+		if len(spans[i]) > 0 && isScript(w, nested) {
+			out[i], script[i], spans[i] = r.command(w, nested), true, nil
+		}
 	}
-	for i := 0; i+1 < len(out); i++ {
-		pair := out[i] + " " + out[i+1]
-		if red := r.String(pair); red != pair && strings.HasPrefix(red, out[i]+" ") {
-			out[i+1] = red[len(out[i])+1:]
+	for n := 2; n <= window; n++ {
+	next:
+		for i := 0; i+n <= len(words); i++ {
+			b := &bounds{text: strings.Join(words[i:i+n], " ")}
+			joined := ""
+			for k := i; k < i+n; k++ {
+				if script[k] {
+					continue next
+				}
+				if k > i {
+					joined += " "
+				}
+				b.words = append(b.words, [2]int{len(joined), len(joined) + len(words[k])})
+				joined += words[k]
+			}
+			for _, sp := range r.spans(joined, func() *bounds { return b }, true) {
+				for k, w := range b.words {
+					if w[0] <= sp[0] && sp[0] < w[1] {
+						spans[i+k] = append(spans[i+k], [2]int{sp[0] - w[0], min(sp[1], w[1]) - w[0]})
+					}
+				}
+			}
+		}
+	}
+	for i, w := range words {
+		if !script[i] {
+			out[i] = replaceSpans(w, spans[i])
 		}
 	}
 	return out

@@ -45,6 +45,10 @@ type Replay struct {
 	Records int
 	// Flips are those whose decision changed, in log order.
 	Flips []Flip
+	// Unreplayable are the records selected but not decided again: their
+	// command was redacted (Replayable), in log order; Was is their
+	// PolicyDecision and Why says so.
+	Unreplayable []Flip
 	// Counts counts flips by "was→now" (for example "allow→ask").
 	Counts map[string]int
 }
@@ -53,12 +57,29 @@ type Replay struct {
 // (allow, ask or deny) and why.
 type Decider func(r *Record) (decision, why string, err error)
 
+// Replayable reports whether r's command is the text that was decided,
+// so that deciding it again means something: not when secrets were
+// redacted out of it (Record.Redacted, or a Redacted in the text of a
+// record written before that field was). A redacted command decided
+// again is another command: its secret replaced, and in records of
+// earlier versions whatever a pattern swallowed with it (an attack run's
+// `curl … | bash` replayed as a false ask→allow).
+func Replayable(r *Record) bool {
+	return !r.Redacted && !strings.Contains(r.Command, Redacted)
+}
+
 // ReplayFiles decides every record of files that f selects again with
-// decide, and returns what changed. A reading or decision error stops it.
+// decide, and returns what changed; a record that is not Replayable is
+// listed in Unreplayable instead. A reading or decision error stops it.
 func ReplayFiles(files []string, f *Filter, decide Decider) (Replay, error) {
 	out := Replay{Counts: map[string]int{}}
 	err := ScanFiles(files, func(file string, line int, r *Record) error {
 		if f != nil && !f.Match(r) {
+			return nil
+		}
+		if !Replayable(r) {
+			out.Unreplayable = append(out.Unreplayable, Flip{File: file, Line: line, Rec: r, Was: PolicyDecision(r),
+				Why: "its command was redacted: the text is not what was decided"})
 			return nil
 		}
 		out.Records++
@@ -76,11 +97,23 @@ func ReplayFiles(files []string, f *Filter, decide Decider) (Replay, error) {
 }
 
 // Write prints the flips, one per line ("WAS→NOW  TS  COMMAND  (why)"),
-// then the counts and the total.
+// the records not replayed ("not replayed (WAS)  TS  COMMAND  (why;
+// segments: …)", the segments being every command the record says would
+// run), then the counts and the totals.
 func (r Replay) Write(w io.Writer) error {
 	for _, f := range r.Flips {
-		cmd := strings.ReplaceAll(f.Rec.Command, "\n", "⏎")
-		if _, err := fmt.Fprintf(w, "%s→%s\t%s\t%s\t(%s)\n", f.Was, f.Now, f.Rec.TS, cmd, f.Why); err != nil {
+		cmd := Visible(strings.ReplaceAll(f.Rec.Command, "\n", "⏎"))
+		if _, err := fmt.Fprintf(w, "%s→%s\t%s\t%s\t(%s)\n", f.Was, f.Now, f.Rec.TS, cmd, Visible(f.Why)); err != nil {
+			return err
+		}
+	}
+	for _, f := range r.Unreplayable {
+		cmd := Visible(strings.ReplaceAll(f.Rec.Command, "\n", "⏎"))
+		segs := make([]string, 0, len(f.Rec.Segments))
+		for _, s := range f.Rec.Segments {
+			segs = append(segs, Visible(strings.Join(s.Argv, " ")))
+		}
+		if _, err := fmt.Fprintf(w, "not replayed (%s)\t%s\t%s\t(%s; segments: %s)\n", f.Was, f.Rec.TS, cmd, f.Why, strings.Join(segs, "; ")); err != nil {
 			return err
 		}
 	}
@@ -93,5 +126,8 @@ func (r Replay) Write(w io.Writer) error {
 		fmt.Fprintf(w, "%s: %d\n", k, r.Counts[k])
 	}
 	_, err := fmt.Fprintf(w, "%d of %d recorded commands would be decided differently\n", len(r.Flips), r.Records)
+	if err == nil && len(r.Unreplayable) > 0 {
+		_, err = fmt.Fprintf(w, "%d recorded commands not replayed: their command was redacted (their segments are listed above)\n", len(r.Unreplayable))
+	}
 	return err
 }

@@ -215,7 +215,6 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	}
 	a.budget.parsed = len(src)
 	a.budget.scale = (len(src) + MaxTextSize - 1) / MaxTextSize
-	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
 	switch {
 	case streamed:
 		if !a.streamed(src, top) {
@@ -224,6 +223,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 			return Analyze(src, opt)
 		}
 	case len(src) <= MaxTextSize:
+		a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src) // stream's own otherwise
 		if nu := a.top(src, top); nu != nil {
 			return nil, nu
 		}
@@ -327,13 +327,13 @@ func mayDefine(src string) (cat, fn, attr bool) {
 			break
 		}
 	}
-	for _, kw := range [...]string{"declare", "typeset", "local", "export", "readonly"} {
+	for _, kw := range [...]keyword{kwDeclare, kwTypeset, kwLocal, kwExport, kwReadonly} {
 		for i := 0; !attr; {
-			k := strings.Index(src[i:], kw)
-			if k < 0 {
+			at := kw.index(src, i)
+			if at < 0 {
 				break
 			}
-			i += k + len(kw)
+			i = at + len(kw.word)
 			// The option words after it, blanks and quotes between.
 			for j := i; j < len(src); {
 				for j < len(src) && strings.IndexByte(" \t\"'\\", src[j]) >= 0 {
@@ -465,6 +465,9 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 	if a.segs == nil && a.segsHint > 0 {
 		a.segs, a.meta = make([]Segment, 0, a.segsHint), make([]segMeta, 0, a.segsHint)
 	}
+	// Read while the parser's goroutine parses the first statements
+	// (milliseconds for a text of megabytes), before any is analysed.
+	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
 	for b := range batches {
 		switch {
 		case b.panic != nil:
@@ -573,8 +576,11 @@ type analyzer struct {
 	catDefined, funcDefined, declAttrs bool
 	loopDepth                          int
 	// loopVals are the values of the bounded loop variables of the loops
-	// being analysed (see loopValues).
-	loopVals map[string][]string
+	// being analysed (see loopValues), with what each makes the
+	// Segment.Assumed of the segments emitted with it.
+	loopVals map[string]loopVar
+	// lastBounded is the loopVar.bounded made last.
+	lastBounded []string
 	// envAssigned are the variables the text assigned so far; envOff:
 	// it did something that may assign any (see envValue).
 	envAssigned map[string]bool
@@ -1413,9 +1419,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.envAssigned[l.Name.Value] = true // not the environment's any more
 			if vals, ok := a.loopValues(l, c.Do, f); ok {
 				if a.loopVals == nil {
-					a.loopVals = map[string][]string{}
+					a.loopVals = map[string]loopVar{}
 				}
-				a.loopVals[l.Name.Value] = vals
+				a.loopVals[l.Name.Value] = a.newLoopVar(l.Name.Value, vals)
 				defer delete(a.loopVals, l.Name.Value)
 			}
 		case *syntax.CStyleLoop:
@@ -1592,17 +1598,20 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		// Segment.Bounded).
 		for _, name := range main.Bounded {
 			old, had := a.assume.vars[name]
-			for _, v := range a.loopVals[name] {
+			lv := a.loopVals[name]
+			var room [8]int
+			uses, inPlace := loopUses(room[:0], main.Args, name)
+			for i, v := range lv.vals {
 				if a.assume.vars == nil {
 					a.assume.vars = map[string]string{}
 				}
 				a.assume.vars[name] = v
-				if alt, ok := loopArgs(main.Args, name, v); ok {
+				if inPlace && !strings.ContainsAny(v, " \t\n") {
 					// The words' Holes are all this variable's: its
 					// value in their place (what expand would give).
 					seg := main
-					seg.Args, seg.Certain = alt, true
-					a.assuming = name + "=" + strings.ReplaceAll(v, Hole, "…")
+					seg.Args, seg.Certain = a.loopArgs(main.Args, uses, v), true
+					a.assuming = lv.assumedAt(i)
 					a.emit(seg, f)
 					a.payloads(seg, offs, s, f, 0)
 					a.assuming = ""
@@ -1624,18 +1633,75 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	}
 }
 
-// loopArgs returns args with the Holes that loop variable name's
-// references made replaced by value v, when that is all expand would do
-// with them: every word that uses the variable uses no other expansion
-// (its text has no other "$" or "`") and has exactly as many Holes as
-// references to it, and v holds no blank (unquoted, it would be split) —
-// v is a word or a glob's shape (see loopValues), with no pattern
-// character. ok is false when some word needs expand itself, or none uses
-// the variable.
-func loopArgs(args []Word, name, v string) (out []Word, ok bool) {
-	if strings.ContainsAny(v, " \t\n") {
-		return nil, false
+// loopVar is a bounded loop variable's values (see loopValues), and
+// what the analysis needs as it emits a segment with each.
+type loopVar struct {
+	vals []string
+	// assumed holds the Segment.Assumed of each value, one after the
+	// other: "NAME=VALUE", the value's Holes written "…" (one string, so
+	// one allocation for them all); ends[i] is where vals[i]'s ends.
+	assumed string
+	ends    []int
+	// bounded is []string{NAME}, with no room for more: the
+	// Segment.Bounded of every segment whose words use only it.
+	bounded []string
+}
+
+// newLoopVar returns the loopVar of variable name with values vals.
+func (a *analyzer) newLoopVar(name string, vals []string) loopVar {
+	lv := loopVar{vals: vals, ends: make([]int, len(vals))}
+	var b strings.Builder
+	n := 0
+	for _, v := range vals {
+		n += len(name) + 1 + len(v) + strings.Count(v, Hole)*(len("…")-len(Hole))
 	}
+	b.Grow(n)
+	for i, v := range vals {
+		b.WriteString(name)
+		b.WriteByte('=')
+		for v != "" {
+			k := strings.Index(v, Hole)
+			if k < 0 {
+				b.WriteString(v)
+				break
+			}
+			b.WriteString(v[:k])
+			b.WriteString("…")
+			v = v[k+len(Hole):]
+		}
+		lv.ends[i] = b.Len()
+	}
+	lv.assumed = b.String()
+	// A loop's variable is most often named as the one before: one
+	// Bounded slice for all of them.
+	if len(a.lastBounded) == 1 && a.lastBounded[0] == name {
+		lv.bounded = a.lastBounded
+	} else {
+		lv.bounded = []string{name}
+		a.lastBounded = lv.bounded
+	}
+	return lv
+}
+
+// assumedAt returns the Segment.Assumed of value i.
+func (lv loopVar) assumedAt(i int) string {
+	start := 0
+	if i > 0 {
+		start = lv.ends[i-1]
+	}
+	return lv.assumed[start:lv.ends[i]]
+}
+
+// loopUses appends to uses the indexes of the args that use loop variable name
+// when each value v of it can take the place of the Holes its
+// references made in them (see loopArgs), that is when that is all
+// expand would do with them: every word that uses the variable uses no
+// other expansion (its text has no other "$" or "`") and has exactly as
+// many Holes as references to it — and v holds no blank (unquoted, it
+// would be split; the caller's check), v being a word or a glob's shape
+// (see loopValues), with no pattern character. ok is false when some
+// word needs expand itself, or none uses the variable.
+func loopUses(uses []int, args []Word, name string) ([]int, bool) {
 	for i, w := range args {
 		refs := countRefs(w.Source, name)
 		if refs == 0 {
@@ -1644,12 +1710,24 @@ func loopArgs(args []Word, name, v string) (out []Word, ok bool) {
 		if strings.Count(w.Source, "$") != refs || strings.IndexByte(w.Source, '`') >= 0 || strings.Count(w.Value, Hole) != refs {
 			return nil, false
 		}
-		if out == nil {
-			out = slices.Clone(args)
-		}
-		out[i].Value = strings.ReplaceAll(w.Value, Hole, v)
+		uses = append(uses, i)
 	}
-	return out, out != nil
+	return uses, len(uses) > 0
+}
+
+// loopArgs returns a copy of args (carved from the shared blocks, see
+// wordSlots) with the Holes of the words at uses (see loopUses) replaced
+// by value v.
+func (a *analyzer) loopArgs(args []Word, uses []int, v string) []Word {
+	out := append(a.wordSlots(len(args)), args...)
+	for _, i := range uses {
+		if out[i].Value == Hole {
+			out[i].Value = v // "$f" alone: what ReplaceAll would make
+		} else {
+			out[i].Value = strings.ReplaceAll(out[i].Value, Hole, v)
+		}
+	}
+	return out
 }
 
 // countRefs counts the plain references to variable name in src: "$name"
@@ -1698,8 +1776,12 @@ func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []strin
 			if p.Param == nil || slices.Contains(names, p.Param.Value) {
 				continue
 			}
-			if _, ok := a.loopVals[p.Param.Value]; ok {
-				names = append(names, p.Param.Value)
+			if lv, ok := a.loopVals[p.Param.Value]; ok {
+				if names == nil {
+					names = lv.bounded // shared: its capacity is its length
+				} else {
+					names = append(names, p.Param.Value)
+				}
 			} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
 				names = append(names, p.Param.Value)
 			}
@@ -1828,47 +1910,161 @@ func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) (
 		}
 		vals = append(vals, fs[0].Value)
 	}
+	return vals, a.loopBodyKeeps(name, do)
+}
+
+// loopBodyKeeps reports whether statements do, a for loop's body, cannot
+// assign its variable name (see loopValues): no node of their syntax
+// tree is one loopBodyNode refuses. Bodies made only of simple commands,
+// && and || lists, and words of literals, quotes and parameter
+// expansions are read by loopBody; any other shape by loopBodyWalk.
+func (a *analyzer) loopBodyKeeps(name string, do []*syntax.Stmt) bool {
+	for _, st := range do {
+		switch (loopBody{a: a, name: name}).stmt(st) {
+		case bodyAssigns:
+			return false
+		case bodyUnread:
+			return a.loopBodyWalk(name, do)
+		}
+	}
+	return true
+}
+
+// loopBodyWalk is loopBodyKeeps for any body: syntax.Walk visits every
+// node.
+func (a *analyzer) loopBodyWalk(name string, do []*syntax.Stmt) bool {
 	ok := true
 	for _, st := range do {
 		syntax.Walk(st, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Assign:
-				if n.Name != nil && n.Name.Value == name {
-					ok = false
-				}
-			case *syntax.WordIter:
-				if n.Name != nil && n.Name.Value == name {
-					ok = false
-				}
-			case *syntax.ParamExp:
-				// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
-				if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl {
-					ok = false
-				}
-			case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
-				*syntax.CoprocClause, *syntax.CStyleLoop:
-				ok = false
-			case *syntax.CallExpr:
-				if len(n.Args) > 0 {
-					c, static := n.Args[0].Lit(), true
-					if c == "" {
-						c, static = simpleValue(n.Args[0].Parts, false)
-					}
-					switch {
-					case !static, a.isFunc(c), a.isAlias(c):
-						ok = false
-					case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
-						c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),
-						c == "declare", c == "typeset", c == "local", c == "export", c == "readonly", c == "builtin",
-						c == "command", c == "exec", c == "select", c == "enable", c == "hash", c == "trap":
-						ok = false
-					}
-				}
-			}
+			ok = ok && !a.loopBodyNode(name, n)
 			return ok
 		})
 	}
-	return vals, ok
+	return ok
+}
+
+// loopBodyNode reports whether node n of a for loop's body may assign
+// the loop's variable name, or makes the analysis unable to tell.
+func (a *analyzer) loopBodyNode(name string, n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Assign:
+		return n.Name != nil && n.Name.Value == name
+	case *syntax.WordIter:
+		return n.Name != nil && n.Name.Value == name
+	case *syntax.ParamExp:
+		// ${f:=x}, ${f=x} assign; ${!ref} and namerefs may name it.
+		return n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) || n.Excl
+	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.FuncDecl, *syntax.DeclClause,
+		*syntax.CoprocClause, *syntax.CStyleLoop:
+		return true
+	case *syntax.CallExpr:
+		if len(n.Args) == 0 {
+			return false
+		}
+		c, static := n.Args[0].Lit(), true
+		if c == "" {
+			c, static = simpleValue(n.Args[0].Parts, false)
+		}
+		switch {
+		case !static, a.isFunc(c), a.isAlias(c):
+			return true
+		case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
+			c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),
+			c == "declare", c == "typeset", c == "local", c == "export", c == "readonly", c == "builtin",
+			c == "command", c == "exec", c == "select", c == "enable", c == "hash", c == "trap":
+			return true
+		}
+	}
+	return false
+}
+
+// bodyRead is what loopBody found in a statement.
+type bodyRead int
+
+const (
+	bodyKeeps   bodyRead = iota // no node loopBodyNode refuses
+	bodyAssigns                 // a node loopBodyNode refuses
+	bodyUnread                  // a node loopBody does not read: ask loopBodyWalk
+)
+
+// loopBody reads the common shapes of a loop's body for loopBodyKeeps
+// without syntax.Walk (which costs a closure call and deferred calls per
+// node): the nodes it reads, and their children, are those syntax.Walk
+// visits, each asked loopBodyNode; TestLoopBodyAsWalk compares the two.
+type loopBody struct {
+	a    *analyzer
+	name string
+}
+
+func (b loopBody) stmt(st *syntax.Stmt) bodyRead {
+	r := bodyKeeps
+	switch c := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		if b.a.loopBodyNode(b.name, c) {
+			return bodyAssigns
+		}
+		for _, as := range c.Assigns {
+			if as.Index != nil || as.Array != nil {
+				return bodyUnread
+			}
+			if b.a.loopBodyNode(b.name, as) {
+				return bodyAssigns
+			}
+			if as.Value != nil {
+				r = max(r, b.word(as.Value))
+			}
+		}
+		for _, w := range c.Args {
+			r = max(r, b.word(w))
+		}
+	case *syntax.BinaryCmd:
+		r = max(b.stmt(c.X), b.stmt(c.Y))
+	default:
+		if b.a.loopBodyNode(b.name, c) {
+			return bodyAssigns
+		}
+		return bodyUnread
+	}
+	for _, rd := range st.Redirs {
+		if rd.Hdoc != nil {
+			r = max(r, b.word(rd.Hdoc))
+		}
+		r = max(r, b.word(rd.Word))
+	}
+	return r
+}
+
+// word reads w's parts; a nil w (no node) keeps.
+func (b loopBody) word(w *syntax.Word) bodyRead {
+	if w == nil {
+		return bodyKeeps
+	}
+	return b.parts(w.Parts)
+}
+
+func (b loopBody) parts(parts []syntax.WordPart) bodyRead {
+	r := bodyKeeps
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			r = max(r, b.parts(p.Parts))
+		case *syntax.ParamExp:
+			if b.a.loopBodyNode(b.name, p) {
+				return bodyAssigns
+			}
+			if p.Flags != nil || p.NestedParam != nil || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+				r = bodyUnread
+			}
+		default:
+			if b.a.loopBodyNode(b.name, p) {
+				return bodyAssigns
+			}
+			r = bodyUnread
+		}
+	}
+	return r
 }
 
 // track updates the assumed values after simple command c (resolved as

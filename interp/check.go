@@ -358,12 +358,50 @@ func maySubscript(src string) bool {
 		strings.Contains(src, "=(") || strings.Contains(src, "\\\n") {
 		return true
 	}
-	for _, kw := range []string{"declare", "typeset", "local", "export", "readonly", "nameref"} {
-		if strings.Contains(src, kw) {
+	for _, kw := range [...]keyword{kwDeclare, kwTypeset, kwLocal, kwExport, kwReadonly, kwNameref} {
+		if kw.index(src, 0) >= 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// keyword is a word searched for in a whole text by the byte of it that
+// shell text holds least often (by English letter frequencies: c, x, y,
+// f): strings.Index looks for its first byte, common in every text
+// ("e", "l", "r", "d", "t", "n"), and past a few false starts compares
+// the word at every byte. at is that byte's index in word.
+type keyword struct {
+	word string
+	at   int
+}
+
+var (
+	kwDeclare  = keyword{"declare", 2}
+	kwTypeset  = keyword{"typeset", 1}
+	kwLocal    = keyword{"local", 2}
+	kwExport   = keyword{"export", 1}
+	kwReadonly = keyword{"readonly", 7}
+	kwNameref  = keyword{"nameref", 6}
+)
+
+// index returns the index in src of the first kw.word that starts at or
+// after from (from + strings.Index(src[from:], kw.word)), or -1.
+// FuzzKeywordIndex compares the two.
+func (kw keyword) index(src string, from int) int {
+	b := kw.word[kw.at]
+	for i := from + kw.at; i < len(src); {
+		j := strings.IndexByte(src[i:], b)
+		if j < 0 {
+			return -1
+		}
+		start := i + j - kw.at
+		if start+len(kw.word) <= len(src) && src[start:start+len(kw.word)] == kw.word {
+			return start
+		}
+		i += j + 1
+	}
+	return -1
 }
 
 // trailingBackslash reports text that ends in an unescaped backslash.

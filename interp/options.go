@@ -237,7 +237,13 @@ func subscriptCode(args []Word) string {
 	case "read", "printf", "wait", "test", "[", "[[":
 		// The operands that name a variable: read's (and -a's), printf
 		// -v's, wait -p's, test -v's.
-		flag := map[string]string{"printf": "-v", "wait": "-p", "test": "-v", "[": "-v", "[[": "-v"}[name]
+		flag := "-v" // printf's, test's, ['s, [['s
+		switch name {
+		case "read":
+			flag = ""
+		case "wait":
+			flag = "-p"
+		}
 		for i, w := range rest {
 			v := w.Value
 			switch {

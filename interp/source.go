@@ -261,16 +261,20 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 			aliasNames, rest, ok2 := bytes.Cut(rest, []byte("\n"))
 			aliases, defs, ok3 := bytes.Cut(rest, []byte("\n"))
 			if ok1 && ok2 && ok3 {
+				// Sized once: a snapshot defines hundreds of functions
+				// and aliases, and a map grown step by step clears a new
+				// table at each step (fresh memory, what a fresh process
+				// pays most for).
+				if a.pending == nil && len(names) > 0 {
+					a.pending = make(map[string][]byte, bytes.Count(names, []byte(" "))+1)
+				}
 				for n := range strings.FieldsSeq(string(names)) {
-					if a.pending == nil {
-						a.pending = map[string][]byte{}
-					}
 					a.pending[n] = defs
 				}
+				if a.pendingAliases == nil && len(aliasNames) > 0 {
+					a.pendingAliases = make(map[string][]byte, bytes.Count(aliasNames, []byte(" "))+1)
+				}
 				for n := range strings.FieldsSeq(string(aliasNames)) {
-					if a.pendingAliases == nil {
-						a.pendingAliases = map[string][]byte{}
-					}
 					a.pendingAliases[n] = aliases
 				}
 				return true

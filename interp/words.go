@@ -435,19 +435,34 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 			return p.Value, !p.Dollar
 		}
 	}
+	// The value is built only from a second piece on: a word of one
+	// piece ("text", a"") is that piece's text, with no allocation.
 	var b strings.Builder
+	one, pieces := "", 0
+	add := func(s string) {
+		switch pieces {
+		case 0:
+			one = s
+		case 1:
+			b.WriteString(one)
+			fallthrough
+		default:
+			b.WriteString(s)
+		}
+		pieces++
+	}
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if !plain(p.Value, false) {
 				return "", false
 			}
-			b.WriteString(p.Value)
+			add(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
-			b.WriteString(p.Value)
+			add(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				return "", false
@@ -457,11 +472,14 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 				if !ok || !plain(l.Value, true) {
 					return "", false
 				}
-				b.WriteString(l.Value)
+				add(l.Value)
 			}
 		default:
 			return "", false
 		}
+	}
+	if pieces < 2 {
+		return one, true
 	}
 	return b.String(), true
 }
@@ -481,6 +499,15 @@ func simpleValue(parts []syntax.WordPart, literal bool) (string, bool) {
 func holedValue(parts []syntax.WordPart) (string, bool) {
 	n := 0
 	open, closed := false, false // an unquoted "[", a "]" anywhere
+	// one is the text of the last piece that is not empty; a value that
+	// is all of it ("$f", "x") is that text, with no allocation.
+	one := ""
+	add := func(s string) {
+		n += len(s)
+		if s != "" {
+			one = s
+		}
+	}
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -489,13 +516,13 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 			}
 			open = open || strings.IndexByte(p.Value, '[') >= 0
 			closed = closed || strings.IndexByte(p.Value, ']') >= 0
-			n += len(p.Value)
+			add(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
 			closed = closed || strings.IndexByte(p.Value, ']') >= 0
-			n += len(p.Value)
+			add(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				return "", false
@@ -507,19 +534,19 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 						return "", false
 					}
 					closed = closed || strings.IndexByte(q.Value, ']') >= 0
-					n += len(q.Value)
+					add(q.Value)
 				case *syntax.ParamExp:
 					if promptExp(q) {
 						return "", false
 					}
-					n += len(Hole)
+					add(Hole)
 				case *syntax.CmdSubst:
 					if _, ok := heredocCat(q); ok {
 						return "", false // its text may be its value: see prepParts
 					}
-					n += len(Hole)
+					add(Hole)
 				case *syntax.ArithmExp:
-					n += len(Hole)
+					add(Hole)
 				default:
 					return "", false
 				}
@@ -528,15 +555,18 @@ func holedValue(parts []syntax.WordPart) (string, bool) {
 			if promptExp(p) {
 				return "", false
 			}
-			n += len(Hole)
+			add(Hole)
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
-			n += len(Hole)
+			add(Hole)
 		default:
 			return "", false
 		}
 	}
 	if len(parts) == 0 || (open && closed) {
 		return "", false
+	}
+	if len(one) == n {
+		return one, true
 	}
 	var b strings.Builder
 	b.Grow(n)

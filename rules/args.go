@@ -2,13 +2,13 @@ package rules
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/guardsh/guardsh/internal/fsview"
 )
@@ -295,15 +295,45 @@ var notPaths = sync.OnceValue(func() map[string]bool {
 	}
 })
 
+// Traits of a program's name that planArgs reads (planTraits).
+const (
+	traitStringOnly  = 1 << iota // stringOnly
+	traitReads                   // readsArgs
+	traitNotPaths                // notPaths
+	traitSubcommands             // subcommandTools
+)
+
+// planTraits maps each name of stringOnly, readsArgs, notPaths and
+// subcommandTools to the traits it has there: one lookup per segment
+// instead of four (TestPlanTraits checks it against the four).
+var planTraits = sync.OnceValue(func() map[string]uint8 {
+	m := map[string]uint8{}
+	for _, set := range []struct {
+		names map[string]bool
+		trait uint8
+	}{{stringOnly(), traitStringOnly}, {readsArgs, traitReads}, {notPaths(), traitNotPaths}, {subcommandTools(), traitSubcommands}} {
+		for name, in := range set.names {
+			if in {
+				m[name] |= set.trait
+			}
+		}
+	}
+	return m
+})
+
 // planArgs returns the plan of matchArgs for words, whose open ones
 // open marks (Subject.Open).
 func planArgs(words []string, open, bound uint64) argPlan {
-	if len(words) < 2 || stringOnly()[words[0]] {
+	var traits uint8
+	if len(words) > 0 {
+		traits = planTraits()[words[0]]
+	}
+	if len(words) < 2 || traits&traitStringOnly != 0 {
 		return argPlan{none: true}
 	}
-	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: readsArgs[words[0]], args: words[1:], open: open, bound: bound, first: 1,
-		notPaths: notPaths()[words[0]]}
-	if subcommandTools()[words[0]] && isSubcommand(pl.args[0]) {
+	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: traits&traitReads != 0, args: words[1:], open: open, bound: bound, first: 1,
+		notPaths: traits&traitNotPaths != 0}
+	if traits&traitSubcommands != 0 && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
 		pl.first = 2
 	}
@@ -334,8 +364,8 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	}
 	if ctx.CwdUnknown {
 		sc.cwdUnknown = true
-	} else if c := x.canonicalCwd(ctx.Cwd, ctx.Lookups); c != "" {
-		sc.cwd, sc.cwdCanon = filepath.Clean(ctx.Cwd), c
+	} else if cl, c := x.cwdForms(ctx.Cwd, ctx.Lookups); c != "" {
+		sc.cwd, sc.cwdCanon = cl, c
 	}
 	if sc.home == "/" {
 		sc.home = ""
@@ -647,6 +677,35 @@ func (sc *argScan) newFile(word, cleaned, resolved string) {
 	}
 }
 
+// newPlainFile is newFile for c, a plain name (one component) that
+// directory dir, whose canonical form is canon, does not list: the paths
+// are joined in a buffer on the stack rather than allocated, newFile
+// keeping neither (were one kept, the compiler would move the buffer to
+// the heap: the strings stay valid either way, and are never written to
+// after they are made). TestNewPlainFile compares it with newFile of the
+// paths joined the long way.
+func (sc *argScan) newPlainFile(word, dir, canon, c string) {
+	var buf [192]byte
+	b := append(buf[:0], canon...)
+	if canon != "/" {
+		b = append(b, '/')
+	}
+	b = append(b, c...)
+	resolved := unsafe.String(unsafe.SliceData(b), len(b))
+	cleaned := resolved
+	if dir != canon {
+		// The directory as given, which leads to canon through a
+		// symlink: its own spelling of the path, after resolved.
+		start := len(b)
+		if dir != "/" {
+			b = append(b, dir...)
+		}
+		b = append(append(b, '/'), c...)
+		cleaned = unsafe.String(unsafe.SliceData(b[start:]), len(b)-start)
+	}
+	sc.newFile(word, cleaned, resolved)
+}
+
 // holed matches an argument with a run-time part after a literal prefix
 // (a glob `~/.ssh/id_*`, or `/srv/$x`) as the prefix followed by any
 // string: a deny rule that could match asks. The prefix's directory is
@@ -900,8 +959,11 @@ func shapeMatches(shape, name string) bool {
 // (sort, wc, du), --files-from (tar, rsync, cpio), --pathspec-from-file
 // (git), with the value glued or next.
 func namesFromFile(w string) bool {
+	if !strings.HasPrefix(w, "--") {
+		return false
+	}
 	for _, o := range [...]string{"--files0-from", "--files-from", "--pathspec-from-file"} {
-		if w == o || strings.HasPrefix(w, o+"=") {
+		if strings.HasPrefix(w, o) && (len(w) == len(o) || w[len(o)] == '=') {
 			return true
 		}
 	}
@@ -1145,9 +1207,12 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	var exists bool
 	if !pathLike {
 		// One component: a plain word is a path only if it names an entry.
-		listed := sc.lk.has(canon, c)
-		if !listed && !sc.protect {
-			return // below: nothing to check
+		if !sc.lk.has(canon, c) {
+			// It names nothing: see newFile below.
+			if sc.protect {
+				sc.newPlainFile(word, dir, canon, c)
+			}
+			return
 		}
 		resolved = canon + "/" + c
 		if canon == "/" {
@@ -1161,11 +1226,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		default:
 			cleaned = dir + "/" + c
 		}
-		var fi os.FileInfo
-		err := fs.ErrNotExist
-		if listed {
-			fi, err = sc.lk.lstat(resolved)
-		}
+		fi, err := sc.lk.lstat(resolved)
 		if err != nil {
 			// It names nothing yet: nothing to read there, but a program
 			// that may write its arguments may create it (`cd ~/.ssh &&

@@ -68,6 +68,10 @@ type Policy struct {
 	// optionRules are the deny and ask shell rules that name options of a
 	// program with an option table (see optionTables).
 	optionRules []optionRule
+	// pathPrograms are the deny and ask shell rules that name their
+	// program by a path, by the path's last element ("*" for one with a
+	// wildcard there): see programPathForms.
+	pathPrograms map[string][]string
 	// digest caches RulesDigest; build clears it.
 	digest atomic.Pointer[string]
 }
@@ -321,6 +325,7 @@ func (p *Policy) build() {
 		p.readonly = newTrie(readonly)
 	}
 	p.optionRules = nil
+	p.pathPrograms = nil
 	for i, e := range p.shell.entries {
 		if e.rule.Decision == Allow {
 			continue
@@ -328,6 +333,7 @@ func (p *Policy) build() {
 		if r, ok := newOptionRule(i, e.rule.Pattern); ok {
 			p.optionRules = append(p.optionRules, r)
 		}
+		p.addPathProgram(e.rule.Pattern)
 	}
 }
 

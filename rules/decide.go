@@ -186,6 +186,11 @@ func (p *Policy) effectiveMode(ctx Context) (Mode, error) {
 	if m == "" {
 		return AskMode, nil
 	}
+	for _, k := range modeOrder {
+		if m == k {
+			return m, nil // what ParseMode returns for a mode's own name
+		}
+	}
 	return ParseMode(string(m))
 }
 
@@ -340,6 +345,9 @@ func (e *execPart) cwdFree(s Subject) bool {
 	if w := s.Words[0]; strings.Contains(w, "/") && !strings.HasPrefix(w, "/") {
 		return false // the link-target form of a relative command path
 	}
+	if path.Base(s.Words[0]) == "npx" {
+		return false // what it runs depends on the directory (localPackageBin)
+	}
 	if (e.class == Sensitive || e.runsAt >= 0) && !e.badAssign && len(s.Assigns) == 0 && checksWrites(s.Words) {
 		return false // checked as a workspace write
 	}
@@ -404,6 +412,14 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			}
 		}
 	}
+	if len(s.Words) > 0 && fdProgram(s.Words[0], cwd) {
+		// Whatever file is open there: any deny rule could match.
+		p.mergeForm(&j.h, form{words: append([]string{Hole}, s.Words[1:]...)})
+		j.couldWhy = "since the program is an open file descriptor's file"
+	}
+	if len(p.pathPrograms) > 0 && p.programPathForms(&j.h, s.Words, cwd, ctx.Home, ctx.Lookups) && j.h.could >= 0 && e.h.could != j.h.could {
+		j.couldWhy = "if it is that program (found on PATH, or in a directory only known at run time)"
+	}
 	if e.runsAt >= 0 {
 		// Code or a file given in an argument: sensitive.
 		j.class, j.why = Sensitive, e.runsWhat
@@ -423,6 +439,12 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 	}
 	if j.class == Sensitive {
 		j.sensitivity = e.sensitivity(s, writesOutside)
+		if j.sensitivity == Network && e.runsAt < 0 {
+			if bin := localPackageBin(s.Words, cwd, ctx.Workspace, ctx.Lookups); bin != "" {
+				j.sensitivity = Interpreter
+				j.why = "npx runs the installed " + bin + " (the project's own code, no registry)"
+			}
+		}
 	}
 	if j.h.deny < 0 {
 		var prot *argHit

@@ -30,22 +30,42 @@ type entry struct {
 
 type tnode struct {
 	// The first child is kept in the node: most nodes of a pattern trie
-	// have one. Further children are keys/kids, parallel.
+	// have one. Further children are in more, which few nodes have: a
+	// node is 56 bytes rather than 96, and a subject's walk down a big
+	// policy's trie touches fewer cache lines.
 	key0 byte
 	kid0 *tnode
-	keys []byte   // further child edge labels, parallel to kids
-	kids []*tnode // further children
-	here []int32  // entries whose key ends at this node
+	more *tkids
+	here []int32 // entries whose key ends at this node
 	// lo, hi bound the deny entries at or below this node in trie.deny.
 	lo, hi int32
+}
+
+// tkids are a node's children after the first.
+type tkids struct {
+	keys []byte   // child edge labels, parallel to kids
+	kids []*tnode // children
 }
 
 func (n *tnode) child(c byte) *tnode {
 	if n.kid0 != nil && n.key0 == c {
 		return n.kid0
 	}
-	if i := bytes.IndexByte(n.keys, c); i >= 0 {
-		return n.kids[i]
+	m := n.more
+	if m == nil {
+		return nil
+	}
+	if len(m.keys) > 16 {
+		if i := bytes.IndexByte(m.keys, c); i >= 0 {
+			return m.kids[i]
+		}
+		return nil
+	}
+	// Most nodes have one child or a few: a loop, not a call.
+	for i, k := range m.keys {
+		if k == c {
+			return m.kids[i]
+		}
 	}
 	return nil
 }
@@ -84,6 +104,7 @@ func newTrie(entries []entry) *trie {
 		arena = append(arena, tnode{})
 		return &arena[len(arena)-1]
 	}
+	var more []tkids
 	t := &trie{root: alloc(), entries: entries}
 	for i, e := range entries {
 		n := t.root
@@ -95,8 +116,16 @@ func newTrie(entries []entry) *trie {
 				if n.kid0 == nil {
 					n.key0, n.kid0 = c, next
 				} else {
-					n.keys = append(n.keys, c)
-					n.kids = append(n.kids, next)
+					if n.more == nil {
+						// In blocks too, like the nodes.
+						if len(more) == cap(more) {
+							more = make([]tkids, 0, 64)
+						}
+						more = append(more, tkids{})
+						n.more = &more[len(more)-1]
+					}
+					n.more.keys = append(n.more.keys, c)
+					n.more.kids = append(n.more.kids, next)
 				}
 			}
 			n = next
@@ -179,8 +208,10 @@ func (t *trie) fillDeny(n *tnode) {
 	if n.kid0 != nil {
 		t.fillDeny(n.kid0)
 	}
-	for _, k := range n.kids {
-		t.fillDeny(k)
+	if n.more != nil {
+		for _, k := range n.more.kids {
+			t.fillDeny(k)
+		}
 	}
 	n.hi = int32(len(t.deny))
 }

@@ -31,9 +31,11 @@ type Layers struct {
 //     config with lock_mode: true makes its mode the loosest possible:
 //     a looser user mode is ignored with a warning. lock_mode outside the
 //     system config, and a project's mode, are ignored with a warning.
-//   - shell and audit.path: the user's, else the system's; a project's
-//     are ignored with a warning (a repository must not choose the program
-//     that runs commands or where their record goes).
+//   - shell: the user's, else the system's; audit.path: the system's,
+//     else the user's (an administrator reads the log where the system
+//     config puts it; a user's other path is ignored with a warning). A
+//     project's are ignored with a warning (a repository must not choose
+//     the program that runs commands or where their record goes).
 //   - approval: the user's, else the system's, else DefaultApproval; but
 //     approval.headless may not be looser (deny < wait < allow) than the
 //     system's, which then holds, with a warning. A project's approval is
@@ -67,6 +69,7 @@ func Merge(l Layers) (*Policy, []Finding) {
 		out.Audit.Anchor = cmp.Or(a.Anchor, out.Audit.Anchor)
 		out.Audit.Syslog = cmp.Or(a.Syslog, out.Audit.Syslog)
 		out.Audit.MaxBytes = cmp.Or(a.MaxBytes, out.Audit.MaxBytes)
+		out.Audit.Path = cmp.Or(a.Path, out.Audit.Path)
 		out.Audit.Fsync = out.Audit.Fsync || a.Fsync
 		out.Audit.Redact = append(out.Audit.Redact, a.Redact...)
 	}
@@ -77,9 +80,6 @@ func Merge(l Layers) (*Policy, []Finding) {
 		out.File = p.File
 		if p.Shell != "" {
 			out.Shell = p.Shell
-		}
-		if p.Audit.Path != "" {
-			out.Audit.Path = p.Audit.Path
 		}
 		if p.Approval.Line > 0 {
 			out.Approval = p.Approval
@@ -97,6 +97,9 @@ func Merge(l Layers) (*Policy, []Finding) {
 		headlessRank[u.Approval.Headless] > headlessRank[s.Approval.Headless] {
 		warnAt(u.File, u.Approval.Line, "approval.headless: %s is looser than %s in %s; ignored", u.Approval.Headless, s.Approval.Headless, s.File)
 		out.Approval.Headless = s.Approval.Headless
+	}
+	if s, u := l.System, l.User; s != nil && u != nil && s.Audit.Path != "" && u.Audit.Path != "" && u.Audit.Path != s.Audit.Path {
+		warnAt(u.File, u.auditLine, "audit.path %s: the system config %s puts the log at %s; ignored", u.Audit.Path, s.File, s.Audit.Path)
 	}
 	if setFalse && !setTrue {
 		out.Audit.Required = false

@@ -128,6 +128,26 @@ func TestMergeSettings(t *testing.T) {
 	}
 }
 
+// TestMergeSystemAuditPathWins: the system config's audit.path is where
+// the log goes, whatever the user's says (with a warning naming both):
+// an administrator reads the record there.
+func TestMergeSystemAuditPathWins(t *testing.T) {
+	sys := parseAs(t, "audit: {path: /var/log/guardsh/a.jsonl}\n", "sys.yaml")
+	usr := parseAs(t, "mode: ask\naudit:\n  path: /tmp/elsewhere.jsonl\n", "user.yaml")
+	p, warnings := Merge(Layers{System: sys, User: usr})
+	if p.Audit.Path != "/var/log/guardsh/a.jsonl" {
+		t.Errorf("audit.path %q, want the system's", p.Audit.Path)
+	}
+	if len(warnings) != 1 || warnings[0].File != "user.yaml" || warnings[0].Line != 3 ||
+		!strings.Contains(warnings[0].Problem, "/tmp/elsewhere.jsonl") || !strings.Contains(warnings[0].Problem, "/var/log/guardsh/a.jsonl") {
+		t.Errorf("warnings %+v, want one at user.yaml:3 naming both paths", warnings)
+	}
+	// Without the system's, the user's places it, and nothing warns.
+	if p, warnings := Merge(Layers{System: parseAs(t, "mode: ask\n", "sys.yaml"), User: usr}); p.Audit.Path != "/tmp/elsewhere.jsonl" || len(warnings) > 0 {
+		t.Errorf("audit.path %q, warnings %+v: want the user's, none", p.Audit.Path, warnings)
+	}
+}
+
 func TestTighten(t *testing.T) {
 	cases := []struct {
 		configured, want, got Mode

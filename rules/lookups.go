@@ -21,7 +21,7 @@ type Lookups struct {
 	m         map[string]lookup
 	names     map[string]map[string]bool // directory → its entries; nil value: unknown
 	linkNames map[string][]string        // directory → its entries that are symlinks (see links)
-	canon     map[string]string          // working directory → canonical (see pathIndex.canonicalCwd)
+	canon     map[string][2]string       // working directory → cleaned, canonical (see pathIndex.cwdForms)
 	// tmp is os.TempDir() when tmpRead: the environment is read once
 	// for the command (see tempDir).
 	tmp     string
@@ -57,8 +57,18 @@ type lookup struct {
 	err error
 }
 
-// NewLookups returns an empty Lookups.
-func NewLookups() *Lookups { return &Lookups{m: make(map[string]lookup, 16)} }
+// NewLookups returns an empty Lookups. Its tables are made when first
+// written: a command whose paths are all answered by probes, or that
+// names none, makes no lstat table.
+func NewLookups() *Lookups { return &Lookups{} }
+
+// remember records the lstat answer for p.
+func (lk *Lookups) remember(p string, fi os.FileInfo, err error) {
+	if lk.m == nil {
+		lk.m = make(map[string]lookup, 8)
+	}
+	lk.m[p] = lookup{fi, err}
+}
 
 // maxListed is the most entries a directory may have for has to list it
 // (one getdents call reads a few hundred); a bigger one is looked up name
@@ -77,7 +87,7 @@ func (lk *Lookups) has(dir, name string) bool {
 	names, ok := lk.names[dir]
 	if !ok {
 		if lk.noEntries(dir) || lk.deadEnd(dir) != "" {
-			names = map[string]bool{}
+			names = noNames
 		} else {
 			names = listNames(dir)
 		}
@@ -98,6 +108,11 @@ func (lk *Lookups) listed(dir string) map[string]bool {
 	return lk.names[dir]
 }
 
+// noNames is the listing of a directory that does not exist, shared by
+// all (one map less per missing directory a command names): no one
+// writes to a listing (TestNoNamesStaysEmpty).
+var noNames = map[string]bool{}
+
 // listNames returns the entries of dir, an empty set when dir does not
 // exist or is not a directory, and nil (unknown) when it cannot be listed
 // or has more than maxListed entries.
@@ -105,7 +120,7 @@ func listNames(dir string) map[string]bool {
 	list, err := dirNames(dir, maxListed+1)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
-			return map[string]bool{}
+			return noNames
 		}
 		return nil
 	}
@@ -140,14 +155,16 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	} else {
 		fi, err = lstat(p)
 	}
-	lk.m[p] = lookup{fi, err}
+	lk.remember(p, fi, err)
 	return fi, err
 }
 
 // probe answers, with one system call instead of one lstat per
 // component, where resolveIn's walk of next + "/" + rest leads: next is
 // the walk's next component (its parent canonical) and rest the
-// components after it, which must be plain names (not "", "." or "..").
+// components after it, which must be plain names (not "", "." or "..");
+// full is next + "/" + rest when the caller has that string at hand, else
+// "" (probe joins them only when it needs the path).
 // It is made only for min components or more (see probeMin), when next
 // has not been looked up and lies below no dead end (those answers cost
 // no call).
@@ -166,7 +183,7 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 //
 // What probe records holds for the command's lookups like what lstat
 // records: the file system as it was at the call.
-func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool) {
+func (lk *Lookups) probe(next, rest, full string, min int) (string, bool) {
 	if lk == nil || lk.noProbe || strings.Count(rest, "/")+2 < min || !plainNames(rest) {
 		return "", false
 	}
@@ -176,7 +193,9 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 	if _, ok := lk.linkFree[next]; ok || lk.deadEnd(next) != "" {
 		return "", false
 	}
-	full = next + "/" + rest
+	if full == "" {
+		full = next + "/" + rest
+	}
 	for i := len(next); i <= len(full); i++ {
 		if i < len(full) && full[i] != '/' {
 			continue
@@ -185,7 +204,7 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 			// Below a path a probe found missing (or no directory)
 			// with no symlink on the way: the kernel's walk stops at
 			// the same component.
-			lk.m[full] = lookup{nil, err}
+			lk.remember(full, nil, err)
 			return full, true
 		}
 	}
@@ -204,7 +223,7 @@ func (lk *Lookups) probe(next, rest string, min int) (full string, missing bool)
 		}
 		return "", false
 	case syscall.ENOENT, syscall.ENOTDIR:
-		lk.m[full] = lookup{nil, err}
+		lk.remember(full, nil, err)
 		if lk.absent == nil {
 			lk.absent = make(map[string]error, 4)
 		}

@@ -91,35 +91,43 @@ type pathIndex struct {
 	homeDirs       []string // the home directory, as given and resolved
 	tmpDirs        []string // temp directories, as given and resolved
 
-	// cwdRes caches the last working directory resolved (see canonicalCwd).
+	// cwdRes caches the last working directory resolved (see cwdForms).
 	cwdRes atomic.Pointer[[2]string]
 }
 
-// canonicalCwd returns canonical(cwd), or "" when cwd is not absolute.
-// With lk it is remembered in lk (one command's lookups: a command decided
-// in each directory a cd may lead to asks for several); without, the last
-// answer is remembered in x.
-func (x *pathIndex) canonicalCwd(cwd string, lk *Lookups) string {
+// cwdForms returns filepath.Clean(cwd) and canonical(cwd), or "" and ""
+// when cwd is not absolute. With lk both are remembered in lk (one
+// command's lookups: matchArgs asks at every segment, and a command
+// decided in each directory a cd may lead to asks for several); without,
+// the last canonical form is remembered in x.
+func (x *pathIndex) cwdForms(cwd string, lk *Lookups) (cleaned, canon string) {
 	if !filepath.IsAbs(cwd) {
-		return ""
+		return "", ""
 	}
 	if lk != nil {
 		if c, ok := lk.canon[cwd]; ok {
-			return c
+			return c[0], c[1]
 		}
 		out, _ := resolve(lk, cwd)
 		if lk.canon == nil {
-			lk.canon = make(map[string]string, 2)
+			lk.canon = make(map[string][2]string, 2)
 		}
-		lk.canon[cwd] = out
-		return out
+		cleaned = ""
+		if out != "" {
+			cleaned = filepath.Clean(cwd)
+		}
+		lk.canon[cwd] = [2]string{cleaned, out}
+		return cleaned, out
 	}
 	if c := x.cwdRes.Load(); c != nil && c[0] == cwd {
-		return c[1]
+		return filepath.Clean(cwd), c[1]
 	}
 	out := canonical(cwd)
 	x.cwdRes.Store(&[2]string{cwd, out})
-	return out
+	if out == "" {
+		return "", ""
+	}
+	return filepath.Clean(cwd), out
 }
 
 func (x *pathIndex) fits(ctx Context, tmp []string) bool {
@@ -425,7 +433,11 @@ func resolveProbing(lk *Lookups, dir, p string, min int, status bool) (resolvedP
 		if rest != "" {
 			// Components to look up: one probe may answer for all of
 			// them (see Lookups.probe).
-			if full, missing := lk.probe(next, rest, min); missing {
+			full := ""
+			if len(src) == len(next)+1+len(rest) && src[len(next)] == '/' && src[len(next)+1:] == rest && src[:len(next)] == next {
+				full = src // next + "/" + rest is p itself
+			}
+			if full, missing := lk.probe(next, rest, full, min); missing {
 				return full, nil, false
 			}
 		}

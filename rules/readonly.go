@@ -83,8 +83,10 @@ type program struct {
 	GlobalOptions, GlobalArg []string
 	// label is how the table names the entry ("cat", "git status"), and
 	// inTable the reason given when a call of it is read-only; set by
-	// readOnlyTable, so that the reason is not made at every call.
-	label, inTable string
+	// readOnlyTable, so that the reason is not made at every call;
+	// required, for an entry with Require, the reason given when a call
+	// lacks the first argument it requires.
+	label, inTable, required string
 }
 
 // readOnlyPrograms is the built-in read-only table. An entry's Source says
@@ -302,6 +304,9 @@ func readOnlyProgram(name string) *program {
 // (a subcommand as label, a space and its name) with its reason made.
 func labelled(prog program, label string) *program {
 	prog.label, prog.inTable = label, label+" is in the read-only table"
+	if len(prog.Require) > 0 {
+		prog.required = requiredReason(&prog, label)
+	}
 	if prog.Sub != nil {
 		subs := make([]program, len(prog.Sub))
 		for k := range prog.Sub {
@@ -563,10 +568,10 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 		return c, why, false
 	}
 	if len(prog.Require) > 0 && (len(args) == 0 || !slices.Contains(prog.Require, args[0])) {
-		if len(prog.Only) > 0 {
-			return Sensitive, fmt.Sprintf("%s is not in the read-only table unless its first argument is %s", label, orList(prog.Require)), false
+		if label == prog.label && prog.label != "" {
+			return Sensitive, prog.required, false
 		}
-		return Sensitive, fmt.Sprintf("%s runs a program unless its first argument is %s", label, orList(prog.Require)), false
+		return Sensitive, requiredReason(prog, label), false
 	}
 	hasExcl := len(prog.Exclude) > 0 || len(prog.ExcludeWords) > 0 || len(prog.Only) > 0
 	operands := 0
@@ -669,6 +674,15 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 	return ReadOnly, label + " is in the read-only table", false
 }
 
+// requiredReason is the reason check gives for a call of prog (named
+// label) without the first argument its Require asks for.
+func requiredReason(prog *program, label string) string {
+	if len(prog.Only) > 0 {
+		return fmt.Sprintf("%s is not in the read-only table unless its first argument is %s", label, orList(prog.Require))
+	}
+	return fmt.Sprintf("%s runs a program unless its first argument is %s", label, orList(prog.Require))
+}
+
 // checkSub handles a program with subcommands: global options, then a
 // subcommand from prog.Sub, then that subcommand's own arguments.
 func (prog *program) checkSub(label string, args []string) (Class, string) {
@@ -697,7 +711,11 @@ func (prog *program) checkSub(label string, args []string) (Class, string) {
 	}
 	for k := range prog.Sub {
 		if prog.Sub[k].Name == args[i] {
-			c, why, _ := prog.Sub[k].check(label+" "+args[i], args[i+1:])
+			sub := prog.Sub[k].label // label+" "+args[i] when labelled (see labelled)
+			if label != prog.label || prog.label == "" {
+				sub = label + " " + args[i]
+			}
+			c, why, _ := prog.Sub[k].check(sub, args[i+1:])
 			return c, why
 		}
 	}

@@ -247,3 +247,41 @@ func (p *Policy) WriteGuarded(home, base string) (files, dirs []string) {
 	}
 	return files, dirs
 }
+
+// HomeProtected returns the built-in protected paths that no workspace
+// holds by name (see builtinProtected): the files (shell start-up files,
+// ~/.gitconfig, ~/.config/git/config, ~/.claude.json …) and the
+// directories whose every entry is protected (~/.ssh, ~/.claude,
+// /etc/guardsh …), absolute and clean, "~/" expanded against home (those
+// under home are left out when home is ""). A jail writes none of them
+// by name, but one may be a symbolic link to a place a jail writes (a
+// dotfiles repository), which guardsh then keeps and puts back.
+func HomeProtected(home string) (files, dirs []string) {
+	isDir := map[string]bool{}
+	var order []string
+	for _, p := range builtinProtected {
+		if strings.HasPrefix(p, "*") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			p = filepath.Join(home, rest)
+		}
+		d, dir := strings.CutSuffix(p, "/*")
+		d = filepath.Clean(d)
+		if _, seen := isDir[d]; !seen {
+			order = append(order, d)
+		}
+		isDir[d] = isDir[d] || dir
+	}
+	for _, p := range order {
+		if isDir[p] {
+			dirs = append(dirs, p)
+		} else {
+			files = append(files, p)
+		}
+	}
+	return files, dirs
+}

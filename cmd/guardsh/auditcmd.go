@@ -27,8 +27,9 @@ FILTERS: --decision allow|ask|deny --since T --until T --agent NAME --cwd DIR
 FILE defaults to the configured audit log and its rotated files, oldest first.`
 
 // auditMain is `guardsh audit SUBCOMMAND`. Exit statuses: 0 done (verify:
-// the log holds), 1 verify found the log broken (or replay found flips
-// with --fail-on-change), 2 usage, reading or config errors.
+// the log holds), 1 verify found the log broken (or replay found flips,
+// or records it could not replay, with --fail-on-change), 2 usage,
+// reading or config errors.
 func auditMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
 		fmt.Fprintln(stdout, auditUsageText)
@@ -76,7 +77,7 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 		filters()
 		fs.StringVar(&newConfig, "config", "", "the new policy to decide the recorded commands under (required)")
 		fs.BoolVar(&asJSON, "json", false, "the flipped records as JSONL")
-		fs.BoolVar(&failOnChange, "fail-on-change", false, "exit 1 when any decision would change")
+		fs.BoolVar(&failOnChange, "fail-on-change", false, "exit 1 when any decision would change, or a record could not be replayed (its command redacted)")
 	default:
 		fmt.Fprintf(stderr, "guardsh audit: unknown subcommand %q\n%s\n", sub, auditUsageText)
 		return exitUsage
@@ -141,10 +142,14 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 			for _, fl := range rep.Flips {
 				audit.WriteJSONL(stdout, fl.Rec)
 			}
+			if n := len(rep.Unreplayable); n > 0 {
+				fmt.Fprintf(stderr, "guardsh audit replay: %d recorded commands not replayed: their command was redacted\n", n)
+			}
 		} else {
 			rep.Write(stdout)
 		}
-		if failOnChange && len(rep.Flips) > 0 {
+		// A record not replayed may have changed: fail closed.
+		if failOnChange && len(rep.Flips)+len(rep.Unreplayable) > 0 {
 			return 1
 		}
 		return 0

@@ -37,6 +37,18 @@ func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
 	return audit.OpenWith(path, opt)
 }
 
+// auditEnvIgnored warns when GUARDSH_AUDIT names another log than the
+// config's audit.path, which wins (auditPath): an environment variable
+// may not move the record away from where the config's owner reads it.
+func auditEnvIgnored(p *rules.Policy) []rules.Finding {
+	env := os.Getenv("GUARDSH_AUDIT")
+	if env == "" || p.Audit.Path == "" || filepath.Clean(env) == filepath.Clean(expandHome(p.Audit.Path)) {
+		return nil
+	}
+	return []rules.Finding{{File: "GUARDSH_AUDIT=" + env, Severity: rules.SeverityWarning,
+		Problem: fmt.Sprintf("ignored: the config's audit.path puts the log at %s", p.Audit.Path)}}
+}
+
 // auditProtected are the audit trail's files, written only with a human's
 // yes: the log, its rotated files and the file of a rotation under way,
 // the anchor file, and the terminal session recordings next to the log;

@@ -29,7 +29,9 @@ const embeddedName = rules.DefaultFile
 
 // configPath is the user's config file: $GUARDSH_CONFIG, else
 // $XDG_CONFIG_HOME/guardsh/config.yaml, else ~/.config/guardsh/config.yaml.
-// explicit reports whether the user named it (then it must exist).
+// explicit reports whether the user named it (then it must exist, and
+// loadFor refuses a relative one). GUARDSH_CONFIG names the user layer: it
+// has the user config's powers, within what the system config fixes.
 func configPath() (path string, explicit bool) {
 	if p := os.Getenv("GUARDSH_CONFIG"); p != "" {
 		return p, true
@@ -120,6 +122,7 @@ func loadPolicy(path string, explicit bool, workspace string) (loaded, error) {
 		}
 	}
 	out.policy, out.warnings = rules.Merge(l)
+	out.warnings = append(out.warnings, auditEnvIgnored(out.policy)...)
 	return out, nil
 }
 
@@ -132,6 +135,10 @@ func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root str
 	path, explicit := configPath()
 	if configFile != "" {
 		path, explicit = configFile, true
+	} else if explicit && !filepath.IsAbs(path) {
+		// Relative, it would name another file in each directory a
+		// command runs in: one the agent wrote there.
+		return cfg, ws, root, fmt.Errorf("GUARDSH_CONFIG=%q is not an absolute path", path)
 	}
 	cfg, err = loadPolicy(path, explicit, root)
 	return cfg, ws, root, err
@@ -215,10 +222,12 @@ func effectiveMode(configured rules.Mode, flag string, stderr io.Writer) (rules.
 	return mode, nil
 }
 
-// auditPath is $GUARDSH_AUDIT, else the config's audit.path, else the
-// default under $XDG_STATE_HOME.
+// auditPath is the config's audit.path (the system's over the user's,
+// rules.Merge), else $GUARDSH_AUDIT, else the default under
+// $XDG_STATE_HOME: the environment, the agent's to set, places the log
+// only where no config does (see auditEnvIgnored).
 func auditPath(p *rules.Policy) (string, error) {
-	if os.Getenv("GUARDSH_AUDIT") == "" && p.Audit.Path != "" {
+	if p.Audit.Path != "" {
 		return expandHome(p.Audit.Path), nil
 	}
 	return audit.DefaultPath()

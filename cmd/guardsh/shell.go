@@ -331,7 +331,21 @@ func describe(err error) string {
 
 // serve decides text and, when allowed, runs it with args as $0 $1 ….
 func (s *shellRun) serve(text string, args []string) int {
+	// Announced as unjailed before it is decided: what it is decided on
+	// must not change until it has run (see announce).
+	var presence *sandbox.Presence
+	var liveErr error
+	if _, noOp := interp.NoOpStatus(text); !noOp || !s.inv.quiet() {
+		presence, liveErr = s.announce(false)
+	}
+	defer func() { presence.Release() }()
 	o, calls := s.review(text, s.evaluate(text))
+	if liveErr != nil {
+		rec := s.record(text, o, calls, prompt.Answer{Decision: rules.Deny, DecidedBy: "sandbox"})
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", liveErr)
+		s.finish(rec, nil)
+		return exitRefused
+	}
 	if !o.Sandbox && s.turn != nil {
 		// Not jailed: a jailed command in the workspace need not wait
 		// (an approval may take minutes).
@@ -354,6 +368,16 @@ func (s *shellRun) serve(text string, args []string) int {
 		// would only return this status, so guardsh does without starting it.
 		s.finish(rec, &status)
 		return status
+	}
+	if o.Sandbox {
+		// Jailed: it waits for the user's unjailed commands instead.
+		presence.Release()
+		var err error
+		if presence, err = s.announce(true); err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+			s.finish(rec, nil)
+			return exitRefused
+		}
 	}
 	runner := s.runner
 	var jail *sandbox.Jail
@@ -398,6 +422,13 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }
+	announced := presence != nil && !o.Sandbox && s.stopsLeftovers()
+	if announced {
+		// What it leaves running is stopped before its turn ends (see
+		// stopUnjailed): guardsh is the subreaper of its detached
+		// processes.
+		_ = sandbox.Subreaper()
+	}
 	status, err := s.command(runner, text, args)
 	recorded()
 	if err != nil {
@@ -405,6 +436,8 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	if o.Sandbox {
 		status = s.settleJail(o, rec, jail, kept, status)
+	} else if announced {
+		status = s.stopUnjailed(rec, status)
 	}
 	s.finish(rec, &status)
 	if died == syscall.SIGINT {
@@ -417,6 +450,73 @@ func (s *shellRun) serve(text string, args []string) int {
 		signal.Reset(died)
 		_ = syscall.Kill(os.Getpid(), died)
 		time.Sleep(100 * time.Millisecond)
+	}
+	return status
+}
+
+// liveWait is how long a command waits for the commands of the other
+// kind (jailed, unjailed) of this user to end before it is refused (see
+// sandbox.AnnounceJailed): as long as a jailed command waits for its
+// workspace's turn.
+const liveWait = jailTurnWait
+
+// announce announces a command of this user that runs jailed (or not)
+// to the user's other guardsh processes, waiting for those of the other
+// kind to end: a jailed command running beside an unjailed one could
+// change the files the unjailed one was decided on between its decision
+// and its run (see sandbox.AnnounceJailed). An unjailed command is
+// announced before it is decided. Done wherever the kernel lets jails
+// run, whatever this command's policy says (a project file may have the
+// sandbox off where the user's config has it on); not without a home
+// directory (no state directory), and a nil Presence then.
+func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
+	if s.jails == "" || sandbox.Unavailable() != "" {
+		return nil, nil
+	}
+	if jailed {
+		return sandbox.AnnounceJailed(s.jails, liveWait)
+	}
+	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait)
+	var still *sandbox.StillRunningError
+	if err != nil && !errors.As(err, &still) {
+		// No lock file here, none for a jail either (the same user's
+		// state directory): none can be running.
+		return nil, nil
+	}
+	return p, err
+}
+
+// stopsLeftovers reports whether what an unjailed command leaves running
+// is stopped when it ends (see stopUnjailed): with the sandbox on, or
+// once a jailed command of this user has run (a project file may have
+// turned the sandbox off here).
+func (s *shellRun) stopsLeftovers() bool {
+	return s.guard.Policy.Sandbox.On() || sandbox.JailsRan(s.jails)
+}
+
+// stopUnjailed stops what an announced unjailed command that returned
+// status left running (`(sleep 3; cat l > out) &`): a process that went
+// on after the command's turn ended would run beside a jailed command
+// started then, which could change the files it was decided on (see
+// announce). It says so on stderr and in rec (if not nil), and returns 126 for a
+// command that succeeded (what it started is gone), status otherwise.
+func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
+	stopped, err := sandbox.StopLeftovers()
+	if n := len(stopped); n > 0 {
+		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): with the sandbox on, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
+			n, strings.Join(stopped, ", "), s.guard.PolicyFile)
+		if rec != nil {
+			rec.Sandbox = fmt.Sprintf("unjailed; stopped %d", n)
+		}
+		if status == 0 {
+			status = exitRefused
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+		if status == 0 {
+			status = exitRefused
+		}
 	}
 	return status
 }
@@ -548,6 +648,18 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 // command is replaced by `(exit 126)`, so $? and `set -e` behave as if it
 // had failed, and the script goes on as bash's would.
 func (s *shellRun) stream(r *os.File, args []string) int {
+	// Its bash runs unjailed from the first command to the last: it is
+	// announced for all of that time (see announce).
+	presence, err := s.announce(false)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", err)
+		return exitRefused
+	}
+	defer presence.Release()
+	stops := presence != nil && s.stopsLeftovers()
+	if stops {
+		_ = sandbox.Subreaper() // see stopUnjailed
+	}
 	// On a terminal (with stderr elsewhere, which bash does not call
 	// interactive) commands read the terminal as they would in bash.
 	onTerminal := term.IsTerminal(int(r.Fd()))
@@ -608,6 +720,9 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	status, err := wait()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
+	}
+	if stops {
+		status = s.stopUnjailed(nil, status)
 	}
 	return status
 }

@@ -121,7 +121,8 @@ func mentionsDirState(s interp.Segment) bool {
 	for _, ws := range [][]interp.Word{s.Assigns, s.Args} {
 		for _, w := range ws {
 			for _, v := range []string{w.Value, w.Source} {
-				if strings.Contains(v, "CDPATH") || strings.Contains(v, "DIRSTACK") {
+				// Both names hold a 'C': one scan rules most words out.
+				if strings.IndexByte(v, 'C') >= 0 && (strings.Contains(v, "CDPATH") || strings.Contains(v, "DIRSTACK")) {
 					return true
 				}
 			}

@@ -134,6 +134,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	// The directories a cd may lead to (see dirs.go): each segment is
 	// decided in every one.
 	cwds, known := dirs(segs, ctx.Cwd, ctx.Home, vouched)
+	mode := g.mode()
 	if g.Analysis.DirChanged || !known {
 		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
 	}
@@ -163,7 +164,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		// that one denies: an attack run's cd ~; for f in .ssh/id_rsa).
 		for _, d := range cwds[1:] {
 			if g.longWay {
-				if w, wc := g.settle(as, pr.In(d), vouched); w.Decision > v.Decision && wc {
+				if w, wc := g.settle(as, pr.In(d), vouched); stricter(w, v, mode) && wc {
 					w.Reason += " (in " + d + ", where a cd leads)"
 					v, counts = w, wc
 				}
@@ -175,7 +176,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 			// Only a stricter decision replaces v: it is found without
 			// its explanation (rules.Prepared.Brief), which is made for
 			// the one that wins.
-			if w, wc := g.settle(as, pr.Brief(d), vouched); w.Decision > v.Decision && wc {
+			if w, wc := g.settle(as, pr.Brief(d), vouched); stricter(w, v, mode) && wc {
 				w, wc = g.settle(as, pr.In(d), vouched)
 				w.Reason += " (in " + d + ", where a cd leads)"
 				v, counts = w, wc
@@ -190,7 +191,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		if len(out.Segments) == 0 || v.Decision > out.Decision {
 			out.Decision, out.DecidedBy = v.Decision, v.DecidedBy
 		}
-		out.Segments = append(out.Segments, Checked{Segment: seg, Verdict: v})
+		// Set in place: a Checked is a few hundred bytes, not copied twice.
+		out.Segments = out.Segments[:len(out.Segments)+1]
+		c := &out.Segments[len(out.Segments)-1]
+		c.Segment, c.Verdict = seg, v
 	}
 	if len(out.Segments) == 0 {
 		out.DecidedBy = "class"
@@ -267,6 +271,18 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 
 // mode is the mode decisions are made in: the context's, else the
 // policy's.
+// stricter reports whether w, a segment's verdict in another directory a
+// cd may lead to, replaces v, its verdict so far: a stricter decision, or
+// the same ask for a reason the sandbox does not take where v's it does
+// (an ask rule, the network, a protected path: `cd bin && ./deploy`
+// where only bin/deploy is a link to a program an ask rule names). The
+// sandbox runs a command whose asks it all takes, so a verdict it would
+// take must not hide one it would not.
+func stricter(w, v rules.Verdict, mode rules.Mode) bool {
+	return w.Decision > v.Decision ||
+		w.Decision == rules.Ask && v.Decision == rules.Ask && rules.Sandboxable(v, mode) && !rules.Sandboxable(w, mode)
+}
+
 func (g *Guard) mode() rules.Mode {
 	if g.Context.Mode != "" {
 		return g.Context.Mode

@@ -19,9 +19,11 @@ import (
 // and every segment that asks could be contained by the jail (see
 // rules.Sandboxable); under sandbox: strict an allowed command runs jailed
 // too. When the jail is needed but g.SandboxUnavailable says the kernel
-// cannot provide it, o keeps asking and says why in o.SandboxNote. A deny,
-// a command not understood, or any segment asking for another reason is
-// left as it is: the sandbox widens nothing a rule forbids.
+// cannot provide it, or a protected path outside the workspace leads
+// where a jail writes outside it (see linkedOutside), o keeps asking and
+// says why in o.SandboxNote. A deny, a command not understood, or any
+// segment asking for another reason is left as it is: the sandbox widens
+// nothing a rule forbids.
 //
 // A git segment allowed by its class in a repository a jail may have
 // written (see untrustedRepo), and a program the rules allow by its class
@@ -43,6 +45,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			return
 		}
 		if sb.Mode == rules.SandboxStrict {
+			if unavailable == "" {
+				unavailable = g.linkedOutside()
+			}
 			if unavailable != "" {
 				o.SandboxNote = unavailable
 				o.Decision, o.DecidedBy = rules.Ask, "sandbox"
@@ -85,6 +90,12 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			o.Decision, o.DecidedBy, o.SandboxNote = rules.Ask, "sandbox", unavailable
 		case planted:
 			o.DecidedBy = "sandbox"
+			if why := g.linkedOutside(); why != "" {
+				// It must run jailed, and no jail may run here.
+				o.SandboxNote = why
+				o.Decision = rules.Ask
+				return
+			}
 			o.jailed(sb.Mode)
 		}
 		return
@@ -105,6 +116,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			g.explainUnjailed(o, cwds, cwdUnknown, mode)
 		}
 		return
+	}
+	if unavailable == "" {
+		unavailable = g.linkedOutside()
 	}
 	if unavailable != "" {
 		o.SandboxNote = unavailable
@@ -301,6 +315,17 @@ func (g *Guard) RecordJail() error {
 	return AddJailRecord(g.JailRecord, g.jailWrites())
 }
 
+// linkedOutside says why no command may run jailed while a protected
+// path outside the workspace leads where a jail writes outside the
+// workspace (see linkedProtected), "" when none does: such a path could
+// not be put back after the jail.
+func (g *Guard) linkedOutside() string {
+	if why := g.protectedLinks().outside; why != "" {
+		return "unavailable (" + why + ", where a jailed command writes)"
+	}
+	return ""
+}
+
 // unavailable says why no command may run jailed here, "" when one may:
 // the kernel's (SandboxUnavailable), or a read rule that names a place
 // inside the workspace. Landlock cannot hide a place below a directory
@@ -339,8 +364,11 @@ func (g *Guard) Keep() *sandbox.Kept {
 // KeepPaths returns what Keep records, as absolute paths: the files and
 // the directories (whose entries are kept too) of rules.WorkspaceProtected
 // in the workspace, the places the policy's write deny and ask rules name
-// inside it (rules.Policy.WriteGuarded), and the protected paths guardsh
-// found for this workspace; ok is false without a workspace.
+// inside it (rules.Policy.WriteGuarded), the protected paths guardsh
+// found for this workspace, and where the protected paths outside it
+// (~/.gitconfig, ~/.bashrc …) lead into it through symbolic links, with
+// the links on the way (see protectedLinks); ok is false without a
+// workspace.
 func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 	ws := g.Context.Workspace
 	if ws == "" {
@@ -382,6 +410,9 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 			}
 		}
 	}
+	lp := g.protectedLinks()
+	files = append(files, lp.files...)
+	dirs = append(dirs, lp.dirs...)
 	return files, dirs, true
 }
 

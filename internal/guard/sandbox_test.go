@@ -177,3 +177,90 @@ func TestJailHidesRotatedLogs(t *testing.T) {
 		t.Errorf("a file the pattern does not name is hidden: %s", hidden)
 	}
 }
+
+// TestSandboxTakesInstalledNpxPrograms: `npx NAME` whose program is
+// installed in the project (node_modules/.bin) runs the project's code
+// without a registry, so the jail takes it as it takes an interpreter; a
+// name npx would fetch still asks as the network, and a cd to a directory
+// only known at run time leaves it to the network too.
+func TestSandboxTakesInstalledNpxPrograms(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	home := filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "node_modules", ".bin"), filepath.Join(ws, "web"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "node_modules", ".bin", "tsc"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cmd    string
+		want   rules.Decision
+		jailed bool
+	}{
+		{"npx tsc --noEmit", rules.Allow, true},
+		{"cd web && npx tsc --noEmit -p .", rules.Allow, true},
+		{"npx tsc --noEmit && npx playwright test", rules.Ask, false},
+		{"npx tsc@5.4 --noEmit", rules.Ask, false},
+		{`cd "$D" && npx tsc`, rules.Ask, false},
+		{"cd /srv && npx tsc", rules.Ask, false},
+	} {
+		for _, mode := range []rules.Mode{rules.Auto, rules.AskMode} {
+			g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+				Context:  rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+				Analysis: interp.Options{Home: home, Dir: ws}}
+			if o := g.Evaluate(tt.cmd); o.Decision != tt.want || o.Sandbox != tt.jailed {
+				t.Errorf("%s %q: %s sandbox %v (%s), want %s %v", mode, tt.cmd, o.Decision, o.Sandbox, describeOutcome(o), tt.want, tt.jailed)
+			}
+		}
+	}
+}
+
+// TestSandboxKeepsAnAskFromAnotherDirectory: a segment decided in every
+// directory a cd may lead to asks for the reason the sandbox does not
+// take when any directory gives one, though another gives the same ask
+// for a reason it takes: `./dep` is an unknown program where the command
+// starts, but after `cd bin` a link to a program an ask rule names.
+func TestSandboxKeepsAnAskFromAnotherDirectory(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	home := filepath.Join(root, "home")
+	tools := filepath.Join(root, "tools")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "bin"), home, tools} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tools, "deploy"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(tools, "deploy"), filepath.Join(ws, "bin", "dep")); err != nil {
+		t.Fatal(err)
+	}
+	policy, err := rules.Parse([]byte("sandbox: workspace\nrules:\n  shell:\n    ask: [\"deploy *\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cmd    string
+		want   rules.Decision
+		jailed bool
+	}{
+		{"./bin/dep prod", rules.Ask, false},
+		{"cd bin && ./dep prod", rules.Ask, false},
+		{"cd bin && ./other prod", rules.Allow, true}, // no rule anywhere: jailed
+	} {
+		g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+			Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+			Analysis: interp.Options{Home: home, Dir: ws}}
+		if o := g.Evaluate(tt.cmd); o.Decision != tt.want || o.Sandbox != tt.jailed {
+			t.Errorf("%q: %s sandbox %v (%s), want %s %v", tt.cmd, o.Decision, o.Sandbox, describeOutcome(o), tt.want, tt.jailed)
+		}
+	}
+}

@@ -631,18 +631,19 @@ func asNobody(t *testing.T, name, env string) {
 }
 
 // TestPutBackModes: Landlock governs no mode or owner, so a jailed command
-// may chmod (and, as root, chown) a hidden file it cannot read and the
-// directories above it — an attack run made a key 0644, guardsh's config
-// 0 (refusing every later command) and the home 0777. The change happens
-// (the test proves it), and PutBack gives back what the jail's build found
-// and says so.
+// may chmod a hidden file it owns but cannot read and the directories
+// above it — an attack run made a key 0644, guardsh's config 0 (refusing
+// every later command) and the home 0777. The change happens (the test
+// proves it), and PutBack gives back what the jail's build found and says
+// so. (A chown, which root could once do from the jail, now fails there:
+// the jail holds no CAP_CHOWN, see TestJailedRootCannotAdminister.)
 func TestPutBackModes(t *testing.T) {
 	needJail(t)
 	p := newPlace(t)
 	key := filepath.Join(p.home, ".ssh", "id_ed25519")
 	script := `chmod 0644 "$HOME/.ssh/id_ed25519"; chmod 0777 "$HOME" "$HOME/.ssh"`
 	if os.Getuid() == 0 {
-		script += `; chown 65534 "$HOME/.ssh/id_ed25519"`
+		script += `; ! chown 65534 "$HOME/.ssh/id_ed25519"`
 	}
 	cmd := exec.Command("/bin/bash", "-c", script)
 	cmd.Dir, cmd.Env = p.ws, append(os.Environ(), "HOME="+p.home)

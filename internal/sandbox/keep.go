@@ -209,6 +209,11 @@ type keptFile struct {
 	// dev and ino tell a file renamed into place from the one kept.
 	dev, ino uint64
 	data     []byte // nil when larger than maxKept
+	// link is what a symbolic link says ("" for anything else): a link
+	// on the way to a protected file outside the workspace (a dotfiles
+	// repository's gitconfig linking on to its real place) is put back
+	// as the link it was.
+	link string
 }
 
 // coarseTime is how close to Keep a file's change time may be for its
@@ -319,8 +324,11 @@ func (k *Kept) keepFile(p string) keptFile {
 
 func keepFile(p string) keptFile {
 	kf, info := statFile(p)
-	if kf.exists && info.Mode().IsRegular() && info.Size() <= maxKept {
+	switch {
+	case kf.exists && info.Mode().IsRegular() && info.Size() <= maxKept:
 		kf.data, _ = readRegular(p)
+	case kf.exists && info.Mode()&fs.ModeSymlink != 0:
+		kf.link, _ = os.Readlink(p)
 	}
 	return kf
 }
@@ -402,8 +410,9 @@ func fromInfo(info fs.FileInfo) keptFile {
 
 // Restore puts back what changed since Keep: a new file or entry is
 // removed, a changed or removed file whose contents were kept is written
-// back with its mode. It returns the paths that changed, sorted, each
-// followed by " (not restored)" when it could not be put back, and the
+// back with its mode, and a symbolic link is made again as it was. It
+// returns the paths that changed, sorted, each followed by
+// " (not restored)" when it could not be put back, and the
 // directories on the way to a kept path that were replaced (by a symbolic
 // link, a file, another directory): beneath those it touches nothing, and
 // what they held is not restored.
@@ -541,6 +550,15 @@ func (k *Kept) Restore() (changed, tampered []string) {
 				changed = append(changed, p+" (too big to keep: moved aside to "+filepath.Base(to)+")")
 			}
 			continue
+		} else if was.mode&fs.ModeSymlink != 0 && was.link != "" {
+			if err := restoreLink(r, rp, was.link); err != nil {
+				changed = append(changed, p+" (not restored)")
+				k.linkTampered(p, bad)
+				continue
+			}
+			now = statIn(r, rp)
+			now.link = was.link
+			k.files[p] = now
 		} else if was.data == nil || !was.mode.IsRegular() || restore(r, rp, was) != nil {
 			changed = append(changed, p+" (not restored)")
 			k.linkTampered(p, bad)
@@ -591,6 +609,27 @@ func restore(r *os.Root, rel string, was keptFile) error {
 		r.Remove(tmp)
 	}
 	return err
+}
+
+// restoreLink makes rel in r the symbolic link to target it was, replacing
+// whatever is there: a new link of a fresh name beside it, renamed over
+// it (a directory made there is removed first, a rename cannot replace
+// one). Every step goes through r.
+func restoreLink(r *os.Root, rel, target string) error {
+	if info, err := r.Lstat(rel); err == nil && info.IsDir() {
+		if err := r.RemoveAll(rel); err != nil {
+			return err
+		}
+	}
+	tmp := filepath.Join(filepath.Dir(rel), fmt.Sprintf(".guardsh-restore-%d-%d", os.Getpid(), time.Now().UnixNano()))
+	if err := r.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := r.Rename(tmp, rel); err != nil {
+		r.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // statIn is statFile for rel in r.

@@ -487,3 +487,49 @@ func TestRestoreMovesAsideWhatWasTooBigToKeep(t *testing.T) {
 		t.Error("what was moved aside is not the changed config")
 	}
 }
+
+// TestRestoreMakesLinksAgain: a kept symbolic link (a dotfiles
+// repository's gitconfig linking on to its real place, which ~/.gitconfig
+// leads through) that was replaced by a file, another link or a directory
+// is made again as it was, and reported; one left alone is not.
+func TestRestoreMakesLinksAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replace func(t *testing.T, p string)
+	}{
+		{"by a file", func(t *testing.T, p string) {
+			must(t, os.Remove(p))
+			must(t, os.WriteFile(p, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+		}},
+		{"by another link", func(t *testing.T, p string) {
+			must(t, os.Remove(p))
+			must(t, os.Symlink("evil/gitconfig", p))
+		}},
+		{"by a directory", func(t *testing.T, p string) {
+			must(t, os.Remove(p))
+			must(t, os.MkdirAll(filepath.Join(p, "sub"), 0o755))
+		}},
+		{"removed", func(t *testing.T, p string) { must(t, os.Remove(p)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			must(t, os.MkdirAll(filepath.Join(dir, "real"), 0o755))
+			must(t, os.WriteFile(filepath.Join(dir, "real", "gitconfig"), []byte("[user]\n"), 0o644))
+			link, other := filepath.Join(dir, "gitconfig"), filepath.Join(dir, "bashrc")
+			must(t, os.Symlink("real/gitconfig", link))
+			must(t, os.Symlink("real/bashrc", other))
+			k := sandbox.Keep(dir, []string{link, other}, nil)
+			tc.replace(t, link)
+			got, tampered := k.Restore()
+			if len(tampered) > 0 || !slices.Equal(got, []string{link}) {
+				t.Errorf("Restore = %q, tampered %q; want %q", got, tampered, link)
+			}
+			if to, err := os.Readlink(link); err != nil || to != "real/gitconfig" {
+				t.Errorf("%s links to %q (%v), want real/gitconfig", link, to, err)
+			}
+			if again, _ := k.Restore(); len(again) != 0 {
+				t.Errorf("a second Restore changed %q", again)
+			}
+		})
+	}
+}

@@ -19,6 +19,13 @@ import (
 // last that long.
 const stopWithin = 30 * time.Second
 
+// Subreaper makes the calling process the one that the processes its
+// children leave behind are reparented to (PR_SET_CHILD_SUBREAPER), for
+// StopLeftovers; Jail.Start does it for a jailed command.
+func Subreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
 // StopLeftovers kills (SIGKILL) and reaps every process left running by a
 // jailed command that has ended: its background processes, however
 // detached (setsid, double fork, nohup), which Jail.Start made reparent to

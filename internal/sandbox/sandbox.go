@@ -8,8 +8,11 @@
 // just before that thread forks the shell (see Start), so they hold from
 // the first instruction of the shell on, are inherited by every descendant
 // across fork and exec, and cannot be lifted: Landlock domains only ever
-// tighten, and no_new_privs keeps setuid and file capabilities from
-// applying. The calling process itself stays unconfined.
+// tighten, no_new_privs keeps setuid and file capabilities from
+// applying, and the thread's capabilities are dropped (all of them, the
+// bounding set included, see dropCapabilities), so a jailed root is uid 0
+// owning its files and nothing more. The calling process itself stays
+// unconfined.
 package sandbox
 
 import (
@@ -152,8 +155,9 @@ type Jail struct {
 // start the command of s, and returns at once: the goroutine locks its
 // thread (never unlocked, so Go ends the thread with the goroutine and no
 // other code of the caller ever runs confined), builds the ruleset and
-// the seccomp program, sets no_new_privs and restricts that thread alone,
-// then waits for Start or Close. Close the Jail when done with it.
+// the seccomp program, sets no_new_privs, drops every capability and
+// restricts that thread alone, then waits for Start or Close. Close the
+// Jail when done with it.
 func Prepare(s Spec) *Jail {
 	j := &Jail{done: make(chan struct{}), start: make(chan *exec.Cmd), started: make(chan error, 1), quit: make(chan struct{})}
 	go j.confine(s)
@@ -224,6 +228,9 @@ func (j *Jail) restrict(s Spec) error {
 	defer keepOpen(fd, heldBound())
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
 	}
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)

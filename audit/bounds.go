@@ -1,0 +1,362 @@
+package audit
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// bounds are the limits a redaction of shell text must keep: a secret is
+// one word's (an argument, an assignment's value, a here-document's body)
+// and a redaction never reaches into another word, another command or a
+// command substitution. Without them, a pattern whose value runs to the
+// end of a line (a Cookie header's) ate the commands after it: an attack
+// run hid `touch hidden.txt` behind `echo Cookie: a; …`.
+type bounds struct {
+	// words are the spans [start, end) of the text's words, byte
+	// offsets, nested ones included (the words of a script given to
+	// bash -c or eval, when the record's segments show the analysis
+	// read it as one).
+	words [][2]int
+	// cuts are offsets a redaction stops before: where a word or a
+	// command starts.
+	cuts []int
+	// stops are where a substitution starts (or, in text that does not
+	// parse, a separator): a redaction stops before one, and one that
+	// would start there is none (a value that is $(…) holds no secret
+	// the text shows).
+	stops []int
+	// parts are the quoted and expanded parts of words ('…', "…",
+	// $'…', ${…}, $((…)), @(…)): start, end and the lengths of their
+	// opening and closing delimiters. A redaction replaces a part whole
+	// or inside its delimiters, never one delimiter alone: the text
+	// left parses as the command did, into the same commands.
+	parts [][4]int
+	// whole is true for text that is not shell: one word, no cuts.
+	whole bool
+	// text is the shell text, when not whole.
+	text string
+}
+
+// clamp returns the part of [s, e) a redaction may replace under b: from
+// the first word start at or after s when s lies in no word, to the end
+// of the innermost word holding it (before its closing quote) or the
+// first cut after it, whichever comes first, or the first substitution
+// at or after s. ok is false when
+// nothing is left. b's slices are sorted (sort): a clamp costs a few
+// binary searches, however many words and secrets a command has.
+func (b *bounds) clamp(s, e int) (int, int, bool) {
+	if b == nil || b.whole {
+		return s, e, s < e
+	}
+	w, ok := b.innermost(s)
+	if !ok {
+		// The first word starting after s, if before e.
+		i, _ := slices.BinarySearchFunc(b.words, s+1, func(w [2]int, t int) int { return w[0] - t })
+		if i == len(b.words) || b.words[i][0] >= e {
+			return 0, 0, false
+		}
+		s = b.words[i][0]
+		if w, ok = b.innermost(s); !ok {
+			return 0, 0, false
+		}
+	}
+	e = min(e, w[1])
+	if i, _ := slices.BinarySearch(b.cuts, s+1); i < len(b.cuts) {
+		e = min(e, b.cuts[i])
+	}
+	if i, _ := slices.BinarySearch(b.stops, s); i < len(b.stops) {
+		e = min(e, b.stops[i])
+	}
+	s, e = b.fitParts(s, e, w[0])
+	// Nor is a backslash that escapes what follows the span (\" in a
+	// double-quoted script): replaced, it would unquote the rest.
+	if e > s && e < len(b.text) && b.text[e-1] == '\\' {
+		e--
+	}
+	return s, e, s < e
+}
+
+// fitParts narrows [s, e), inside the word starting at w0, so that it
+// holds each part it meets whole or lies inside its delimiters: a span
+// that starts in a part ends before the part's closing delimiter, one
+// that reaches into a part from outside stops where the part starts.
+func (b *bounds) fitParts(s, e, w0 int) (int, int) {
+	first, _ := slices.BinarySearchFunc(b.parts, w0, func(p [4]int, t int) int { return p[0] - t })
+	for changed := true; changed && s < e; {
+		changed = false
+		for _, p := range b.parts[first:] {
+			if p[0] >= e {
+				break
+			}
+			start, end, open, closing := p[0], p[1], p[2], p[3]
+			switch {
+			case start < s && s < start+open:
+				s, changed = start, true // in the opening delimiter: the part whole
+			case start < s && s < end && e > end-closing:
+				e, changed = end-closing, true
+			case s <= start && start < e && e < end:
+				e, changed = start, true
+			}
+		}
+	}
+	return s, e
+}
+
+// innermost is the shortest word span holding offset s. Words nest or
+// are disjoint, so it is the last one starting at or before s that
+// reaches past it.
+func (b *bounds) innermost(s int) ([2]int, bool) {
+	i, _ := slices.BinarySearchFunc(b.words, s+1, func(w [2]int, t int) int { return w[0] - t })
+	for i--; i >= 0; i-- {
+		if b.words[i][1] > s {
+			return b.words[i], true
+		}
+	}
+	return [2]int{}, false
+}
+
+// sort orders the words by start (the longer first where two start
+// together, so the last one holding an offset is the innermost) and
+// the cuts and stops by offset.
+func (b *bounds) sort() *bounds {
+	slices.SortFunc(b.words, func(x, y [2]int) int { return cmp.Or(x[0]-y[0], y[1]-x[1]) })
+	slices.Sort(b.cuts)
+	slices.Sort(b.stops)
+	slices.SortFunc(b.parts, func(x, y [4]int) int { return cmp.Or(x[0]-y[0], y[1]-x[1]) })
+	return b
+}
+
+// maxNesting bounds how deep shellBounds follows scripts inside words.
+const maxNesting = 4
+
+// nestedPrograms returns the programs of the segments found in nested
+// code (Segment.Via not empty): each one's first word after its prefix
+// assignments, as the record shows it.
+func nestedPrograms(segments []Segment) map[string]bool {
+	var out map[string]bool
+	for _, s := range segments {
+		if len(s.Via) == 0 {
+			continue
+		}
+		for _, w := range s.Argv {
+			if isAssignment(w) {
+				continue
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[w] = true
+			break
+		}
+	}
+	return out
+}
+
+// isAssignment reports whether w is a prefix assignment as a segment's
+// argv shows it: NAME=…, NAME+=…, NAME[…]=….
+func isAssignment(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || 'a' <= w[i]|0x20 && w[i]|0x20 <= 'z' || i > 0 && '0' <= w[i] && w[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(w) && w[i] == '[' {
+		j := strings.IndexByte(w[i:], ']')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+	}
+	if i < len(w) && w[i] == '+' {
+		i++
+	}
+	return i < len(w) && w[i] == '='
+}
+
+// shellBounds returns the bounds of the shell text cmd. nested are the
+// programs of the segments the analysis found in nested code
+// (nestedPrograms): a word whose text parses to a script running one of
+// them, as written or after quote removal, is taken for the script the
+// analysis read, and its own words bound a redaction inside it (a false
+// match costs at worst part of a secret, a missed one hid commands). Text that does not parse is cut at every character that may
+// separate commands (; & | newline ` ( ) < >), quoted or not.
+func shellBounds(cmd string, nested map[string]bool) *bounds {
+	b := &bounds{text: cmd}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		b.words = [][2]int{{0, len(cmd)}}
+		for i := 0; i < len(cmd); i++ {
+			if strings.IndexByte(";&|\n`()<>", cmd[i]) >= 0 {
+				b.stops = append(b.stops, i)
+				b.cuts = append(b.cuts, i+1)
+			}
+		}
+		return b.sort()
+	}
+	b.add(f, nil, nested, 0)
+	return b.sort()
+}
+
+// add records the words and cuts of node n, whose offsets map to the
+// original text through off (nil: they are the original's).
+func (b *bounds) add(n syntax.Node, off []int, nested map[string]bool, depth int) {
+	at := func(i int) int {
+		if off == nil {
+			return i
+		}
+		if i >= len(off) {
+			return off[len(off)-1] + 1
+		}
+		return off[i]
+	}
+	span := func(n syntax.Node) [2]int {
+		s, e := int(n.Pos().Offset()), int(n.End().Offset())
+		if off == nil {
+			return [2]int{s, e}
+		}
+		return [2]int{at(s), at(e-1) + 1}
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			sp := span(n)
+			b.words = append(b.words, sp)
+			b.cuts = append(b.cuts, sp[0])
+			if depth < maxNesting && len(nested) > 0 {
+				b.script(n, off, nested, depth)
+			}
+		case *syntax.Stmt:
+			b.cuts = append(b.cuts, span(n)[0])
+		case *syntax.SglQuoted:
+			b.part(span(n), len("'")+boolInt(n.Dollar), len("'"))
+		case *syntax.DblQuoted:
+			b.part(span(n), len(`"`)+boolInt(n.Dollar), len(`"`))
+		case *syntax.ParamExp:
+			if !n.Short {
+				b.part(span(n), len("${"), len("}"))
+			}
+		case *syntax.ArithmExp:
+			if !n.Bracket {
+				b.part(span(n), len("$(("), len("))"))
+			} else {
+				b.part(span(n), len("$["), len("]"))
+			}
+		case *syntax.ExtGlob:
+			b.part(span(n), len("@("), len(")"))
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			b.stops = append(b.stops, span(n)[0])
+		}
+		return true
+	})
+}
+
+// part records a part of a word (see bounds.parts), if its span can hold
+// its delimiters.
+func (b *bounds) part(sp [2]int, open, closing int) {
+	if sp[1]-sp[0] >= open+closing {
+		b.parts = append(b.parts, [4]int{sp[0], sp[1], open, closing})
+	}
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// script adds the words of w's text when it is a script the analysis
+// read (see shellBounds).
+func (b *bounds) script(w *syntax.Word, off []int, nested map[string]bool, depth int) {
+	val, voff, ok := literal(w)
+	if !ok {
+		return
+	}
+	f, ok := parseScript(val, nested)
+	if !ok {
+		return
+	}
+	if off != nil {
+		for i, o := range voff {
+			voff[i] = off[o]
+		}
+	}
+	b.add(f, voff, nested, depth+1)
+}
+
+// isScript reports whether text parses to a script running one of the
+// nested programs (see shellBounds).
+func isScript(text string, nested map[string]bool) bool {
+	_, ok := parseScript(text, nested)
+	return ok
+}
+
+func parseScript(val string, nested map[string]bool) (*syntax.File, bool) {
+	if len(nested) == 0 || !strings.ContainsAny(val, " \t\n;&|") {
+		return nil, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(val), "")
+	if err != nil {
+		return nil, false
+	}
+	isScript := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			name := c.Args[0]
+			v, _, ok := literal(name)
+			isScript = ok && nested[v] || nested[val[name.Pos().Offset():name.End().Offset()]]
+		}
+		return !isScript
+	})
+	return f, isScript
+}
+
+// literal returns the value of w after quote removal when w holds no
+// expansion, with the offset in the original text of each of its bytes.
+func literal(w *syntax.Word) (string, []int, bool) {
+	var val []byte
+	var off []int
+	lit := func(s string, at int, escapes string) {
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\\' && i+1 < len(s) && (escapes == "" || strings.IndexByte(escapes, s[i+1]) >= 0) {
+				i++
+			}
+			val = append(val, s[i])
+			off = append(off, at+i)
+		}
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			lit(p.Value, int(p.Pos().Offset()), "")
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", nil, false
+			}
+			at := int(p.Left.Offset()) + 1
+			for i := 0; i < len(p.Value); i++ {
+				val = append(val, p.Value[i])
+				off = append(off, at+i)
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", nil, false
+			}
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", nil, false
+				}
+				lit(l.Value, int(l.Pos().Offset()), "$`\"\\\n")
+			}
+		default:
+			return "", nil, false
+		}
+	}
+	return string(val), off, true
+}

@@ -1,0 +1,129 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
+)
+
+// TestProtectedLinksKept: the protected paths outside the workspace that
+// lead into it through symbolic links are kept and put back with the
+// workspace's own (KeepPaths), the links on the way included; one that
+// leads into a temp directory keeps every command from running jailed.
+func TestProtectedLinksKept(t *testing.T) {
+	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		// links are made from home-relative names (or absolute ones) to
+		// targets ("WS/…", "TMP/…" or relative); dirs and files made first.
+		dirs, files []string
+		links       [][2]string
+		wsIsHome    bool
+		keep        []string // paths KeepPaths must hold beyond its own
+		outside     string   // what linkedOutside must name, "" for none
+	}{
+		{name: "nothing linked"},
+		{name: "file links, stow-style, through a link in the workspace",
+			dirs: []string{"WS/real"}, files: []string{"WS/real/gitconfig", "WS/bashrc"},
+			links: [][2]string{{"~/.gitconfig", "WS/gitconfig"}, {"WS/gitconfig", "real/gitconfig"}, {"~/.bashrc", "WS/bashrc"}},
+			keep:  []string{"WS/gitconfig", "WS/real/gitconfig", "WS/bashrc"}},
+		{name: "a directory on the way links into the workspace, the file missing",
+			dirs:  []string{"WS/config"},
+			links: [][2]string{{"~/.config", "WS/config"}},
+			keep:  []string{"WS/config/git/config", "WS/config/fish/config.fish", "WS/config/fish/conf.d", "WS/config/goose"}},
+		{name: "a protected directory links into the workspace",
+			dirs: []string{"WS/claude"}, files: []string{"WS/claude/settings.json"},
+			links: [][2]string{{"~/.claude", "WS/claude"}},
+			keep:  []string{"WS/claude"}},
+		{name: "an entry of a protected directory links into the workspace",
+			dirs: []string{"~/.ssh"}, files: []string{"WS/ssh_config"},
+			links: [][2]string{{"~/.ssh/config", "WS/ssh_config"}},
+			keep:  []string{"WS/ssh_config"}},
+		{name: "the workspace is the home", wsIsHome: true, files: []string{"~/.bashrc"},
+			keep: []string{"~/.bashrc", "~/.gitconfig", "~/.ssh"}},
+		{name: "a link loop", links: [][2]string{{"~/.zshrc", "~/.zshrc"}}},
+		{name: "a link into a temp directory",
+			dirs: []string{"TMP/dots"}, links: [][2]string{{"~/.profile", "TMP/dots/profile"}},
+			outside: "~/.profile → TMP/dots/profile"},
+		{name: "a link elsewhere is left alone",
+			dirs: []string{"OUT"}, files: []string{"OUT/gitconfig"}, links: [][2]string{{"~/.gitconfig", "OUT/gitconfig"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			home := filepath.Join(root, "home")
+			ws := filepath.Join(home, "dotfiles")
+			if tt.wsIsHome {
+				ws = home
+			}
+			tmp := filepath.Join(root, "tmp")
+			at := func(p string) string {
+				for _, r := range []struct{ pre, dir string }{{"~/", home}, {"WS/", ws}, {"TMP/", tmp}, {"OUT/", filepath.Join(root, "out")}} {
+					if rest, ok := strings.CutPrefix(p, r.pre); ok {
+						return filepath.Join(r.dir, rest)
+					}
+				}
+				if p == "OUT" {
+					return filepath.Join(root, "out")
+				}
+				return p
+			}
+			for _, d := range append([]string{"~/", "WS/", "TMP/"}, tt.dirs...) {
+				if err := os.MkdirAll(at(d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, f := range tt.files {
+				if err := os.WriteFile(at(f), []byte("x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, l := range tt.links {
+				if err := os.Symlink(at(l[1]), at(l[0])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+				Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{tmp}},
+				Analysis: interp.Options{Home: home, Dir: ws}}
+			base := &Guard{Policy: policy, Context: rules.Context{Workspace: ws, Home: ""}}
+			ownFiles, ownDirs, _ := base.KeepPaths()
+			files, dirs, ok := g.KeepPaths()
+			if !ok {
+				t.Fatal("no workspace")
+			}
+			var extra []string
+			for _, p := range append(files, dirs...) {
+				if !slices.Contains(ownFiles, p) && !slices.Contains(ownDirs, p) {
+					extra = append(extra, p)
+				}
+			}
+			for _, k := range tt.keep {
+				if !slices.Contains(extra, at(k)) {
+					t.Errorf("%s is not kept; kept beyond the workspace's own: %q", at(k), extra)
+				}
+			}
+			if len(tt.keep) == 0 && len(extra) > 0 {
+				t.Errorf("kept %q, want nothing beyond the workspace's own", extra)
+			}
+			why := g.linkedOutside()
+			if want := strings.Replace(tt.outside, "TMP/", tmp+"/", 1); tt.outside == "" && why != "" || tt.outside != "" && !strings.Contains(why, want) {
+				t.Errorf("linkedOutside = %q, want it to name %q", why, want)
+			}
+			// What would run jailed asks instead while such a link is there
+			// (and in a workspace holding the home, whose secrets no jail
+			// could hide, as before).
+			o := g.Evaluate("./build.sh")
+			if jailed := tt.outside == "" && !tt.wsIsHome; o.Sandbox != jailed || tt.outside != "" && (o.Decision != rules.Ask || !strings.Contains(o.SandboxNote, "where a jailed command writes")) {
+				t.Errorf("./build.sh: decision %s, sandbox %v, note %q", o.Decision, o.Sandbox, o.SandboxNote)
+			}
+		})
+	}
+}

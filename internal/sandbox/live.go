@@ -1,0 +1,138 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A command that runs unjailed was decided against the file system as it
+// was: a jailed command running at the same time may change it between
+// the decision and the run — an attack run swapped a link in the
+// workspace between a text file and ~/.ssh/id_rsa while `cat l` was
+// decided (allowed: the link named the text file) and ran (it read the
+// key), and likewise appended to ~/.bashrc through `echo … >> l`. So, for
+// one user, jailed commands and unjailed ones do not run at the same
+// time: each kind announces itself with a shared flock(2) on its own file
+// in dir (guardsh's state, hidden from jails: a jailed process cannot
+// take or drop these locks, and guardsh is the subreaper that kills what
+// a jailed command leaves running before it lets go), then checks that
+// no command of the other kind has announced itself, by trying that
+// file's exclusive lock. Whichever checks second sees the other, however
+// the two interleave, so one of them waits; when both see each other, the
+// unjailed one gives way.
+
+const (
+	jailsLive    = "jailed.live"
+	unjailedLive = "unjailed.live"
+)
+
+// StillRunningError is the error of an announcement whose wait for the
+// commands of the other kind ran out.
+type StillRunningError struct{ Why string }
+
+func (e *StillRunningError) Error() string { return "sandbox: " + e.Why }
+
+// Presence is one command's announcement (see AnnounceJailed and
+// AnnounceUnjailed); Release ends it.
+type Presence struct{ f *os.File }
+
+// Release ends the announcement; a nil Presence is a no-op.
+func (p *Presence) Release() {
+	if p != nil && p.f != nil {
+		p.f.Close()
+		p.f = nil
+	}
+}
+
+// AnnounceJailed announces a jailed command of this user, then waits up
+// to wait for the unjailed commands running to end. Errors: the lock
+// files cannot be opened in dir, or an unjailed command still ran after
+// wait (the jailed command must not start: it could change what that
+// command reads or writes).
+func AnnounceJailed(dir string, wait time.Duration) (*Presence, error) {
+	return announce(dir, jailsLive, unjailedLive, wait, false, "a command of yours that runs outside the sandbox is still running; a jailed command waits for it, since it could change the files that command reads or writes")
+}
+
+// AnnounceUnjailed is AnnounceJailed for a command that runs unjailed:
+// it waits up to wait for the jailed commands of this user to end.
+func AnnounceUnjailed(dir string, wait time.Duration) (*Presence, error) {
+	return announce(dir, unjailedLive, jailsLive, wait, true, "a jailed command of yours is still running; a command that runs outside the sandbox waits for it, since it could change the files this command reads or writes")
+}
+
+// announce announces a command of kind mine and waits for those of kind
+// theirs to end. A jailed command keeps its announcement while it waits
+// (so that no new unjailed command gets ahead of it); an unjailed one
+// (yield) withdraws it while it waits, so that two commands of different
+// kinds that announce at the same moment do not wait for each other.
+func announce(dir, mine, theirs string, wait time.Duration, yield bool, why string) (*Presence, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox: lock directory: %w", err)
+	}
+	open := func(name string) (*os.File, error) {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: lock file: %w", err)
+		}
+		return f, nil
+	}
+	f, err := open(mine)
+	if err != nil {
+		return nil, err
+	}
+	// Shared: commands of one kind run side by side. Only a check of
+	// another command holds the exclusive lock, for a moment.
+	if err := flockRetry(f, unix.LOCK_SH); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: lock: %w", err)
+	}
+	other, err := open(theirs)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	defer other.Close()
+	deadline := time.Now().Add(wait)
+	for {
+		if unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+			// None of the other kind: let go at once (holding it would
+			// stop their announcements) and run announced.
+			_ = unix.Flock(int(other.Fd()), unix.LOCK_UN)
+			return &Presence{f: f}, nil
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, &StillRunningError{Why: fmt.Sprintf("%s (waited %s)", why, wait)}
+		}
+		if yield {
+			_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if yield {
+			if err := flockRetry(f, unix.LOCK_SH); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("sandbox: lock: %w", err)
+			}
+		}
+	}
+}
+
+// JailsRan reports whether a jailed command of this user has been
+// announced in dir, ever (its lock file exists).
+func JailsRan(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, jailsLive))
+	return err == nil
+}
+
+// flockRetry is flock(2) retried on EINTR.
+func flockRetry(f *os.File, how int) error {
+	for {
+		err := unix.Flock(int(f.Fd()), how)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
