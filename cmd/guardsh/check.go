@@ -112,6 +112,9 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		protected = append(protected, canonical(logPath))
 	}
 	g := newGuard(policy, cfg.name, mode, cwd, ws, root, protected...)
+	if home, _ := os.UserHomeDir(); home != "" {
+		g.JailRecord = guard.JailRecordFile(jailsDir(home))
+	}
 	o := g.Evaluate(command)
 	if asJSON {
 		var jail *sandbox.Spec

@@ -132,6 +132,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		fmt.Fprintf(stderr, "guardsh: %v%s\n", err, where)
 		return exitRefused
 	}
+	if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
+		// It runs every command unjailed, --version too: a jailed
+		// command could have put it there (an attack run's
+		// node_modules/.bin/bash), or what it loads (LD_LIBRARY_PATH).
+		fmt.Fprintf(stderr, "guardsh: %v\n", err)
+		return exitRefused
+	}
 	arg0 := "bash"
 	if len(argv) > 0 {
 		arg0 = argv[0]
@@ -169,18 +176,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	if home != "" {
 		// The jails' turns (see sandbox.LockWorkspace): hidden from a jail.
-		s.jails = filepath.Join(home, ".local", "state", "guardsh", "jails")
+		s.jails = jailsDir(home)
 		protected = append(protected, s.jails, s.jails+"/*")
 	}
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
-	if policy.Sandbox.On() && guard.JailWrites(canonical(shell), s.guard.Writable()) {
-		// It runs every command, unjailed: a jailed command could have
-		// put it there (an attack run's node_modules/.bin/bash).
-		fmt.Fprintf(stderr, "guardsh: the bash found on PATH, %s, lies where a jailed command writes; set shell: /usr/bin/bash (or another bash outside the workspace, the temp directories and sandbox.write) in %s\n", shell, cmp.Or(cfg.userPath, policyFile))
-		return exitRefused
-	}
+	s.guard.JailRecord = guard.JailRecordFile(s.jails)
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.
@@ -253,6 +255,27 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		}
 		return s.serve(string(data), inv.operands)
 	}
+}
+
+// checkShell is guard.Guard.CheckShell for the real shell found, with the
+// sandbox of policy, in workspace ws and directory cwd, before anything
+// runs (see guard.Guard.CheckShell).
+func checkShell(policy *rules.Policy, ws, cwd, shell, configFile string) error {
+	if !policy.Sandbox.On() {
+		return nil
+	}
+	g := &guard.Guard{Policy: policy, Context: rules.Context{Cwd: canonical(cwd), Workspace: ws}}
+	if home, _ := os.UserHomeDir(); home != "" {
+		g.Context.Home, g.JailRecord = canonical(home), guard.JailRecordFile(jailsDir(home))
+	}
+	return g.CheckShell(canonical(shell), g.Context.Cwd, os.Environ(), configFile)
+}
+
+// jailsDir is guardsh's directory of jail state beneath home: the jails'
+// turns (see sandbox.LockWorkspace) and the record of where they wrote
+// (see guard.JailRecordFile).
+func jailsDir(home string) string {
+	return filepath.Join(home, ".local", "state", "guardsh", "jails")
 }
 
 // noOp reports whether inv is a -c text that guardsh answers without
@@ -359,6 +382,13 @@ func (s *shellRun) serve(text string, args []string) int {
 	runner := s.runner
 	var jail *sandbox.Jail
 	if o.Sandbox {
+		if err := s.guard.RecordJail(); err != nil {
+			// Unrecorded, what the jail writes could be run unjailed
+			// later from elsewhere (see guard.Guard.RecordJail).
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: %v; nothing ran\n", err)
+			s.finish(rec, nil)
+			return exitRefused
+		}
 		jail = s.jail
 		if jail == nil || o.Network {
 			jail = sandbox.Prepare(s.guard.Jail(o, s.self))
@@ -456,6 +486,11 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 	return p, err
 }
 
+// leftoverGrace is how long what an unjailed command left running may
+// take to end on its own before it is stopped: `cmd &` of a short command
+// ends as it would under bash.
+const leftoverGrace = 500 * time.Millisecond
+
 // stopsLeftovers reports whether what an unjailed command leaves running
 // is stopped when it ends (see stopUnjailed): with the sandbox on, or
 // once a jailed command of this user has run (a project file may have
@@ -465,12 +500,16 @@ func (s *shellRun) stopsLeftovers() bool {
 }
 
 // stopUnjailed stops what an announced unjailed command that returned
-// status left running (`(sleep 3; cat l > out) &`): a process that went
+// status left running (`(sleep 3; cat l > out) &`) and did not end within
+// leftoverGrace: a process that went
 // on after the command's turn ended would run beside a jailed command
 // started then, which could change the files it was decided on (see
 // announce). It says so on stderr and in rec (if not nil), and returns 126 for a
 // command that succeeded (what it started is gone), status otherwise.
 func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
+	if sandbox.AwaitLeftovers(leftoverGrace) {
+		return status
+	}
 	stopped, err := sandbox.StopLeftovers()
 	if n := len(stopped); n > 0 {
 		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): with the sandbox on, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",

@@ -30,6 +30,10 @@ type Guard struct {
 	// here ("unavailable (ABI 3)", see sandbox.Unavailable): what would
 	// run jailed asks instead.
 	SandboxUnavailable string
+	// JailRecord is the file recording where jails of this user wrote
+	// (see JailRecordFile, RecordJail); "" records nothing and reads an
+	// empty record.
+	JailRecord string
 	// Prompts: commands run in guardsh's interactive session, which
 	// analyses each prompt string and PROMPT_COMMAND before using it, so
 	// assigning them allowed code is an ordinary assignment (prompts.go).

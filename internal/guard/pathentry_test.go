@@ -40,7 +40,11 @@ func TestWritablePathEntry(t *testing.T) {
 		{filepath.Join(tmp, "x", "bin"), filepath.Join(tmp, "x", "bin")},
 		{"~other/bin", "~other/bin"},
 	} {
-		if got := g.writablePathEntry(c.path); got != c.want {
+		writable, err := g.mayHaveWritten(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := writablePathEntry(c.path, home, writable); got != c.want {
 			t.Errorf("writablePathEntry(%q) = %q, want %q", c.path, got, c.want)
 		}
 	}

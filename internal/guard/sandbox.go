@@ -2,6 +2,7 @@ package guard
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,11 +25,14 @@ import (
 // segment asking for another reason is left as it is: the sandbox widens
 // nothing a rule forbids.
 //
-// A git segment allowed by its class in a repository a jail could have
-// written (see untrustedRepo), and a program found on PATH where a jail
-// writes (see untrustedProgram), run jailed as well, as long as a jail
-// can be had: they may be of an earlier jailed command's making. cwds are the directories the command's cd may lead to, and
-// cwdUnknown says they are not known (see Evaluate).
+// A git segment allowed by its class in a repository a jail may have
+// written (see untrustedRepo), and a program the rules allow by its class
+// while PATH or another inherited variable leads to where a jail may have
+// written (see plantedVar), run jailed as well: what they run may be of
+// an earlier jailed command's making, of this workspace or another (see
+// mayHaveWritten). Where no jail can be had they ask instead. cwds are the
+// directories the command's cd may lead to, and cwdUnknown says they are
+// not known (see Evaluate).
 func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	sb := g.Policy.Sandbox
 	if sb.OffBy != "" && !sb.On() && o.Err == nil && o.Decision != rules.Deny {
@@ -56,19 +60,39 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 			o.jailed(sb.Mode)
 			return
 		}
-		if unavailable != "" {
-			return // no jail ran here: none wrote a repository
-		}
+		// What may run what an earlier jailed command planted runs
+		// jailed; where no jail can run (the kernel, a session that
+		// jails nothing), it asks.
+		where := sync.OnceValue(func() written {
+			p, err := g.mayHaveWritten(unavailable == "")
+			return written{p, err}
+		})
+		env := sync.OnceValue(func() string { return g.plantedVar(environ(), where().places, where().err) })
 		planted := false // a segment may run what a jail planted
-		entry := sync.OnceValue(func() string { return g.writablePathEntry(os.Getenv("PATH")) })
 		for i := range o.Segments {
 			c := &o.Segments[i]
-			if why := g.planted(*c, cwds, cwdUnknown, entry); why != "" {
-				c.Sandboxed, planted = true, true
-				c.Verdict.Reason += "; runs inside the sandbox: " + why
+			why := ""
+			if repo := g.untrustedRepo(*c, cwds, cwdUnknown, where); repo != "" {
+				why = "the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
+			} else if runsProgram(*c) {
+				why = env()
 			}
+			if why == "" {
+				continue
+			}
+			planted = true
+			if unavailable != "" {
+				c.Verdict.Decision = rules.Ask
+				c.Verdict.Reason += "; " + why + "; no jail can run it here, so it asks"
+				continue
+			}
+			c.Sandboxed = true
+			c.Verdict.Reason += "; runs inside the sandbox: " + why
 		}
-		if planted {
+		switch {
+		case planted && unavailable != "":
+			o.Decision, o.DecidedBy, o.SandboxNote = rules.Ask, "sandbox", unavailable
+		case planted:
 			o.DecidedBy = "sandbox"
 			if why := g.linkedOutside(); why != "" {
 				// It must run jailed, and no jail may run here.
@@ -120,28 +144,11 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	o.jailed(sb.Mode)
 }
 
-// planted says why the allowed segment c may run what an earlier jailed
-// command planted, "" when it may not: git in a repository a jail writes
-// (untrustedRepo), or a program while PATH holds an entry a jail writes
-// (entry, see writablePathEntry).
-func (g *Guard) planted(c Checked, cwds []string, cwdUnknown bool, entry func() string) string {
-	if c.Verdict.Decision != rules.Allow {
-		return ""
-	}
-	if repo := g.untrustedRepo(c, cwds, cwdUnknown); repo != "" {
-		return "the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
-	}
-	if runsProgram(c) && entry() != "" {
-		return "PATH holds " + entry() + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
-	}
-	return ""
-}
-
 // askUnjailed is contain for a sandbox a project file turned off
 // (rules.SandboxConfig.OffBy): a project file may only tighten, so what
 // the jail would have taken and the rules allow asks instead of running
 // unjailed — a segment that may run what an earlier jailed command
-// planted (see planted; a jail may have run in this workspace before the
+// planted (as contain finds it; a jail may have run in this workspace before the
 // project file appeared, or from the directory around it), and under
 // sandbox: strict every one. In mode bypass nothing changes, as with the
 // sandbox on. What asks anyway keeps asking, as it does without a
@@ -153,12 +160,26 @@ func (g *Guard) askUnjailed(o *Outcome, cwds []string, cwdUnknown bool) {
 		return
 	}
 	off := "; asks: the sandbox (" + string(sb.Wanted) + ") that would have contained it is turned off by the project file at " + sb.OffBy
-	entry := sync.OnceValue(func() string { return g.writablePathEntry(os.Getenv("PATH")) })
+	// Where a jail may have written: as contain has it, this workspace
+	// included (a jail may have run here before the project file came).
+	where := sync.OnceValue(func() written {
+		p, err := g.mayHaveWritten(true)
+		return written{p, err}
+	})
+	env := sync.OnceValue(func() string { return g.plantedVar(environ(), where().places, where().err) })
 	asked := false
 	for i := range o.Segments {
 		c := &o.Segments[i]
-		why := g.planted(*c, cwds, cwdUnknown, entry)
-		if why == "" && sb.Wanted == rules.SandboxStrict && c.Verdict.Decision == rules.Allow {
+		if c.Verdict.Decision != rules.Allow {
+			continue
+		}
+		why := ""
+		if repo := g.untrustedRepo(*c, cwds, cwdUnknown, where); repo != "" {
+			why = "the repository " + repo + " lies where a jailed command writes, so its config and hooks may run anything"
+		} else if runsProgram(*c) {
+			why = env()
+		}
+		if why == "" && sb.Wanted == rules.SandboxStrict {
 			why = "sandbox: strict runs every command inside the jail"
 		}
 		if why == "" {
@@ -276,17 +297,7 @@ func (g *Guard) jailWrites() []string {
 	if ctx.Workspace != "" {
 		spec.Write = append(spec.Write, ctx.Workspace)
 	}
-	tmp := ctx.TempDirs
-	if tmp == nil {
-		tmp = []string{os.TempDir(), "/tmp"}
-	}
-	for _, t := range tmp {
-		// As for the analysis: "/" or a directory holding home is no
-		// temp directory.
-		if t = filepath.Clean(t); t != "/" && (ctx.Home == "" || !strings.HasPrefix(ctx.Home+"/", t+"/")) {
-			spec.Write = append(spec.Write, t)
-		}
-	}
+	spec.Write = append(spec.Write, g.tempDirs()...)
 	for _, w := range g.Policy.Sandbox.Write {
 		if rest, ok := strings.CutPrefix(w, "~/"); ok {
 			if ctx.Home == "" {
@@ -313,6 +324,65 @@ func (g *Guard) hiddenPaths() []string {
 		out = append(out, g.Policy.HiddenPaths(g.Context.Home, base)...)
 	}
 	return unique(out)
+}
+
+// tempDirs returns the temp directories a jail writes: the context's
+// (os.TempDir and /tmp when not set), but not "/" or a directory holding
+// home, as for the analysis.
+func (g *Guard) tempDirs() []string {
+	ctx := g.Context
+	tmp := ctx.TempDirs
+	if tmp == nil {
+		tmp = []string{os.TempDir(), "/tmp"}
+	}
+	var out []string
+	for _, t := range tmp {
+		if t = filepath.Clean(t); t != "/" && (ctx.Home == "" || !strings.HasPrefix(ctx.Home+"/", t+"/")) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// written is what mayHaveWritten returns.
+type written struct {
+	places []string
+	err    error
+}
+
+// mayHaveWritten returns the directories beneath which a jail of this
+// user may have written, each also with its links resolved (see
+// resolveLoose): the temp directories; those recorded when earlier jails
+// were built (g.JailRecord, see ReadJailRecord), of any workspace; and,
+// when jailHere (a jail can run here), this command's jail's (Writable),
+// since jails of guardsh versions before the record were not recorded.
+// err says the record cannot be read: the caller then takes every place
+// as one a jail may have written.
+func (g *Guard) mayHaveWritten(jailHere bool) ([]string, error) {
+	out := g.tempDirs()
+	if jailHere {
+		out = g.jailWrites()
+	}
+	var err error
+	if g.JailRecord != "" {
+		var rec []string
+		rec, err = ReadJailRecord(g.JailRecord)
+		out = append(out, rec...)
+	}
+	for _, w := range slices.Clone(out) {
+		out = append(out, resolveLoose(w)) // a sandbox.write path may be a link
+	}
+	return unique(out), err
+}
+
+// RecordJail adds the directories the jail of this command writes
+// (Writable) to the record of jails' writes, g.JailRecord (see
+// AddJailRecord), before the jail starts. An error means the command must
+// not run jailed (nor unjailed): later commands could not know where it
+// may have planted something. It is an error as well that g.JailRecord is
+// "" (no state directory).
+func (g *Guard) RecordJail() error {
+	return AddJailRecord(g.JailRecord, g.jailWrites())
 }
 
 // linkedOutside says why no command may run jailed while a protected
@@ -418,7 +488,9 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 
 // untrustedRepo returns the repository a git segment the rules allowed
 // by its class (not by a rule) works in when that repository lies where a
-// jail writes (the workspace, the temp directories, sandbox.write), or
+// jail may have written (where, see mayHaveWritten: the workspace, the
+// temp directories, sandbox.write, the directories of earlier jails; any,
+// when their record cannot be read), or
 // "of a run-time directory" when a cd makes the directory unknown; ""
 // otherwise, and for anything but git. A jailed command may have planted
 // there what the next git runs: a core.fsmonitor or a hook of a nested
@@ -426,7 +498,7 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 // submodule, with its own config: an attack run's find), a filter or a
 // diff driver. The workspace's own repository is no exception, since its
 // submodules' configs are not kept and put back.
-func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool) string {
+func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, where func() written) string {
 	seg := c.Segment
 	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" || c.Verdict.Rule != nil {
 		return ""
@@ -434,7 +506,10 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool) string 
 	if cwdUnknown {
 		return "of a run-time directory"
 	}
-	writable := g.jailWrites()
+	writable, err := where().places, where().err
+	if err != nil {
+		return fmt.Sprintf("(any: %v)", err)
+	}
 	for _, dir := range cwds {
 		repo, start, ok := gitRepo(seg, dir)
 		if !ok {
@@ -473,23 +548,19 @@ func runsProgram(c Checked) bool {
 }
 
 // writablePathEntry returns the first entry of path (a PATH value) that
-// lies where a jail writes, as bash searches it: an empty or relative
-// entry (it names a directory beneath whatever directory the command, or
-// a cd in it, is in: node_modules/.bin), one starting with "~" (bash
-// expands it), or a directory that is, or resolves through links to, a
-// jail-writable one; "" when there is none. A jailed command may have
-// planted a program there under a read-only tool's name, which the tool's
-// caller, or another program that starts it by name (sdiff runs diff,
-// kubectl a credential helper: attack-run finds), would then run
-// unjailed; so while PATH holds such an entry, what the rules allow by
-// class runs jailed.
-func (g *Guard) writablePathEntry(path string) string {
+// lies where a jail may have written (writable, see mayHaveWritten), as
+// bash searches it: an empty or relative entry (it names a directory
+// beneath whatever directory the command, or a cd in it, is in:
+// node_modules/.bin), one starting with "~" (bash expands it against
+// home), or a directory that is, or resolves through links to, one in
+// writable; "" when there is none. A jailed command may have planted a
+// program there under a read-only tool's name, which the tool's caller,
+// or another program that starts it by name (sdiff runs diff, kubectl a
+// credential helper: attack-run finds), would then run unjailed; so while
+// PATH holds such an entry, what the rules allow by class runs jailed.
+func writablePathEntry(path, home string, writable []string) string {
 	if path == "" {
 		return ""
-	}
-	writable := g.jailWrites()
-	for _, w := range slices.Clone(writable) {
-		writable = append(writable, resolveLoose(w)) // a sandbox.write path may be a link
 	}
 	for _, e := range strings.Split(path, ":") {
 		switch {
@@ -497,10 +568,10 @@ func (g *Guard) writablePathEntry(path string) string {
 			return cmp.Or(e, ".") + " (relative)"
 		case strings.HasPrefix(e, "~"):
 			rest, ok := strings.CutPrefix(e, "~/")
-			if !ok || g.Context.Home == "" {
+			if !ok || home == "" {
 				return e
 			}
-			e = filepath.Join(g.Context.Home, rest)
+			e = filepath.Join(home, rest)
 		}
 		if JailWrites(filepath.Clean(e), writable) || JailWrites(resolveLoose(e), writable) {
 			return e

@@ -26,6 +26,31 @@ func Subreaper() error {
 	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
+// AwaitLeftovers waits up to d for the processes a command left running
+// to end on their own (`true &` ends at once), reaping them; it reports
+// whether none is left. As StopLeftovers, for a subreaper with no other
+// child it means to keep.
+func AwaitLeftovers(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		if errors.Is(err, unix.ECHILD) {
+			return true
+		}
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return false
+		}
+		if pid > 0 {
+			continue
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // StopLeftovers kills (SIGKILL) and reaps every process left running by a
 // jailed command that has ended: its background processes, however
 // detached (setsid, double fork, nohup), which Jail.Start made reparent to

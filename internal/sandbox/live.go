@@ -89,10 +89,17 @@ func announce(dir, mine, theirs string, wait time.Duration, yield bool, why stri
 		f.Close()
 		return nil, fmt.Errorf("sandbox: lock: %w", err)
 	}
-	other, err := open(theirs)
+	// Their file is not made here: made only by their announcements, its
+	// absence means none of them ever ran (see JailsRan), and a command
+	// of theirs that makes it after this check checks for this one,
+	// announced already.
+	other, err := os.OpenFile(filepath.Join(dir, theirs), os.O_RDWR, 0)
+	if os.IsNotExist(err) {
+		return &Presence{f: f}, nil
+	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("sandbox: lock file: %w", err)
 	}
 	defer other.Close()
 	deadline := time.Now().Add(wait)
