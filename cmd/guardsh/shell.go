@@ -474,9 +474,13 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 		return nil, nil
 	}
 	if jailed {
-		return sandbox.AnnounceJailed(s.jails, liveWait)
+		return sandbox.AnnounceJailed(s.jails, liveWait, func() {
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your commands running outside the sandbox to end: a jailed command could change the files they read\n", liveWait)
+		})
 	}
-	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait)
+	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait, func() {
+		fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your jailed commands to end: one could change the files this command reads\n", liveWait)
+	})
 	var still *sandbox.StillRunningError
 	if err != nil && !errors.As(err, &still) {
 		// No lock file here, none for a jail either (the same user's

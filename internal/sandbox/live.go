@@ -49,18 +49,19 @@ func (p *Presence) Release() {
 }
 
 // AnnounceJailed announces a jailed command of this user, then waits up
-// to wait for the unjailed commands running to end. Errors: the lock
+// to wait for the unjailed commands running to end, calling waiting (if
+// not nil) once when it has to wait. Errors: the lock
 // files cannot be opened in dir, or an unjailed command still ran after
 // wait (the jailed command must not start: it could change what that
 // command reads or writes).
-func AnnounceJailed(dir string, wait time.Duration) (*Presence, error) {
-	return announce(dir, jailsLive, unjailedLive, wait, false, "a command of yours that runs outside the sandbox is still running; a jailed command waits for it, since it could change the files that command reads or writes")
+func AnnounceJailed(dir string, wait time.Duration, waiting func()) (*Presence, error) {
+	return announce(dir, jailsLive, unjailedLive, wait, waiting, false, "a command of yours that runs outside the sandbox is still running; a jailed command waits for it, since it could change the files that command reads or writes")
 }
 
 // AnnounceUnjailed is AnnounceJailed for a command that runs unjailed:
 // it waits up to wait for the jailed commands of this user to end.
-func AnnounceUnjailed(dir string, wait time.Duration) (*Presence, error) {
-	return announce(dir, unjailedLive, jailsLive, wait, true, "a jailed command of yours is still running; a command that runs outside the sandbox waits for it, since it could change the files this command reads or writes")
+func AnnounceUnjailed(dir string, wait time.Duration, waiting func()) (*Presence, error) {
+	return announce(dir, unjailedLive, jailsLive, wait, waiting, true, "a jailed command of yours is still running; a command that runs outside the sandbox waits for it, since it could change the files this command reads or writes")
 }
 
 // announce announces a command of kind mine and waits for those of kind
@@ -68,7 +69,7 @@ func AnnounceUnjailed(dir string, wait time.Duration) (*Presence, error) {
 // (so that no new unjailed command gets ahead of it); an unjailed one
 // (yield) withdraws it while it waits, so that two commands of different
 // kinds that announce at the same moment do not wait for each other.
-func announce(dir, mine, theirs string, wait time.Duration, yield bool, why string) (*Presence, error) {
+func announce(dir, mine, theirs string, wait time.Duration, waiting func(), yield bool, why string) (*Presence, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sandbox: lock directory: %w", err)
 	}
@@ -109,6 +110,10 @@ func announce(dir, mine, theirs string, wait time.Duration, yield bool, why stri
 			// stop their announcements) and run announced.
 			_ = unix.Flock(int(other.Fd()), unix.LOCK_UN)
 			return &Presence{f: f}, nil
+		}
+		if waiting != nil {
+			waiting() // once, when the wait starts
+			waiting = nil
 		}
 		if time.Now().After(deadline) {
 			f.Close()

@@ -14,54 +14,58 @@ import (
 func TestLiveKindsExclude(t *testing.T) {
 	dir := t.TempDir()
 	short := 100 * time.Millisecond
-	j1, err := AnnounceJailed(dir, short)
+	j1, err := AnnounceJailed(dir, short, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j2, err := AnnounceJailed(dir, short)
+	j2, err := AnnounceJailed(dir, short, nil)
 	if err != nil {
 		t.Fatalf("a second jailed command waited for the first: %v", err)
 	}
 	var still *StillRunningError
-	if _, err := AnnounceUnjailed(dir, short); !errors.As(err, &still) {
+	if _, err := AnnounceUnjailed(dir, short, nil); !errors.As(err, &still) {
 		t.Fatalf("an unjailed command ran beside jailed ones: %v", err)
 	}
 	j1.Release()
-	if _, err := AnnounceUnjailed(dir, short); !errors.As(err, &still) {
+	if _, err := AnnounceUnjailed(dir, short, nil); !errors.As(err, &still) {
 		t.Fatalf("an unjailed command ran beside a jailed one: %v", err)
 	}
 	j2.Release()
-	u1, err := AnnounceUnjailed(dir, short)
+	u1, err := AnnounceUnjailed(dir, short, nil)
 	if err != nil {
 		t.Fatalf("no jailed command runs, yet: %v", err)
 	}
-	u2, err := AnnounceUnjailed(dir, short)
+	u2, err := AnnounceUnjailed(dir, short, nil)
 	if err != nil {
 		t.Fatalf("a second unjailed command waited for the first: %v", err)
 	}
-	if _, err := AnnounceJailed(dir, short); !errors.As(err, &still) {
+	if _, err := AnnounceJailed(dir, short, nil); !errors.As(err, &still) {
 		t.Fatalf("a jailed command ran beside unjailed ones: %v", err)
 	}
 	u1.Release()
 	u2.Release()
 
 	// An unjailed command waits until the jailed one ends, then runs.
-	j, err := AnnounceJailed(dir, short)
+	j, err := AnnounceJailed(dir, short, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	waited := false
 	released := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		released <- time.Now()
 		j.Release()
 	}()
-	u, err := AnnounceUnjailed(dir, 10*time.Second)
+	u, err := AnnounceUnjailed(dir, 10*time.Second, func() { waited = true })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if at := <-released; time.Now().Before(at) {
 		t.Fatal("the unjailed command ran before the jailed one ended")
+	}
+	if !waited {
+		t.Error("the unjailed command waited without saying so")
 	}
 	u.Release()
 
@@ -79,7 +83,7 @@ func TestLiveKindsExclude(t *testing.T) {
 			if jailed {
 				announce = AnnounceJailed
 			}
-			p, err := announce(dir, 20*time.Second)
+			p, err := announce(dir, 20*time.Second, nil)
 			if err != nil {
 				t.Error(err)
 				return
