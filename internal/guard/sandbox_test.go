@@ -187,14 +187,8 @@ func TestSandboxTakesInstalledNpxPrograms(t *testing.T) {
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
 	home := filepath.Join(root, "home")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "node_modules", ".bin"), filepath.Join(ws, "web"), home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(ws, "node_modules", ".bin", "tsc"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(ws, "node_modules", ".bin"), filepath.Join(ws, "web"), home},
+		map[string]string{filepath.Join(ws, "node_modules", ".bin", "tsc"): "#!/bin/sh\n"})
 	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -232,14 +226,8 @@ func TestSandboxKeepsAnAskFromAnotherDirectory(t *testing.T) {
 	ws := filepath.Join(root, "ws")
 	home := filepath.Join(root, "home")
 	tools := filepath.Join(root, "tools")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "bin"), home, tools} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(tools, "deploy"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(ws, "bin"), home, tools},
+		map[string]string{filepath.Join(tools, "deploy"): "#!/bin/sh\n"})
 	if err := os.Symlink(filepath.Join(tools, "deploy"), filepath.Join(ws, "bin", "dep")); err != nil {
 		t.Fatal(err)
 	}
