@@ -170,6 +170,12 @@ func (g *Guard) askUnjailed(o *Outcome, cwds []string, cwdUnknown bool) {
 	asked := false
 	for i := range o.Segments {
 		c := &o.Segments[i]
+		if rules.Sandboxable(c.Verdict, g.mode()) {
+			// It asks as it would without a sandbox: say which file
+			// took away the jail that would have run it.
+			c.Verdict.Reason += "; the sandbox (" + string(sb.Wanted) + ") that would have run it jailed is turned off by the project file at " + sb.OffBy
+			continue
+		}
 		if c.Verdict.Decision != rules.Allow {
 			continue
 		}
