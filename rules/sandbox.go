@@ -159,7 +159,27 @@ func Sandboxable(v Verdict, mode Mode) bool {
 // base (the workspace's top; "" leaves them out).
 func (p *Policy) HiddenPaths(home, base string) []string {
 	var out []string
-	add := func(pat string) {
+	p.hidden(home, base, func(path, _ string) { out = append(out, path) })
+	return out
+}
+
+// HiddenPathSource returns where the rule that hides path h (one of
+// HiddenPaths(home, base)) is written, "FILE:LINE", or "built in" for a
+// built-in secret; "" when none does.
+func (p *Policy) HiddenPathSource(home, base, h string) string {
+	src := ""
+	p.hidden(home, base, func(path, from string) {
+		if path == h && src == "" {
+			src = from
+		}
+	})
+	return src
+}
+
+// hidden calls f with each path HiddenPaths returns and the source of
+// the rule that gives it.
+func (p *Policy) hidden(home, base string, f func(path, source string)) {
+	add := func(pat, source string) {
 		if rest, ok := strings.CutPrefix(pat, "~/"); ok {
 			if home == "" {
 				return
@@ -181,17 +201,16 @@ func (p *Policy) HiddenPaths(home, base string) []string {
 		if pat == "/" || pat == home {
 			return
 		}
-		out = append(out, pat)
+		f(pat, source)
 	}
 	for _, r := range builtinSecrets {
-		add(r.Pattern)
+		add(r.Pattern, "built in")
 	}
 	for _, r := range p.rules {
 		if r.Section == "read" && r.Decision != Allow {
-			add(r.Pattern)
+			add(r.Pattern, r.Source())
 		}
 	}
-	return out
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -419,7 +419,13 @@ func (g *Guard) unavailable() string {
 	}
 	for _, h := range g.hiddenPaths() {
 		if h == ws || strings.HasPrefix(h, ws+"/") {
-			return "unavailable (read rule names " + h + ", inside the workspace)"
+			src := ""
+			for _, base := range g.anchors() {
+				if src = g.Policy.HiddenPathSource(g.Context.Home, base, h); src != "" {
+					break
+				}
+			}
+			return "unavailable (read rule at " + src + " names " + h + ", inside the workspace: a jail that writes the workspace could not be kept from it; name a place outside the workspace, or turn the sandbox off in this project)"
 		}
 	}
 	return ""
