@@ -193,25 +193,34 @@ func TestSandboxTakesInstalledNpxPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
-		cmd    string
-		want   rules.Decision
-		jailed bool
-	}{
-		{"npx tsc --noEmit", rules.Allow, true},
-		{"cd web && npx tsc --noEmit -p .", rules.Allow, true},
-		{"npx tsc --noEmit && npx playwright test", rules.Ask, false},
-		{"npx tsc@5.4 --noEmit", rules.Ask, false},
-		{`cd "$D" && npx tsc`, rules.Ask, false},
-		{"cd /srv && npx tsc", rules.Ask, false},
-	} {
-		for _, mode := range []rules.Mode{rules.Auto, rules.AskMode} {
-			g := &Guard{Policy: policy, PolicyFile: "c.yaml",
-				Context:  rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
-				Analysis: interp.Options{Home: home, Dir: ws}}
-			if o := g.Evaluate(tt.cmd); o.Decision != tt.want || o.Sandbox != tt.jailed {
-				t.Errorf("%s %q: %s sandbox %v (%s), want %s %v", mode, tt.cmd, o.Decision, o.Sandbox, describeOutcome(o), tt.want, tt.jailed)
-			}
+	for _, mode := range []rules.Mode{rules.Auto, rules.AskMode} {
+		sandboxCases(t, policy, mode, ws, home, []sandboxCase{
+			{"npx tsc --noEmit", rules.Allow, true},
+			{"cd web && npx tsc --noEmit -p .", rules.Allow, true},
+			{"npx tsc --noEmit && npx playwright test", rules.Ask, false},
+			{"npx tsc@5.4 --noEmit", rules.Ask, false},
+			{`cd "$D" && npx tsc`, rules.Ask, false},
+			{"cd /srv && npx tsc", rules.Ask, false},
+		})
+	}
+}
+
+// sandboxCase is a command and the decision it must get, jailed or not.
+type sandboxCase struct {
+	cmd    string
+	want   rules.Decision
+	jailed bool
+}
+
+// sandboxCases evaluates each case under policy in mode, in workspace ws.
+func sandboxCases(t *testing.T, policy *rules.Policy, mode rules.Mode, ws, home string, cases []sandboxCase) {
+	t.Helper()
+	for _, tt := range cases {
+		g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+			Context:  rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+			Analysis: interp.Options{Home: home, Dir: ws}}
+		if o := g.Evaluate(tt.cmd); o.Decision != tt.want || o.Sandbox != tt.jailed {
+			t.Errorf("%s %q: %s sandbox %v (%s), want %s %v", mode, tt.cmd, o.Decision, o.Sandbox, describeOutcome(o), tt.want, tt.jailed)
 		}
 	}
 }
@@ -235,20 +244,9 @@ func TestSandboxKeepsAnAskFromAnotherDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
-		cmd    string
-		want   rules.Decision
-		jailed bool
-	}{
+	sandboxCases(t, policy, rules.Auto, ws, home, []sandboxCase{
 		{"./bin/dep prod", rules.Ask, false},
 		{"cd bin && ./dep prod", rules.Ask, false},
 		{"cd bin && ./other prod", rules.Allow, true}, // no rule anywhere: jailed
-	} {
-		g := &Guard{Policy: policy, PolicyFile: "c.yaml",
-			Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
-			Analysis: interp.Options{Home: home, Dir: ws}}
-		if o := g.Evaluate(tt.cmd); o.Decision != tt.want || o.Sandbox != tt.jailed {
-			t.Errorf("%q: %s sandbox %v (%s), want %s %v", tt.cmd, o.Decision, o.Sandbox, describeOutcome(o), tt.want, tt.jailed)
-		}
-	}
+	})
 }
