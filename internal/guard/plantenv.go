@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -36,6 +37,19 @@ const (
 	// colons whose entries with a '/' are paths (the others are looked up
 	// in the library directories).
 	spaceOrColon
+	// spaceList: a list separated by spaces, every entry a path (make's
+	// MAKEFILES, read before any other makefile).
+	spaceList
+	// javaOptions: JVM options (see javaPlaces): agents, class and
+	// module paths, argument files and options files it loads.
+	javaOptions
+	// luaPath: lua(1)'s search templates, separated by ';', each with
+	// '?' standing for the module name; ";;" is the default path. The
+	// directory of each template is the place.
+	luaPath
+	// atFile: lua(1)'s LUA_INIT, a file to run when it starts with '@'
+	// (otherwise it is code, which names no place).
+	atFile
 )
 
 // plantVar is an inherited variable whose value makes a program load
@@ -85,9 +99,28 @@ type plantVar struct {
 //     proxies run), npm's NPM_CONFIG_USERCONFIG and every npm_config_* or
 //     NPM_CONFIG_* naming a path (script-shell, globalconfig, prefix …),
 //     and bash's BASH_LOADABLES_PATH (enable -f);
+//   - Java: the JVM's JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS and
+//     _JAVA_OPTIONS (java(1): -javaagent, -agentpath, class and module
+//     paths, @argfiles), the launch scripts' JAVA_OPTS, MAVEN_OPTS,
+//     GRADLE_OPTS and SBT_OPTS, CLASSPATH, and GRADLE_USER_HOME (its
+//     init.d scripts run on every build);
+//   - lua(1): LUA_PATH, LUA_CPATH, LUA_INIT (with their _5_4 … forms);
+//   - R: R_PROFILE_USER, R_PROFILE (code run at start), R_LIBS,
+//     R_LIBS_USER; julia: JULIA_DEPOT_PATH (config/startup.jl),
+//     JULIA_LOAD_PATH; IPYTHONDIR and JUPYTER_CONFIG_DIR (startup code);
+//   - builds: GOROOT, GOPATH and GOMODCACHE (the toolchain and the module
+//     sources go compiles), the compilers and tools make and cgo run (CC,
+//     CXX, CPP, LD, AR, FC), make's MAKEFILES; zsh's ZDOTDIR;
+//   - git's configuration given in the environment: GIT_CONFIG_VALUE_<n>
+//     for n below GIT_CONFIG_COUNT, and GIT_CONFIG_PARAMETERS (`git -c`
+//     passed on to subcommands), whose values name programs and included
+//     files (see gitConfigPlaces);
 //   - the XDG base directories (XDG_CONFIG_HOME, XDG_DATA_HOME,
 //     XDG_CONFIG_DIRS, XDG_DATA_DIRS: the config of many tools) and HOME
 //     itself (~/.gitconfig, ~/.config, ~/.npmrc, ~/.docker, ~/.kube …).
+//
+// macOS's DYLD_* are not here: the jail is Linux's (Landlock), and with
+// the sandbox off nothing is checked.
 //
 // BASH_ENV and ENV are not here: guardsh removes them from the real shell's
 // environment (interp.ShellEnv), so neither bash nor what it starts sees
@@ -114,6 +147,18 @@ var plantVars = []plantVar{
 	{"OPENSSL_CONF", onePath, false}, {"OPENSSL_MODULES", onePath, false}, {"OPENSSL_ENGINES", onePath, false},
 	{"GOENV", onePath, false}, {"GOFLAGS", options, false}, {"CARGO_HOME", onePath, false}, {"RUSTUP_HOME", onePath, false},
 	{"BASH_LOADABLES_PATH", pathList, false},
+	{"JAVA_TOOL_OPTIONS", javaOptions, false}, {"JDK_JAVA_OPTIONS", javaOptions, false}, {"_JAVA_OPTIONS", javaOptions, false},
+	{"JAVA_OPTS", javaOptions, false}, {"MAVEN_OPTS", javaOptions, false}, {"GRADLE_OPTS", javaOptions, false},
+	{"SBT_OPTS", javaOptions, false}, {"CLASSPATH", pathList, false}, {"GRADLE_USER_HOME", onePath, false},
+	{"LUA_PATH", luaPath, false}, {"LUA_CPATH", luaPath, false}, {"LUA_INIT", atFile, false},
+	{"LUA_PATH_5_4", luaPath, false}, {"LUA_CPATH_5_4", luaPath, false}, {"LUA_INIT_5_4", atFile, false},
+	{"LUA_PATH_5_3", luaPath, false}, {"LUA_CPATH_5_3", luaPath, false}, {"LUA_INIT_5_3", atFile, false},
+	{"R_PROFILE_USER", onePath, false}, {"R_PROFILE", onePath, false}, {"R_LIBS", pathList, false},
+	{"R_LIBS_USER", pathList, false}, {"JULIA_DEPOT_PATH", pathList, false}, {"JULIA_LOAD_PATH", pathList, false},
+	{"IPYTHONDIR", onePath, false}, {"JUPYTER_CONFIG_DIR", onePath, false},
+	{"GOROOT", onePath, false}, {"GOPATH", pathList, false}, {"GOMODCACHE", onePath, false},
+	{"CC", command, false}, {"CXX", command, false}, {"CPP", command, false}, {"LD", command, false},
+	{"AR", command, false}, {"FC", command, false}, {"MAKEFILES", spaceList, false}, {"ZDOTDIR", onePath, false},
 	{"XDG_CONFIG_HOME", onePath, false}, {"XDG_DATA_HOME", onePath, false},
 	{"XDG_CONFIG_DIRS", pathList, false}, {"XDG_DATA_DIRS", pathList, false},
 	{"HOME", onePath, false},
@@ -184,6 +229,24 @@ func places(name, value string, k valueKind, npm bool, home string) []place {
 				out = append(out, one(e))
 			}
 		}
+	case k == spaceList:
+		for _, e := range strings.Fields(value) {
+			out = append(out, one(e))
+		}
+	case k == javaOptions:
+		for _, p := range javaPlaces(value) {
+			out = append(out, one(p))
+		}
+	case k == luaPath:
+		for _, t := range strings.Split(value, ";") {
+			if t != "" {
+				out = append(out, one(cmp.Or(filepath.Dir(t), ".")))
+			}
+		}
+	case k == atFile:
+		if f, ok := strings.CutPrefix(value, "@"); ok && f != "" {
+			out = append(out, one(f))
+		}
 	case k == command:
 		v := strings.TrimLeft(strings.TrimSpace(value), "|")
 		if f := strings.Fields(v); len(f) > 0 && strings.Contains(f[0], "/") {
@@ -217,6 +280,152 @@ func places(name, value string, k valueKind, npm bool, home string) []place {
 		}
 	}
 	return out
+}
+
+// javaPlaces returns the paths JVM options (JAVA_TOOL_OPTIONS and the
+// like, as java(1) documents them) load code or options from: the jar of
+// -javaagent:JAR[=OPTS] and the library of -agentpath:LIB[=OPTS]; every
+// entry of -cp, -classpath, --class-path, -p, --module-path,
+// --upgrade-module-path (the next word, or after '='), of
+// -Xbootclasspath[/a|/p]:PATHS and of the -Djava.class.path,
+// java.library.path, java.ext.dirs and java.endorsed.dirs properties;
+// the file of @ARGFILE, -XX:Flags=FILE and -XX:VMOptionsFile=FILE.
+// Relative ones are returned as written (the JVM takes them in its
+// current directory). Words are split at white space; quotes are
+// dropped.
+func javaPlaces(value string) []string {
+	var out []string
+	list := func(v string) {
+		for _, e := range strings.Split(v, string(os.PathListSeparator)) {
+			if e != "" {
+				out = append(out, e)
+			}
+		}
+	}
+	words := strings.Fields(strings.NewReplacer(`"`, "", "'", "").Replace(value))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case strings.HasPrefix(w, "@") && len(w) > 1:
+			out = append(out, w[1:])
+		case strings.HasPrefix(w, "-javaagent:"), strings.HasPrefix(w, "-agentpath:"):
+			_, v, _ := strings.Cut(w, ":")
+			v, _, _ = strings.Cut(v, "=")
+			out = append(out, v)
+		case w == "-cp" || w == "-classpath" || w == "--class-path" || w == "-p" || w == "--module-path" || w == "--upgrade-module-path":
+			if i+1 < len(words) {
+				i++
+				list(words[i])
+			}
+		case strings.HasPrefix(w, "--class-path="), strings.HasPrefix(w, "--module-path="), strings.HasPrefix(w, "--upgrade-module-path="):
+			_, v, _ := strings.Cut(w, "=")
+			list(v)
+		case strings.HasPrefix(w, "-Xbootclasspath"):
+			if _, v, ok := strings.Cut(w, ":"); ok {
+				list(v)
+			}
+		case strings.HasPrefix(w, "-XX:Flags="), strings.HasPrefix(w, "-XX:VMOptionsFile="):
+			_, v, _ := strings.Cut(w, "=")
+			out = append(out, v)
+		case strings.HasPrefix(w, "-D"):
+			name, v, _ := strings.Cut(w[2:], "=")
+			switch name {
+			case "java.class.path", "java.library.path", "java.ext.dirs", "java.endorsed.dirs":
+				list(v)
+			}
+		}
+	}
+	return out
+}
+
+// gitConfigPlaces returns the places git configuration given in env
+// (NAME=VALUE, as os.Environ) names: the values of GIT_CONFIG_VALUE_<n>
+// for n below GIT_CONFIG_COUNT (git-config(1), "ENVIRONMENT") and of the
+// 'key'='value' pairs of GIT_CONFIG_PARAMETERS (what `git -c` hands its
+// subcommands). Any value counts, whatever its key: the first word of a
+// program (core.fsmonitor, core.pager, an alias's "!cmd", a diff or
+// filter driver) or the file of include.path. A value starting with '/',
+// "./", "../" or "~/" is a place; the others are no path or are looked
+// up on PATH (checked on its own).
+func gitConfigPlaces(vals map[string]string, home string) []place {
+	var values []string
+	if n, err := strconv.Atoi(strings.TrimSpace(vals["GIT_CONFIG_COUNT"])); err == nil {
+		// git refuses counts beyond INT_MAX; the variables present
+		// bound the loop anyway.
+		for i := 0; i < n && i < len(vals); i++ {
+			if v, ok := vals["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]; ok {
+				values = append(values, v)
+			}
+		}
+	}
+	values = append(values, configParameters(vals["GIT_CONFIG_PARAMETERS"])...)
+	var out []place
+	for _, v := range values {
+		f := strings.Fields(strings.TrimLeft(strings.TrimSpace(v), "!|"))
+		if len(f) == 0 {
+			continue
+		}
+		w := f[0]
+		switch {
+		case strings.HasPrefix(w, "~/"):
+			if home != "" {
+				out = append(out, place{path: filepath.Join(home, w[2:])})
+			}
+		case filepath.IsAbs(w):
+			out = append(out, place{path: w})
+		case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../"):
+			out = append(out, place{path: w, rel: true})
+		}
+	}
+	return out
+}
+
+// configParameters returns the values of GIT_CONFIG_PARAMETERS, a list of
+// single-quoted 'key'='value' (or 'key=value', or 'key') items as git
+// writes them (sq_quote: a quote inside is written '\''); a value split
+// over several quoted parts is joined.
+func configParameters(s string) []string {
+	var items []string
+	var cur strings.Builder
+	inItem := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				i = len(s)
+				break
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inItem = true
+		case c == '\\' && i+1 < len(s):
+			cur.WriteByte(s[i+1])
+			i++
+			inItem = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inItem {
+				items = append(items, cur.String())
+				cur.Reset()
+				inItem = false
+			}
+		default:
+			cur.WriteByte(c)
+			inItem = true
+		}
+	}
+	if inItem {
+		items = append(items, cur.String())
+	}
+	var values []string
+	for _, it := range items {
+		if _, v, ok := strings.Cut(it, "="); ok {
+			values = append(values, v)
+		}
+	}
+	return values
 }
 
 // plantedVar returns why a program the rules allow by its class may load
@@ -263,6 +472,9 @@ func (g *Guard) plantedVar(env []string, writable []string, recErr error) string
 		if why := check(name, onePath, true); why != "" {
 			return why
 		}
+	}
+	if e := placeIn(gitConfigPlaces(vals, g.Context.Home), "", writable); e != "" {
+		return "git configuration in the environment (GIT_CONFIG_COUNT or GIT_CONFIG_PARAMETERS) names " + e + ", where a jailed command writes, so a program git runs or a file it includes from there may be one it planted"
 	}
 	return ""
 }

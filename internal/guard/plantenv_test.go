@@ -105,6 +105,25 @@ func TestPlantedVariables(t *testing.T) {
 		{"npm_config_userconfig", in(".npmrc"), out(".npmrc")},
 		{"NPM_CONFIG_SCRIPT_SHELL", "./sh", "true"},
 		{"XDG_CONFIG_HOME", filepath.Join(f.tmp, "cfg"), out(".config")}, // a temp directory
+		{"JAVA_TOOL_OPTIONS", "-Xmx1g -javaagent:" + in("agent.jar") + "=debug", "-Xmx1g -javaagent:" + out("agent.jar")},
+		{"JAVA_TOOL_OPTIONS", "-agentpath:" + in("lib.so"), "-agentlib:jdwp=transport=dt_socket"},
+		{"JDK_JAVA_OPTIONS", "@args.txt", "-Dfile.encoding=UTF-8"}, // a relative argument file
+		{"_JAVA_OPTIONS", "-Xbootclasspath/a:" + out("a.jar") + ":" + in("b.jar"), "-Xbootclasspath/a:" + out("a.jar")},
+		{"MAVEN_OPTS", "-cp " + in("classes"), "-cp " + out("classes")},
+		{"GRADLE_OPTS", "-Djava.library.path=" + in("native"), "-Djava.library.path=" + out("native")},
+		{"CLASSPATH", out("a.jar") + ":" + in("b.jar"), out("a.jar")},
+		{"GRADLE_USER_HOME", in(".gradle"), out(".gradle")},
+		{"LUA_PATH", in("lua") + "/?.lua;;", out("lua") + "/?.lua;;"},
+		{"LUA_CPATH_5_4", "./?.so", out("lib") + "/?.so"},
+		{"LUA_INIT", "@" + in("init.lua"), "print('hello')"}, // code, not a file
+		{"R_PROFILE_USER", in(".Rprofile"), out(".Rprofile")},
+		{"JULIA_DEPOT_PATH", in(".julia"), out(".julia")},
+		{"IPYTHONDIR", in(".ipython"), out(".ipython")},
+		{"GOMODCACHE", in("mod"), out("mod")},
+		{"GOROOT", in("go"), out("go")},
+		{"CC", in("bin/cc") + " -m64", "gcc -m64"},
+		{"MAKEFILES", in("extra.mk"), out("extra.mk")},
+		{"ZDOTDIR", in("zsh"), out("zsh")},
 	} {
 		t.Run(c.name+"="+c.planted, func(t *testing.T) {
 			t.Setenv(c.name, c.planted)
@@ -117,6 +136,65 @@ func TestPlantedVariables(t *testing.T) {
 				t.Errorf("%s=%s: decision %s, sandbox %v (%s); want it run unjailed", c.name, c.clean, o.Decision, o.Sandbox, o.Segments[0].Verdict.Reason)
 			}
 		})
+	}
+}
+
+// TestPlantedGitConfigEnvironment: git configuration given in the
+// environment (GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n,
+// and GIT_CONFIG_PARAMETERS, which `git -c` hands on) naming a program or
+// an included file where a jail writes makes class-allowed programs run
+// jailed; values elsewhere, or counted out, leave them unjailed.
+func TestPlantedGitConfigEnvironment(t *testing.T) {
+	f := newPlantFixture(t)
+	in := func(p string) string { return filepath.Join(f.ws, p) }
+	out := func(p string) string { return filepath.Join(f.outside, p) }
+	for _, c := range []struct {
+		name    string
+		env     map[string]string
+		planted bool
+	}{
+		{"fsmonitor", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": in("mon")}, true},
+		{"second entry", map[string]string{"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "user.name", "GIT_CONFIG_VALUE_0": "Jane Doe",
+			"GIT_CONFIG_KEY_1": "include.path", "GIT_CONFIG_VALUE_1": in("inc")}, true},
+		{"relative", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.pager", "GIT_CONFIG_VALUE_0": "./pager -R"}, true},
+		{"alias", map[string]string{"GIT_CONFIG_PARAMETERS": "'alias.st'='!" + in("st.sh") + " --short'"}, true},
+		{"old form", map[string]string{"GIT_CONFIG_PARAMETERS": "'user.name=x' 'core.hooksPath=" + in("hooks") + "'"}, true},
+		{"home", map[string]string{"GIT_CONFIG_PARAMETERS": "'include.path'='~/proj/gitinc'"}, true},
+		{"counted out", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "user.name", "GIT_CONFIG_VALUE_0": "x",
+			"GIT_CONFIG_KEY_1": "core.fsmonitor", "GIT_CONFIG_VALUE_1": in("mon")}, false},
+		{"elsewhere", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": out("mon")}, false},
+		{"no paths", map[string]string{"GIT_CONFIG_PARAMETERS": "'color.ui'='always' 'user.email'='a@b.c'"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, v := range []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "GIT_CONFIG_KEY_1", "GIT_CONFIG_VALUE_1"} {
+				t.Setenv(v, c.env[v])
+				if _, ok := c.env[v]; !ok {
+					os.Unsetenv(v)
+				}
+			}
+			o := f.guard(f.ws).Evaluate("ls")
+			jailed := o.Decision == rules.Allow && o.Sandbox && strings.Contains(o.Segments[0].Verdict.Reason, "git configuration in the environment")
+			if jailed != c.planted || o.Decision != rules.Allow {
+				t.Errorf("%v: decision %s, sandbox %v, reason %q; want jailed=%v", c.env, o.Decision, o.Sandbox, o.Segments[0].Verdict.Reason, c.planted)
+			}
+		})
+	}
+}
+
+// TestConfigParameters: GIT_CONFIG_PARAMETERS is read as git writes it,
+// quotes inside values included.
+func TestConfigParameters(t *testing.T) {
+	for in, want := range map[string]string{
+		`'a.b'='c'`:                      "c",
+		`'a.b'='c d' 'e.f'='/x'`:         "c d|/x",
+		`'a.b=c'`:                        "c",
+		`'a.b'`:                          "",
+		`'core.pager'='less '\''-R'\'''`: "less '-R'",
+		``:                               "",
+	} {
+		if got := strings.Join(configParameters(in), "|"); got != want {
+			t.Errorf("configParameters(%s) = %q, want %q", in, got, want)
+		}
 	}
 }
 
