@@ -369,6 +369,13 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	if top := cmp.Or(root, ws); top != "" && anchors == nil {
 		protected = append(protected, gitProtected(top)...)
 	}
+	// The files the user's and the system's git config include: git
+	// runs their core.fsmonitor, aliases and drivers in every repository
+	// (a ~/.gitconfig including ~/dotfiles/git/local, written in the
+	// dotfiles workspace, ran at the next git status anywhere).
+	for _, f := range workspace.GlobalIncludes(home, os.Getenv) {
+		protected = append(protected, canonicalFile(f))
+	}
 	// A file opened for writing under /proc/PID/fd is that process's
 	// pipe or file: written there, a shell's script (a stream's or an
 	// interactive session's bash reads one) gets lines no one analysed.

@@ -127,3 +127,51 @@ func TestProtectedLinksKept(t *testing.T) {
 		})
 	}
 }
+
+// TestGlobalIncludesKept: a file the user's ~/.gitconfig includes is
+// kept and put back when it lies in the workspace (a dotfiles
+// repository), and keeps every command from running jailed when it lies
+// in a temp directory, as ~/.gitconfig itself would.
+func TestGlobalIncludesKept(t *testing.T) {
+	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	root := t.TempDir()
+	home, tmp := filepath.Join(root, "home"), filepath.Join(root, "tmp")
+	ws := filepath.Join(home, "dotfiles")
+	for _, d := range []string{filepath.Join(ws, "git"), tmp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: policy, PolicyFile: "c.yaml",
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{tmp}},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	write := func(inc string) {
+		if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+inc+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("~/dotfiles/git/local")
+	files, _, _ := g.KeepPaths()
+	if !slices.Contains(files, filepath.Join(ws, "git", "local")) {
+		t.Errorf("KeepPaths files = %q, want the included %s", files, filepath.Join(ws, "git", "local"))
+	}
+	if why := g.linkedOutside(); why != "" {
+		t.Errorf("linkedOutside = %q with the include in the workspace", why)
+	}
+	if o := g.Evaluate("./build.sh"); !o.Sandbox {
+		t.Errorf("./build.sh: decision %s, sandbox %v, note %q; want it jailed", o.Decision, o.Sandbox, o.SandboxNote)
+	}
+	write(filepath.Join(tmp, "inc"))
+	if why := g.linkedOutside(); !strings.Contains(why, tmp+"/inc") {
+		t.Errorf("linkedOutside = %q, want it to name %s", why, tmp+"/inc")
+	}
+	if o := g.Evaluate("./build.sh"); o.Sandbox || o.Decision != rules.Ask {
+		t.Errorf("./build.sh with an include in a temp directory: decision %s, sandbox %v; want it to ask", o.Decision, o.Sandbox)
+	}
+}

@@ -2,10 +2,12 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -29,6 +31,45 @@ const maxIncludeDepth = 10
 // with git's quoting, escapes and continuations, else, without git, by a
 // plain reading of its lines that errs towards finding more.
 func ConfigIncludes(home string, configs ...string) []string {
+	return configIncludes(home, includePaths, configs)
+}
+
+// GlobalConfigs returns the git config files git reads in every
+// repository (git-config(1), "FILES"): GIT_CONFIG_GLOBAL when set, else
+// ~/.gitconfig and $XDG_CONFIG_HOME/git/config (~/.config/git/config);
+// and GIT_CONFIG_SYSTEM when set, else /etc/gitconfig, unless
+// GIT_CONFIG_NOSYSTEM is set. getenv reads the environment (os.Getenv).
+func GlobalConfigs(home string, getenv func(string) string) []string {
+	var out []string
+	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	} else if home != "" {
+		xdg := getenv("XDG_CONFIG_HOME")
+		if !filepath.IsAbs(xdg) {
+			xdg = filepath.Join(home, ".config")
+		}
+		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
+	}
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		out = append(out, cmp.Or(getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	return slices.DeleteFunc(out, func(f string) bool { return !filepath.IsAbs(f) })
+}
+
+// GlobalIncludes returns the files the global and system git config
+// files (GlobalConfigs) include, directly or through one another, as
+// ConfigIncludes does, but read without starting git: it runs before
+// every command, and a process start costs more than the command's
+// decision. The files are the user's own (guardsh protects them, and
+// what they include, from commands), so a plain reading of git's syntax
+// suffices; it errs towards finding more.
+func GlobalIncludes(home string, getenv func(string) string) []string {
+	return configIncludes(home, func(_ string, data []byte) []string { return plainIncludePaths(data) }, GlobalConfigs(home, getenv))
+}
+
+// configIncludes is ConfigIncludes with paths reading the include paths
+// of one file.
+func configIncludes(home string, paths func(file string, data []byte) []string, configs []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range configs {
@@ -43,7 +84,7 @@ func ConfigIncludes(home string, configs ...string) []string {
 		if err != nil || !bytes.Contains(bytes.ToLower(data), []byte("include")) {
 			return
 		}
-		for _, v := range includePaths(file, data) {
+		for _, v := range paths(file, data) {
 			p := resolveInclude(v, file, home)
 			if p == "" || seen[p] {
 				continue

@@ -50,3 +50,42 @@ func TestPlainIncludePathsAsGit(t *testing.T) {
 		t.Errorf("git found %q, the plain reading %q; want %q", git, plain, want)
 	}
 }
+
+// TestGlobalIncludes: the global and system configs are git's (the
+// environment's GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME, GIT_CONFIG_SYSTEM and
+// GIT_CONFIG_NOSYSTEM heeded), and what they include is followed
+// recursively without git.
+func TestGlobalIncludes(t *testing.T) {
+	base := tree(t, map[string]string{
+		"home/.gitconfig":         "[include]\n\tpath = ~/dots/local\n",
+		"home/.config/git/config": "[includeIf \"gitdir:~/work/\"]\n\tpath = work.gitconfig\n",
+		"home/dots/local":         "[include]\n\tpath = nested\n",
+		"xdg/git/config":          "[include]\n\tpath = /abs/xdg.inc\n",
+		"alt.gitconfig":           "[include]\n\tpath = alt.inc\n",
+		"sys.gitconfig":           "[include]\n\tpath = /abs/sys.inc\n",
+	})
+	home := filepath.Join(base, "home")
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"home", map[string]string{"GIT_CONFIG_NOSYSTEM": "1"},
+			[]string{home + "/dots/local", home + "/dots/nested", home + "/.config/git/work.gitconfig"}},
+		{"XDG_CONFIG_HOME", map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "XDG_CONFIG_HOME": base + "/xdg"},
+			[]string{home + "/dots/local", home + "/dots/nested", "/abs/xdg.inc"}},
+		{"GIT_CONFIG_GLOBAL", map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": base + "/alt.gitconfig"},
+			[]string{base + "/alt.inc"}},
+		{"GIT_CONFIG_SYSTEM", map[string]string{"GIT_CONFIG_GLOBAL": base + "/alt.gitconfig", "GIT_CONFIG_SYSTEM": base + "/sys.gitconfig"},
+			[]string{base + "/alt.inc", "/abs/sys.inc"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := GlobalIncludes(home, func(k string) string { return c.env[k] })
+			slices.Sort(got)
+			slices.Sort(c.want)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("GlobalIncludes = %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
