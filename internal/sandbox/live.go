@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -111,6 +114,16 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(), yiel
 			_ = unix.Flock(int(other.Fd()), unix.LOCK_UN)
 			return &Presence{f: f}, nil
 		}
+		if !yield {
+			if pid := ancestorHolding(other); pid > 0 {
+				// The unjailed command this one runs inside (a tool
+				// that starts $SHELL -c with SHELL set to guardsh)
+				// waits for it: waiting for that one to end could
+				// only run out.
+				f.Close()
+				return nil, &StillRunningError{Why: fmt.Sprintf("this command runs inside one of yours that runs outside the sandbox (guardsh, pid %d) and would run jailed; a jailed command waits for those to end, and that one waits for this: it cannot run there (allow it by a rule to run it unjailed, or run it on its own)", pid)}
+			}
+		}
 		if waiting != nil {
 			waiting() // once, when the wait starts
 			waiting = nil
@@ -147,4 +160,68 @@ func flockRetry(f *os.File, how int) error {
 			return err
 		}
 	}
+}
+
+// ancestorHolding returns the pid of a process among this process's
+// ancestors (its parent, and so on up) that holds a flock(2) on f's file,
+// as /proc/locks lists the holders, or 0 when none does or that cannot be
+// told. The process itself does not count.
+func ancestorHolding(f *os.File) int {
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil {
+		return 0
+	}
+	data, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return 0
+	}
+	id := fmt.Sprintf("%02x:%02x:%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	holders := map[int]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		// "1: FLOCK  ADVISORY  READ 23938 fe:00:10275151 0 EOF"; a
+		// waiter's line has "->" after the number.
+		fields := strings.Fields(line)
+		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != id {
+			continue
+		}
+		if pid, err := strconv.Atoi(fields[4]); err == nil {
+			holders[pid] = true
+		}
+	}
+	if len(holders) == 0 {
+		return 0
+	}
+	pid := os.Getppid()
+	for range 4096 {
+		if pid <= 1 {
+			return 0
+		}
+		if holders[pid] {
+			return pid
+		}
+		if pid = parentOf(pid); pid <= 0 {
+			return 0
+		}
+	}
+	return 0
+}
+
+// parentOf returns the parent pid of process pid from /proc/PID/stat, 0
+// when it cannot be read.
+func parentOf(pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// "PID (COMM) STATE PPID …": COMM may hold spaces and parentheses.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
 }

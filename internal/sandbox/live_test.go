@@ -2,6 +2,11 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,4 +107,75 @@ func TestLiveKindsExclude(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestJailedInsideUnjailed: a jailed command that runs inside an unjailed
+// one of the same user (a tool starting $SHELL -c with SHELL set to
+// guardsh) is refused at once, naming the command it runs in, rather
+// than waiting for that command, which waits for it; one held up by an
+// unrelated unjailed command waits as before. The jailed announcement
+// is made in a child process (this test binary again, see
+// TestAnnounceJailedChild).
+func TestJailedInsideUnjailed(t *testing.T) {
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("no flock(1)")
+	}
+	dir := t.TempDir()
+	child := func(wait time.Duration) (string, time.Duration) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAnnounceJailedChild$")
+		cmd.Env = append(os.Environ(), "GUARDSH_TEST_ANNOUNCE_DIR="+dir, "GUARDSH_TEST_ANNOUNCE_WAIT="+wait.String())
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return string(out), time.Since(start)
+	}
+	// The parent (this process) runs unjailed: the child is refused at
+	// once, though it would wait 20 s.
+	u, err := AnnounceUnjailed(dir, time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, took := child(20 * time.Second)
+	u.Release()
+	if !strings.Contains(out, fmt.Sprintf("runs inside one of yours that runs outside the sandbox (guardsh, pid %d)", os.Getpid())) {
+		t.Errorf("inside an unjailed command: %s", out)
+	}
+	if took > 10*time.Second {
+		t.Errorf("inside an unjailed command, the jailed one waited %s", took)
+	}
+	// An unrelated process (a sibling) runs unjailed: the child waits
+	// its time and is refused for the usual reason.
+	if err := os.WriteFile(filepath.Join(dir, "unjailed.live"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command(flock, "-s", filepath.Join(dir, "unjailed.live"), "sleep", "5")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { holder.Process.Kill(); holder.Wait() }()
+	time.Sleep(300 * time.Millisecond) // flock(1) takes the lock
+	out, took = child(500 * time.Millisecond)
+	if strings.Contains(out, "runs inside") || !strings.Contains(out, "is still running") || took < 500*time.Millisecond {
+		t.Errorf("beside an unrelated unjailed command (after %s): %s", took, out)
+	}
+}
+
+// TestAnnounceJailedChild is TestJailedInsideUnjailed's child: it
+// announces a jailed command in GUARDSH_TEST_ANNOUNCE_DIR and prints
+// the error. It does nothing in an ordinary test run.
+func TestAnnounceJailedChild(t *testing.T) {
+	dir := os.Getenv("GUARDSH_TEST_ANNOUNCE_DIR")
+	if dir == "" {
+		return
+	}
+	wait, err := time.ParseDuration(os.Getenv("GUARDSH_TEST_ANNOUNCE_WAIT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := AnnounceJailed(dir, wait, nil)
+	fmt.Printf("announce: %v\n", err)
+	p.Release()
 }
