@@ -20,6 +20,7 @@ import (
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -195,17 +196,30 @@ func (x *interSession) run(text, file string) bool {
 	s := x.s
 	s.start = time.Now() // the record's duration is this line's
 	sourced := map[string]string{}
+	// Every line runs unjailed: it takes its turn (see announce) from
+	// before it is decided until bash has run it, so no jailed command
+	// of this user changes what it was decided on meanwhile.
+	presence, liveErr := s.announce(false)
+	defer func() { presence.Release() }()
 	s.guard.Analysis.SourcedFunctions = sourced
 	o, calls := s.review(text, s.evaluate(text))
 	s.guard.Analysis.SourcedFunctions = nil
 	// The dialog, the pending approval and the record show the command
 	// without the newline that ended it.
 	shown := strings.TrimSuffix(text, "\n")
-	a := s.resolve(shown, o)
+	var a prompt.Answer
+	if liveErr != nil {
+		a = prompt.Answer{Decision: rules.Deny, DecidedBy: "sandbox"}
+		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", liveErr)
+	} else {
+		a = s.resolve(shown, o)
+	}
 	rec := s.record(shown, o, calls, a)
 	run := text
 	if a.Decision != rules.Allow {
-		s.printRefusal(shown, o, a)
+		if liveErr == nil {
+			s.printRefusal(shown, o, a)
+		}
 		if file != "" {
 			fmt.Fprintf(s.stderr, "guardsh: start-up file %s not read\n", file)
 		}
