@@ -369,12 +369,28 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	if top := cmp.Or(root, ws); top != "" && anchors == nil {
 		protected = append(protected, gitProtected(top)...)
 	}
-	// The files the user's and the system's git config include: git
-	// runs their core.fsmonitor, aliases and drivers in every repository
-	// (a ~/.gitconfig including ~/dotfiles/git/local, written in the
-	// dotfiles workspace, ran at the next git status anywhere).
-	for _, f := range workspace.GlobalIncludes(home, os.Getenv) {
-		protected = append(protected, canonicalFile(f))
+	// What the user's and the system's git config (and the environment's)
+	// make git read or run in every repository: the config files and what
+	// they include, the programs they name, the hook directories (a
+	// ~/.gitconfig including ~/dotfiles/git/local, or naming
+	// ~/dotfiles/bin/fsmon as core.fsmonitor, written in the dotfiles
+	// workspace, ran at the next git status anywhere).
+	var reach workspace.GitReach
+	if home != "" {
+		reach = workspace.GlobalReach(home, os.LookupEnv, filepath.Join(jailsDir(home), "gitreach.json"))
+	} else {
+		reach = workspace.GlobalReach(home, os.LookupEnv, "")
+	}
+	for _, list := range []*[]string{&reach.Files, &reach.Programs, &reach.Dirs} {
+		for i, p := range *list {
+			if list == &reach.Dirs {
+				(*list)[i] = canonical(p)
+				protected = append(protected, (*list)[i], (*list)[i]+"/*")
+			} else {
+				(*list)[i] = canonicalFile(p)
+				protected = append(protected, (*list)[i])
+			}
+		}
 	}
 	// A file opened for writing under /proc/PID/fd is that process's
 	// pipe or file: written there, a shell's script (a stream's or an
@@ -385,6 +401,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 		unavailable = sandbox.Unavailable()
 	}
 	return &guard.Guard{
+		GlobalGit:          reach,
 		SandboxUnavailable: unavailable,
 		Policy:             p,
 		Verdicts:           sources,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/workspace"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -34,6 +35,12 @@ type Guard struct {
 	// (see JailRecordFile, RecordJail); "" records nothing and reads an
 	// empty record.
 	JailRecord string
+	// GlobalGit is what the user's and the system's git config make git
+	// read or run in every repository (workspace.GlobalReach): protected
+	// paths that the sandbox keeps and puts back when they lie in the
+	// workspace, and that keep commands from running jailed when they
+	// lie where a jail writes outside it.
+	GlobalGit workspace.GitReach
 	// Prompts: commands run in guardsh's interactive session, which
 	// analyses each prompt string and PROMPT_COMMAND before using it, so
 	// assigning them allowed code is an ordinary assignment (prompts.go).

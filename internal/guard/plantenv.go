@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/guardsh/guardsh/internal/workspace"
 )
 
 // Planted content: what an earlier jailed command may have left where a
@@ -26,9 +27,10 @@ const (
 	pathList valueKind = iota
 	// onePath: the whole value is one file or directory.
 	onePath
-	// command: a command line, whose first word, when it holds a '/', is
-	// the program run (a leading '|' or '||', as LESSOPEN has, is
-	// dropped); a bare name is found on PATH, which is checked on its own.
+	// command: a command line (a leading '|' or '||', as LESSOPEN has,
+	// is dropped): every word of it that is a path (commandPlaces), the
+	// program's and its arguments' (`sh /x/script`); a bare name is found
+	// on PATH, which is checked on its own.
 	command
 	// options: command-line options; the value each loading option names
 	// is a place (see loadOptions).
@@ -248,10 +250,7 @@ func places(name, value string, k valueKind, npm bool, home string) []place {
 			out = append(out, one(f))
 		}
 	case k == command:
-		v := strings.TrimLeft(strings.TrimSpace(value), "|")
-		if f := strings.Fields(v); len(f) > 0 && strings.Contains(f[0], "/") {
-			out = append(out, one(f[0]))
-		}
+		out = append(out, commandPlaces(strings.TrimLeft(strings.TrimSpace(value), "|"), home, true)...)
 	case k == options:
 		words := strings.Fields(value)
 		for i := 0; i < len(words); i++ {
@@ -339,34 +338,37 @@ func javaPlaces(value string) []string {
 }
 
 // gitConfigPlaces returns the places git configuration given in env
-// (NAME=VALUE, as os.Environ) names: the values of GIT_CONFIG_VALUE_<n>
-// for n below GIT_CONFIG_COUNT (git-config(1), "ENVIRONMENT") and of the
-// 'key'='value' pairs of GIT_CONFIG_PARAMETERS (what `git -c` hands its
-// subcommands). Any value counts, whatever its key: the first word of a
-// program (core.fsmonitor, core.pager, an alias's "!cmd", a diff or
-// filter driver) or the file of include.path. A value starting with '/',
-// "./", "../" or "~/" is a place; the others are no path or are looked
-// up on PATH (checked on its own).
+// (workspace.EnvConfig: GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<n> and
+// GIT_CONFIG_VALUE_<n>, and GIT_CONFIG_PARAMETERS, what `git -c` hands its
+// subcommands) names: every word of every value, whatever its key, that
+// is a path (see commandPlaces) — a program's (core.fsmonitor,
+// core.pager, an alias's "!cmd", a diff or filter driver, `sh
+// /x/script`) or an included file's. What the files it includes name in
+// turn is protected as the global config's is (workspace.GlobalReach).
 func gitConfigPlaces(vals map[string]string, home string) []place {
-	var values []string
-	if n, err := strconv.Atoi(strings.TrimSpace(vals["GIT_CONFIG_COUNT"])); err == nil {
-		// git refuses counts beyond INT_MAX; the variables present
-		// bound the loop anyway.
-		for i := 0; i < n && i < len(vals); i++ {
-			if v, ok := vals["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]; ok {
-				values = append(values, v)
-			}
-		}
-	}
-	values = append(values, configParameters(vals["GIT_CONFIG_PARAMETERS"])...)
+	lookup := func(k string) (string, bool) { v, ok := vals[k]; return v, ok }
 	var out []place
-	for _, v := range values {
-		f := strings.Fields(strings.TrimLeft(strings.TrimSpace(v), "!|"))
-		if len(f) == 0 {
-			continue
-		}
-		w := f[0]
+	for _, e := range workspace.EnvConfig(lookup) {
+		out = append(out, commandPlaces(strings.TrimLeft(strings.TrimSpace(e.Value), "!|"), home, false)...)
+	}
+	return out
+}
+
+// commandPlaces returns the places a command line names: every word,
+// split at white space and the shell's operators and quotes, that starts
+// with '/', "./", "../" or "~/" (a relative one taken in the directory
+// the program runs in), and, with program, a first word holding a '/'
+// anywhere (`bin/pager`: the program run, relative). A bare first word is
+// looked up on PATH, which is checked on its own; a bare argument is no
+// place guardsh can tell.
+func commandPlaces(v, home string, program bool) []place {
+	var out []place
+	for i, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(";&|()<>'\"`=", r)
+	}) {
 		switch {
+		case i == 0 && program && strings.Contains(w, "/") && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~"):
+			out = append(out, place{path: w, rel: true})
 		case strings.HasPrefix(w, "~/"):
 			if home != "" {
 				out = append(out, place{path: filepath.Join(home, w[2:])})
@@ -378,54 +380,6 @@ func gitConfigPlaces(vals map[string]string, home string) []place {
 		}
 	}
 	return out
-}
-
-// configParameters returns the values of GIT_CONFIG_PARAMETERS, a list of
-// single-quoted 'key'='value' (or 'key=value', or 'key') items as git
-// writes them (sq_quote: a quote inside is written '\''); a value split
-// over several quoted parts is joined.
-func configParameters(s string) []string {
-	var items []string
-	var cur strings.Builder
-	inItem := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				cur.WriteString(s[i+1:])
-				i = len(s)
-				break
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inItem = true
-		case c == '\\' && i+1 < len(s):
-			cur.WriteByte(s[i+1])
-			i++
-			inItem = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inItem {
-				items = append(items, cur.String())
-				cur.Reset()
-				inItem = false
-			}
-		default:
-			cur.WriteByte(c)
-			inItem = true
-		}
-	}
-	if inItem {
-		items = append(items, cur.String())
-	}
-	var values []string
-	for _, it := range items {
-		if _, v, ok := strings.Cut(it, "="); ok {
-			values = append(values, v)
-		}
-	}
-	return values
 }
 
 // plantedVar returns why a program the rules allow by its class may load

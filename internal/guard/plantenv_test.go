@@ -95,6 +95,8 @@ func TestPlantedVariables(t *testing.T) {
 		{"GIT_EXTERNAL_DIFF", in("differ"), "difftool"}, // a bare name is found on PATH
 		{"LESSOPEN", "|" + in("pre.sh") + " %s", "|lesspipe %s"},
 		{"PAGER", in("pager") + " -R", "less -R"},
+		{"PAGER", "bin/pager -R", "less -R"},                           // a relative program
+		{"GIT_EXTERNAL_DIFF", "sh " + in("d.sh"), "sh " + out("d.sh")}, // an argument names the code run
 		{"DOCKER_CONFIG", in(".docker"), out(".docker")},
 		{"KUBECONFIG", out("a") + ":" + in("kubeconfig"), out("a") + ":" + out("b")},
 		{"GNUPGHOME", in(".gnupg"), out(".gnupg")},
@@ -154,6 +156,7 @@ func TestPlantedGitConfigEnvironment(t *testing.T) {
 		planted bool
 	}{
 		{"fsmonitor", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": in("mon")}, true},
+		{"script argument", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": "sh " + in("mon.sh")}, true},
 		{"second entry", map[string]string{"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "user.name", "GIT_CONFIG_VALUE_0": "Jane Doe",
 			"GIT_CONFIG_KEY_1": "include.path", "GIT_CONFIG_VALUE_1": in("inc")}, true},
 		{"relative", map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.pager", "GIT_CONFIG_VALUE_0": "./pager -R"}, true},
@@ -178,23 +181,6 @@ func TestPlantedGitConfigEnvironment(t *testing.T) {
 				t.Errorf("%v: decision %s, sandbox %v, reason %q; want jailed=%v", c.env, o.Decision, o.Sandbox, o.Segments[0].Verdict.Reason, c.planted)
 			}
 		})
-	}
-}
-
-// TestConfigParameters: GIT_CONFIG_PARAMETERS is read as git writes it,
-// quotes inside values included.
-func TestConfigParameters(t *testing.T) {
-	for in, want := range map[string]string{
-		`'a.b'='c'`:                      "c",
-		`'a.b'='c d' 'e.f'='/x'`:         "c d|/x",
-		`'a.b=c'`:                        "c",
-		`'a.b'`:                          "",
-		`'core.pager'='less '\''-R'\'''`: "less '-R'",
-		``:                               "",
-	} {
-		if got := strings.Join(configParameters(in), "|"); got != want {
-			t.Errorf("configParameters(%s) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -225,7 +225,8 @@ func network(segs []Checked) bool {
 // policy's secrets (rules.Policy.HiddenPaths), of guardsh's own
 // configuration directory, or of the context's protected paths (guardsh's
 // config files, audit log and caches) except self, guardsh's binary,
-// which a jailed command may run; TCP only when o.Network.
+// which a jailed command may run, and what git config makes git read or
+// run (GlobalGit); TCP only when o.Network.
 func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	ctx := g.Context
 	spec := sandbox.Spec{Write: g.jailWrites()}
@@ -233,10 +234,24 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	if ctx.Home != "" {
 		spec.Hidden = append(spec.Hidden, filepath.Join(ctx.Home, ".config", "guardsh"))
 	}
+	// What git config makes git read or run is no secret, and git in
+	// the jail reads it (/etc/gitconfig, the pager, the credential
+	// helper): it stays readable; outside the places a jail writes, the
+	// jail cannot change it (and where it lies inside one, see
+	// linkedOutside and KeepPaths).
+	gitReach := map[string]bool{}
+	for _, list := range [][]string{g.GlobalGit.Files, g.GlobalGit.Programs, g.GlobalGit.Dirs} {
+		for _, p := range list {
+			gitReach[p] = true
+		}
+	}
 	for _, p := range ctx.Protected {
 		p = strings.TrimSuffix(p, "/*")
 		if ctx.Workspace != "" && (p == ctx.Workspace || strings.HasPrefix(p, ctx.Workspace+"/")) {
 			continue // kept and restored instead (see Keep): hiding it would carve the workspace
+		}
+		if gitReach[p] {
+			continue
 		}
 		if !filepath.IsAbs(p) || p == self {
 			continue

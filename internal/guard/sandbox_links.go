@@ -8,14 +8,13 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/fsview"
-	"github.com/guardsh/guardsh/internal/workspace"
 	"github.com/guardsh/guardsh/rules"
 )
 
 // linkedProtected is where the protected paths no workspace holds by name
 // (rules.HomeProtected: shell start-up files, ~/.gitconfig, ~/.ssh, the
-// agents' settings …; and the files the user's git config includes,
-// workspace.GlobalIncludes) lead when they, or a directory on their way, are
+// agents' settings …; and what the user's git config makes git read or
+// run, Guard.GlobalGit) lead when they, or a directory on their way, are
 // symbolic links into places a jail writes: a dotfiles repository
 // (~/.gitconfig → ~/dotfiles/gitconfig) worked in as the workspace, a temp
 // directory, a sandbox.write path. A jailed command in ~/dotfiles once
@@ -50,10 +49,13 @@ func (g *Guard) protectedLinks() linkedProtected {
 	ctx := g.Context
 	var lp linkedProtected
 	files, dirs := rules.HomeProtected(ctx.Home)
-	// The files the user's git config includes hold code git runs
-	// (core.fsmonitor, aliases) as ~/.gitconfig does: one kept in a
-	// dotfiles workspace, or in a temp directory, is as dangerous.
-	files = append(files, workspace.GlobalIncludes(ctx.Home, os.Getenv)...)
+	// What the user's git config makes git read or run (the files it
+	// includes, the programs it names, its hook directories) is as
+	// dangerous in a dotfiles workspace, or a temp directory, as
+	// ~/.gitconfig itself.
+	files = append(slices.Clip(files), g.GlobalGit.Files...)
+	files = append(files, g.GlobalGit.Programs...)
+	dirs = append(slices.Clip(dirs), g.GlobalGit.Dirs...)
 	w := linkWalker{seen: map[string]walked{}, listed: map[string]map[string]fs.FileMode{}}
 	perDir := map[string]int{}
 	for _, p := range append(slices.Clip(files), dirs...) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/guardsh/guardsh/internal/workspace"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
 )
@@ -155,6 +156,7 @@ func TestGlobalIncludesKept(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+inc+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		g.GlobalGit = workspace.GlobalReach(home, os.LookupEnv, "")
 	}
 	write("~/dotfiles/git/local")
 	files, _, _ := g.KeepPaths()

@@ -38,7 +38,8 @@ func ConfigIncludes(home string, configs ...string) []string {
 // repository (git-config(1), "FILES"): GIT_CONFIG_GLOBAL when set, else
 // ~/.gitconfig and $XDG_CONFIG_HOME/git/config (~/.config/git/config);
 // and GIT_CONFIG_SYSTEM when set, else /etc/gitconfig, unless
-// GIT_CONFIG_NOSYSTEM is set. getenv reads the environment (os.Getenv).
+// GIT_CONFIG_NOSYSTEM is true as git reads a boolean ("0", "false", "no",
+// "off" are not). getenv reads the environment (os.Getenv).
 func GlobalConfigs(home string, getenv func(string) string) []string {
 	var out []string
 	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
@@ -50,21 +51,10 @@ func GlobalConfigs(home string, getenv func(string) string) []string {
 		}
 		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
 	}
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+	if !gitNoSystem(getenv("GIT_CONFIG_NOSYSTEM")) {
 		out = append(out, cmp.Or(getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}
 	return slices.DeleteFunc(out, func(f string) bool { return !filepath.IsAbs(f) })
-}
-
-// GlobalIncludes returns the files the global and system git config
-// files (GlobalConfigs) include, directly or through one another, as
-// ConfigIncludes does, but read without starting git: it runs before
-// every command, and a process start costs more than the command's
-// decision. The files are the user's own (guardsh protects them, and
-// what they include, from commands), so a plain reading of git's syntax
-// suffices; it errs towards finding more.
-func GlobalIncludes(home string, getenv func(string) string) []string {
-	return configIncludes(home, func(_ string, data []byte) []string { return plainIncludePaths(data) }, GlobalConfigs(home, getenv))
 }
 
 // configIncludes is ConfigIncludes with paths reading the include paths
