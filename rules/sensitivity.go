@@ -123,6 +123,10 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 		return Network
 	case destructivePrograms()[name], destructiveGit(words):
 		return Destructive
+	case gitWritesConfig(words):
+		// The repository's config is a protected path: what writes it
+		// asks, and the jail would only put the change back.
+		return ProtectedPath
 	case writesOutside:
 		return OutsideWorkspace
 	}
@@ -181,4 +185,86 @@ func hasWord(words []string, any ...string) bool {
 		}
 	}
 	return false
+}
+
+// gitWritesConfig reports git subcommands that write git configuration
+// (the repository's .git/config, or with --global or --system the
+// user's or the system's), a protected path: git config setting,
+// unsetting, renaming or removing keys or editing the file, and the
+// forms `git config set|unset|rename-section|remove-section|edit`
+// (git-config(1)); git remote add, rename, remove, set-url, set-head and
+// set-branches (git-remote(1)); git submodule add, init, deinit,
+// set-url, set-branch and sync (git-submodule(1)); git maintenance
+// register, unregister, start and stop; git lfs install and uninstall.
+// Global options before the subcommand are skipped.
+func gitWritesConfig(words []string) bool {
+	if len(words) < 2 || path.Base(words[0]) != "git" {
+		return false
+	}
+	i := 1
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		if words[i] == "-C" || words[i] == "-c" || words[i] == "--git-dir" || words[i] == "--work-tree" || words[i] == "--namespace" {
+			i++
+		}
+		i++
+	}
+	if i >= len(words) {
+		return false
+	}
+	sub, rest := words[i], words[i+1:]
+	first := ""
+	if len(rest) > 0 {
+		first = rest[0]
+	}
+	switch sub {
+	case "config":
+		return gitConfigWrites(rest)
+	case "remote":
+		switch first {
+		case "add", "rename", "remove", "rm", "set-url", "set-head", "set-branches":
+			return true
+		}
+	case "submodule":
+		for _, w := range rest {
+			switch w {
+			case "add", "init", "deinit", "set-url", "set-branch", "sync":
+				return true
+			}
+		}
+	case "maintenance":
+		switch first {
+		case "register", "unregister", "start", "stop":
+			return true
+		}
+	case "lfs":
+		return first == "install" || first == "uninstall"
+	}
+	return false
+}
+
+// gitConfigWrites reports whether the arguments of git config write: a
+// writing subcommand or option, or (the old form) a key with a value.
+func gitConfigWrites(args []string) bool {
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case i == 0 && (w == "set" || w == "unset" || w == "rename-section" || w == "remove-section" || w == "edit"):
+			return true
+		case i == 0 && (w == "get" || w == "list"):
+			return false
+		case w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--get-urlmatch" || w == "--get-color" ||
+			w == "--get-colorbool" || w == "-l" || w == "--list":
+			return false
+		case w == "--unset" || w == "--unset-all" || w == "--add" || w == "--replace-all" || w == "--rename-section" ||
+			w == "--remove-section" || w == "-e" || w == "--edit":
+			return true
+		case w == "-f" || w == "--file" || w == "--blob" || w == "--type" || w == "--default" || w == "--comment":
+			i++ // the option's value
+		case strings.HasPrefix(w, "-"):
+		default:
+			operands++
+		}
+	}
+	return operands >= 2
 }

@@ -161,6 +161,15 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindWrite, Words: []string{ws + "/.claude/settings.json"}}, ProtectedPath},
 		{Subject{Kind: KindExec, Words: []string{"tee", ws + "/.vscode/tasks.json"}}, ProtectedPath},
 		{Subject{Kind: KindExec, Words: []string{"frobnicate", "--all"}}, UnknownProgram},
+		// Writes of git configuration (the repository's is protected):
+		// none may run jailed, since the jail would put the change back.
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "user.email", "a@b.c"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "set", "core.fsmonitor", "x"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "--unset", "user.name"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "-C", "sub", "config", "--add", "a.b", "c"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "remote", "add", "origin", "https://example.com/r.git"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "remote", "set-url", "origin", "x"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "submodule", "init"}}, ProtectedPath},
 	} {
 		v := p.Decide(c.s, ctx)
 		if v.Class != Sensitive || v.Sensitivity != c.want {

@@ -59,6 +59,12 @@ rules:
 		// server outside the jail (an attack run answered an approval so).
 		{rules.Auto, "tmux new-window -d ./build.sh", rules.Ask, false, false, ""},
 		{rules.Auto, "screen -X stuff y", rules.Ask, false, false, ""},
+		// Writes of the repository's config, which the jail would only
+		// put back (the command then failing with no approval to give):
+		// they ask up front (a new user's find).
+		{rules.Auto, "git config user.email a@b.c", rules.Ask, false, false, ""},
+		{rules.Auto, "git remote add origin https://example.com/r.git", rules.Ask, false, false, ""},
+		{rules.Auto, "git config --get user.email", rules.Allow, true, false, ""},
 		{rules.Auto, "./build.sh", rules.Ask, false, false, "unavailable (ABI 3)"},
 		{rules.Approve, "./build.sh", rules.Ask, false, false, ""},
 		{rules.Plan, "./build.sh", rules.Deny, false, false, ""},
