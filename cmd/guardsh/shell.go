@@ -114,6 +114,18 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	cwd, _ := os.Getwd()
 	cfg, ws, root, err := loadFor(cwd, "", stderr)
+	if err != nil && errors.Is(err, fs.ErrPermission) && insideJail() {
+		// Started as the shell of a tool a jailed command runs (npm's sh
+		// found through the PATH link, make's SHELL): the jail that
+		// command was decided to run in holds what this shell runs, and
+		// hides guardsh's config from it. It is bash here, as it would
+		// be without guardsh on PATH.
+		if f := <-onPath; f.err == nil {
+			err = syscall.Exec(f.path, argv, interp.ShellEnv(os.Environ()))
+		}
+		fmt.Fprintf(stderr, "guardsh: inside a jailed command, where guardsh's config is hidden, guardsh runs commands with the real bash, and could not: %v\n", err)
+		return exitRefused
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "guardsh: config: %v\nguardsh: refusing to run anything until the config is fixed\n", err)
 		return exitRefused
@@ -836,4 +848,20 @@ func userName() string {
 		return u.Username
 	}
 	return fmt.Sprint(os.Getuid())
+}
+
+// insideJail reports whether this process runs confined by a guardsh
+// jail: the jail hides the /proc directory of every process, its own
+// included (see sandbox's procFiles), so reading /proc/self/status fails
+// with a permission error, which no unconfined process sees of itself.
+func insideJail() bool {
+	if sandbox.Unavailable() != "" {
+		return false
+	}
+	f, err := os.Open("/proc/self/status")
+	if err == nil {
+		f.Close()
+		return false
+	}
+	return errors.Is(err, fs.ErrPermission)
 }
