@@ -486,12 +486,12 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 		return nil, nil
 	}
 	if jailed {
-		return sandbox.AnnounceJailed(s.jails, liveWait, func() {
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your commands running outside the sandbox to end: a jailed command could change the files they read\n", liveWait)
+		return sandbox.AnnounceJailed(s.jails, liveWait, func(holders string) {
+			fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your commands running outside the sandbox to end: a jailed command could change the files they read%s\n", liveWait, waitingFor(holders))
 		})
 	}
-	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait, func() {
-		fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your jailed commands to end: one could change the files this command reads\n", liveWait)
+	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait, func(holders string) {
+		fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your jailed commands to end before this command is decided: one could change the files it reads%s\n", liveWait, waitingFor(holders))
 	})
 	var still *sandbox.StillRunningError
 	if err != nil && !errors.As(err, &still) {
@@ -864,4 +864,13 @@ func insideJail() bool {
 		return false
 	}
 	return errors.Is(err, fs.ErrPermission)
+}
+
+// waitingFor is the end of a waiting line naming the commands waited for
+// (see sandbox.AnnounceJailed): " (pid N: guardsh -c …)", or "".
+func waitingFor(holders string) string {
+	if holders == "" {
+		return ""
+	}
+	return " (" + holders + ")"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,14 +58,14 @@ func (p *Presence) Release() {
 // files cannot be opened in dir, or an unjailed command still ran after
 // wait (the jailed command must not start: it could change what that
 // command reads or writes).
-func AnnounceJailed(dir string, wait time.Duration, waiting func()) (*Presence, error) {
+func AnnounceJailed(dir string, wait time.Duration, waiting func(holders string)) (*Presence, error) {
 	return announce(dir, jailsLive, unjailedLive, wait, waiting, false, "a command of yours that runs outside the sandbox is still running; a jailed command waits for it, since it could change the files that command reads or writes")
 }
 
 // AnnounceUnjailed is AnnounceJailed for a command that runs unjailed:
 // it waits up to wait for the jailed commands of this user to end.
-func AnnounceUnjailed(dir string, wait time.Duration, waiting func()) (*Presence, error) {
-	return announce(dir, unjailedLive, jailsLive, wait, waiting, true, "a jailed command of yours is still running; a command that runs outside the sandbox waits for it, since it could change the files this command reads or writes")
+func AnnounceUnjailed(dir string, wait time.Duration, waiting func(holders string)) (*Presence, error) {
+	return announce(dir, unjailedLive, jailsLive, wait, waiting, true, "a jailed command of yours is still running; a command waits for it before it is decided (and one that runs outside the sandbox until it has run), since it could change the files the command reads or writes")
 }
 
 // announce announces a command of kind mine and waits for those of kind
@@ -72,7 +73,7 @@ func AnnounceUnjailed(dir string, wait time.Duration, waiting func()) (*Presence
 // (so that no new unjailed command gets ahead of it); an unjailed one
 // (yield) withdraws it while it waits, so that two commands of different
 // kinds that announce at the same moment do not wait for each other.
-func announce(dir, mine, theirs string, wait time.Duration, waiting func(), yield bool, why string) (*Presence, error) {
+func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders string), yield bool, why string) (*Presence, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sandbox: lock directory: %w", err)
 	}
@@ -125,12 +126,16 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(), yiel
 			}
 		}
 		if waiting != nil {
-			waiting() // once, when the wait starts
+			waiting(describeHolders(other)) // once, when the wait starts
 			waiting = nil
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, &StillRunningError{Why: fmt.Sprintf("%s (waited %s)", why, wait)}
+			who := describeHolders(other)
+			if who != "" {
+				who = "; " + who
+			}
+			return nil, &StillRunningError{Why: fmt.Sprintf("%s (waited %s%s)", why, wait, who)}
 		}
 		if yield {
 			_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
@@ -175,18 +180,9 @@ func ancestorHolding(f *os.File) int {
 	if err != nil {
 		return 0
 	}
-	id := fmt.Sprintf("%02x:%02x:%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
 	holders := map[int]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		// "1: FLOCK  ADVISORY  READ 23938 fe:00:10275151 0 EOF"; a
-		// waiter's line has "->" after the number.
-		fields := strings.Fields(line)
-		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != id {
-			continue
-		}
-		if pid, err := strconv.Atoi(fields[4]); err == nil {
-			holders[pid] = true
-		}
+	for _, pid := range lockHolders(f, data, st) {
+		holders[pid] = true
 	}
 	if len(holders) == 0 {
 		return 0
@@ -224,4 +220,53 @@ func parentOf(pid int) int {
 	}
 	ppid, _ := strconv.Atoi(fields[1])
 	return ppid
+}
+
+// lockHolders returns the pids holding a flock(2) on the file of f (whose
+// status is st) in data, the text of /proc/locks, this process left out.
+func lockHolders(f *os.File, data []byte, st unix.Stat_t) []int {
+	id := fmt.Sprintf("%02x:%02x:%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	var out []int
+	for _, line := range strings.Split(string(data), "\n") {
+		// "1: FLOCK  ADVISORY  READ 23938 fe:00:10275151 0 EOF"; a
+		// waiter's line has "->" after the number.
+		fields := strings.Fields(line)
+		if len(fields) < 6 || fields[1] != "FLOCK" || fields[5] != id {
+			continue
+		}
+		if pid, err := strconv.Atoi(fields[4]); err == nil && pid != os.Getpid() && !slices.Contains(out, pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// describeHolders names the processes holding a flock(2) on f's file —
+// the guardsh processes of the commands a waiting command waits for — as
+// "pid N: COMMAND LINE" (at most three, each cut at 100 bytes), "" when
+// none can be told.
+func describeHolders(f *os.File) string {
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil {
+		return ""
+	}
+	data, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	pids := lockHolders(f, data, st)
+	for i, pid := range pids {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(pids)-3))
+			break
+		}
+		line, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		cmd := strings.TrimSpace(strings.ReplaceAll(string(line), "\x00", " "))
+		if len(cmd) > 100 {
+			cmd = cmd[:100] + "…"
+		}
+		parts = append(parts, fmt.Sprintf("pid %d: %s", pid, cmd))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -62,7 +62,7 @@ func TestLiveKindsExclude(t *testing.T) {
 		released <- time.Now()
 		j.Release()
 	}()
-	u, err := AnnounceUnjailed(dir, 10*time.Second, func() { waited = true })
+	u, err := AnnounceUnjailed(dir, 10*time.Second, func(string) { waited = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +160,10 @@ func TestJailedInsideUnjailed(t *testing.T) {
 	out, took = child(500 * time.Millisecond)
 	if strings.Contains(out, "runs inside") || !strings.Contains(out, "is still running") || took < 500*time.Millisecond {
 		t.Errorf("beside an unrelated unjailed command (after %s): %s", took, out)
+	}
+	// The refusal names the command waited for.
+	if want := fmt.Sprintf("pid %d: %s -s %s sleep 5", holder.Process.Pid, flock, filepath.Join(dir, "unjailed.live")); !strings.Contains(out, want) {
+		t.Errorf("the refusal does not name %q: %s", want, out)
 	}
 }
 
