@@ -151,7 +151,7 @@ func TestResolveInSharedLookups(t *testing.T) {
 	}
 	var paths []string
 	for _, a := range []string{"a", "a/b", "a/b/c", "a/b/c/d", "a/f", "x/abs", "x/rel", "a/b/sl", "m/n/up", "dangle", "loop", "missing", "missing/deeper", "missingno", "a/b/gone"} {
-		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x"} {
+		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x", "/.", "/..", "/c/.", "/./c", "/c/../d"} {
 			paths = append(paths, root+"/"+a+b)
 		}
 	}
