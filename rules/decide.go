@@ -118,11 +118,13 @@ type Prepared struct {
 // subject it classifies the words and matches them and their forms
 // against the shell rules (see Decide); a write or read subject is
 // decided whole by In.
-func (p *Policy) Prepare(s Subject, ctx Context) Prepared {
-	pr := Prepared{p: p, s: s, ctx: ctx}
+func (p *Policy) Prepare(s Subject, ctx Context) (pr Prepared) {
+	// Filled in place: a Prepared is several hundred bytes, not copied.
+	pr.p, pr.s, pr.ctx = p, s, ctx
 	pr.mode, pr.err = p.effectiveMode(ctx)
 	if pr.err == nil && s.Kind == KindExec {
-		pr.exec, pr.e = true, p.prepareExec(s, ctx.Home)
+		pr.exec = true
+		p.prepareExecInto(&pr.e, s, ctx.Home)
 		// With no workspace the path rules are relative to the working
 		// directory.
 		pr.same = ctx.Workspace != "" && pr.e.cwdFree(s)
@@ -238,7 +240,8 @@ type judgement struct {
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
-	e := p.prepareExec(s, ctx.Home)
+	var e execPart
+	p.prepareExecInto(&e, s, ctx.Home)
 	return p.decideExecIn(&e, s, ctx, mode, false)
 }
 
@@ -273,16 +276,17 @@ type execPart struct {
 	made      bool
 }
 
-// prepareExec computes the part of an exec subject's verdict that no
-// working directory changes (see execPart); home is Context.Home.
-func (p *Policy) prepareExec(s Subject, home string) execPart {
+// prepareExecInto computes into e, which must be the zero execPart, the
+// part of an exec subject's verdict that no working directory changes
+// (see execPart); home is Context.Home.
+func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 	class, why, badAssign := classifyExec(s.Words, s.Assigns)
 	if class != ReadOnly && !badAssign {
 		if r := p.declaredReadOnly(s.Words, home); r != nil {
 			class, why = ReadOnly, fmt.Sprintf("%s is read-only by readonly pattern %q (%s)", shown(strings.Join(s.Words, " ")), r.Pattern, r.Source())
 		}
 	}
-	e := execPart{class: class, why: why, badAssign: badAssign}
+	e.class, e.why, e.badAssign = class, why, badAssign
 	e.h = p.matchExec(s.Words)
 	if literalTilde(s.Words) {
 		// A word starting with a quoted "~" is not the home directory
@@ -319,7 +323,7 @@ func (p *Policy) prepareExec(s Subject, home string) execPart {
 	if len(s.Assigns) > 0 && len(s.Words) > 0 {
 		// A value given in the environment may name a file the
 		// program reads or writes (MAGIC=~/.ssh/id_rsa file x).
-		e.argWords = append(append([]string(nil), s.Words...), s.Assigns...)
+		e.argWords = append(append(make([]string, 0, len(s.Words)+len(s.Assigns)), s.Words...), s.Assigns...)
 	}
 	e.args = planArgs(e.argWords, s.Open, s.Bounded)
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
@@ -333,7 +337,6 @@ func (p *Policy) prepareExec(s Subject, home string) execPart {
 			e.h.allow = -1
 		}
 	}
-	return e
 }
 
 // cwdFree reports that decideExecIn of e, prepared for s, does not depend

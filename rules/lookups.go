@@ -18,6 +18,11 @@ import (
 // it: it lives as long as that one decision (Guard.Decide makes one per
 // command) and is never shared with the next. See Context.Lookups.
 type Lookups struct {
+	// The lstat answers: the first len(few) in few, in the order looked
+	// up (a command's decision makes about ten; a short list compares
+	// lengths first and hashes nothing), the rest in m (see get).
+	few       [fewLookups]pathLookup
+	nFew      int
 	m         map[string]lookup
 	names     map[string]map[string]bool // directory → its entries; nil value: unknown
 	linkNames map[string][]string        // directory → its entries that are symlinks (see links)
@@ -57,6 +62,40 @@ type lookup struct {
 	err error
 }
 
+// fewLookups is how many lstat answers Lookups keeps in its own array
+// before it makes a map for more.
+const fewLookups = 16
+
+// pathLookup is one lstat answer kept in Lookups.few.
+type pathLookup struct {
+	p string
+	lookup
+}
+
+// get returns the lstat answer remembered for p.
+func (lk *Lookups) get(p string) (lookup, bool) {
+	for i := range lk.nFew {
+		if lk.few[i].p == p {
+			return lk.few[i].lookup, true
+		}
+	}
+	if lk.m != nil {
+		r, ok := lk.m[p]
+		return r, ok
+	}
+	return lookup{}, false
+}
+
+// each calls f with every lstat answer remembered (for tests).
+func (lk *Lookups) each(f func(p string, r lookup)) {
+	for i := range lk.nFew {
+		f(lk.few[i].p, lk.few[i].lookup)
+	}
+	for p, r := range lk.m {
+		f(p, r)
+	}
+}
+
 // NewLookups returns an empty Lookups. Its tables are made when first
 // written: a command whose paths are all answered by probes, or that
 // names none, makes no lstat table.
@@ -64,6 +103,17 @@ func NewLookups() *Lookups { return &Lookups{} }
 
 // remember records the lstat answer for p.
 func (lk *Lookups) remember(p string, fi os.FileInfo, err error) {
+	for i := range lk.nFew {
+		if lk.few[i].p == p {
+			lk.few[i].lookup = lookup{fi, err}
+			return
+		}
+	}
+	if lk.nFew < len(lk.few) {
+		lk.few[lk.nFew] = pathLookup{p, lookup{fi, err}}
+		lk.nFew++
+		return
+	}
 	if lk.m == nil {
 		lk.m = make(map[string]lookup, 8)
 	}
@@ -139,7 +189,7 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 	if lk == nil {
 		return lstat(p)
 	}
-	if r, ok := lk.m[p]; ok {
+	if r, ok := lk.get(p); ok {
 		return r.fi, r.err
 	}
 	var fi os.FileInfo
@@ -149,7 +199,7 @@ func (lk *Lookups) lstat(p string) (os.FileInfo, error) {
 		// from the start, and below a missing file nothing exists,
 		// below a file that is no directory nothing can.
 		err = syscall.ENOENT
-		if r := lk.m[d]; r.err == nil || r.err == syscall.ENOTDIR {
+		if r, _ := lk.get(d); r.err == nil || r.err == syscall.ENOTDIR {
 			err = syscall.ENOTDIR
 		}
 	} else {
@@ -187,7 +237,7 @@ func (lk *Lookups) probe(next, rest, full string, min int) (string, bool) {
 	if lk == nil || lk.noProbe || strings.Count(rest, "/")+2 < min || !plainNames(rest) {
 		return "", false
 	}
-	if _, ok := lk.m[next]; ok {
+	if _, ok := lk.get(next); ok {
 		return "", false
 	}
 	if _, ok := lk.linkFree[next]; ok || lk.deadEnd(next) != "" {
@@ -281,7 +331,7 @@ func (lk *Lookups) deadEnd(p string) string {
 // it does not exist (ENOENT or ENOTDIR), or it is a file that is neither
 // a directory nor a symlink (which may lead to one).
 func (lk *Lookups) noEntries(dir string) bool {
-	r, ok := lk.m[dir]
+	r, ok := lk.get(dir)
 	switch {
 	case !ok:
 		return false

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,4 +111,38 @@ func errnoOf(err error) error {
 		return e
 	}
 	return err
+}
+
+// TestLookupsStore checks Lookups' store of lstat answers (an array for
+// the first fewLookups paths, a map after) against a plain map: every
+// answer remembered is found, a later answer for the same path replaces
+// the first, and a path never remembered is not found.
+func TestLookupsStore(t *testing.T) {
+	lk := NewLookups()
+	want := map[string]lookup{}
+	errs := []error{nil, syscall.ENOENT, syscall.ENOTDIR, syscall.EACCES}
+	for i := range 3 * fewLookups {
+		p := fmt.Sprintf("/d%d/f", i%(2*fewLookups)) // the second lap replaces
+		r := lookup{err: errs[(i+i/(2*fewLookups))%len(errs)]}
+		lk.remember(p, r.fi, r.err)
+		want[p] = r
+		for q, w := range want {
+			if got, ok := lk.get(q); !ok || got != w {
+				t.Fatalf("after %d answers, get(%q) = %v %v, want %v", i+1, q, got, ok, w)
+			}
+		}
+		if _, ok := lk.get("/never"); ok {
+			t.Fatalf("after %d answers, get of a path never remembered finds one", i+1)
+		}
+	}
+	n := 0
+	lk.each(func(p string, r lookup) {
+		n++
+		if w, ok := want[p]; !ok || w != r {
+			t.Errorf("each gives %q %v, want %v %v", p, r, w, ok)
+		}
+	})
+	if n != len(want) {
+		t.Errorf("each gives %d answers, want %d", n, len(want))
+	}
 }

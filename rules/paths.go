@@ -456,7 +456,12 @@ func resolveProbing(lk *Lookups, dir, p string, min int, status bool) (resolvedP
 			}
 		}
 		if lk != nil {
-			if onWay, ok := lk.linkFree[next]; ok && (onWay && rest != "" || rest == "" && !status) {
+			// A path a probe found, no symlink itself, is walked
+			// through without a lookup when plain names follow: the
+			// next component's lookup answers as it would (ENOTDIR
+			// below a file), and gives the status; before "." or ".."
+			// it is looked up, whose status the walk may return.
+			if onWay, ok := lk.linkFree[next]; ok && (rest != "" && (onWay || plainNames(rest)) || rest == "" && !status) {
 				resolved, info = next, nil
 				continue
 			}

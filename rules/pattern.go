@@ -131,6 +131,12 @@ const (
 // optional group holding the Hole and one separating space. hasHole reports
 // whether any Hole occurs.
 func execUnits(words []string) (units []uint16, hasHole bool) {
+	// One allocation: each word's bytes and at most three units around it.
+	n := 0
+	for _, w := range words {
+		n += len(w) + 3
+	}
+	units = make([]uint16, 0, n)
 	first := true // no separator is due before the next word
 	for i, w := range words {
 		if w == Hole {

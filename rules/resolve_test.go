@@ -151,7 +151,7 @@ func TestResolveInSharedLookups(t *testing.T) {
 	}
 	var paths []string
 	for _, a := range []string{"a", "a/b", "a/b/c", "a/b/c/d", "a/f", "x/abs", "x/rel", "a/b/sl", "m/n/up", "dangle", "loop", "missing", "missing/deeper", "missingno", "a/b/gone"} {
-		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x"} {
+		for _, b := range []string{"", "/c", "/c/d", "/d", "/f", "/new", "/new/deeper", "/b/c/d/e", "/x", "/.", "/..", "/c/.", "/./c", "/c/../d"} {
 			paths = append(paths, root+"/"+a+b)
 		}
 	}
@@ -220,12 +220,12 @@ func lookupsAsTheLongWay(t *testing.T, name string, order []struct{ dir, p strin
 			t.Errorf("%s: resolveIn(%q, %q) = %q %v %v, the long way %q %v %v", name, a.dir, a.p, got, gotInfo != nil, gotOK, want, wantInfo != nil, wantOK)
 		}
 	}
-	for p, r := range lk.m {
+	lk.each(func(p string, r lookup) {
 		fi, err := lstat(p)
 		if (err == nil) != (r.err == nil) || err != nil && err != r.err || fi != nil && fi.Mode() != r.fi.Mode() {
 			t.Errorf("%s: the lookups remember lstat(%q) as %v %v, the system says %v %v", name, p, r.fi, r.err, fi, err)
 		}
-	}
+	})
 	for d, onWay := range lk.linkFree {
 		if c := canonical(d); c != d {
 			t.Errorf("%s: %q noted as free of symlinks, its canonical path is %q", name, d, c)
