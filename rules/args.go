@@ -270,6 +270,9 @@ type argPlan struct {
 	open, bound uint64
 	first       int
 	notPaths    bool
+	// pattern is the index in args of a search tool's pattern operand
+	// (see searchPattern), which names no file; -1 for none.
+	pattern int
 }
 
 // bounded reports whether args[j] is bounded (Subject.Bounded).
@@ -332,10 +335,13 @@ func planArgs(words []string, open, bound uint64) argPlan {
 		return argPlan{none: true}
 	}
 	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: traits&traitReads != 0, args: words[1:], open: open, bound: bound, first: 1,
-		notPaths: traits&traitNotPaths != 0}
+		notPaths: traits&traitNotPaths != 0, pattern: -1}
 	if traits&traitSubcommands != 0 && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
 		pl.first = 2
+	}
+	if i := searchPattern(words); i >= pl.first {
+		pl.pattern = i - pl.first
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
 	return pl
@@ -376,7 +382,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		if sc.deny != nil {
 			break
 		}
-		if w == "" {
+		if w == "" || j == pl.pattern {
 			continue
 		}
 		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {
@@ -475,9 +481,9 @@ func (pl *argPlan) cwdFree() bool {
 		return false
 	}
 	operands := false
-	for _, w := range pl.args {
+	for j, w := range pl.args {
 		switch {
-		case w == "":
+		case w == "" || j == pl.pattern:
 		case strings.Contains(w, Hole):
 			return false
 		case !operands && w[0] == '-':
@@ -566,6 +572,101 @@ func walksCwd(words []string) bool {
 	}
 	return operands <= 1
 }
+
+// searchPattern returns the index in words of the pattern operand of a
+// search tool (grep, egrep, fgrep, rgrep, rg, ag, ack, ugrep): the first
+// operand when no -e, -f, --regexp or --file gives the patterns anywhere
+// (grep(1), rg(1); options may follow operands), which names no file the
+// tool opens (`grep -rn "~/.ssh/id_rsa"
+// src` searches for that text). -1 when there is none, or when an option
+// before it is not known to be a flag or to take the next word as its
+// value (searchFlags, searchOptionsWithArg): its value could be the word
+// taken for the pattern, and be a file (--exclude-from FILE), so every
+// word is then matched as a path, as for any program.
+func searchPattern(words []string) int {
+	switch words[0] {
+	case "grep", "egrep", "fgrep", "rgrep", "ugrep", "rg", "ag", "ack":
+	default:
+		return -1
+	}
+	// Options may follow operands (getopt permutes them): patterns given
+	// anywhere by -e or -f make every operand a file (`grep KEYFILE -e x`).
+	for _, w := range words[1:] {
+		if w == "--" {
+			break
+		}
+		if strings.HasPrefix(w, "--") {
+			if name, _, _ := strings.Cut(w, "="); name == "--regexp" || name == "--file" || name == "--files" || name == "--type-list" {
+				return -1
+			}
+		} else if strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "ef") {
+			return -1
+		}
+	}
+	withArg, flags := searchOptionsWithArg(), searchFlags()
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			if i+1 < len(words) {
+				return i + 1
+			}
+			return -1
+		case w == "-" || !strings.HasPrefix(w, "-"):
+			return i
+		case strings.HasPrefix(w, "--"):
+			name, _, eq := strings.Cut(w, "=")
+			switch {
+			case name == "--regexp" || name == "--file" || name == "--files" || name == "--type-list":
+				return -1 // patterns given otherwise, or none at all
+			case withArg[name] && !eq:
+				i++
+			case withArg[name] || flags[name]:
+			default:
+				return -1
+			}
+		default:
+			// A cluster of short options: flags, then perhaps one
+			// taking a value (glued, or the next word), or digits
+			// (grep -5: context lines).
+			for k := 1; k < len(w); k++ {
+				c := w[k : k+1]
+				if c == "e" || c == "f" {
+					return -1
+				}
+				if withArg["-"+c] {
+					if k == len(w)-1 {
+						i++
+					}
+					break
+				}
+				if !flags["-"+c] && (w[k] < '0' || w[k] > '9') {
+					return -1
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// searchFlags are the options of grep, rg, ag and ack that take no value
+// (grep(1), rg(1)), short ones as "-x".
+var searchFlags = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range "abcEFGhHiIlLnoPqrRsSTUuvVwxyzZNp." {
+		m["-"+string(c)] = true
+	}
+	for _, o := range []string{"--ignore-case", "--no-ignore-case", "--smart-case", "--case-sensitive", "--invert-match",
+		"--word-regexp", "--line-regexp", "--count", "--files-with-matches", "--files-without-match", "--line-number",
+		"--no-line-number", "--only-matching", "--no-filename", "--with-filename", "--quiet", "--silent", "--recursive",
+		"--dereference-recursive", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
+		"--no-messages", "--text", "--binary", "--null", "--null-data", "--initial-tab", "--byte-offset", "--color",
+		"--colour", "--hidden", "--no-ignore", "--follow", "--multiline", "--pcre2", "--json", "--vimgrep",
+		"--no-heading", "--heading", "--pretty", "--unrestricted", "--search-zip", "--trim", "--stats"} {
+		m[o] = true
+	}
+	return m
+})
 
 // searchOptionsWithArg are the options of grep, rg, ag and ack that take
 // the next word as their value (walksCwd).

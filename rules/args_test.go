@@ -407,3 +407,45 @@ rules:
 		}
 	}
 }
+
+// TestSearchPattern: a search tool's pattern operand names no file, so a
+// search for a secret's path as text is no read of it (a new user's
+// `grep -rn "~/.ssh/id_rsa" src` was denied); the files searched are
+// still matched, and where an option of unknown arity comes before the
+// pattern, or the patterns come from -e or -f, every word is matched as a
+// path, as before.
+func TestSearchPattern(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	key := "~/.ssh/id_rsa"
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"grep", "-rn", key, "src"}, Allow},
+		{[]string{"grep", "-A", "3", key, "src"}, Allow},
+		{[]string{"grep", "--", key, "src"}, Allow},
+		{[]string{"grep", "-i5", key, "src"}, Allow},
+		{[]string{"rg", "-n", "--hidden", key, "src"}, Allow},
+		{[]string{"grep", "foo", key}, Deny},
+		{[]string{"grep", "-rn", "foo", key}, Deny},
+		{[]string{"grep", "-A3", "x", key}, Deny},
+		{[]string{"grep", "-e", key, "src"}, Deny},
+		{[]string{"grep", "-f", key, "src"}, Deny},
+		{[]string{"grep", "--exclude-from", key, "foo", "."}, Deny},
+		{[]string{"rg", "--files", key}, Deny},
+		{[]string{"grep", key, "-e", "x"}, Deny}, // getopt permutes: -e gives the pattern
+		{[]string{"grep", key, "--regexp=x"}, Deny},
+		{[]string{"grep", key, "-rf", "pats"}, Deny},
+		{[]string{"cat", key}, Deny},
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+}
