@@ -201,6 +201,23 @@ func (s Segment) Chain() []string {
 // expansions are bounded loop variables (Segment.Bounded) and HOME, whose
 // values the segments emitted with them are checked with.
 func OpenWord(w Word, bounded []string) bool {
+	return openWord(w, bounded)
+}
+
+// GlobWord reports whether w's run-time parts (its Holes) are pathname
+// expansion's alone, written plainly: its source holds a '*', '?' or '['
+// and no quote, backslash, expansion ("$", "`"), tilde, brace or
+// parenthesis (an extglob), and it is no xargs input. Each Hole of such a
+// word then stands for bytes other than '/' (bash never matches one by a
+// pattern), and the word for one or more words of its shape (several
+// names matched; the pattern itself when none is) — `rm -f *.log` never
+// names "/".
+func GlobWord(w Word) bool {
+	return strings.Contains(w.Value, Hole) && strings.ContainsAny(w.Source, "*?[") &&
+		!strings.ContainsAny(w.Source, "$`~{}()\\'\"") && !strings.Contains(w.Source, xargsInput)
+}
+
+func openWord(w Word, bounded []string) bool {
 	if !strings.Contains(w.Value, Hole) {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -287,20 +288,22 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 		}
 	}
 	e.class, e.why, e.badAssign = class, why, badAssign
-	e.h = p.matchExec(s.Words)
+	globs := globWords(s)
+	e.h = p.matchExecGlobs(s.Words, globs)
 	if literalTilde(s.Words) {
 		// A word starting with a quoted "~" is not the home directory
 		// ("~/x" names ./~/x): a pattern's "~/" must not allow it.
 		e.h.allow = -1
 	}
-	forms := execForms(s.Words, home)
-	for _, f := range forms {
-		p.mergeForm(&e.h, f)
+	forms := execForms(s.Words, home, globs)
+	for i := range forms {
+		forms[i].globs = globs
+		p.mergeForm(&e.h, forms[i])
 	}
 	if cleaned := cleanForm(s.Words); cleaned != nil {
 		// scripts/../bin/x is bin/x: deny and ask rules match either
 		// spelling, an allow rule must match both.
-		h := p.matchExec(cleaned)
+		h := p.matchExecGlobs(cleaned, globs)
 		e.h.deny = minHit(e.h.deny, h.deny)
 		e.h.could = minHit(e.h.could, h.could)
 		e.h.ask = minHit(e.h.ask, h.ask)
@@ -366,7 +369,20 @@ func (e *execPart) sensitivity(s Subject, writesOutside bool) Sensitivity {
 		k = 1
 	}
 	if !e.sensMade[k] {
-		e.sens[k], e.sensMade[k] = sensitivityOf(s.Words, s.Assigns, writesOutside), true
+		words := s.Words
+		if s.Bounded != 0 {
+			// A word that holds a bounded loop variable stands for the
+			// values the segments assuming them decide: here it is a
+			// plain argument (`for f in a.py b.py; do python3 $f`
+			// is no `python3 -m pip`; a value that is runs as one).
+			words = slices.Clone(words)
+			for i := range words {
+				if i < 64 && s.Bounded&(1<<i) != 0 {
+					words[i] = "x"
+				}
+			}
+		}
+		e.sens[k], e.sensMade[k] = sensitivityOf(words, s.Assigns, writesOutside), true
 	}
 	return e.sens[k]
 }
@@ -375,7 +391,7 @@ func (e *execPart) sensitivity(s Subject, writesOutside bool) Sensitivity {
 // always, allow only where f.allow; a form that is not definite only
 // could match (the merges are minima: their order does not matter).
 func (p *Policy) mergeForm(h *hits, f form) {
-	fh := p.matchExec(f.words)
+	fh := p.matchExecGlobs(f.words, f.globs)
 	if !f.definite {
 		// An over-approximation: whatever matches it only could match.
 		h.could = minHit(h.could, minHit(fh.deny, fh.could))
@@ -432,7 +448,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		// A workspace write: its class is Workspace (mode auto runs it).
 		// In modes chat and bypass the class decides nothing, but the
 		// audit record and guardsh check report it.
-		if ok, why := p.writesOnlyWorkspace(s.Words, ctx); ok {
+		if ok, why := p.writesOnlyWorkspace(s.Words, ctx, globWords(s)); ok {
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
@@ -496,6 +512,9 @@ type form struct {
 	// same strings as the words (else it stands for more, and a match only
 	// counts as a could-match of a deny rule).
 	allow, definite bool
+	// globs are the subject's plain glob words (see globWords): a word of
+	// the form equal to one is matched as a glob's expansion.
+	globs []string
 }
 
 // execForms returns the other forms of words:
@@ -516,12 +535,12 @@ type form struct {
 // it links to, see linkTargetForm), and its "~" forms are made apart, by
 // linkForms, since a relative command path leads elsewhere in each working
 // directory.
-func execForms(words []string, home string) []form {
+func execForms(words []string, home string, globs []string) []form {
 	var forms []form
-	forms = tildeForms(forms, words, true, home)
+	forms = tildeForms(forms, words, true, home, globs)
 	if b := baseNameForm(words); b != nil {
 		forms = append(forms, form{words: b, definite: true})
-		forms = tildeForms(forms, b, false, home)
+		forms = tildeForms(forms, b, false, home, globs)
 	}
 	return forms
 }
@@ -530,19 +549,19 @@ func execForms(words []string, home string) []form {
 // words, and its "~" forms; none of them is matched by allow rules.
 func linkForms(forms []form, t []string, home string) []form {
 	forms = append(forms, form{words: t, definite: true})
-	return tildeForms(forms, t, false, home)
+	return tildeForms(forms, t, false, home, nil)
 }
 
 // tildeForms appends to forms the "~" form of words and the could-only
 // form of that (or of words when there is no "~" form); allow says
 // whether allow rules may match the "~" form.
-func tildeForms(forms []form, words []string, allow bool, home string) []form {
+func tildeForms(forms []form, words []string, allow bool, home string, globs []string) []form {
 	cur := words
 	if t := tildeForm(cur, home); t != nil {
 		forms = append(forms, form{words: t, allow: allow, definite: true})
 		cur = t
 	}
-	if c := tildeCouldForm(cur, home); c != nil {
+	if c := tildeCouldForm(cur, home, globs); c != nil {
 		forms = append(forms, form{words: c})
 	}
 	return forms
@@ -663,8 +682,10 @@ func tildeForm(words []string, home string) []string {
 
 // tildeCouldForm returns words with each word that has a run-time part
 // and could still turn out to be home or below it replaced by a Hole; nil
-// when there is none.
-func tildeCouldForm(words []string, home string) []string {
+// when there is none. A plain glob word (one of globs) can only when the
+// rest of home after its literal start holds no '/' (a glob's part never
+// stands for one): `*.log` is no path below /home/u, `/ho*` may be.
+func tildeCouldForm(words []string, home string, globs []string) []string {
 	if home == "" || home == "/" {
 		return nil
 	}
@@ -672,6 +693,9 @@ func tildeCouldForm(words []string, home string) []string {
 	for i, w := range words {
 		h := strings.Index(w, Hole)
 		if h < 0 || w == Hole || !strings.HasPrefix(home+"/", w[:h]) {
+			continue
+		}
+		if slices.Contains(globs, w) && strings.Contains(home[min(h, len(home)):], "/") {
 			continue
 		}
 		if out == nil {
@@ -684,13 +708,37 @@ func tildeCouldForm(words []string, home string) []string {
 
 // matchExec finds the shell rules deciding argv.
 func (p *Policy) matchExec(words []string) hits {
-	return matchWords(p.shell, words)
+	return matchWords(p.shell, words, nil)
 }
 
-// matchWords finds the patterns of t matching argv.
-func matchWords(t *trie, words []string) hits {
+// matchExecGlobs is matchExec for words whose plain glob words are globs
+// (see globWords).
+func (p *Policy) matchExecGlobs(words, globs []string) hits {
+	return matchWords(p.shell, words, globs)
+}
+
+// globWords returns the values of s's plain glob words (Subject.Glob).
+func globWords(s Subject) []string {
+	if s.Glob == 0 {
+		return nil
+	}
+	var out []string
+	for i, w := range s.Words {
+		if i < 64 && s.Glob&(1<<i) != 0 && !OpenWord(s.Open, i) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// matchWords finds the patterns of t matching argv; a word equal to one
+// of globs is matched as a plain glob's expansion (execUnitsGlobs).
+func matchWords(t *trie, words, globs []string) hits {
 	for _, w := range words {
 		if strings.Contains(w, Hole) {
+			if len(globs) > 0 {
+				return t.matchUnits(execUnitsGlobs(words, globs), &holeMatcher{})
+			}
 			units, _ := execUnits(words)
 			return t.matchUnits(units, &holeMatcher{})
 		}
@@ -715,10 +763,10 @@ func (p *Policy) declaredReadOnly(words []string, home string) *Rule {
 	if p.readonly == nil || literalTilde(words) {
 		return nil
 	}
-	h := matchWords(p.readonly, words)
+	h := matchWords(p.readonly, words, nil)
 	if h.allow < 0 {
 		if t := tildeForm(words, home); t != nil {
-			h = matchWords(p.readonly, t)
+			h = matchWords(p.readonly, t, nil)
 		}
 	}
 	if h.allow < 0 {

@@ -359,7 +359,7 @@ func (t *trie) walkUnits(units []uint16, visit func(n *tnode, root bool) bool) (
 			return nil
 		}
 		u := units[i]
-		if u == uHole || u == uOpt {
+		if u == uHole || u == uOpt || u == uGlob || u == uRep {
 			return n
 		}
 		if n = n.child(byte(u)); n == nil {
@@ -376,7 +376,9 @@ func minimalString(units []uint16) string {
 		switch u := units[i]; u {
 		case uOpt:
 			i += optLen - 1
-		case uHole:
+		case uRep:
+			i += repLen - 1
+		case uHole, uGlob:
 		default:
 			b = append(b, byte(u))
 		}

@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file is the pattern language: compilation, the plain matcher for
 // subjects without Holes, and the two questions asked of subjects with Holes
@@ -122,9 +125,59 @@ func matchParts(parts []string, s string) bool {
 const (
 	uHole uint16 = 256
 	uOpt  uint16 = 257
-	// optLen is the length of an optional group: uOpt and its two units.
+	// uGlob is a plain glob's run-time part (Subject.Glob): any string
+	// of bytes but '/' and ' ', possibly empty. (A name may hold a space;
+	// but the spaces of a pattern part its arguments, and a glob's
+	// expansion gives whole arguments of the word's shape: uRep.)
+	uGlob uint16 = 258
+	// uRep ends a glob word, which may stand for several words of its
+	// shape: the next unit is the index of the word's first unit, to
+	// which the match may return after a space.
+	uRep uint16 = 259
+	// optLen is the length of an optional group: uOpt and its two units;
+	// repLen that of a repetition mark, uRep and its index.
 	optLen = 3
+	repLen = 2
 )
+
+// execUnitsGlobs is execUnits, but each word equal to one of globs (the
+// values of a subject's plain glob words, Subject.Glob) is rendered as
+// what its expansion can be (see uGlob, uRep): its Holes stand for no
+// '/', and it may repeat. A subject too long for the index of uRep is
+// rendered as execUnits renders it.
+func execUnitsGlobs(words, globs []string) []uint16 {
+	units, _ := execUnits(words)
+	if len(globs) == 0 || len(units) > 60000 {
+		return units
+	}
+	out := make([]uint16, 0, len(units)+8)
+	first := true
+	for _, w := range words {
+		if w == Hole && !slices.Contains(globs, w) {
+			// As execUnits renders a whole-word Hole.
+			return units
+		}
+		if !first {
+			out = append(out, ' ')
+		}
+		first = false
+		start := len(out)
+		if !strings.Contains(w, Hole) || !slices.Contains(globs, w) {
+			out = appendUnits(out, w)
+			continue
+		}
+		for i := 0; i < len(w); i++ {
+			if strings.HasPrefix(w[i:], Hole) {
+				out = append(out, uGlob)
+				i += len(Hole) - 1
+			} else {
+				out = append(out, uint16(w[i]))
+			}
+		}
+		out = append(out, uRep, uint16(start))
+	}
+	return out
+}
 
 // execUnits renders argv as units, words joined by single spaces. A word
 // that is exactly Hole may expand to zero or several words, so it becomes an
@@ -212,8 +265,81 @@ func (h *holeMatcher) reset(g *glob, units []uint16) {
 // could reports whether g matches at least one string that units can stand
 // for: the intersection of the two languages is not empty. It is exact.
 func (h *holeMatcher) could(g *glob, units []uint16) bool {
+	if slices.Contains(units, uRep) {
+		return h.couldRepeating(g, units)
+	}
 	h.reset(g, units)
 	return h.couldAt(0, 0)
+}
+
+// couldRepeating is could for units with repetition marks (uRep), whose
+// returns make the states a graph with cycles: a search over the states
+// (pattern position j, unit position p) from (0, 0), each visited once,
+// for an accepting one (the units done, the rest of the pattern able to
+// match nothing). It is exact, as couldAt is.
+func (h *holeMatcher) couldRepeating(g *glob, units []uint16) bool {
+	h.reset(g, units) // memo: 0 not seen, 1 seen
+	m, n := h.m, h.n
+	var stack []int
+	push := func(j, p int) {
+		if k := j*(n+1) + p; h.memo[k] == 0 {
+			h.memo[k] = 1
+			stack = append(stack, k)
+		}
+	}
+	push(0, 0)
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		j, p := k/(n+1), k%(n+1)
+		if p == n {
+			if j == m || g.empty[j] {
+				return true
+			}
+			continue
+		}
+		switch u := units[p]; u {
+		case uOpt:
+			push(j, p+optLen)
+			push(j, p+1)
+		case uHole:
+			push(j, p+1)
+			if j < m {
+				push(j+1, p)
+			}
+		case uGlob:
+			// As a Hole, but it never stands for a '/', nor for the
+			// space between two words: what it stands for is part of
+			// one name.
+			push(j, p+1)
+			if j < m && g.pat[j] != '/' && g.pat[j] != ' ' {
+				push(j+1, p)
+			}
+		case uRep:
+			// No more words of the shape; or a space, and the word
+			// again.
+			push(j, p+repLen)
+			if j < m {
+				switch g.pat[j] {
+				case ' ':
+					push(j+1, int(units[p+1]))
+				case '*':
+					push(j, int(units[p+1]))
+					push(j+1, p)
+				}
+			}
+		default:
+			switch {
+			case j == m:
+			case g.pat[j] == '*':
+				push(j+1, p)
+				push(j, p+1)
+			case g.pat[j] == byte(u):
+				push(j+1, p+1)
+			}
+		}
+	}
+	return false
 }
 
 // definite reports whether g matches every string units can stand for. It is
@@ -245,6 +371,8 @@ func (h *holeMatcher) couldAt(j, p int) bool {
 		// The Hole ends here, or it takes the next pattern byte (a literal,
 		// or a star's share) and goes on.
 		r = h.couldAt(j, p+1) || (j < h.m && h.couldAt(j+1, p))
+	case uGlob:
+		r = h.couldAt(j, p+1) || (j < h.m && h.pat[j] != '/' && h.pat[j] != ' ' && h.couldAt(j+1, p))
 	default:
 		switch {
 		case j == h.m:
@@ -271,9 +399,15 @@ func (h *holeMatcher) defAt(j, p int) bool {
 	switch u := h.units[p]; u {
 	case uOpt:
 		r = h.defAt(j, p+optLen) && h.defAt(j, p+1)
-	case uHole:
-		// A Hole must lie inside a star run, whatever its length.
+	case uHole, uGlob:
+		// A Hole must lie inside a star run, whatever its length (a
+		// glob's Hole is taken as any Hole: definite stays as sound as
+		// without globs).
 		r = j < h.m && h.pat[j] == '*' && (h.defAt(j, p+1) || h.defAt(j+1, p))
+	case uRep:
+		// The words a glob repeats lie inside a Hole's star run already
+		// (as for a Hole, which may hold spaces).
+		r = h.defAt(j, p+repLen)
 	default:
 		switch {
 		case j == h.m:

@@ -62,6 +62,12 @@ type Subject struct {
 	// own (interp.Segment.Bounded): its run-time part is checked there,
 	// not here. Only bits below 64.
 	Bounded uint64
+	// Glob has bit i set when Words[i]'s run-time parts are a plain
+	// glob's (interp.GlobWord): each stands for bytes other than '/', and
+	// the word for one or more words of its shape. Deny rules that no
+	// such expansion can match do not ask (`rm -f *.log` against
+	// "rm * / *"). Only bits below 64.
+	Glob uint64
 }
 
 // OpenWord reports whether Words[i] of a subject with Open bits open is

@@ -2,9 +2,13 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/guardsh/guardsh/internal/fsview"
 )
 
 // workspaceWriters are the programs whose only effect is on the files they
@@ -50,14 +54,23 @@ func checksWrites(words []string) bool {
 // writesOnlyWorkspace reports whether words, a call of a workspace writer,
 // names only paths strictly inside the workspace or a temp directory (an
 // option's "=value" counts as a path too), and why.
-func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string) {
+//
+// A plain glob word (one of globs, Subject.Glob) counts when rm, rmdir or
+// unlink removes what it names, or cp or mv takes it as a source (not
+// the last operand): its run-time parts only in its last component (the
+// names of one static directory inside the workspace, which remove and
+// rename take as they are, links included), and no protected path that
+// its pattern could name in that directory (see globReachesProtected; a
+// source cp only reads is not checked so): `rm -rf build/*`, `rm -f
+// *.log`, `cp *.js dist/`.
+func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string) (bool, string) {
 	if !checksWrites(words) {
 		return false, "" // what Prepared.SameIn counts on
 	}
 	name := words[0]
 	if name == "git" {
 		ok, why := gitWritesOnlyWorkspace(words, ctx)
-		if ok && words[1] == "mv" && p.landsProtected(words[2:], ctx) {
+		if ok && words[1] == "mv" && p.landsProtected(words[2:], ctx, nil) {
 			return false, ""
 		}
 		return ok, why
@@ -67,13 +80,32 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context) (bool, string)
 		return false, ""
 	}
 	x := p.pathIndexFor(ctx)
-	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(words[1:], ctx) {
+	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(words[1:], ctx, globs) {
 		return false, ""
 	}
 	operands, temp := 0, false // temp: an operand lies in a temp directory
-	for _, w := range words[1:] {
+	for i, w := range words[1:] {
 		if strings.Contains(w, Hole) {
-			return false, ""
+			dir, pattern, ok := globDir(w, globs)
+			takes := name == "rm" || name == "rmdir" || name == "unlink" ||
+				(name == "cp" || name == "mv") && i < len(words)-2
+			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
+				return false, ""
+			}
+			ps := newPathSubject(dir, ctx)
+			// The workspace's own top, or a directory strictly inside it
+			// or a temp directory (not a whole temp directory: others'
+			// files are there).
+			atTop := slices.Contains(x.wsDirs, ps.resolved)
+			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || name != "cp" && x.globReachesProtected(ps.resolved, pattern, name == "mv" || name == "rm" && recursiveRm(words), ctx.Lookups) ||
+				!atTop && !x.insideWorkspace(ps.resolved, true) {
+				return false, ""
+			}
+			if !atTop && !inAny(x.wsDirs, ps.resolved) {
+				temp = true
+			}
+			operands++
+			continue
 		}
 		v := w
 		if strings.HasPrefix(w, "--") {
@@ -139,7 +171,7 @@ func inAny(dirs []string, p string) bool {
 // .vscode/tasks.json, also when a command before it creates .vscode — or a
 // destination that names a protected directory, into which a directory
 // tree lands (`mv y .claude`).
-func (p *Policy) landsProtected(args []string, ctx Context) bool {
+func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool {
 	x := p.pathIndexFor(ctx)
 	var ops []string
 	dest := ""
@@ -175,6 +207,19 @@ func (p *Policy) landsProtected(args []string, ctx Context) bool {
 		return true
 	}
 	for _, src := range ops {
+		if strings.Contains(src, Hole) {
+			// A plain glob source lands as names of its pattern.
+			_, pattern, ok := globDir(src, globs)
+			if !ok {
+				return true
+			}
+			for _, landing := range []string{d.cleaned, d.resolved} {
+				if x.globReachesProtected(landing, pattern, false, ctx.Lookups) {
+					return true
+				}
+			}
+			continue
+		}
 		for _, landing := range []string{d.cleaned, d.resolved} {
 			l := newPathSubject(landing+"/"+path.Base(src), ctx)
 			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
@@ -369,4 +414,79 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 		}
 	}
 	return true, fmt.Sprintf("git %s changes only the workspace's repository", words[1])
+}
+
+// globDir splits w, one of globs (a plain glob word), into the directory
+// its names lie in ("." for none) and the pattern of its last component
+// (its Holes as "*"); ok is false when w is no such word or has a
+// run-time part before its last '/'.
+func globDir(w string, globs []string) (dir, pattern string, ok bool) {
+	if !slices.Contains(globs, w) {
+		return "", "", false
+	}
+	h := strings.Index(w, Hole)
+	slash := strings.LastIndexByte(w, '/')
+	if slash > h {
+		return "", "", false
+	}
+	dir, last := ".", w
+	if slash >= 0 {
+		dir, last = w[:slash], w[slash+1:]
+		if dir == "" {
+			dir = "/"
+		}
+	}
+	return dir, strings.ReplaceAll(last, Hole, "*"), true
+}
+
+// globReachesProtected reports whether a glob's names in directory dir
+// (resolved), whose last component is pattern (its Holes as "*"), could
+// be a protected path, or, removed or moved recursively, hold one, as
+// protectedBelow tells for a directory named outright. The names are those
+// dir holds now that pattern matches (path.Match; a name starting with
+// "." counts too, as under dotglob): what the glob will name when it runs
+// but for what is made meanwhile (a protected path made by the same
+// command asks for itself). dir inside a .git, or a listing that fails,
+// counts as reaching one.
+func (x *pathIndex) globReachesProtected(dir, pattern string, recursive bool, lk *Lookups) bool {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	if path.Base(dir) == ".git" || strings.Contains(prefix, "/.git/") {
+		return true
+	}
+	entries, err := fsview.ReadDir(dir)
+	if err != nil {
+		// No directory: the glob names nothing, and stays the pattern.
+		return !os.IsNotExist(err)
+	}
+	for _, e := range entries {
+		if m, err := path.Match(pattern, e.Name()); !m && err == nil {
+			continue
+		}
+		p := prefix + e.Name()
+		for _, g := range x.protected {
+			if g.match(p) {
+				return true
+			}
+		}
+		if recursive && (e.Name() == ".git" || x.protectedBelow(p, lk)) {
+			return true
+		}
+	}
+	return false
+}
+
+// recursiveRm reports whether rm's words ask it to remove directories
+// with what they hold (-r, -R, --recursive, in any cluster, before "--").
+func recursiveRm(words []string) bool {
+	for _, w := range words[1:] {
+		switch {
+		case w == "--":
+			return false
+		case w == "--recursive":
+			return true
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "rR"):
+			return true
+		}
+	}
+	return false
 }

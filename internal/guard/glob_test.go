@@ -3,29 +3,43 @@ package guard
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
+
+	"github.com/guardsh/guardsh/interp"
+	"github.com/guardsh/guardsh/rules"
 )
 
-// TestGlobNowAsGlob: the protected patterns' files are found as
-// filepath.Glob finds them — hidden names, a directory matching too,
-// character classes, a missing directory, a malformed pattern, a pattern
-// in the directory part.
-func TestGlobNowAsGlob(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"audit.jsonl", "audit.jsonl.1", "audit.jsonl.2.gz", ".audit.jsonl.x", "other"} {
-		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+// TestPlainGlobs: a glob written plainly (interp.GlobWord) is decided by
+// the names it can expand to — `rm -f *.log` and `rm -rf build/*` run in
+// mode auto (a new user's find: every deletion by glob asked) — while the
+// same pattern from a variable, quoted parts, a brace or a tilde keep
+// asking.
+func TestPlainGlobs(t *testing.T) {
+	root := t.TempDir()
+	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "build"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(dir, "audit.jsonl.d"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"audit.jsonl.*", "*", ".*", "audit.jsonl.[0-9]*", "nothing.*", "[", "missing/*", "*/x", "audit.jsonl.d/*"} {
-		p = filepath.Join(dir, p)
-		want, _ := filepath.Glob(p)
-		if got := globNow(p); !slices.Equal(got, want) {
-			t.Errorf("globNow(%q) = %q, filepath.Glob: %q", p, got, want)
+	g := &Guard{Policy: rules.Default(), PolicyFile: "c.yaml",
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	for cmd, want := range map[string]rules.Decision{
+		"rm -f *.log":                rules.Allow,
+		"rm -rf build/*":             rules.Allow,
+		"cp *.log build/":            rules.Allow,
+		"rm -f build/*.o *.tmp":      rules.Allow,
+		"f='*.log'; rm -f $f":        rules.Ask,
+		`rm -f "$D"/*.log`:           rules.Ask,
+		"rm -f {a,b}*.log":           rules.Ask,
+		"rm -rf ~/*":                 rules.Ask,
+		"rm -rf *":                   rules.Ask,
+		"rm -rf /*":                  rules.Ask,
+		"rm -rf build/* && rm -rf ~": rules.Deny,
+	} {
+		if o := g.Evaluate(cmd); o.Decision != want {
+			t.Errorf("%s: %s, want %s (%s)", cmd, o.Decision, want, o.Segments[len(o.Segments)-1].Verdict.Reason)
 		}
 	}
 }

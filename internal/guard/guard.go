@@ -458,20 +458,22 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 		buf = make([]string, 0, len(seg.Args)+len(seg.Assigns))
 	}
 	start := len(buf)
-	var open, bound uint64
+	var open, bound, glob uint64
 	for i, w := range seg.Args {
 		buf = append(buf, w.Value)
 		if i < 64 && interp.OpenWord(w, seg.Bounded) {
 			open |= 1 << i
 		} else if i < 64 && seg.Assumed == "" && len(seg.Bounded) > 0 && interp.OpenWord(w, nil) {
 			bound |= 1 << i // open but for a bounded loop variable
+		} else if i < 64 && interp.GlobWord(w) {
+			glob |= 1 << i
 		}
 	}
 	mid := len(buf)
 	for _, w := range seg.Assigns {
 		buf = append(buf, w.Value)
 	}
-	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound}, buf
+	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound, Glob: glob}, buf
 }
 
 // Refusal returns the lines to print on stderr when o is not run: one per

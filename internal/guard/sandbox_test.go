@@ -65,6 +65,10 @@ rules:
 		{rules.Auto, "git config user.email a@b.c", rules.Ask, false, false, ""},
 		{rules.Auto, "git remote add origin https://example.com/r.git", rules.Ask, false, false, ""},
 		{rules.Auto, "git config --get user.email", rules.Allow, true, false, ""},
+		// A loop's variable over plain words is its values, not a
+		// run-time `-m pip` (a new user's loop asked as network).
+		{rules.Auto, "for f in a.py b.py; do python3 $f; done", rules.Allow, true, false, ""},
+		{rules.Auto, "for f in a.py '-m pip install x'; do python3 $f; done", rules.Ask, false, false, ""},
 		{rules.Auto, "./build.sh", rules.Ask, false, false, "unavailable (ABI 3)"},
 		{rules.Approve, "./build.sh", rules.Ask, false, false, ""},
 		{rules.Plan, "./build.sh", rules.Deny, false, false, ""},

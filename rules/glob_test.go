@@ -1,0 +1,142 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGlobExpansionMatch: couldRepeating, the match of deny rules
+// against a plain glob's expansions, is sound: wherever some expansion
+// of a glob word (each Hole some name part without '/' or ' ', the word
+// repeated one to three times) matches a pattern as a plain string,
+// could says so. Checked by enumeration over a small alphabet.
+func TestGlobExpansionMatch(t *testing.T) {
+	fills := []string{"", "a", "~", "a~", "~~"}
+	shapes := []string{Hole, "a" + Hole, Hole + "/a", "a/" + Hole, "/" + Hole, Hole + "a" + Hole}
+	alphabet := []byte{'a', '/', ' ', '~', '*'}
+	var patterns []string
+	var gen func(prefix string)
+	gen = func(prefix string) {
+		patterns = append(patterns, prefix)
+		if len(prefix) == 5 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(prefix + string(c))
+		}
+	}
+	gen("")
+	var hm holeMatcher
+	checked := 0
+	for _, shape := range shapes {
+		words := []string{"x", shape}
+		units := execUnitsGlobs(words, []string{shape})
+		// Every expansion: 1-3 copies, each Hole filled alike within a
+		// copy (enough to reach every pattern of length 5).
+		var expansions []string
+		for _, f1 := range fills {
+			for _, f2 := range fills {
+				w1 := strings.ReplaceAll(shape, Hole, f1)
+				w2 := strings.ReplaceAll(shape, Hole, f2)
+				expansions = append(expansions, "x "+w1, "x "+w1+" "+w2, "x "+w1+" "+w2+" "+w1)
+			}
+		}
+		for _, pat := range patterns {
+			g := compileGlob("x "+pat, true)
+			could := hm.could(g, units)
+			for _, e := range expansions {
+				if g.match(e) && !could {
+					t.Fatalf("pattern %q matches %q, an expansion of %q, but could is false", "x "+pat, e, strings.ReplaceAll(shape, Hole, "*"))
+				}
+			}
+			checked++
+		}
+	}
+	// And it is not everything: a glob word never stands for "/" alone,
+	// nor for a word after a space that is not of its shape.
+	for _, c := range []struct {
+		shape, pat string
+		want       bool
+	}{
+		{Hole + ".log", "rm * / *", false},
+		{Hole + ".log", "rm * ~ *", false},
+		{"build/" + Hole, "rm * ~ *", false},
+		{"build/" + Hole, "rm * / *", false},
+		{Hole, "rm * ~ *", true}, // a file named "~"
+		{"/" + Hole, "rm * / *", true},
+		{"build/" + Hole, "rm -rf build/x build/y", true},
+	} {
+		words := append(strings.Fields("rm -rf"), c.shape)
+		if got := hm.could(compileGlob(c.pat, true), execUnitsGlobs(words, []string{c.shape})); got != c.want {
+			t.Errorf("could(%q, rm -rf %s) = %v, want %v", c.pat, strings.ReplaceAll(c.shape, Hole, "*"), got, c.want)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+}
+
+// TestGlobWorkspaceWrites: in mode auto a plain glob (Subject.Glob) that
+// rm removes, or cp and mv take as sources, is a workspace write when its
+// names lie in one static directory of the workspace and none of those
+// there now is a protected path or (removed recursively) holds one (a new
+// user's `rm -f *.log` and `rm -rf build/*` asked
+// in every mode); the same word from a variable is not, nor one whose
+// pattern could name a protected path, nor one reaching a nested
+// repository recursively; and a deny rule no expansion can match does not
+// make it ask.
+func TestGlobWorkspaceWrites(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{".git", "build/sub/.git", "out", "src", "dist", ".vscode"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".vscode/tasks.json", "opencode.json", "a.log"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	glob := func(words ...string) Subject {
+		s := Subject{Kind: KindExec}
+		for i, w := range words {
+			if strings.Contains(w, "*") {
+				w = strings.ReplaceAll(w, "*", Hole)
+				s.Glob |= 1 << i
+			}
+			s.Words = append(s.Words, w)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		s    Subject
+		want Decision
+	}{
+		{glob("rm", "-f", "*.log"), Allow},
+		{glob("rm", "-rf", "out/*"), Allow},
+		{glob("rm", "-f", "src/*.pyc"), Allow},
+		{glob("mv", "*.log", "out/"), Allow},
+		{glob("cp", "*.log", "out/"), Allow},
+		{glob("rm", "-rf", "build/*"), Ask},       // build/sub is a repository
+		{glob("rm", "-f", ".vscode/*.json"), Ask}, // .vscode/tasks.json is there
+		{glob("rm", "-f", ".vscode/*.md"), Allow},
+		{glob("rm", "-f", "*.json"), Ask}, // opencode.json is there
+		{glob("rm", "-rf", ".git/*"), Ask},
+		{glob("rm", "-rf", "*"), Ask},       // a file named "~" is no home, but the rule says "~"
+		{glob("rm", "-rf", "src/*/x"), Ask}, // a link on the way
+		{glob("rm", "-rf", "../*"), Ask},
+		{glob("cp", "out/*", "*.log"), Ask}, // a glob destination
+		{glob("touch", "out/*"), Ask},       // follows links
+		// The same words from a variable: any text at all.
+		{Subject{Kind: KindExec, Words: []string{"rm", "-f", Hole + ".log"}, Open: 1 << 2}, Ask},
+	} {
+		if v := p.Decide(c.s, ctx); v.Decision != c.want {
+			t.Errorf("%q (glob %b): %s (%s), want %s", c.s.Words, c.s.Glob, v.Decision, v.Reason, c.want)
+		}
+	}
+}
