@@ -212,9 +212,13 @@ func OpenWord(w Word, bounded []string) bool {
 // pattern), and the word for one or more words of its shape (several
 // names matched; the pattern itself when none is) — `rm -f *.log` never
 // names "/".
+//
+// "**" is not: under globstar (`shopt -s globstar` before it) it matches
+// across directories.
 func GlobWord(w Word) bool {
 	return strings.Contains(w.Value, Hole) && strings.ContainsAny(w.Source, "*?[") &&
-		!strings.ContainsAny(w.Source, "$`~{}()\\'\"") && !strings.Contains(w.Source, xargsInput)
+		!strings.ContainsAny(w.Source, "$`~{}()\\'\"") && !strings.Contains(w.Source, xargsInput) &&
+		!strings.Contains(w.Source, "**")
 }
 
 func openWord(w Word, bounded []string) bool {

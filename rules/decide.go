@@ -737,7 +737,17 @@ func matchWords(t *trie, words, globs []string) hits {
 	for _, w := range words {
 		if strings.Contains(w, Hole) {
 			if len(globs) > 0 {
-				return t.matchUnits(execUnitsGlobs(words, globs), &holeMatcher{})
+				h := t.matchUnits(execUnitsGlobs(words, globs), &holeMatcher{})
+				if h.deny < 0 {
+					// Under nullglob a glob that matches nothing is
+					// no word at all: what the rest then is could be
+					// denied.
+					rest := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return slices.Contains(globs, w) })
+					if v := matchWords(t, rest, nil); v.deny >= 0 || v.could >= 0 {
+						h.could = minHit(h.could, minHit(v.deny, v.could))
+					}
+				}
+				return h
 			}
 			units, _ := execUnits(words)
 			return t.matchUnits(units, &holeMatcher{})

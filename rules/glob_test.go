@@ -140,3 +140,17 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobVanishes: under nullglob a glob that matches nothing is no word
+// at all, so a deny rule the rest of the command matches could match.
+func TestGlobVanishes(t *testing.T) {
+	p, err := Parse([]byte("rules:\n  shell:\n    deny: [\"deploy prod now\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{Mode: Bypass, Cwd: t.TempDir()}
+	s := Subject{Kind: KindExec, Words: []string{"deploy", "prod", Hole + ".x", "now"}, Glob: 1 << 2}
+	if v := p.Decide(s, ctx); v.Decision != Ask {
+		t.Errorf("%q: %s (%s), want ask", s.Words, v.Decision, v.Reason)
+	}
+}

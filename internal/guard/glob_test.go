@@ -37,6 +37,9 @@ func TestPlainGlobs(t *testing.T) {
 		"rm -rf *":                   rules.Ask,
 		"rm -rf /*":                  rules.Ask,
 		"rm -rf build/* && rm -rf ~": rules.Deny,
+		// Under globstar (a session's earlier line, a sourced snapshot)
+		// "**" crosses directories (build/sub/.git/…): not a plain glob.
+		"rm -f build/**": rules.Ask,
 	} {
 		if o := g.Evaluate(cmd); o.Decision != want {
 			t.Errorf("%s: %s, want %s (%s)", cmd, o.Decision, want, o.Segments[len(o.Segments)-1].Verdict.Reason)
