@@ -136,11 +136,12 @@ func Lint(data []byte, file string) []Finding {
 	// at least one entry from the tree, so this ends; the bound is only a
 	// guard.
 	var rs []Rule
+	var parsed *Policy
 	for round := 0; round <= len(data); round++ {
 		ps := &parser{file: file, p: &Policy{File: file, Audit: AuditConfig{Required: true}}}
 		err := ps.walk(root)
 		if err == nil {
-			rs = ps.p.rules
+			rs, parsed = ps.p.rules, ps.p
 			break
 		}
 		f := errorFinding(err, file)
@@ -153,7 +154,43 @@ func Lint(data []byte, file string) []Finding {
 	}
 	slices.SortStableFunc(rs, func(a, b Rule) int { return a.Line - b.Line })
 	out = append(out, lintRules(rs)...)
+	if parsed != nil && parsed.Sandbox.On() {
+		out = append(out, lintJailedAllows(rs, parsed.Sandbox.Mode)...)
+	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
+	return out
+}
+
+// lintJailedAllows warns, with the sandbox on, of shell allow rules for
+// what the jail would take (an interpreter, a project's runner, a
+// program guardsh does not know: "python3 *", "make *", "npm test"): an
+// allow rule runs it outside the jail with the user's full rights,
+// where without the rule it would run jailed, unasked.
+func lintJailedAllows(rs []Rule, mode SandboxMode) []Finding {
+	var out []Finding
+	for i := range rs {
+		r := &rs[i]
+		if r.Section != "shell" || r.Decision != Allow {
+			continue
+		}
+		words := strings.Fields(r.Pattern)
+		if len(words) == 0 || strings.Contains(words[0], "*") {
+			continue
+		}
+		for j := range words {
+			if strings.Contains(words[j], "*") {
+				words[j] = "x"
+			}
+		}
+		class, _, _ := classifyExec(words, nil)
+		if class != Sensitive {
+			continue
+		}
+		if sens := sensitivityOf(words, nil, false); sens == Interpreter || sens == UnknownProgram {
+			out = append(out, Finding{File: r.File, Line: r.Line, Severity: SeverityWarning,
+				Problem: fmt.Sprintf("allow rule %q runs what it matches outside the jail, with your full rights: with sandbox: %s, the jail would run it unasked without the rule; keep the rule only for what needs more than the jail gives (the network, writes outside the workspace)", r.Pattern, mode)})
+		}
+	}
 	return out
 }
 

@@ -170,6 +170,11 @@ func TestLintWarnings(t *testing.T) {
 		{"a readonly pattern for a project runner", "readonly:\n  - \"make -n *\"\n",
 			[]expect{want(2, W, `that runs code`)}},
 		{"a readonly pattern for a reader", "readonly: [\"tokei *\", \"git lfs ls-files *\"]\n", nil},
+		// With the sandbox on, allow rules for what the jail would take
+		// run it with full rights (a new user's "python3 *", "make *").
+		{"allow rules the jail would make needless", "sandbox: workspace\n" + shell("    allow: [\"python3 *\", \"curl https://x/*\", \"ls *\"]\n    ask: [\"make *\"]\n"),
+			[]expect{want(4, W, `allow rule "python3 *" runs what it matches outside the jail, with your full rights: with sandbox: workspace`)}},
+		{"no sandbox, no such warning", shell("    allow: [\"python3 *\"]\n"), nil},
 		// Shadowed by a deny rule.
 		{"allow under a deny that matches all it matches", shell("    deny: [\"rm -rf *\"]\n    allow: [\"rm -rf build\"]\n"),
 			[]expect{want(4, W, `allow rule "rm -rf build" never takes effect: deny rule "rm -rf *" (line 3) matches every command it matches`)}},
