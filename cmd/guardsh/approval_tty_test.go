@@ -610,6 +610,32 @@ func TestDenyModeRetryRunsOnce(t *testing.T) {
 	p.literal(filepath.Join(e.bin, "guardsh") + " deny " + id2)
 	p.keys("Enter")
 	p.waitFor(id2 + `: denied$`)
+
+	// Pending approvals a headless agent left behind are denied at once
+	// (a new user found 19 after a quarter of an hour), from a terminal.
+	var ids []string
+	for _, f := range []string{"a.txt", "b.txt"} {
+		c, id, _ := e.startHeadless("touch " + f)
+		_ = c.Wait()
+		ids = append(ids, id)
+	}
+	p.literal(filepath.Join(e.bin, "guardsh") + " deny --all -m 'cleared'")
+	p.keys("Enter")
+	p.waitFor(`^[3-9] pending approvals denied$`) // and the second retry's above
+	p.literal(filepath.Join(e.bin, "guardsh") + " approvals")
+	p.keys("Enter")
+	p.waitFor(ids[0] + `  denied`)
+	p.waitFor(ids[1] + `  denied`)
+	if strings.Contains(p.screen(), "pending  expires") {
+		t.Errorf("approvals still pending after deny --all:\n%s", p.screen())
+	}
+	// Not from the agent's side: no terminal, nothing denied.
+	c := exec.Command(filepath.Join(e.bin, "guardsh"), "deny", "--all")
+	c.Env = e.env
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if out, err := c.CombinedOutput(); err == nil || !strings.Contains(string(out), "refused") {
+		t.Errorf("deny --all without a terminal: %v\n%s", err, out)
+	}
 }
 
 // TestDialogJobControlTakesTerminal: a parent whose read of the terminal

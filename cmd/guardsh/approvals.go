@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -50,7 +51,7 @@ func (s *shellRun) resolve(text string, o guard.Outcome) prompt.Answer {
 // and `guardsh deny ID [-m MSG]`.
 func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 	usage := func() int {
-		fmt.Fprintln(stderr, "usage: guardsh approvals | guardsh approve ID [--always] | guardsh deny ID [-m MESSAGE]")
+		fmt.Fprintln(stderr, "usage: guardsh approvals | guardsh approve ID [--always] | guardsh deny ID|--all [-m MESSAGE]")
 		return exitUsage
 	}
 	sp := spool()
@@ -79,11 +80,13 @@ func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var id, msg string
-	always := false
+	always, all := false, false
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "--always" && cmd == "approve":
 			always = true
+		case a == "--all" && cmd == "deny":
+			all = true
 		case (a == "-m" || a == "--message") && cmd == "deny" && i+1 < len(args):
 			i++
 			msg = args[i]
@@ -93,14 +96,35 @@ func approvalsMain(cmd string, args []string, stdout, stderr io.Writer) int {
 			return usage()
 		}
 	}
-	if id == "" {
+	if id == "" && !all || id != "" && all {
 		return usage()
 	}
 	exe, _ := os.Executable()
 	if err := prompt.CheckApprover(canonical(exe)); err != nil {
-		fmt.Fprintf(stderr, "guardsh: %s %s: %v\n", cmd, id, err)
-		fmt.Fprintf(stderr, "guardsh:   %s\n", prompt.ApproverHelp(cmd, id))
+		fmt.Fprintf(stderr, "guardsh: %s %s: %v\n", cmd, cmp.Or(id, "--all"), err)
+		fmt.Fprintf(stderr, "guardsh:   %s\n", prompt.ApproverHelp(cmd, cmp.Or(id, "--all")))
 		return exitRefused
+	}
+	if all {
+		// Every pending approval: the requests a headless agent left.
+		list, err := sp.List()
+		if err != nil {
+			fmt.Fprintf(stderr, "guardsh: deny --all: %v\n", err)
+			return 1
+		}
+		n := 0
+		for _, a := range list {
+			if a.Status != prompt.Pending {
+				continue
+			}
+			if _, err := sp.Decide(a.ID, prompt.Denied, false, msg); err != nil {
+				fmt.Fprintf(stderr, "guardsh: deny %s: %v\n", a.ID, err)
+				continue
+			}
+			n++
+		}
+		fmt.Fprintf(stdout, "%d pending approvals denied\n", n)
+		return 0
 	}
 	var err error
 	switch {
