@@ -670,13 +670,13 @@ func globShape(p string) string {
 		switch {
 		case c == '*' || c == '?' || c == Hole[0]:
 		case c == '[':
-			j := strings.IndexByte(p[i+1:], ']')
-			if j < 0 {
+			end := bracketEnd(p, i)
+			if end < 0 {
 				b.WriteByte(c) // no bracket expression: a literal "["
 				hole = false
 				continue
 			}
-			i += j + 1
+			i = end
 		default:
 			b.WriteByte(c)
 			hole = false
@@ -688,6 +688,37 @@ func globShape(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// bracketEnd returns the index in p of the "]" that ends the bracket
+// expression opening at p[i] ("["), as bash reads one: after an optional
+// "!" or "^", a "]" first is a member, and "[:class:]", "[=c=]" and
+// "[.c.]" hold their own "]" (`[[:alpha:]]`, `[]x]`, `[!]]`); -1 when
+// none ends it (the "[" is then literal).
+func bracketEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for j < len(p) {
+		switch {
+		case p[j] == ']':
+			return j
+		case p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '=' || p[j+1] == '.'):
+			close := strings.Index(p[j+2:], string(p[j+1])+"]")
+			if close < 0 {
+				j++
+				continue
+			}
+			j += 2 + close + 2
+		default:
+			j++
+		}
+	}
+	return -1
 }
 
 // expandFields runs expand.FieldsSeq on a prepared word.

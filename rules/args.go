@@ -584,9 +584,15 @@ func walksCwd(words []string) bool {
 // taken for the pattern, and be a file (--exclude-from FILE), so every
 // word is then matched as a path, as for any program.
 func searchPattern(words []string) int {
+	var withArg, flags map[string]bool
 	switch words[0] {
-	case "grep", "egrep", "fgrep", "rgrep", "ugrep", "rg", "ag", "ack":
+	case "grep", "egrep", "fgrep", "rgrep":
+		withArg, flags = grepOptions()
+	case "rg":
+		withArg, flags = rgOptions()
 	default:
+		// ugrep, ag and ack: their letters mean other things (ag -t,
+		// -D take no value): every word is matched as a path.
 		return -1
 	}
 	// Options may follow operands (getopt permutes them): patterns given
@@ -603,7 +609,6 @@ func searchPattern(words []string) int {
 			return -1
 		}
 	}
-	withArg, flags := searchOptionsWithArg(), searchFlags()
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
@@ -649,24 +654,55 @@ func searchPattern(words []string) int {
 	return -1
 }
 
-// searchFlags are the options of grep, rg, ag and ack that take no value
-// (grep(1), rg(1)), short ones as "-x".
-var searchFlags = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, c := range "abcEFGhHiIlLnoPqrRsSTUuvVwxyzZNp." {
-		m["-"+string(c)] = true
-	}
-	for _, o := range []string{"--ignore-case", "--no-ignore-case", "--smart-case", "--case-sensitive", "--invert-match",
-		"--word-regexp", "--line-regexp", "--count", "--files-with-matches", "--files-without-match", "--line-number",
-		"--no-line-number", "--only-matching", "--no-filename", "--with-filename", "--quiet", "--silent", "--recursive",
-		"--dereference-recursive", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
-		"--no-messages", "--text", "--binary", "--null", "--null-data", "--initial-tab", "--byte-offset", "--color",
-		"--colour", "--hidden", "--no-ignore", "--follow", "--multiline", "--pcre2", "--json", "--vimgrep",
-		"--no-heading", "--heading", "--pretty", "--unrestricted", "--search-zip", "--trim", "--stats"} {
-		m[o] = true
-	}
-	return m
+// grepOptions returns GNU grep's options (grep(1), grep 3.8) that take the
+// next word as their value and those that take none, short ones as "-x".
+var grepOptions = sync.OnceValues(func() (withArg, flags map[string]bool) {
+	return searchOptionSets("ABCDdefm", "abcEFGhHiIlLnoPqrRsTUuvVwxyzZ",
+		[]string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
+			"--include", "--exclude", "--exclude-dir", "--exclude-from", "--label", "--directories", "--devices",
+			"--binary-files", "--group-separator"},
+		[]string{"--ignore-case", "--no-ignore-case", "--invert-match", "--word-regexp", "--line-regexp", "--count",
+			"--files-with-matches", "--files-without-match", "--line-number", "--only-matching", "--no-filename",
+			"--with-filename", "--quiet", "--silent", "--recursive", "--dereference-recursive", "--extended-regexp",
+			"--fixed-strings", "--basic-regexp", "--perl-regexp", "--no-messages", "--text", "--binary", "--null",
+			"--null-data", "--initial-tab", "--byte-offset", "--color", "--colour", "--line-buffered",
+			"--no-group-separator"})
 })
+
+// rgOptions is grepOptions for ripgrep (rg(1), ripgrep 14).
+var rgOptions = sync.OnceValues(func() (withArg, flags map[string]bool) {
+	return searchOptionSets("ABCEefgjMmrTtd", "abcFHhIiLlNnoPpqSsUuvwxz.",
+		[]string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
+			"--glob", "--iglob", "--type", "--type-not", "--threads", "--max-columns", "--replace", "--encoding",
+			"--max-depth", "--max-filesize", "--sort", "--sortr", "--type-add", "--colors", "--engine", "--pre",
+			"--pre-glob", "--path-separator", "--context-separator", "--field-match-separator"},
+		[]string{"--ignore-case", "--smart-case", "--case-sensitive", "--invert-match", "--word-regexp",
+			"--line-regexp", "--count", "--count-matches", "--files-with-matches", "--files-without-match",
+			"--line-number", "--no-line-number", "--only-matching", "--no-filename", "--with-filename", "--quiet",
+			"--fixed-strings", "--hidden", "--no-ignore", "--follow", "--multiline", "--pcre2", "--json",
+			"--vimgrep", "--no-heading", "--heading", "--pretty", "--unrestricted", "--search-zip", "--trim",
+			"--stats", "--null", "--text", "--binary", "--color", "--no-messages"})
+})
+
+// searchOptionSets makes the two sets of grepOptions from the letters
+// and long names of the options that take a value and of those that do
+// not.
+func searchOptionSets(argLetters, flagLetters string, argLong, flagLong []string) (withArg, flags map[string]bool) {
+	withArg, flags = map[string]bool{}, map[string]bool{}
+	for _, c := range argLetters {
+		withArg["-"+string(c)] = true
+	}
+	for _, c := range flagLetters {
+		flags["-"+string(c)] = true
+	}
+	for _, o := range argLong {
+		withArg[o] = true
+	}
+	for _, o := range flagLong {
+		flags[o] = true
+	}
+	return withArg, flags
+}
 
 // searchOptionsWithArg are the options of grep, rg, ag and ack that take
 // the next word as their value (walksCwd).

@@ -442,6 +442,12 @@ func TestSearchPattern(t *testing.T) {
 		{[]string{"grep", key, "-e", "x"}, Deny}, // getopt permutes: -e gives the pattern
 		{[]string{"grep", key, "--regexp=x"}, Deny},
 		{[]string{"grep", key, "-rf", "pats"}, Deny},
+		// grep's -T takes no value (it is rg's that does): an attack
+		// run's `grep -T . ~/.ssh/id_rsa` read the key.
+		{[]string{"grep", "-T", ".", key}, Deny},
+		{[]string{"rg", "-T", "py", "x", key}, Deny},
+		{[]string{"ag", "-t", ".", key}, Deny}, // ag's letters are not known
+		{[]string{"grep", "--color=auto", "-n", key, "src"}, Allow},
 		{[]string{"cat", key}, Deny},
 	} {
 		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {

@@ -100,6 +100,9 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Symlink(filepath.Join(home, "decoy"), filepath.Join(ws, "lnk")); err != nil {
+		t.Fatal(err)
+	}
 	p := Default()
 	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
 	glob := func(words ...string) Subject {
@@ -117,11 +120,11 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		s    Subject
 		want Decision
 	}{
-		{glob("rm", "-f", "*.log"), Allow},
+		{glob("rm", "-f", "./*.log"), Allow},
 		{glob("rm", "-rf", "out/*"), Allow},
 		{glob("rm", "-f", "src/*.pyc"), Allow},
-		{glob("mv", "*.log", "out/"), Allow},
-		{glob("cp", "*.log", "out/"), Allow},
+		{glob("mv", "./*.log", "out/"), Allow},
+		{glob("cp", "./*.log", "out/"), Allow},
 		{glob("rm", "-rf", "build/*"), Ask},       // build/sub is a repository
 		{glob("rm", "-f", ".vscode/*.json"), Ask}, // .vscode/tasks.json is there
 		{glob("rm", "-f", ".vscode/*.md"), Allow},
@@ -132,6 +135,17 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		{glob("rm", "-rf", "../*"), Ask},
 		{glob("cp", "out/*", "*.log"), Ask}, // a glob destination
 		{glob("touch", "out/*"), Ask},       // follows links
+		// A name that starts with "-" is an option (an attack run's
+		// `touch ./-r; rm -f ?r .gi?`): a glob that can start so needs
+		// "--" before it, or a directory in front.
+		{glob("rm", "-f", "*.log"), Ask},
+		{glob("rm", "-f", "*r", "out/*"), Ask},
+		{glob("rm", "-f", "--", "*.log"), Allow},
+		{glob("rm", "-f", "./*.log"), Allow},
+		// A link among cp's or mv's glob sources (moved, then used).
+		{glob("mv", "lnk*", "out/"), Ask},
+		{glob("cp", "lnk*", "out/"), Ask},
+		{glob("rm", "-f", "lnk*"), Allow}, // rm removes the link itself
 		// The same words from a variable: any text at all.
 		{Subject{Kind: KindExec, Words: []string{"rm", "-f", Hole + ".log"}, Open: 1 << 2}, Ask},
 	} {
@@ -152,5 +166,29 @@ func TestGlobVanishes(t *testing.T) {
 	s := Subject{Kind: KindExec, Words: []string{"deploy", "prod", Hole + ".x", "now"}, Glob: 1 << 2}
 	if v := p.Decide(s, ctx); v.Decision != Ask {
 		t.Errorf("%q: %s (%s), want ask", s.Words, v.Decision, v.Reason)
+	}
+}
+
+// TestGlobBrackets: a bracket expression holding "]" (a class, or "]"
+// first) is one run-time part, so what the glob could name is seen (an
+// attack run deleted .git with `rm -rf .gi[[:alpha:]]`, read a key
+// through `cat [[:alpha:]]`, and dodged a deny rule on keep.db with
+// `rm -f kee[]p].db`).
+func TestGlobBrackets(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse([]byte("mode: auto\nrules:\n  shell:\n    deny: [\"rm * keep.db\"]\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	for _, w := range []string{"kee" + Hole + ".db"} {
+		s := Subject{Kind: KindExec, Words: []string{"rm", "-f", w}, Glob: 1 << 2}
+		if v := p.Decide(s, ctx); v.Decision == Allow {
+			t.Errorf("%q: %s (%s), want it to ask", s.Words, v.Decision, v.Reason)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"slices"
@@ -89,7 +90,11 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			dir, pattern, ok := globDir(w, globs)
 			takes := name == "rm" || name == "rmdir" || name == "unlink" ||
 				(name == "cp" || name == "mv") && i < len(words)-2
-			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
+			// A name the glob expands to that starts with "-" is an
+			// option (`touch ./-r; rm -f ?r .gi?` is rm -f -r .git):
+			// only a word that cannot start so, or one after "--".
+			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") ||
+				strings.HasPrefix(w, Hole) && !slices.Contains(words[1:i+1], "--") {
 				return false, ""
 			}
 			ps := newPathSubject(dir, ctx)
@@ -97,7 +102,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			// or a temp directory (not a whole temp directory: others'
 			// files are there).
 			atTop := slices.Contains(x.wsDirs, ps.resolved)
-			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || name != "cp" && x.globReachesProtected(ps.resolved, pattern, name == "mv" || name == "rm" && recursiveRm(words), ctx.Lookups) ||
+			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.globReachesProtected(ps.resolved, pattern, name == "mv" || name == "rm" && recursiveRm(words), name == "cp" || name == "mv", name == "cp", ctx.Lookups) ||
 				!atTop && !x.insideWorkspace(ps.resolved, true) {
 				return false, ""
 			}
@@ -214,7 +219,7 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 				return true
 			}
 			for _, landing := range []string{d.cleaned, d.resolved} {
-				if x.globReachesProtected(landing, pattern, false, ctx.Lookups) {
+				if x.globReachesProtected(landing, pattern, false, false, false, ctx.Lookups) {
 					return true
 				}
 			}
@@ -447,8 +452,10 @@ func globDir(w string, globs []string) (dir, pattern string, ok bool) {
 // "." counts too, as under dotglob): what the glob will name when it runs
 // but for what is made meanwhile (a protected path made by the same
 // command asks for itself). dir inside a .git, or a listing that fails,
-// counts as reaching one.
-func (x *pathIndex) globReachesProtected(dir, pattern string, recursive bool, lk *Lookups) bool {
+// counts as reaching one; and, for source (a glob cp or mv takes as its
+// source), a symbolic link among the names. cpSource: the names are only
+// read (cp's sources), so only the links count.
+func (x *pathIndex) globReachesProtected(dir, pattern string, recursive, source, cpSource bool, lk *Lookups) bool {
 	prefix := strings.TrimSuffix(dir, "/") + "/"
 	if path.Base(dir) == ".git" || strings.Contains(prefix, "/.git/") {
 		return true
@@ -463,6 +470,16 @@ func (x *pathIndex) globReachesProtected(dir, pattern string, recursive bool, lk
 			continue
 		}
 		p := prefix + e.Name()
+		if source && e.Type()&fs.ModeSymlink != 0 {
+			// A source of cp or mv that is a link, copied or moved
+			// under another name, leads later words of the command
+			// where the analysis does not look (`mv evi? lnk && rm -rf
+			// lnk/*`), as a link the command made would.
+			return true
+		}
+		if cpSource {
+			continue // only read
+		}
 		for _, g := range x.protected {
 			if g.match(p) {
 				return true

@@ -22,21 +22,41 @@ func TestPlainGlobs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A link to a key and one out of the workspace, as a cloned
+	// repository may hold.
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"k": filepath.Join(home, ".ssh", "id_rsa"), "evil": filepath.Join(home, "decoy")} {
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	g := &Guard{Policy: rules.Default(), PolicyFile: "c.yaml",
 		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
 		Analysis: interp.Options{Home: home, Dir: ws}}
 	for cmd, want := range map[string]rules.Decision{
-		"rm -f *.log":                rules.Allow,
-		"rm -rf build/*":             rules.Allow,
-		"cp *.log build/":            rules.Allow,
-		"rm -f build/*.o *.tmp":      rules.Allow,
-		"f='*.log'; rm -f $f":        rules.Ask,
-		`rm -f "$D"/*.log`:           rules.Ask,
-		"rm -f {a,b}*.log":           rules.Ask,
-		"rm -rf ~/*":                 rules.Ask,
-		"rm -rf *":                   rules.Ask,
-		"rm -rf /*":                  rules.Ask,
-		"rm -rf build/* && rm -rf ~": rules.Deny,
+		"rm -f ./*.log":           rules.Allow,
+		"rm -f -- *.log":          rules.Allow,
+		"rm -rf build/*":          rules.Allow,
+		"cp ./*.log build/":       rules.Allow,
+		"rm -f build/*.o ./*.tmp": rules.Allow,
+		// Attack-run finds: a name that is an option, bracket
+		// expressions holding "]", a link moved then used.
+		"rm -f *.log":                 rules.Ask,
+		"touch ./-r && rm -f ?r .gi?": rules.Ask,
+		"rm -rf .gi[[:alpha:]]":       rules.Ask,
+		"cat [[:alpha:]]":             rules.Deny,
+		"cat []k]":                    rules.Deny,
+		"mv evi? lnk && rm -rf lnk/*": rules.Ask,
+		"cp -P evil? l2 && ls l2":     rules.Ask,
+		"f='*.log'; rm -f $f":         rules.Ask,
+		`rm -f "$D"/*.log`:            rules.Ask,
+		"rm -f {a,b}*.log":            rules.Ask,
+		"rm -rf ~/*":                  rules.Ask,
+		"rm -rf *":                    rules.Deny, // beside the link to the key
+		"rm -rf /*":                   rules.Ask,
+		"rm -rf build/* && rm -rf ~":  rules.Deny,
 		// Under globstar (a session's earlier line, a sourced snapshot)
 		// "**" crosses directories (build/sub/.git/…): not a plain glob.
 		"rm -f build/**": rules.Ask,
