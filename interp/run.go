@@ -69,18 +69,34 @@ func FindShell(configured, path, self string) (string, error) {
 // _ARGCOMPLETE*, which make a Python program that uses it (yq) write to a
 // file the variable names instead of doing its work (a command could not
 // set them without asking: see rules' dangerous names).
+//
+// And it adds safe.bareRepository=explicit to GIT_CONFIG_PARAMETERS (the
+// configuration `git -c` passes on, which git counts as protected):
+// without it git takes any directory holding HEAD, objects/ and refs/ for
+// a bare repository and runs its config's core.fsmonitor, so `cd evil &&
+// git status` ran what a workspace write had planted in evil/config (an
+// attack run's find). A bare repository is then used with --git-dir or
+// GIT_DIR.
 func ShellEnv(env []string) []string {
-	out := make([]string, 0, len(env))
+	out := make([]string, 0, len(env)+1)
+	params := ""
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
+		name, value, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
 			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "_ARGCOMPLETE"):
 			continue
+		case name == "GIT_CONFIG_PARAMETERS":
+			params = value
+			continue
 		}
 		out = append(out, kv)
 	}
-	return out
+	const bare = "'safe.bareRepository'='explicit'"
+	if params != "" {
+		params += " "
+	}
+	return append(out, "GIT_CONFIG_PARAMETERS="+params+bare)
 }
 
 // LessSecure returns env with LESSSECURE=1 added unless env sets it: less

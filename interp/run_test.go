@@ -1,12 +1,29 @@
 package interp
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestShellEnvDropsArgcomplete: an inherited _ARGCOMPLETE* would make yq
 // (argcomplete) write its completions to the file the variable names.
 func TestShellEnvDropsArgcomplete(t *testing.T) {
 	got := ShellEnv([]string{"_ARGCOMPLETE=1", "_ARGCOMPLETE_STDOUT_FILENAME=/home/u/.bashrc", "LANG=C"})
-	if len(got) != 1 || got[0] != "LANG=C" {
+	if len(got) != 2 || got[0] != "LANG=C" {
 		t.Errorf("ShellEnv = %q", got)
+	}
+}
+
+// TestShellEnvBareRepositories: git in the real shell takes bare
+// repositories only when named; the caller's own GIT_CONFIG_PARAMETERS
+// are kept before it.
+func TestShellEnvBareRepositories(t *testing.T) {
+	const bare = "'safe.bareRepository'='explicit'"
+	if got := ShellEnv([]string{"LANG=C"}); !slices.Contains(got, "GIT_CONFIG_PARAMETERS="+bare) {
+		t.Errorf("ShellEnv = %q", got)
+	}
+	got := ShellEnv([]string{"GIT_CONFIG_PARAMETERS='color.ui'='never'", "LANG=C"})
+	if want := []string{"LANG=C", "GIT_CONFIG_PARAMETERS='color.ui'='never' " + bare}; !slices.Equal(got, want) {
+		t.Errorf("ShellEnv = %q, want %q", got, want)
 	}
 }
