@@ -2,6 +2,7 @@ package rules
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -212,9 +213,12 @@ func gitWritesConfig(words []string) bool {
 		return false
 	}
 	sub, rest := words[i], words[i+1:]
-	first := ""
-	if len(rest) > 0 {
-		first = rest[0]
+	first := "" // the first word that is no option (`git remote -v add`)
+	for _, w := range rest {
+		if !strings.HasPrefix(w, "-") {
+			first = w
+			break
+		}
 	}
 	switch sub {
 	case "config":
@@ -242,6 +246,10 @@ func gitWritesConfig(words []string) bool {
 	return false
 }
 
+// configWriteOptions are the options by which git config writes
+// (git-config(1)).
+var configWriteOptions = []string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit"}
+
 // gitConfigWrites reports whether the arguments of git config write: a
 // writing subcommand or option, or (the old form) a key with a value.
 func gitConfigWrites(args []string) bool {
@@ -256,8 +264,10 @@ func gitConfigWrites(args []string) bool {
 		case w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--get-urlmatch" || w == "--get-color" ||
 			w == "--get-colorbool" || w == "-l" || w == "--list":
 			return false
-		case w == "--unset" || w == "--unset-all" || w == "--add" || w == "--replace-all" || w == "--rename-section" ||
-			w == "--remove-section" || w == "-e" || w == "--edit":
+		case w == "-e" || strings.HasPrefix(w, "--") && len(w) > 2 && slices.ContainsFunc(configWriteOptions, func(o string) bool {
+			// An option git takes abbreviated as well (--ad, --remove-sec).
+			return strings.HasPrefix(o, strings.SplitN(w, "=", 2)[0])
+		}):
 			return true
 		case w == "-f" || w == "--file" || w == "--blob" || w == "--type" || w == "--default" || w == "--comment":
 			i++ // the option's value

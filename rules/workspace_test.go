@@ -170,6 +170,12 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"git", "remote", "add", "origin", "https://example.com/r.git"}}, ProtectedPath},
 		{Subject{Kind: KindExec, Words: []string{"git", "remote", "set-url", "origin", "x"}}, ProtectedPath},
 		{Subject{Kind: KindExec, Words: []string{"git", "submodule", "init"}}, ProtectedPath},
+		// Abbreviated options, and options before the subcommand (an
+		// attack run's finds).
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "--ad", "a.b", "c"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "--remove-sec", "core"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "config", "--edi"}}, ProtectedPath},
+		{Subject{Kind: KindExec, Words: []string{"git", "remote", "-v", "add", "o", "x"}}, ProtectedPath},
 	} {
 		v := p.Decide(c.s, ctx)
 		if v.Class != Sensitive || v.Sensitivity != c.want {

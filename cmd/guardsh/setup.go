@@ -381,6 +381,21 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	} else {
 		reach = workspace.GlobalReach(home, os.LookupEnv, "")
 	}
+	// A relative core.hooksPath of the global config names a directory
+	// in every repository: in each one here.
+	var tops []string
+	if lay := findLayout(cwd, home); lay.Root == root {
+		tops = lay.Git
+	}
+	if top := cmp.Or(root, ws); top != "" && !slices.Contains(tops, top) {
+		tops = append(tops, top)
+	}
+	for _, rel := range reach.RelDirs {
+		for _, top := range tops {
+			d := canonical(filepath.Join(top, rel))
+			protected = append(protected, d, d+"/*")
+		}
+	}
 	for _, list := range []*[]string{&reach.Files, &reach.Programs, &reach.Dirs} {
 		for i, p := range *list {
 			if list == &reach.Dirs {

@@ -30,6 +30,10 @@ type GitReach struct {
 	// Dirs are the directories git runs code from: core.hooksPath and
 	// init.templateDir (the hooks git init and clone copy).
 	Dirs []string `json:"dirs"`
+	// RelDirs are relative core.hooksPath values, which git takes in the
+	// work tree of each repository it runs in (git-config(1)): the caller
+	// protects them beneath each repository's top.
+	RelDirs []string `json:"rel_dirs,omitempty"`
 }
 
 // ConfigEntry is one key and value of git configuration; Key as git
@@ -205,7 +209,14 @@ func (w *reachWalk) entries(file string, entries []ConfigEntry, depth int) {
 				w.file(p, depth+1)
 			}
 		case kind == dirValue:
-			if p := w.place(strings.TrimSpace(e.Value), file); p != "" && !slices.Contains(w.reach.Dirs, p) {
+			v := strings.TrimSpace(e.Value)
+			if key == "core.hookspath" && v != "" && !filepath.IsAbs(v) && !strings.HasPrefix(v, "~") {
+				if v = filepath.Clean(v); !slices.Contains(w.reach.RelDirs, v) {
+					w.reach.RelDirs = append(w.reach.RelDirs, v)
+				}
+				continue
+			}
+			if p := w.place(v, file); p != "" && !slices.Contains(w.reach.Dirs, p) {
 				w.reach.Dirs = append(w.reach.Dirs, p)
 			}
 		case kind == programValue:
