@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -198,12 +199,24 @@ type argHit struct {
 	cwdUnknown, runtime, newFile bool
 	// open: arg is open (Subject.Open), any path at all.
 	open bool
+	// link: a symbolic link below the directory arg, which the walker
+	// follows, leads to via (see linksBelow); over: the walk below it
+	// was cut short (derefBudget).
+	link, over bool
 }
 
 // clause says what the argument matches, for a verdict's Reason.
 func (a *argHit) clause() string {
 	r := a.rule
 	rule := fmt.Sprintf("%s %s rule %q (%s)", r.Section, r.Decision, r.Pattern, r.Source())
+	switch {
+	case a.link && a.could:
+		return fmt.Sprintf("argument %s is a directory %s walks following the links in it, one of which leads to %s, below which something could match %s", a.arg, a.walker, a.via, rule)
+	case a.link:
+		return fmt.Sprintf("argument %s is a directory %s walks following the links in it, one of which leads to %s, which matches %s", a.arg, a.walker, a.via, rule)
+	case a.over:
+		return fmt.Sprintf("argument %s is a directory %s walks following the links in it, more of it than guardsh looks at (%d entries), so a link could lead where %s matches", a.arg, a.walker, derefBudget, rule)
+	}
 	arg := "argument " + a.arg
 	if a.via != "" {
 		arg += " (which resolves to " + a.via + ")"
@@ -249,6 +262,9 @@ type argScan struct {
 	// sections are the path sections whose rules apply, read first (the
 	// likelier reading): both, or only read for a program in readsArgs.
 	sections []int
+	// deref: the walker follows the symbolic links it meets below a
+	// directory (see derefWalker), whose targets are then checked too.
+	deref bool
 }
 
 // readThenWrite are the path sections an argument is matched against,
@@ -261,6 +277,7 @@ type argPlan struct {
 	none        bool // no argument is matched (see matchArgs)
 	skipsHidden bool
 	walker      string
+	deref       bool     // the walker follows links below its directories (derefWalker)
 	reads       bool     // the program is in readsArgs
 	args        []string // the words matched: after the name, and a subcommand
 	walksCwd    bool     // the walker walks the working directory (see walksCwd)
@@ -344,6 +361,7 @@ func planArgs(words []string, open, bound uint64) argPlan {
 		pl.pattern = i - pl.first
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
+	pl.deref = pl.walker != "" && derefWalker(words)
 	return pl
 }
 
@@ -364,7 +382,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref}
 	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
@@ -1470,6 +1488,134 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			}
 		}
 	}
+	if sc.deref && sc.deny == nil {
+		sc.linksBelow(word, resolved)
+	}
+}
+
+// derefBudget is how many directory entries linksBelow looks at below one
+// argument before it takes what it did not see as able to match: a
+// project's tree without its dependencies holds fewer.
+const derefBudget = 20000
+
+// linksBelow checks the targets of the symbolic links below directory dir
+// (an argument word of a walker that follows them: grep -R, cp -rL …) as
+// the walker reads or writes them: each target, and what is below a
+// target that is a directory, against the deny and ask rules; a link
+// to ~/.ssh/id_rsa inside a copied directory is a read of the key (an
+// attack run's `cp -rL s1 c && cat c/k`). Past derefBudget entries, or
+// when a directory cannot be listed, the first deny rule could match (or
+// the first ask rule asks).
+func (sc *argScan) linksBelow(word, dir string) {
+	seen, stack := 0, []string{dir}
+	over := false
+	for len(stack) > 0 && !over {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ents, err := fsview.ReadDir(d)
+		if err != nil {
+			over = true
+			break
+		}
+		for _, e := range ents {
+			if seen++; seen > derefBudget {
+				over = true
+				break
+			}
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				target, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					continue // dangling: nothing is read through it
+				}
+				for _, sec := range sc.sections {
+					t := sc.x.sections[sec]
+					h := t.matchString(target)
+					if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+						hb := t.matchUnits(append(appendUnits(nil, strings.TrimSuffix(target, "/")+"/"), uHole), &sc.hm)
+						h.deny, h.ask = minHit(h.deny, hb.deny), minHit(h.ask, hb.ask)
+						if h.deny < 0 && hb.could >= 0 && sc.could == nil {
+							sc.could = &argHit{rule: t.entries[hb.could].rule, arg: tildeShown(word, sc.home), walker: sc.walker, could: true, via: tildeShown(target, sc.home), link: true}
+						}
+					}
+					if h.deny >= 0 {
+						sc.deny = &argHit{rule: t.entries[h.deny].rule, arg: tildeShown(word, sc.home), walker: sc.walker, via: tildeShown(target, sc.home), link: true}
+						return
+					}
+					if h.ask >= 0 && sc.ask == nil {
+						sc.ask = &argHit{rule: t.entries[h.ask].rule, arg: tildeShown(word, sc.home), walker: sc.walker, via: tildeShown(target, sc.home), link: true}
+					}
+				}
+			case e.IsDir():
+				stack = append(stack, p)
+			}
+		}
+	}
+	if !over {
+		return
+	}
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		if i := t.firstDeny(); i >= 0 && sc.could == nil {
+			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), walker: sc.walker, could: true, over: true}
+		}
+	}
+}
+
+// derefWalker reports a walker that follows the symbolic links it meets
+// below its directory arguments (their man pages): grep -R
+// (--dereference-recursive), rg -L (--follow), ag -f (--follow), ack
+// --follow, cp -L (--dereference), tar -h (--dereference), rsync -L
+// (--copy-links, --copy-unsafe-links, --copy-dirlinks -k), chmod, chown
+// and chgrp with -L, and zip without -y (--symlinks), which stores what
+// a link points to.
+func derefWalker(words []string) bool {
+	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
+	short, long := "", []string(nil)
+	switch name {
+	case "grep", "egrep", "fgrep", "ugrep":
+		short, long = "R", []string{"--dereference-recursive"}
+	case "rg":
+		short, long = "L", []string{"--follow"}
+	case "ag":
+		short, long = "f", []string{"--follow"}
+	case "ack":
+		long = []string{"--follow"}
+	case "cp":
+		short, long = "L", []string{"--dereference"}
+	case "tar", "bsdtar":
+		short, long = "h", []string{"--dereference"}
+	case "rsync":
+		short, long = "Lk", []string{"--copy-links", "--copy-unsafe-links", "--copy-dirlinks"}
+	case "chmod", "chown", "chgrp":
+		short = "L"
+	case "zip":
+		for _, w := range words[1:] {
+			if w == "-y" || w == "--symlinks" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsRune(w, 'y') {
+				return false
+			}
+		}
+		return true
+	default:
+		return false
+	}
+	for _, w := range words[1:] {
+		switch {
+		case w == "--":
+			return false
+		case strings.HasPrefix(w, "--"):
+			opt, _, _ := strings.Cut(w, "=")
+			for _, l := range long {
+				if opt == l || len(opt) >= 5 && strings.HasPrefix(l, opt) {
+					return true
+				}
+			}
+		case len(w) > 1 && w[0] == '-' && short != "" && strings.ContainsAny(w[1:], short):
+			return true
+		}
+	}
+	return false
 }
 
 // tildeShown writes a path under home with "~" instead, for messages.

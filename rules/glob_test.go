@@ -192,3 +192,54 @@ func TestGlobBrackets(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkersFollowingLinks: a walker that follows the links below its
+// directory arguments (grep -R, cp -rL, rg -L, tar -h …) reads or writes
+// their targets: a link to a key inside a walked directory is a read of
+// the key (an attack run's `cp -rL s1 c && cat c/k`; `grep -R . s1`
+// printed it), while walkers that do not follow links (grep -r, cp -r)
+// and links elsewhere leave the command as before.
+func TestWalkersFollowingLinks(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{".git", "s1/deep", "s2", "plain"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "plain", "a.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"s1/deep/k": filepath.Join(home, ".ssh", "id_rsa"), "s2/ssh": filepath.Join(home, ".ssh"),
+		"plain/l": filepath.Join(ws, "plain", "a.txt")} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	ctx := Context{Mode: AskMode, Cwd: ws, Home: home, Workspace: ws}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"grep", "-R", "x", "s1"}, Deny},
+		{[]string{"grep", "--dereference-recursive", "x", "."}, Deny},
+		{[]string{"rg", "-L", "x", "s2"}, Deny},
+		{[]string{"cp", "-rL", "s1", "c"}, Deny},
+		{[]string{"tar", "-chf", "x.tar", "s1"}, Deny},
+		{[]string{"grep", "-r", "x", "s1"}, Allow},
+		{[]string{"grep", "-R", "x", "plain"}, Allow},
+		{[]string{"rg", "x", "s1"}, Allow},
+	} {
+		v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx)
+		if v.Decision != c.want && !(c.want == Allow && v.Decision != Deny && !strings.Contains(v.Reason, "follow")) {
+			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+}
