@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"os/user"
@@ -374,11 +373,8 @@ func readReachCache(cache string, key reachKey) (GitReach, bool) {
 	if err != nil {
 		return GitReach{}, false
 	}
-	var c reachCache
-	if json.Unmarshal(data, &c) != nil {
-		return GitReach{}, false
-	}
-	if c.Key.Home != key.Home || !slices.Equal(c.Key.Vars, key.Vars) || !slices.Equal(c.Key.Env, key.Env) {
+	c, ok := decodeReachCache(data)
+	if !ok || c.Key.Home != key.Home || !slices.Equal(c.Key.Vars, key.Vars) || !slices.Equal(c.Key.Env, key.Env) {
 		return GitReach{}, false
 	}
 	for _, f := range c.Files {
@@ -392,10 +388,7 @@ func readReachCache(cache string, key reachKey) (GitReach, bool) {
 // writeReachCache stores w's answer for key, replacing the file whole; a
 // failure leaves the next command to compute it again.
 func writeReachCache(cache string, key reachKey, w reachWalk) {
-	data, err := json.Marshal(reachCache{Key: key, Files: w.stats, Reach: w.reach})
-	if err != nil {
-		return
-	}
+	data := encodeReachCache(reachCache{Key: key, Files: w.stats, Reach: w.reach})
 	dir := filepath.Dir(cache)
 	if os.MkdirAll(dir, 0o700) != nil {
 		return
@@ -408,6 +401,112 @@ func writeReachCache(cache string, key reachKey, w reachWalk) {
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), cache) != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// reachCacheHeader starts a cache file: its format and version. The
+// format is lines of a tag and fields, strings quoted as Go quotes them
+// (strconv.Quote), numbers in decimal — read without encoding/json, whose
+// reflection costs a command's start more than the rest of the lookup.
+const reachCacheHeader = "guardsh-gitreach 1"
+
+// encodeReachCache writes c in the cache file's format.
+func encodeReachCache(c reachCache) []byte {
+	var b strings.Builder
+	b.WriteString(reachCacheHeader + "\n")
+	line := func(tag string, fields ...string) {
+		b.WriteString(tag)
+		for _, f := range fields {
+			b.WriteString(" " + f)
+		}
+		b.WriteByte('\n')
+	}
+	q := strconv.Quote
+	line("home", q(c.Key.Home))
+	for _, v := range c.Key.Vars {
+		line("var", q(v))
+	}
+	for _, e := range c.Key.Env {
+		line("env", q(e.Key), q(e.Value))
+	}
+	for _, f := range c.Files {
+		exists := "0"
+		if f.Exists {
+			exists = "1"
+		}
+		line("file", q(f.Path), exists, strconv.FormatUint(f.Dev, 10), strconv.FormatUint(f.Ino, 10),
+			strconv.FormatUint(f.Size, 10), strconv.FormatInt(f.Mtime, 10), strconv.FormatInt(f.Ctime, 10))
+	}
+	for tag, list := range map[string][]string{"config": c.Reach.Files, "program": c.Reach.Programs, "dir": c.Reach.Dirs, "reldir": c.Reach.RelDirs} {
+		for _, p := range list {
+			line(tag, q(p))
+		}
+	}
+	return []byte(b.String())
+}
+
+// decodeReachCache reads what encodeReachCache wrote; ok is false for
+// anything else (the answer is then computed again).
+func decodeReachCache(data []byte) (c reachCache, ok bool) {
+	lines := strings.Split(string(data), "\n")
+	if len(lines) == 0 || lines[0] != reachCacheHeader {
+		return c, false
+	}
+	for _, l := range lines[1:] {
+		if l == "" {
+			continue
+		}
+		tag, rest, _ := strings.Cut(l, " ")
+		var fields []string
+		for rest != "" {
+			if rest[0] == '"' {
+				qs, err := strconv.QuotedPrefix(rest)
+				if err != nil {
+					return c, false
+				}
+				v, _ := strconv.Unquote(qs)
+				fields = append(fields, v)
+				rest = strings.TrimPrefix(rest[len(qs):], " ")
+				continue
+			}
+			f, r, _ := strings.Cut(rest, " ")
+			fields, rest = append(fields, f), r
+		}
+		want := map[string]int{"home": 1, "var": 1, "env": 2, "file": 7, "config": 1, "program": 1, "dir": 1, "reldir": 1}[tag]
+		if want == 0 || len(fields) != want {
+			return c, false
+		}
+		switch tag {
+		case "home":
+			c.Key.Home = fields[0]
+		case "var":
+			c.Key.Vars = append(c.Key.Vars, fields[0])
+		case "env":
+			c.Key.Env = append(c.Key.Env, ConfigEntry{fields[0], fields[1]})
+		case "file":
+			f := fileID{Path: fields[0], Exists: fields[1] == "1"}
+			var errs [5]error
+			f.Dev, errs[0] = strconv.ParseUint(fields[2], 10, 64)
+			f.Ino, errs[1] = strconv.ParseUint(fields[3], 10, 64)
+			f.Size, errs[2] = strconv.ParseUint(fields[4], 10, 64)
+			f.Mtime, errs[3] = strconv.ParseInt(fields[5], 10, 64)
+			f.Ctime, errs[4] = strconv.ParseInt(fields[6], 10, 64)
+			for _, err := range errs {
+				if err != nil {
+					return c, false
+				}
+			}
+			c.Files = append(c.Files, f)
+		case "config":
+			c.Reach.Files = append(c.Reach.Files, fields[0])
+		case "program":
+			c.Reach.Programs = append(c.Reach.Programs, fields[0])
+		case "dir":
+			c.Reach.Dirs = append(c.Reach.Dirs, fields[0])
+		case "reldir":
+			c.Reach.RelDirs = append(c.Reach.RelDirs, fields[0])
+		}
+	}
+	return c, true
 }
 
 // gitNoSystem reports whether GIT_CONFIG_NOSYSTEM, as git reads a boolean

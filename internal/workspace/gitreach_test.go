@@ -147,3 +147,26 @@ func TestGlobalReachCache(t *testing.T) {
 		t.Errorf("with GIT_CONFIG_PARAMETERS: Programs %q", r.Programs)
 	}
 }
+
+// TestReachCacheRoundTrip: the cache file's format keeps every field,
+// paths with spaces, tabs, quotes and newlines included, and anything
+// else (an older format, a cut line) is no cache.
+func TestReachCacheRoundTrip(t *testing.T) {
+	c := reachCache{
+		Key:   reachKey{Home: "/home/u", Vars: []string{"", "/x y", "", "1"}, Env: []ConfigEntry{{"core.pager", "less '-R'\t\"x\""}}},
+		Files: []fileID{{Path: "/home/u/.gitconfig", Exists: true, Dev: 65024, Ino: 7, Size: 100, Mtime: 1796047456563795039, Ctime: -1}, {Path: "/a\nb"}},
+		Reach: GitReach{Files: []string{"/home/u/.gitconfig", "/a\nb"}, Programs: []string{"/x \"y\""}, Dirs: []string{"/h"}, RelDirs: []string{".githooks"}},
+	}
+	got, ok := decodeReachCache(encodeReachCache(c))
+	if !ok || got.Key.Home != c.Key.Home || !slices.Equal(got.Key.Vars, c.Key.Vars) || !slices.Equal(got.Key.Env, c.Key.Env) ||
+		!slices.Equal(got.Files, c.Files) || !slices.Equal(got.Reach.Files, c.Reach.Files) || !slices.Equal(got.Reach.Programs, c.Reach.Programs) ||
+		!slices.Equal(got.Reach.Dirs, c.Reach.Dirs) || !slices.Equal(got.Reach.RelDirs, c.Reach.RelDirs) {
+		t.Errorf("round trip: %+v (ok %v)\nwant %+v", got, ok, c)
+	}
+	data := encodeReachCache(c)
+	for _, bad := range [][]byte{[]byte(`{"key":{}}`), data[:len(data)-20], append([]byte(reachCacheHeader+"\nfile \"/x\" 1 2\n"), 0)} {
+		if _, ok := decodeReachCache(bad); ok {
+			t.Errorf("decoded %q", bad)
+		}
+	}
+}
