@@ -110,6 +110,11 @@ func (w *directWorld) command(guardsh, trace bool, ignored string, argv []string
 	}
 	cmd := exec.Command(w.bash, append([]string{"-c", launch, "launch"}, run...)...)
 	cmd.Env, cmd.Dir = w.env, w.work
+	if !guardsh {
+		// bash as guardsh runs it: with the environment guardsh gives
+		// the real shell (interp.ShellEnv: git's safe.bareRepository).
+		cmd.Env = interp.ShellEnv(w.env)
+	}
 	return cmd
 }
 
