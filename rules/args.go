@@ -159,10 +159,11 @@ func walker(words []string) string {
 	if w.short == "" && w.long == nil && w.words == nil {
 		return name
 	}
+	// Every word, "--" not ending the search: it may be an option's
+	// value (`grep -e -- -e x -r DIR`, `cp -S -- -r`), and a word after
+	// the real one taken for an option only makes a walker of more.
 	for _, a := range words[1:] {
 		switch {
-		case a == "--":
-			return ""
 		case strings.HasPrefix(a, "--"):
 			opt, _, _ := strings.Cut(a, "=")
 			for _, l := range w.long {
@@ -1496,7 +1497,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 // derefBudget is how many directory entries linksBelow looks at below one
 // argument before it takes what it did not see as able to match: a
 // project's tree without its dependencies holds fewer.
-const derefBudget = 20000
+var derefBudget = 20000
 
 // linksBelow checks the targets of the symbolic links below directory dir
 // (an argument word of a walker that follows them: grep -R, cp -rL …) as
@@ -1560,6 +1561,12 @@ func (sc *argScan) linksBelow(word, dir string) {
 		if i := t.firstDeny(); i >= 0 && sc.could == nil {
 			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), walker: sc.walker, could: true, over: true}
 		}
+		for i, e := range t.entries {
+			if e.rule.Decision == Ask && sc.ask == nil {
+				sc.ask = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), walker: sc.walker, over: true}
+				break
+			}
+		}
 	}
 }
 
@@ -1568,8 +1575,8 @@ func (sc *argScan) linksBelow(word, dir string) {
 // (--dereference-recursive), rg -L (--follow), ag -f (--follow), ack
 // --follow, cp -L (--dereference), tar -h (--dereference), rsync -L
 // (--copy-links, --copy-unsafe-links, --copy-dirlinks -k), chmod, chown
-// and chgrp with -L, and zip without -y (--symlinks), which stores what
-// a link points to.
+// and chgrp with -L, diff -r without --no-dereference, and zip without
+// -y (--symlinks), which stores what a link points to.
 func derefWalker(words []string) bool {
 	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
 	short, long := "", []string(nil)
@@ -1590,6 +1597,14 @@ func derefWalker(words []string) bool {
 		short, long = "Lk", []string{"--copy-links", "--copy-unsafe-links", "--copy-dirlinks"}
 	case "chmod", "chown", "chgrp":
 		short = "L"
+	case "diff":
+		// GNU diff -r follows links unless --no-dereference.
+		for _, w := range words[1:] {
+			if w == "--no-dereference" {
+				return false
+			}
+		}
+		return true
 	case "zip":
 		for _, w := range words[1:] {
 			if w == "-y" || w == "--symlinks" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsRune(w, 'y') {
@@ -1601,9 +1616,7 @@ func derefWalker(words []string) bool {
 		return false
 	}
 	for _, w := range words[1:] {
-		switch {
-		case w == "--":
-			return false
+		switch { // "--" ends nothing here either (see walker)
 		case strings.HasPrefix(w, "--"):
 			opt, _, _ := strings.Cut(w, "=")
 			for _, l := range long {

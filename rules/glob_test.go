@@ -233,12 +233,69 @@ func TestWalkersFollowingLinks(t *testing.T) {
 		{[]string{"rg", "-L", "x", "s2"}, Deny},
 		{[]string{"cp", "-rL", "s1", "c"}, Deny},
 		{[]string{"tar", "-chf", "x.tar", "s1"}, Deny},
+		{[]string{"diff", "-r", "s1", "plain"}, Deny},               // diff follows links
+		{[]string{"grep", "-e", "--", "-e", "x", "-R", "s1"}, Deny}, // "--" an option's value
+		{[]string{"cp", "-r", "-S", "--", "-L", "s1", "c"}, Deny},
 		{[]string{"grep", "-r", "x", "s1"}, Allow},
 		{[]string{"grep", "-R", "x", "plain"}, Allow},
 		{[]string{"rg", "x", "s1"}, Allow},
 	} {
 		v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx)
 		if v.Decision != c.want && !(c.want == Allow && v.Decision != Deny && !strings.Contains(v.Reason, "follow")) {
+			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+	// Past the budget the rest could hold a link to anything: the first
+	// deny rule could match, and the secrets' ask rules ask (an attack
+	// run hid the link behind 25,000 files).
+	defer func(b int) { derefBudget = b }(derefBudget)
+	derefBudget = 1
+	if v := p.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-R", "x", "plain"}}, ctx); v.Decision == Allow {
+		t.Errorf("grep -R past the budget: %s (%s)", v.Decision, v.Reason)
+	}
+	// A config of only `mode: auto`: the secrets' ask rules, no deny.
+	auto, err := Parse([]byte("mode: auto\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := auto.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-R", "x", "plain"}}, Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}); v.Decision == Allow {
+		t.Errorf("grep -R past the budget, mode: auto alone: %s (%s)", v.Decision, v.Reason)
+	}
+}
+
+// TestProtectedDirectories: a directory that a protected pattern for any
+// directory names, or that holds what one names, is not removed or moved
+// unasked (an attack run's `rm -rf .claude`, `mv ./.vscod? vv`), nor are
+// git's pathspecs that could name a protected path (`git rm
+// ".guardsh.yam?"`, `git rm -r .claude`).
+func TestProtectedDirectories(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{".git", ".claude", "out"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".claude/settings.json", ".guardsh.yaml", "a.log"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"rm", "-rf", ".claude"}, Ask},
+		{[]string{"mv", ".claude", "x"}, Ask},
+		{[]string{"rm", "-rf", "out"}, Allow},
+		{[]string{"git", "rm", "-q", ".guardsh.yam?"}, Ask},
+		{[]string{"git", "rm", "-q", "-r", "--", ".claude"}, Ask},
+		{[]string{"git", "rm", "-q", "*.json"}, Ask},
+		{[]string{"git", "rm", "-q", "a.log"}, Allow},
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
 		}
 	}

@@ -70,7 +70,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	}
 	name := words[0]
 	if name == "git" {
-		ok, why := gitWritesOnlyWorkspace(words, ctx)
+		ok, why := p.gitWritesOnlyWorkspace(words, ctx)
 		if ok && words[1] == "mv" && p.landsProtected(words[2:], ctx, nil) {
 			return false, ""
 		}
@@ -284,6 +284,21 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 				return true
 			}
 		}
+		// A pattern for any directory ("*/.claude/settings.json",
+		// "*/.mcp.json"): dir is the directory it names, or holds it
+		// (an attack run removed .claude and moved .vscode whole).
+		if rest, ok := strings.CutPrefix(g.pat, "*/"); ok && lit == "" {
+			first, _, _ := strings.Cut(rest, "/")
+			if first == "" || strings.Contains(first, "*") {
+				continue
+			}
+			if path.Base(dir) == first && strings.Contains(rest, "/") {
+				return true
+			}
+			if _, err := lk.lstat(prefix + first); err == nil {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -387,7 +402,7 @@ var gitValueOptions = sync.OnceValue(func() map[string]bool {
 // git finds that repository and no other. Hooks run (githooks(5)), but
 // .git/hooks and .git/config are protected paths, so only the user puts
 // them there.
-func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
+func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 	if len(words) < 2 || ctx.CwdUnknown || ctx.Workspace == "" || !within(ctx.Cwd, ctx.Workspace) {
 		return false, ""
 	}
@@ -415,6 +430,26 @@ func gitWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 			}
 			if len(e) == 2 && e[0] == '-' && e[1] != '-' && len(w) > 2 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w[1:], e[1]) >= 0 {
 				return false, "" // a short option inside a cluster (-fb)
+			}
+		}
+	}
+	switch words[1] {
+	case "rm", "mv", "checkout", "restore":
+		// Their pathspecs remove or replace work-tree files: one git
+		// matches as a glob (".guardsh.yam?", "*.json", ":(glob)…"), or a
+		// directory holding a protected path (.claude), could name a
+		// protected path (an attack run's `git rm -r .claude
+		// ".guardsh.*"`), as a literal one does (see matchArgs).
+		x := p.pathIndexFor(ctx)
+		for i, w := range words[2:] {
+			if strings.HasPrefix(w, "-") || gitValueOptions()[words[1+i]] {
+				continue
+			}
+			if strings.ContainsAny(w, "*?[") || strings.HasPrefix(w, ":") || strings.Contains(w, Hole) {
+				return false, ""
+			}
+			if ps := newPathSubject(w, ctx); !ps.static || x.protectedBelow(ps.resolved, ctx.Lookups) {
+				return false, ""
 			}
 		}
 	}

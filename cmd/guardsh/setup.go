@@ -382,19 +382,10 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 		reach = workspace.GlobalReach(home, os.LookupEnv, "")
 	}
 	// A relative core.hooksPath of the global config names a directory
-	// in every repository: in each one here.
-	var tops []string
-	if lay := findLayout(cwd, home); lay.Root == root {
-		tops = lay.Git
-	}
-	if top := cmp.Or(root, ws); top != "" && !slices.Contains(tops, top) {
-		tops = append(tops, top)
-	}
+	// in every repository, those a command makes or reaches (a nested
+	// one, one whose .git file it writes) included: wherever it lies.
 	for _, rel := range reach.RelDirs {
-		for _, top := range tops {
-			d := canonical(filepath.Join(top, rel))
-			protected = append(protected, d, d+"/*")
-		}
+		protected = append(protected, "*/"+rel, "*/"+rel+"/*")
 	}
 	for _, list := range []*[]string{&reach.Files, &reach.Programs, &reach.Dirs} {
 		for i, p := range *list {
