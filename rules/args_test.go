@@ -256,7 +256,10 @@ func TestWalker(t *testing.T) {
 		{[]string{"grep", "-rn", "x", "d"}, "grep"},
 		{[]string{"grep", "--recursive", "x", "d"}, "grep"},
 		{[]string{"grep", "--recur", "x", "d"}, "grep"},
-		{[]string{"grep", "--", "-r", "d"}, ""},
+		// "--" may be an option's value (`grep -e -- -e x -r d`): a
+		// word after it that reads as an option still counts.
+		{[]string{"grep", "--", "-r", "d"}, "grep"},
+		{[]string{"grep", "-e", "--", "-e", "x", "-r", "d"}, "grep"},
 		{[]string{"cp", "-a", "d", "e"}, "cp"},
 		{[]string{"cp", "d", "e"}, ""},
 		{[]string{"chmod", "-r", "d"}, ""}, // -r is "remove read", not recursive

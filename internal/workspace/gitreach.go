@@ -409,7 +409,8 @@ func writeReachCache(cache string, key reachKey, w reachWalk) {
 // reflection costs a command's start more than the rest of the lookup.
 const reachCacheHeader = "guardsh-gitreach 1"
 
-// encodeReachCache writes c in the cache file's format.
+// encodeReachCache writes c in the cache file's format, ended by a line
+// "end".
 func encodeReachCache(c reachCache) []byte {
 	var b strings.Builder
 	b.WriteString(reachCacheHeader + "\n")
@@ -436,11 +437,15 @@ func encodeReachCache(c reachCache) []byte {
 		line("file", q(f.Path), exists, strconv.FormatUint(f.Dev, 10), strconv.FormatUint(f.Ino, 10),
 			strconv.FormatUint(f.Size, 10), strconv.FormatInt(f.Mtime, 10), strconv.FormatInt(f.Ctime, 10))
 	}
-	for tag, list := range map[string][]string{"config": c.Reach.Files, "program": c.Reach.Programs, "dir": c.Reach.Dirs, "reldir": c.Reach.RelDirs} {
-		for _, p := range list {
-			line(tag, q(p))
+	for _, l := range []struct {
+		tag  string
+		list []string
+	}{{"config", c.Reach.Files}, {"program", c.Reach.Programs}, {"dir", c.Reach.Dirs}, {"reldir", c.Reach.RelDirs}} {
+		for _, p := range l.list {
+			line(l.tag, q(p))
 		}
 	}
+	b.WriteString("end\n")
 	return []byte(b.String())
 }
 
@@ -451,8 +456,16 @@ func decodeReachCache(data []byte) (c reachCache, ok bool) {
 	if len(lines) == 0 || lines[0] != reachCacheHeader {
 		return c, false
 	}
+	ended := false
 	for _, l := range lines[1:] {
+		if ended && l != "" {
+			return c, false
+		}
 		if l == "" {
+			continue
+		}
+		if l == "end" {
+			ended = true
 			continue
 		}
 		tag, rest, _ := strings.Cut(l, " ")
@@ -506,7 +519,9 @@ func decodeReachCache(data []byte) (c reachCache, ok bool) {
 			c.Reach.RelDirs = append(c.Reach.RelDirs, fields[0])
 		}
 	}
-	return c, true
+	// A file cut short (it is replaced whole, but a disk may fail) is
+	// no answer: it could leave out a program to protect.
+	return c, ended
 }
 
 // gitNoSystem reports whether GIT_CONFIG_NOSYSTEM, as git reads a boolean
