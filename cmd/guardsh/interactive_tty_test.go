@@ -128,7 +128,11 @@ func TestInteractiveSession(t *testing.T) {
 	}
 	step(func() { p.keys("Enter") })
 	step(func() { p.literal("# only a comment"); p.keys("Enter") })
-	step(func() { p.literal("half typed"); p.keys("C-c") })
+	step(func() {
+		p.literal("half typed")
+		p.waitFor(`half typed$`) // echoed before the Ctrl-C, on a loaded machine too
+		p.keys("C-c")
+	})
 	step(func() { p.literal(`echo "status $?"`); p.keys("Enter") })
 	p.waitFor(`^status 130$`)
 	if !strings.Contains(p.screen(), "half typed^C") {
