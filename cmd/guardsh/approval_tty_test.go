@@ -55,7 +55,7 @@ stty -a | grep -o -- '-\?icanon' | sed 's/^/agent: tty /'
 // interrupted: see the README's limits).
 const fakeTUI = `#!/bin/bash
 stty raw -echo
-(trap '' TTIN TTOU; while :; do IFS= read -r -n1 -t 0.05 c && printf '%s' "$c" || sleep 0.01; done) </dev/tty >>"$TUI_LOG" &
+(trap '' TTIN TTOU; while kill -0 $$ 2>/dev/null; do IFS= read -r -n1 -t 0.05 c && printf '%s' "$c" || sleep 0.01; done) </dev/tty >>"$TUI_LOG" &
 reader=$!
 sleep 0.3
 "$GS_BIN/bash" -c "$1"
