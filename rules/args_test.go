@@ -426,10 +426,7 @@ func TestSearchPattern(t *testing.T) {
 	p := Default()
 	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
 	key := "~/.ssh/id_rsa"
-	for _, c := range []struct {
-		words []string
-		want  Decision
-	}{
+	checkDecisions(t, p, ctx, []decideCase{
 		{[]string{"grep", "-rn", key, "src"}, Allow},
 		{[]string{"grep", "-A", "3", key, "src"}, Allow},
 		{[]string{"grep", "--", key, "src"}, Allow},
@@ -452,9 +449,5 @@ func TestSearchPattern(t *testing.T) {
 		{[]string{"ag", "-t", ".", key}, Deny}, // ag's letters are not known
 		{[]string{"grep", "--color=auto", "-n", key, "src"}, Allow},
 		{[]string{"cat", key}, Deny},
-	} {
-		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
-			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
-		}
-	}
+	})
 }

@@ -281,12 +281,7 @@ func TestProtectedDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
-	for _, c := range []struct {
-		words []string
-		want  Decision
-	}{
+	checkDecisions(t, Default(), Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}, []decideCase{
 		{[]string{"rm", "-rf", ".claude"}, Ask},
 		{[]string{"mv", ".claude", "x"}, Ask},
 		{[]string{"rm", "-rf", "out"}, Allow},
@@ -294,7 +289,20 @@ func TestProtectedDirectories(t *testing.T) {
 		{[]string{"git", "rm", "-q", "-r", "--", ".claude"}, Ask},
 		{[]string{"git", "rm", "-q", "*.json"}, Ask},
 		{[]string{"git", "rm", "-q", "a.log"}, Allow},
-	} {
+	})
+}
+
+// decideCase is an exec subject's words and the decision wanted.
+type decideCase struct {
+	words []string
+	want  Decision
+}
+
+// checkDecisions decides each case's words as an exec subject under p in
+// ctx and reports those decided otherwise.
+func checkDecisions(t *testing.T, p *Policy, ctx Context, cases []decideCase) {
+	t.Helper()
+	for _, c := range cases {
 		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
 		}
