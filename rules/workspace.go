@@ -62,8 +62,10 @@ func checksWrites(words []string) bool {
 // names of one static directory inside the workspace, which remove and
 // rename take as they are, links included), and no protected path that
 // its pattern could name in that directory (see globReachesProtected; a
-// source cp only reads is not checked so): `rm -rf build/*`, `rm -f
-// *.log`, `cp *.js dist/`.
+// source cp only reads is not checked so), no link among cp's or mv's
+// sources, and no name that starts with "-" (an option) unless after
+// "--": `rm -rf build/*`, `rm -f ./*.log`, `rm -f -- *.log`, `cp ./*.js
+// dist/`.
 func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string) (bool, string) {
 	if !checksWrites(words) {
 		return false, "" // what Prepared.SameIn counts on
