@@ -129,7 +129,10 @@ func ConfigParameters(s string) []string {
 // anything changed; an unreadable or stale one is ignored.
 func GlobalReach(home string, lookup func(string) (string, bool), cache string) GitReach {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	env := EnvConfig(lookup)
+	// The setting guardsh gives every real shell (safe.bareRepository,
+	// see interp.ShellEnv) names nothing: left out, a guardsh started
+	// inside a command (the PATH link) shares its parent's answer.
+	env := slices.DeleteFunc(EnvConfig(lookup), func(e ConfigEntry) bool { return e.Key == "safe.barerepository" })
 	key := reachKey{Home: home, Env: env}
 	for _, k := range []string{"GIT_CONFIG_GLOBAL", "XDG_CONFIG_HOME", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"} {
 		key.Vars = append(key.Vars, getenv(k))

@@ -146,6 +146,16 @@ func TestGlobalReachCache(t *testing.T) {
 	if r := GlobalReach(home, env2, cache); !slices.Contains(r.Programs, "/opt/editor") {
 		t.Errorf("with GIT_CONFIG_PARAMETERS: Programs %q", r.Programs)
 	}
+	// What guardsh gives every real shell does not change the key: a
+	// guardsh inside a command keeps its parent's cache.
+	GlobalReach(home, env, cache)
+	before, _ := os.Stat(cache)
+	inner := lookupIn(map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "PATH": os.Getenv("PATH"),
+		"GIT_CONFIG_PARAMETERS": "'safe.bareRepository'='explicit'"})
+	GlobalReach(home, inner, cache)
+	if after, _ := os.Stat(cache); !os.SameFile(before, after) {
+		t.Error("the cache was written again for safe.bareRepository")
+	}
 }
 
 // TestReachCacheRoundTrip: the cache file's format keeps every field,
