@@ -175,6 +175,7 @@ func TestLintWarnings(t *testing.T) {
 		{"allow rules the jail would make needless", "sandbox: workspace\n" + shell("    allow: [\"python3 *\", \"curl https://x/*\", \"ls *\"]\n    ask: [\"make *\"]\n"),
 			[]expect{want(4, W, `allow rule "python3 *" runs what it matches outside the jail, with your full rights: with sandbox: workspace`)}},
 		{"no sandbox, no such warning", shell("    allow: [\"python3 *\"]\n"), nil},
+		{"a source rule vouches for a file the shell reads", "sandbox: workspace\n" + shell("    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\", \". ~/x/*.sh\"]\n"), nil},
 		// Shadowed by a deny rule.
 		{"allow under a deny that matches all it matches", shell("    deny: [\"rm -rf *\"]\n    allow: [\"rm -rf build\"]\n"),
 			[]expect{want(4, W, `allow rule "rm -rf build" never takes effect: deny rule "rm -rf *" (line 3) matches every command it matches`)}},
