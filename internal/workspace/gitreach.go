@@ -20,19 +20,19 @@ type GitReach struct {
 	// (include.path, includeIf.<condition>.path, whatever the condition),
 	// absolute and cleaned; a file that does not exist is listed (a
 	// command may create it) but not read.
-	Files []string `json:"files"`
+	Files []string
 	// Programs are the absolute paths named in the values of the keys
 	// whose value git runs as a program or a command line (see
 	// programKeys): core.fsmonitor, core.pager, an alias's "!…", a
 	// credential helper, a diff, merge or filter driver …
-	Programs []string `json:"programs"`
+	Programs []string
 	// Dirs are the directories git runs code from: core.hooksPath and
 	// init.templateDir (the hooks git init and clone copy).
-	Dirs []string `json:"dirs"`
+	Dirs []string
 	// RelDirs are relative core.hooksPath values, which git takes in the
 	// work tree of each repository it runs in (git-config(1)): the caller
 	// protects them beneath each repository's top.
-	RelDirs []string `json:"rel_dirs,omitempty"`
+	RelDirs []string
 }
 
 // ConfigEntry is one key and value of git configuration; Key as git
@@ -357,16 +357,16 @@ func identify(file string) fileID {
 // environment's configuration. (Which git read them does not count: an
 // answer is cached only when one was found.)
 type reachKey struct {
-	Home string        `json:"home"`
-	Vars []string      `json:"vars"`
-	Env  []ConfigEntry `json:"env"`
+	Home string
+	Vars []string
+	Env  []ConfigEntry
 }
 
 // reachCache is the cache file's content.
 type reachCache struct {
-	Key   reachKey `json:"key"`
-	Files []fileID `json:"files"`
-	Reach GitReach `json:"reach"`
+	Key   reachKey
+	Files []fileID
+	Reach GitReach
 }
 
 // readReachCache returns the cached answer for key when every file it
