@@ -167,6 +167,39 @@ func (a *analyzer) loadAliases() {
 	}
 }
 
+// AliasesDefined adds to into the aliases that the alias commands among
+// segs define, for a script whose commands are analysed one at a time with
+// no word from bash of what it did (a script read from stdin): it never
+// forgets a name (an unalias may not run: `if false; then unalias ls; fi`),
+// a name given another value gets Hole (its use is then not understood),
+// and `builtin alias` and `command alias` count as alias. A definition
+// with a run-time part makes its segment RunsCode, which the caller
+// refuses; it is not recorded here.
+func AliasesDefined(segs []Segment, into map[string]string) {
+	for _, s := range segs {
+		args := s.Args
+		for len(args) > 1 && (args[0].Value == "builtin" || args[0].Value == "command") {
+			args = args[1:]
+			for len(args) > 1 && (args[0].Value == "-p" || args[0].Value == "--") {
+				args = args[1:]
+			}
+		}
+		if s.Kind != Exec || len(args) < 2 || args[0].Value != "alias" {
+			continue
+		}
+		for _, w := range args[1:] {
+			name, value, ok := strings.Cut(w.Value, "=")
+			if !ok || name == "" || strings.Contains(w.Value, Hole) {
+				continue
+			}
+			if old, known := into[name]; known && old != value {
+				value = Hole
+			}
+			into[name] = value
+		}
+	}
+}
+
 // DefinedAliases adds to into the aliases that the alias commands among
 // segs define (NAME=VALUE arguments fully known at analysis time), so that
 // an interactive session can pass them to the analysis of later commands

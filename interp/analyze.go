@@ -611,8 +611,13 @@ type analyzer struct {
 	// funcs are the functions sourced files define, called those whose
 	// bodies were analysed.
 	sourcing string
-	funcs    map[string]funcDef
-	called   map[string]bool
+	// stdinScript counts the nested shells being analysed that read
+	// their script from standard input (`bash <<EOF`, `bash < FILE`,
+	// `… | sh`): a command there that reads standard input takes script
+	// text from under that shell (see readsScriptStdin).
+	stdinScript int
+	funcs       map[string]funcDef
+	called      map[string]bool
 	// pending maps the names of functions loaded from a SourceCache to
 	// their encoded definitions, decoded at the first call of one.
 	pending map[string][]byte
@@ -2344,6 +2349,16 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		targets = a.fields(r.Word, f, targets)
 		line, col := f.at(r.OpPos)
 		fd := redirFd(r)
+		if r.N != nil && scriptFd(r.N.Value) {
+			a.fail(f, r.OpPos, "redirection of descriptor "+r.N.Value+", where bash may read its script from (see scriptFd): bash would go on reading it from elsewhere")
+			return runs
+		}
+		for _, t := range targets {
+			if dup && (scriptFd(strings.TrimSuffix(t.Value, "-")) || strings.Contains(t.Value, Hole)) {
+				a.fail(f, r.OpPos, "duplication of a descriptor bash may read its script from (see scriptFd), or of one only known at run time: reading it takes text from under bash, which then runs what the analysis read as data")
+				return runs
+			}
+		}
 		targetRuns := f.runsCode(r.Word)
 		for _, t := range targets {
 			if dup && (isFdTarget(t.Value) || r.Op == syntax.DplIn) {

@@ -218,7 +218,6 @@ func TestAnalyzeRedirections(t *testing.T) {
 		{"reading the standard output device is a hole", "cat < /dev/stdout", []string{"read \"/proc/\\x00\"", "exec cat"}},
 		{"fd duplications are not writes", "cmd 2>&1 >&2 3>&- <&0 4<&- 5>&6-", []string{"exec cmd"}},
 		{"greater-ampersand a file name is a write", "cmd >&out", []string{"write out", "exec cmd"}},
-		{"a dynamic fd target is a write of a hole", "cmd >&$fd", []string{"write \"\\x00\"", "exec cmd"}},
 		{"heredocs and here-strings are not reads", "cat <<EOF\nx\nEOF\ncat <<< y", []string{"exec cat", "exec cat"}},
 		{"a target gets quote removal and tilde", "echo > \"a b\" >~/x", []string{"write \"a b\"", "write /home/u/x", "exec echo"}},
 		{"a glob target keeps its literal parts", "echo > *.txt", []string{"write \"\\x00.txt\"", "exec echo"}},
@@ -536,6 +535,21 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 		{"a brace bomb is refused", "echo {1..100}{1..100}{1..100}", home, 1, 6, "cannot expand word"},
 		{"too many brace words are refused", strings.Repeat("echo {1..5000}\n", 4), home, 4, 6, "expansion too large"},
 		{"too many words are refused", strings.Repeat("echo "+strings.Repeat("a ", 50000)+"\n", 6), home, 6, 24282, "expansion too large"},
+		// What bash reads its script from (attack run 29: a read there
+		// took the next command's first line, and bash ran a
+		// here-document's body as code; `exec 255<F` would switch files).
+		{"a read of the script's descriptor is refused", "read -r -u 255 x", home, 1, 1, "read -u with a descriptor bash may read its script from"},
+		{"a glued -u is read", "read -ru254 x", home, 1, 1, "read -u with a descriptor"},
+		{"mapfile -u too", "mapfile -t -u 250 lines", home, 1, 1, "mapfile -u with a descriptor"},
+		{"a run-time -u is refused", `read -u "$fd" x`, home, 1, 1, "read -u with a descriptor"},
+		{"a duplication of the script's descriptor is refused", "cat <&255", home, 1, 5, "duplication of a descriptor bash may read its script from"},
+		{"a dynamic fd target is refused", "cmd >&$fd", home, 1, 5, "or of one only known at run time"},
+		{"a dup onto stdin from a run-time fd is refused", "read -u 3 x 3>&$fd", home, 1, 14, "only known at run time"},
+		{"replacing the script's descriptor is refused", "exec 255<other.sh", home, 1, 9, "redirection of descriptor 255"},
+		{"a read in a shell reading its script from stdin is refused", "bash <<'EOS'\nread -r x\ncat <<X\nrm -rf /\nX\nEOS", home, 1, 6, "read in a shell that reads its script from standard input"},
+		{"set -o posix is refused", "set -o posix", home, 1, 1, "-o posix would make bash run something other"},
+		{"shopt -s -o posix is refused", "shopt -s -o posix", home, 1, 1, "shopt -o posix"},
+		{"bash --posix is refused", "bash --posix -c 'ls'", home, 1, 1, "--posix"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -220,6 +220,12 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		// once `set -o history` and `history -s TEXT` have filled the list.
 		markRunsCode(!hasShortOption(args[1:], 'l'))
 		return
+	case (name == "read" || name == "mapfile" || name == "readarray") && a.stdinScript > 0 && !readsOwnInput(args, s):
+		a.fail(f, s.Pos(), name+" in a shell that reads its script from standard input, with no input of its own: it would take the script's next text, which the shell then skips, and run as code what the analysis read as data")
+		return
+	case (name == "read" || name == "mapfile" || name == "readarray") && readsScriptFd(args):
+		a.fail(f, s.Pos(), name+" -u with a descriptor bash may read its script from (see scriptFd), or one only known at run time: it would take text from under bash, which then runs what the analysis read as data")
+		return
 	case name == "mapfile" || name == "readarray":
 		// mapfile -C CODE runs CODE for each chunk of lines read.
 		if code, at, ok := mapfileCallback(args); ok {
@@ -576,7 +582,9 @@ func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame, posix bool) 
 			// bash < FILE reads its code from FILE: a script file.
 			redirected = true
 			target := a.literal(r.Word, f, false)
+			a.stdinScript++
 			unknown = strings.Contains(target, Hole) || a.script(target, base+" < "+target, int(r.OpPos.Offset()), f, posix)
+			a.stdinScript--
 			continue
 		case syntax.RdrInOut, syntax.DplIn:
 			redirected, unknown = true, true // a descriptor: whatever it holds
@@ -589,14 +597,18 @@ func (a *analyzer) stdinCode(base string, s *syntax.Stmt, f *frame, posix bool) 
 		if a.err != nil || unknown {
 			continue
 		}
+		a.stdinScript++
 		a.nested(text, via, int(r.OpPos.Offset()), f, false, posix)
+		a.stdinScript--
 	}
 	if redirected {
 		return unknown
 	}
 	if feeder := a.feeds[s]; feeder != nil {
 		if text, ok := a.fedText(feeder, f); ok {
+			a.stdinScript++
 			a.nested(text, "| "+base, int(feeder.Pos().Offset()), f, false, posix)
+			a.stdinScript--
 			return false
 		}
 	}

@@ -3,18 +3,26 @@ package interp
 import (
 	"strconv"
 	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shell options that make bash run something other than the text analysed:
 // keyword (-k: NAME=value words anywhere in a command become its
-// environment) and histexpand (-H: !… rewrites a line from earlier ones).
+// environment), histexpand (-H: !… rewrites a line from earlier ones) and
+// posix (aliases expand in a script too, special builtins are found
+// before functions, source no longer reads the working directory's file:
+// an attack run's `set -o posix`, then an alias named ls, ran the alias's
+// command where the analysis read ls).
 // guardsh starts bash with +H and refuses -k and -H on its own command
 // line; text that turns either on, with set, shopt -o or a nested shell's
 // options, is not understood. An option word only known at run time makes
 // the segment RunsCode.
 
 // riskyOptionNames are the set -o names of those options.
-var riskyOptionNames = map[string]bool{"keyword": true, "histexpand": true}
+var riskyOptionNames = map[string]bool{"keyword": true, "histexpand": true, "posix": true}
 
 // optionRisk checks a set, shopt or shell segment's words for an option
 // that turns keyword or histexpand on: refuse names it; dynamic reports
@@ -34,7 +42,8 @@ func optionRisk(args []Word) (refuse string, dynamic bool) {
 	case "set":
 		return setRisk(args[1:], true)
 	case "shopt":
-		oMode, on := false, true
+		// Only -s turns an option on (-u off; neither, or -q, asks).
+		oMode, on, off := false, false, false
 		var names []Word
 		for _, w := range args[1:] {
 			v := w.Value
@@ -43,21 +52,20 @@ func optionRisk(args []Word) (refuse string, dynamic bool) {
 			}
 			if len(v) > 1 && v[0] == '-' && len(names) == 0 {
 				oMode = oMode || strings.ContainsRune(v, 'o')
-				if strings.ContainsRune(v, 'u') {
-					on = false
-				}
+				on = on || strings.ContainsRune(v, 's')
+				off = off || strings.ContainsRune(v, 'u')
 				continue
 			}
 			names = append(names, w)
 		}
-		if oMode && on {
+		if oMode && on && !off {
 			for _, w := range names {
 				if riskyOptionNames[w.Value] {
 					return "shopt -o " + w.Value + " would make bash run something other than what was analysed", false
 				}
 			}
 		}
-		if !oMode && !on {
+		if !oMode && off {
 			for _, w := range names {
 				if w.Value == "sourcepath" {
 					// Off, source NAME reads ./NAME, not the file on PATH
@@ -79,6 +87,9 @@ func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
 		}
 		if v == "--" || v == "-" || len(v) < 2 || (v[0] != '-' && v[0] != '+') || strings.HasPrefix(v, "--") {
 			if strings.HasPrefix(v, "--") && v != "--" && !isSet {
+				if len(v) >= 4 && strings.HasPrefix("--posix", v) {
+					return "--posix would make bash run something other than what was analysed", false
+				}
 				continue // a shell's long option (--norc, --rcfile F …)
 			}
 			return "", false
@@ -287,4 +298,107 @@ func readTakesArg(opt string) bool {
 		return false
 	}
 	return strings.ContainsAny(opt[len(opt)-1:], "dinNptu")
+}
+
+// scriptFloor is the lowest descriptor number bash may hold its script on:
+// bash moves the file it reads commands from (a script, the text guardsh
+// streams to it, an interactive session's channel) to the highest free
+// descriptor below the smaller of 256 and the soft limit on open files
+// (RLIMIT_NOFILE), and a nested shell's script the same way, a little
+// lower when those are taken: 16 below that bound.
+var scriptFloor = sync.OnceValue(func() int {
+	limit := 256
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur < uint64(limit) {
+		limit = int(rl.Cur)
+	}
+	return max(limit-16, 10)
+})
+
+// scriptFd reports whether v, a descriptor number as written, could be
+// the one bash reads its script from (see scriptFloor): a command that
+// reads it (read -u 255, cat <&255) takes text from under bash, which then
+// runs as code what the analysis read as data (an attack run's here-
+// document body), and one that replaces it (exec 255<FILE) makes bash go
+// on with another file's text. An attack run read a stdin script's
+// channel, a large script's descriptor and a nested `bash FILE`'s so.
+func scriptFd(v string) bool {
+	if !allDigits(v) {
+		return false
+	}
+	n, err := strconv.Atoi(v)
+	return err != nil || n >= scriptFloor()
+}
+
+// readsScriptFd reports whether read, mapfile or readarray's options
+// (args[0] is the builtin) give -u a descriptor scriptFd reports, or one
+// only known at run time.
+func readsScriptFd(args []Word) bool {
+	withArg := "adinNptu" // read's options that take a value
+	if args[0].Value != "read" {
+		withArg = "dnOsuCc" // mapfile's
+	}
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		if strings.Contains(v, Hole) {
+			return true // an option only known at run time could be -u
+		}
+		if v == "--" || len(v) < 2 || v[0] != '-' {
+			return false
+		}
+		for j := 1; j < len(v); j++ {
+			c := v[j]
+			if strings.IndexByte(withArg, c) < 0 {
+				continue
+			}
+			val := v[j+1:]
+			if val == "" && i+1 < len(args) {
+				i++
+				val = args[i].Value
+			}
+			if c == 'u' && (strings.Contains(val, Hole) || scriptFd(val)) {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// readsOwnInput reports whether read, mapfile or readarray (args, in
+// statement s) reads something other than standard input: a -u option, or
+// an input redirection of descriptor 0 on the statement itself (one on an
+// enclosing loop is not looked for).
+func readsOwnInput(args []Word, s *syntax.Stmt) bool {
+	withArg := "adinNptu"
+	if args[0].Value != "read" {
+		withArg = "dnOsuCc"
+	}
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		if v == "--" || len(v) < 2 || v[0] != '-' {
+			break
+		}
+		for j := 1; j < len(v); j++ {
+			if c := v[j]; strings.IndexByte(withArg, c) >= 0 {
+				if c == 'u' {
+					return true
+				}
+				if j == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	for _, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+	}
+	return false
 }

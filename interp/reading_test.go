@@ -395,7 +395,7 @@ func TestContinuationsReadAlike(t *testing.T) {
 // command after it).
 func TestAliasKeepsRedirections(t *testing.T) {
 	for _, src := range []string{
-		"set -o posix\nalias echo=\"echo '\"\necho <<<\"';touch PWNED;#\" \\'",
+		"shopt -s expand_aliases\nalias echo=\"echo '\"\necho <<<\"';touch PWNED;#\" \\'",
 		"alias echo=\"echo '\"\necho 2>\"';touch PWNED;#\" \\'",
 	} {
 		segs, err := Analyze(src, home)

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -188,9 +189,9 @@ func (r Run) Command(text string, args []string) (int, error) {
 // caller feeds one analysed command at a time and closes at the end; wait
 // returns bash's exit status as Command does.
 //
-// With separate, the script reaches bash on its own channel, as
-// `bash OPTIONS /dev/fd/3 ARGS…` (so $0 is /dev/fd/3), and the commands get
-// r.Stdin: nothing a command reads can consume script text, so bash runs
+// With separate, the script reaches bash on its own channel, a pipe bash
+// opens as `bash OPTIONS /proc/PID/fd/N ARGS…` (so $0 is that path; PID is
+// guardsh's) and no command inherits, and the commands get r.Stdin: nothing a command reads can consume script text, so bash runs
 // exactly the commands guardsh analysed, in the same order. Without it,
 // `bash OPTIONS -s ARGS…` reads the script on its standard input, as an
 // interactive terminal session needs; a command that reads stdin then
@@ -206,15 +207,20 @@ func (r Run) Stream(args []string, separate bool) (w io.WriteCloser, wait func()
 		}
 		return w, func() (int, error) { return r.waitFor(cmd) }, nil
 	}
-	argv = append(argv, "/dev/fd/3")
-	argv = append(argv, args...)
-	cmd := r.cmd(argv)
-	cmd.Stdin = r.Stdin
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd.ExtraFiles = []*os.File{pr}
+	// bash opens the pipe's read end through guardsh's /proc entry: no
+	// descriptor of it is passed down, so a command cannot read the
+	// script from under bash (an attack run's `read -r x <&3` swallowed
+	// the first line of the next command, and bash ran a here-document's
+	// body as code). bash's own descriptor of it is close-on-exec; reads
+	// of it by a builtin are refused by the analysis (see scriptFd).
+	argv = append(argv, "/proc/"+strconv.Itoa(os.Getpid())+"/fd/"+strconv.Itoa(int(pr.Fd())))
+	argv = append(argv, args...)
+	cmd := r.cmd(argv)
+	cmd.Stdin = r.Stdin
 	return pw, func() (int, error) {
 		status, err := r.waitFor(cmd)
 		pr.Close()

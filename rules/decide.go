@@ -238,6 +238,9 @@ type judgement struct {
 	// brief: the verdict is made without its Reason and Suggest, and its
 	// Rule is the policy's own (see Prepared.Brief).
 	brief bool
+	// hint, when not empty, says how the command could be written to
+	// be decided otherwise (it then gets no suggested allow rule).
+	hint string
 }
 
 func (p *Policy) decideExec(s Subject, ctx Context, mode Mode) Verdict {
@@ -452,6 +455,9 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
+		} else if why != "" {
+			// Inside the workspace, but for how it is written.
+			j.hint = why
 		} else if len(s.Words) > 0 {
 			_, writesOutside = workspaceWriters()[s.Words[0]]
 		}
@@ -1127,7 +1133,10 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		v.Reason = j.why + " and no rule matches"
 	}
 	v.Reason += ignored
-	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone {
+	if j.hint != "" {
+		v.Reason += "; " + j.hint
+	}
+	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone && j.hint == "" {
 		v.Suggest = j.suggestion(memo)
 	}
 	return v
@@ -1192,18 +1201,26 @@ func suggestExec(words []string) string {
 		return exact
 	}
 	var pat string
+	exact := strings.Join(words, " ")
+	exactOK := !strings.ContainsAny(exact, Hole+"*") && strings.TrimSpace(exact) == exact
 	switch {
 	case len(words) == 1:
 		pat = words[0] + " *"
 	case isSubcommand(words[1]):
 		pat = words[0] + " " + words[1] + " *"
+	case exactOK:
+		pat = exact
 	default:
-		exact := strings.Join(words, " ")
-		if !strings.ContainsAny(exact, Hole+"*") && strings.TrimSpace(exact) == exact {
-			pat = exact
-		} else {
-			pat = words[0] + " *"
+		pat = words[0] + " *"
+	}
+	if strings.HasSuffix(pat, " *") && broadAllowHarms(pat) {
+		// "rm *" or "sed *" would allow `rm -rf ~/Documents` and
+		// `sed -i … /etc/passwd`: only the command itself, if it can be
+		// spelled as a pattern.
+		if !exactOK || len(words) == 1 {
+			return ""
 		}
+		return exact
 	}
 	if !hasHole(words) {
 		// Without a Hole each form above matches the words: "W0 *" and
@@ -1217,6 +1234,24 @@ func suggestExec(words []string) string {
 		return ""
 	}
 	return pat
+}
+
+// broadAllowHarms reports whether pat, an allow pattern "P… *", would
+// allow commands that destroy, write outside the workspace, change a
+// protected path or raise privilege whatever the "*" stands for: those
+// whose sensitivity (see sensitivityOf) for "P… x" is such ("rm *",
+// "sed *", "chmod *", "git clean *", "sudo *"). An allow rule so broad
+// undoes the very checks that made the command ask.
+func broadAllowHarms(pat string) bool {
+	words := append(strings.Fields(strings.TrimSuffix(pat, "*")), "x")
+	if strings.ContainsAny(strings.Join(words[:len(words)-1], " "), "*?[") {
+		return false
+	}
+	switch sensitivityOf(words, nil, false) {
+	case Destructive, OutsideWorkspace, ProtectedPath, Privilege:
+		return true
+	}
+	return false
 }
 
 // suggestNaming proposes "KEY *" for a subject that runs code given in

@@ -184,9 +184,9 @@ func TestReasons(t *testing.T) {
 	}{
 		{exec("rm", "-rf", "build"), AskMode, `matches deny rule "rm -rf *" (test.yaml:4)`, ""},
 		{exec("rm", Hole), AskMode, `could match deny rule "rm -rf *" (test.yaml:4) once its run-time parts are known`, ""},
-		{exec("npm", "publish"), AskMode, "npm is not in the read-only table unless its first argument is -v or --version and no rule matches", "npm publish *"},
+		{exec("npm", "publish"), AskMode, "npm is in the read-only table only as npm -v or --version and no rule matches", "npm publish *"},
 		{exec("rm", "-f", "/srv/x"), AskMode, "rm is not in the read-only table and no rule matches", "rm -f /srv/x"},
-		{exec("npm", "test"), AskMode, "npm is not in the read-only table unless its first argument is -v or --version and no rule matches", "npm test *"},
+		{exec("npm", "test"), AskMode, "npm is in the read-only table only as npm -v or --version and no rule matches", "npm test *"},
 		{exec("git", "push", "origin", "main"), AskMode, "git push is not in the read-only table and no rule matches", "git push *"},
 		{exec("make"), AskMode, "make is not in the read-only table and no rule matches", "make *"},
 		{exec("./build.sh", "--fast"), AskMode, "./build.sh is not in the read-only table and no rule matches", "./build.sh --fast"},
@@ -200,8 +200,8 @@ func TestReasons(t *testing.T) {
 		{exec(Hole), AskMode, `could match deny rule "rm -rf *" (test.yaml:4) once its run-time parts are known`, ""},
 		{exec("ls"), Chat, "mode chat runs nothing", ""},
 		{exec("ls"), Approve, "ls is in the read-only table, but mode approve asks before anything no allow rule matches", "ls *"},
-		{exec("npm", "publish"), Plan, "npm is not in the read-only table unless its first argument is -v or --version; mode plan runs only read-only commands", ""},
-		{exec("npm", "publish"), Bypass, "npm is not in the read-only table unless its first argument is -v or --version; mode bypass runs it", ""},
+		{exec("npm", "publish"), Plan, "npm is in the read-only table only as npm -v or --version; mode plan runs only read-only commands", ""},
+		{exec("npm", "publish"), Bypass, "npm is in the read-only table only as npm -v or --version; mode bypass runs it", ""},
 		{write(ctx.Workspace + "/src/a.go"), AskMode, "writes " + ctx.Workspace + "/src/a.go inside the workspace and no rule matches", "src/*"},
 		{write(ctx.Workspace + "/a.go"), AskMode, "writes " + ctx.Workspace + "/a.go inside the workspace and no rule matches", "a.go"},
 		{write(ctx.Home + "/notes/a.md"), AskMode, "writes " + ctx.Home + "/notes/a.md outside the workspace and no rule matches", "~/notes/*"},
@@ -252,6 +252,37 @@ func TestSuggestionsWork(t *testing.T) {
 	}
 }
 
+// TestNoBroadSuggestions: the allow rule proposed for a command that asks
+// never allows, whatever its "*" stands for, destroying, writing outside
+// the workspace or raising privilege: a new user added the proposed
+// "rm *" and "sed *", after which `rm -rf ~/Documents` ran unasked. Only
+// the command itself is proposed then, if it has no run-time part.
+func TestNoBroadSuggestions(t *testing.T) {
+	ctx := testContext(t, Auto)
+	for _, c := range []struct {
+		s    Subject
+		want string
+	}{
+		{exec("rm", "-rf", Hole), ""},
+		{exec("rm", "-rf", "/srv/x"), "rm -rf /srv/x"},
+		{exec("sed", "-i", "s/a/b/", Hole), ""},
+		{exec("chmod", "755", Hole), ""},
+		{exec("git", "clean", "-fdx"), "git clean -fdx"},
+		{exec("git", "clean", Hole), ""},
+		{exec("sudo", Hole), ""},
+		{exec("npm", "test"), "npm test *"},
+		{exec("make"), "make *"},
+	} {
+		v := Default().Decide(c.s, ctx)
+		if v.Decision != Ask || v.Suggest != c.want {
+			t.Errorf("%q: %s, suggest %q, want ask and %q", c.s.Words, v.Decision, v.Suggest, c.want)
+		}
+		if strings.HasSuffix(v.Suggest, " *") && broadAllowHarms(v.Suggest) {
+			t.Errorf("%q: suggests %q, which harms", c.s.Words, v.Suggest)
+		}
+	}
+}
+
 func TestProtectedPathsInBypass(t *testing.T) {
 	p := mustParse(t, "mode: bypass\n")
 	ctx := testContext(t, "")
@@ -264,6 +295,13 @@ func TestProtectedPathsInBypass(t *testing.T) {
 		"/opt/guardsh/bin/guardsh", "/var/log/guardsh/audit.jsonl",
 		ctx.Workspace + "/sub/../.git/config",                                                   // cleaned first
 		ctx.Workspace + "/.git/objects/x", ctx.Workspace + "/.git/rebase-merge/git-rebase-todo", // all of .git
+		// Agents' and editors' project files that start programs (attack
+		// run 29 wrote the first two unasked).
+		ctx.Workspace + "/.vscode/mcp.json", ctx.Workspace + "/.qwen/settings.json", ctx.Workspace + "/.zed/settings.json",
+		ctx.Workspace + "/.roo/mcp.json", ctx.Workspace + "/.kiro/settings/mcp.json", ctx.Workspace + "/.amazonq/mcp.json",
+		ctx.Workspace + "/.crush.json", ctx.Workspace + "/sub/crush.json", ctx.Workspace + "/.continue/mcpServers/x.yaml",
+		ctx.Workspace + "/.devcontainer/devcontainer.json", ctx.Workspace + "/.devcontainer.json",
+		ctx.Workspace + "/.pre-commit-config.yaml",
 	}
 	for _, path := range protected {
 		v := p.Decide(write(path), ctx)

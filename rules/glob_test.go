@@ -134,7 +134,21 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		{glob("rm", "-rf", "src/*/x"), Ask}, // a link on the way
 		{glob("rm", "-rf", "../*"), Ask},
 		{glob("cp", "out/*", "*.log"), Ask}, // a glob destination
-		{glob("touch", "out/*"), Ask},       // follows links
+		// Programs that change what a name's link leads to (touch,
+		// chmod, sed -i --follow-symlinks): no link among the names.
+		{glob("touch", "out/*"), Allow},
+		{glob("touch", "lnk*"), Ask},
+		{glob("chmod", "+x", "out/*"), Allow},
+		{glob("chmod", "+x", "lnk*"), Ask},
+		{glob("chmod", "out/*"), Ask}, // the glob could be the mode (u+s)
+		{glob("sed", "-i", "s/a/b/", "out/*"), Allow},
+		{glob("sed", "-i", "-e", "s/a/b/", "out/*"), Allow},
+		{glob("sed", "-i", "--expression=s/a/b/", "out/*"), Allow},
+		{glob("sed", "-i", "out/*"), Ask},       // the glob is the script
+		{glob("sed", "-i", "-e", "out/*"), Ask}, // -e's value, the script
+		{glob("sed", "-i", "-f", "x", "out/*"), Ask},
+		{glob("sed", "-i", "s/a/b/", "lnk*"), Ask},
+		{glob("sed", "-i", "s/a/b/", ".vscode/*.json"), Ask},
 		// A name that starts with "-" is an option (an attack run's
 		// `touch ./-r; rm -f ?r .gi?`): a glob that can start so needs
 		// "--" before it, or a directory in front.
@@ -151,6 +165,36 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 	} {
 		if v := p.Decide(c.s, ctx); v.Decision != c.want {
 			t.Errorf("%q (glob %b): %s (%s), want %s", c.s.Words, c.s.Glob, v.Decision, v.Reason, c.want)
+		}
+	}
+}
+
+// TestGlobOptionHint: a command that is a workspace write but for a glob
+// that could expand to an option says how to write it (a new user's
+// `rm -rf node_modules *.egg-info` asked with no way to tell why), and
+// proposes no allow rule.
+func TestGlobOptionHint(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	for _, c := range []struct {
+		words []string
+		glob  uint64
+		hint  bool
+	}{
+		{[]string{"rm", "-rf", "node_modules", Hole + ".egg-info"}, 1 << 3, true},
+		{[]string{"sed", "-i", "s/a/b/", Hole + ".py"}, 1 << 3, true},
+		{[]string{"rm", "-rf", "../" + Hole + ".x"}, 1 << 2, false}, // outside: no hint
+		{[]string{"rm", "-rf", Hole + ".x", "/etc/x"}, 1 << 2, false},
+	} {
+		v := p.Decide(Subject{Kind: KindExec, Words: c.words, Glob: c.glob}, ctx)
+		hinted := strings.Contains(v.Reason, "or put -- before the files")
+		if v.Decision != Ask || hinted != c.hint || c.hint && v.Suggest != "" {
+			t.Errorf("%q: %s (%s), suggest %q; want ask, hint %v", c.words, v.Decision, v.Reason, v.Suggest, c.hint)
 		}
 	}
 }

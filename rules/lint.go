@@ -33,6 +33,8 @@ type Finding struct {
 	Line     int
 	Severity Severity
 	Problem  string
+	// broad marks a finding of lintBroadAllows (see BroadAllowFinding).
+	broad bool
 }
 
 // String returns "FILE:LINE: SEVERITY: PROBLEM", or "FILE: SEVERITY:
@@ -154,12 +156,38 @@ func Lint(data []byte, file string) []Finding {
 	}
 	slices.SortStableFunc(rs, func(a, b Rule) int { return a.Line - b.Line })
 	out = append(out, lintRules(rs)...)
+	out = append(out, lintBroadAllows(rs)...)
 	if parsed != nil && parsed.Sandbox.On() {
 		out = append(out, lintJailedAllows(rs, parsed.Sandbox.Mode)...)
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
 	return out
 }
+
+// lintBroadAllows warns of shell allow rules "P… *" that allow, whatever
+// the "*" stands for, commands that destroy, write outside the workspace,
+// change a protected path or raise privilege (see broadAllowHarms): allow
+// "rm *" lets `rm -rf ~/Documents` run unasked, since allow rules come
+// before the checks that would have made it ask. (A deny or ask rule
+// still wins over it.)
+func lintBroadAllows(rs []Rule) []Finding {
+	var out []Finding
+	for i := range rs {
+		r := &rs[i]
+		if r.Section != "shell" || r.Decision != Allow || !strings.HasSuffix(r.Pattern, " *") || !broadAllowHarms(r.Pattern) {
+			continue
+		}
+		out = append(out, Finding{File: r.File, Line: r.Line, Severity: SeverityWarning, broad: true,
+			Problem: fmt.Sprintf("allow rule %q allows %s whatever follows, outside the workspace too (%q): only deny and ask rules still stop it; allow the commands themselves instead (\"%s\")",
+				r.Pattern, strings.TrimSuffix(r.Pattern, " *"), strings.TrimSuffix(r.Pattern, "*")+"-rf ~/Documents", strings.TrimSuffix(r.Pattern, "*")+"build/")})
+	}
+	return out
+}
+
+// BroadAllowFinding reports a finding of the broad allow rule check (see
+// lintBroadAllows), which says nothing of a file whose allow rules are
+// ignored (a project's .guardsh.yaml).
+func BroadAllowFinding(f Finding) bool { return f.broad }
 
 // lintJailedAllows warns, with the sandbox on, of shell allow rules for
 // what the jail would take (an interpreter, a project's runner, a

@@ -175,6 +175,12 @@ func TestLintWarnings(t *testing.T) {
 		{"allow rules the jail would make needless", "sandbox: workspace\n" + shell("    allow: [\"python3 *\", \"curl https://x/*\", \"ls *\"]\n    ask: [\"make *\"]\n"),
 			[]expect{want(4, W, `allow rule "python3 *" runs what it matches outside the jail, with your full rights: with sandbox: workspace`)}},
 		{"no sandbox, no such warning", shell("    allow: [\"python3 *\"]\n"), nil},
+		// Allow rules so broad that they undo the checks (the allow
+		// rules guardsh itself once proposed: "rm *", "sed *").
+		{"broad allow rules for destructive programs", shell("    allow: [\"rm *\", \"sed *\", \"chmod *\", \"git clean *\", \"sudo *\"]\n"),
+			[]expect{want(3, W, `allow rule "rm *" allows rm whatever follows, outside the workspace too ("rm -rf ~/Documents")`),
+				want(3, W, `allow rule "sed *"`), want(3, W, `allow rule "chmod *"`), want(3, W, `allow rule "git clean *"`), want(3, W, `allow rule "sudo *"`)}},
+		{"narrow or harmless allow rules", shell("    allow: [\"rm -rf build/*\", \"ls *\", \"npm test *\", \"git push *\", \"rm -rf node_modules\"]\n"), nil},
 		{"a source rule vouches for a file the shell reads", "sandbox: workspace\n" + shell("    allow: [\"source ~/.claude/shell-snapshots/snapshot-*.sh\", \". ~/x/*.sh\"]\n"), nil},
 		// Shadowed by a deny rule.
 		{"allow under a deny that matches all it matches", shell("    deny: [\"rm -rf *\"]\n    allow: [\"rm -rf build\"]\n"),

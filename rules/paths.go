@@ -171,7 +171,16 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // (~/.config/opencode, a project's opencode.json), Cursor (~/.cursor, a
 // project's .cursor/cli.json and mcp.json), Aider (.aider.conf.yml, whose
 // lint and test commands it runs) and VS Code (.vscode/settings.json and
-// tasks.json, which run tasks and approve agent tools).
+// tasks.json, which run tasks and approve agent tools, and mcp.json, whose
+// servers it starts); and the project files of other agents and editors
+// that start programs named there (attack run 29 wrote them unasked):
+// Qwen Code (.qwen/settings.json, a Gemini CLI fork's mcpServers), Zed
+// (.zed/settings.json context_servers), Roo Code (.roo/mcp.json), Kiro
+// (.kiro/settings/mcp.json), Amazon Q (.amazonq/mcp.json), Crush
+// (.crush.json, crush.json), Continue (.continue/mcpServers/*), dev
+// containers (devcontainer.json, whose initializeCommand runs on the host
+// when the editor opens the project) and pre-commit
+// (.pre-commit-config.yaml, whose hooks the git hook it installs runs).
 var builtinProtected = []string{
 	"~/.ssh", "~/.ssh/*",
 	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
@@ -190,7 +199,10 @@ var builtinProtected = []string{
 	"~/.config/opencode", "~/.config/opencode/*", "*/opencode.json", "*/opencode.jsonc",
 	"~/.cursor", "~/.cursor/*", "*/.cursor/cli.json", "*/.cursor/mcp.json",
 	"~/.aider.conf.yml", "*/.aider.conf.yml",
-	"*/.vscode/settings.json", "*/.vscode/tasks.json",
+	"*/.vscode/settings.json", "*/.vscode/tasks.json", "*/.vscode/mcp.json",
+	"*/.qwen/settings.json", "*/.zed/settings.json", "*/.roo/mcp.json", "*/.kiro/settings/mcp.json",
+	"*/.amazonq/mcp.json", "*/.crush.json", "*/crush.json", "*/.continue/mcpServers/*",
+	"*/.devcontainer/devcontainer.json", "*/.devcontainer.json", "*/.pre-commit-config.yaml",
 }
 
 // SecretsFile is the File of the built-in read rules for secrets.

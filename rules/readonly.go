@@ -678,7 +678,7 @@ func (prog *program) check(label string, args []string) (c Class, why string, ba
 // label) without the first argument its Require asks for.
 func requiredReason(prog *program, label string) string {
 	if len(prog.Only) > 0 {
-		return fmt.Sprintf("%s is not in the read-only table unless its first argument is %s", label, orList(prog.Require))
+		return fmt.Sprintf("%s is in the read-only table only as %s %s", label, label, orList(prog.Require))
 	}
 	return fmt.Sprintf("%s runs a program unless its first argument is %s", label, orList(prog.Require))
 }

@@ -87,24 +87,38 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, ""
 	}
 	operands, temp := 0, false // temp: an operand lies in a temp directory
+	optionGlob := ""           // a glob that could expand to an option (see below)
 	for i, w := range words[1:] {
 		if strings.Contains(w, Hole) {
 			dir, pattern, ok := globDir(w, globs)
+			// What the glob's names are to the program: files it
+			// removes or renames as they are (rm, rmdir, unlink; cp's
+			// and mv's sources), or files it changes through a link
+			// (sed -i's files past its script, chmod's and touch's
+			// operands), whose names must then hold no link.
 			takes := name == "rm" || name == "rmdir" || name == "unlink" ||
-				(name == "cp" || name == "mv") && i < len(words)-2
-			// A name the glob expands to that starts with "-" is an
-			// option (`touch ./-r; rm -f ?r .gi?` is rm -f -r .git):
-			// only a word that cannot start so, or one after "--".
-			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") ||
-				strings.HasPrefix(w, Hole) && !slices.Contains(words[1:i+1], "--") {
+				(name == "cp" || name == "mv") && i < len(words)-2 ||
+				name == "sed" && sedFileOperand(words, i+1) ||
+				name == "chmod" && chmodFileOperand(words, i+1) || name == "touch"
+			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
 				return false, ""
 			}
+			if strings.HasPrefix(w, Hole) && !slices.Contains(words[1:i+1], "--") {
+				// A name the glob expands to that starts with "-" is an
+				// option (`touch ./-r; rm -f ?r .gi?` is rm -f -r .git):
+				// only a word that cannot start so, or one after "--".
+				// The rest is looked at still, to say so if it is all
+				// that keeps the command from being a workspace write.
+				optionGlob = w
+			}
+			through := name == "sed" || name == "chmod" || name == "touch"
 			ps := newPathSubject(dir, ctx)
 			// The workspace's own top, or a directory strictly inside it
 			// or a temp directory (not a whole temp directory: others'
 			// files are there).
 			atTop := slices.Contains(x.wsDirs, ps.resolved)
-			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.globReachesProtected(ps.resolved, pattern, name == "mv" || name == "rm" && recursiveRm(words), name == "cp" || name == "mv", name == "cp", ctx.Lookups) ||
+			recursive := name == "mv" || (name == "rm" || name == "chmod") && recursiveRm(words)
+			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.globReachesProtected(ps.resolved, pattern, recursive, name == "cp" || name == "mv" || through, name == "cp", ctx.Lookups) ||
 				!atTop && !x.insideWorkspace(ps.resolved, true) {
 				return false, ""
 			}
@@ -154,6 +168,10 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	}
 	if operands == 0 {
 		return false, ""
+	}
+	if optionGlob != "" {
+		shown := strings.ReplaceAll(optionGlob, Hole, "*")
+		return false, fmt.Sprintf("the glob %s could expand to a name starting with \"-\", which %s would take for an option: write ./%s, or put -- before the files, and it is a workspace write", shown, name, shown)
 	}
 	if temp {
 		return true, name + " changes only files inside the workspace and the temp directories"
@@ -531,6 +549,79 @@ func (x *pathIndex) globReachesProtected(dir, pattern string, recursive, source,
 
 // recursiveRm reports whether rm's words ask it to remove directories
 // with what they hold (-r, -R, --recursive, in any cluster, before "--").
+// sedFileOperand reports whether words[k], in a call of sed, is one of
+// the files sed edits: past the script, which is the first operand unless
+// an -e (--expression) gives it, and no option's value. Options it does
+// not know of (-f, a value glued to its letter) make it answer false.
+func sedFileOperand(words []string, k int) bool {
+	script, operands := false, true
+	for j := 1; j < k; j++ {
+		w := words[j]
+		switch {
+		case !operands || w == "-" || !strings.HasPrefix(w, "-"):
+			script = true // the script, or a file after it
+		case w == "--":
+			operands = false
+		case strings.HasPrefix(w, "--"):
+			opt, _, glued := strings.Cut(w, "=")
+			switch {
+			case len(opt) >= 3 && strings.HasPrefix("--expression", opt):
+				script = true
+				if !glued {
+					j++ // its value, the script
+				}
+			case len(opt) >= 3 && (strings.HasPrefix("--file", opt) || strings.HasPrefix("--line-length", opt)) && !glued:
+				return false
+			}
+		default:
+			last := w[len(w)-1]
+			if strings.ContainsRune(w[1:len(w)-1], 'e') || strings.ContainsRune(w[1:len(w)-1], 'l') || strings.ContainsRune(w, 'f') {
+				return false // a glued value
+			}
+			switch last {
+			case 'e':
+				script = true
+				j++
+			case 'l':
+				j++
+			}
+		}
+	}
+	// (words[k] itself, when a skipped value, is never reached: j is
+	// then past k.)
+	return script && k < len(words) && !skippedTo(words, k)
+}
+
+// chmodFileOperand reports whether words[k], in a call of chmod, comes
+// after its mode: an earlier word that is no option and holds no
+// run-time part (a glob there could expand to a mode such as u+s).
+func chmodFileOperand(words []string, k int) bool {
+	for _, w := range words[1:k] {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {
+			return true
+		}
+	}
+	return false
+}
+
+// skippedTo reports whether words[k] is the value of the option before it
+// (-e, -l, --expression, --line-length given apart from their value).
+func skippedTo(words []string, k int) bool {
+	if k < 2 {
+		return false
+	}
+	prev := words[k-1]
+	if !strings.HasPrefix(prev, "-") || prev == "-" || prev == "--" {
+		return false
+	}
+	if strings.HasPrefix(prev, "--") {
+		opt, _, glued := strings.Cut(prev, "=")
+		return !glued && len(opt) >= 3 && (strings.HasPrefix("--expression", opt) || strings.HasPrefix("--line-length", opt) || strings.HasPrefix("--file", opt))
+	}
+	last := prev[len(prev)-1]
+	return last == 'e' || last == 'l' || last == 'f'
+}
+
 func recursiveRm(words []string) bool {
 	for _, w := range words[1:] {
 		switch {

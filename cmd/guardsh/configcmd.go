@@ -112,7 +112,13 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 		for _, d := range lay.Dirs {
 			project := filepath.Join(d, projectConfig)
 			if _, err := os.Stat(project); err == nil {
-				findings = append(findings, rules.LintFile(project)...)
+				for _, f := range rules.LintFile(project) {
+					// Its allow rules are ignored (said below): how much
+					// one would allow is beside the point.
+					if !rules.BroadAllowFinding(f) {
+						findings = append(findings, f)
+					}
+				}
 				if p, err := rules.Load(project); err == nil {
 					_, ignored := rules.Merge(rules.Layers{Project: p})
 					findings = append(findings, ignored...)

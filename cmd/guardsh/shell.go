@@ -2,10 +2,13 @@ package main
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"os/user"
@@ -648,9 +651,52 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 		}
 	}
 	if status != 0 && !hinted {
-		fmt.Fprintln(s.stderr, sandboxHint(o, s.guard.Jail(o, ""), s.guard.PolicyFile))
+		spec := s.guard.Jail(o, "")
+		if firstInSession("sandbox-hint", s.guard.PolicyFile) {
+			fmt.Fprintln(s.stderr, sandboxHint(o, spec, s.guard.PolicyFile))
+		} else {
+			fmt.Fprintln(s.stderr, sandboxNote(o, spec))
+		}
 	}
 	return status
+}
+
+// firstInSession reports whether this is the first time in the agent's
+// session (see session) that what (with key, a config file) is said, and
+// remembers that it was: a marker file under guardsh's cache directory,
+// named by a hash of the three. Without a home directory every time is
+// the first. (A jailed command's failure printed the same long hint after
+// every failing test run of an agent's red-green loop: a new user's find.)
+func firstInSession(what, key string) bool {
+	home, _ := os.UserHomeDir()
+	dir := sourceCacheDir(home)
+	if dir == "" {
+		return true
+	}
+	sum := sha256.Sum256([]byte(what + "\x00" + key + "\x00" + session()))
+	marker := filepath.Join(filepath.Dir(dir), "warned", what+"-"+hex.EncodeToString(sum[:])[:32])
+	if _, err := os.Lstat(marker); err == nil {
+		return false
+	}
+	if os.MkdirAll(filepath.Dir(marker), 0o700) == nil {
+		_ = os.WriteFile(marker, nil, 0o600)
+	}
+	return true
+}
+
+// sandboxNote is the short line printed after a jailed command fails,
+// once sandboxHint has been printed in the session: that it ran jailed,
+// and what the jail allows.
+func sandboxNote(o guard.Outcome, spec sandbox.Spec) string {
+	net := "no TCP"
+	if o.Network {
+		net = "TCP allowed"
+	}
+	writes := "writes only beneath " + strings.Join(spec.Write, ", ")
+	if len(spec.Write) == 0 {
+		writes = "writes nowhere"
+	}
+	return fmt.Sprintf("guardsh: sandbox: it ran jailed (%s; %s)", writes, net)
 }
 
 // sandboxHint is the line printed after a jailed command fails: what the
@@ -711,9 +757,14 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
 	reader := interp.NewCommandReader(r)
+	// The aliases the commands so far define: bash expands them in a
+	// later command when expand_aliases or POSIX mode is on (guardsh run
+	// as sh), so each later command is read both ways, as in one text.
+	aliases := map[string]string{}
 	for {
 		text, err := reader.Next()
 		if text != "" {
+			s.guard.Analysis.Aliases = maps.Clone(aliases)
 			o, calls := s.review(text, s.evaluate(text))
 			for _, c := range o.Segments {
 				// A cd here moves the commands of later chunks too.
@@ -728,6 +779,11 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 				text = "(exit 126)\n"
 			} else {
 				s.printLines(a)
+				segs := make([]interp.Segment, len(o.Segments))
+				for i, c := range o.Segments {
+					segs[i] = c.Segment
+				}
+				interp.AliasesDefined(segs, aliases)
 			}
 			s.finish(rec, nil)
 			if _, werr := io.WriteString(w, text); werr != nil {

@@ -214,7 +214,7 @@ func TestMentionsDirState(t *testing.T) {
 		`declare -n ref="$n"`:      true,
 		`local -gn ref="$n"`:       true,
 		`read -r line`:             false,
-		`read -r "$n"`:             true,
+		`read -r -- "$n"`:          true,
 	} {
 		segs, err := interp.Analyze(text, interp.Options{Home: "/h"})
 		if err != nil {
