@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 	"gopkg.in/yaml.v3"
@@ -80,8 +81,112 @@ func Remember(path string, patterns []string, initial []byte) ([]Added, error) {
 	return added, nil
 }
 
-// appendAllow adds patterns to rules.shell.allow of the YAML document data.
+// appendAllow adds patterns to rules.shell.allow of the YAML document data:
+// as lines after the list's last item when the list is a block sequence of
+// one-line items, so that every other byte stays as it was (re-encoding
+// the document dropped blank lines and comments' alignment, and moved the
+// lines later audit records point to: a new user's find); else by
+// re-encoding the document (see appendAllowNode).
 func appendAllow(data []byte, patterns []string) ([]byte, error) {
+	if out, ok := appendAllowLines(data, patterns); ok {
+		return out, nil
+	}
+	return appendAllowNode(data, patterns)
+}
+
+// appendAllowLines is appendAllow's text edit; ok is false when the
+// document has no such list, or the edit would not read back as the list
+// with the patterns added.
+func appendAllowLines(data []byte, patterns []string) (out []byte, ok bool) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return nil, false
+	}
+	list := lookup(doc.Content[0], "rules", "shell", "allow")
+	if list == nil || list.Kind != yaml.SequenceNode || list.Style&yaml.FlowStyle != 0 || len(list.Content) == 0 {
+		return nil, false
+	}
+	last := list.Content[len(list.Content)-1]
+	if last.Kind != yaml.ScalarNode || last.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || last.Column < 3 {
+		return nil, false
+	}
+	have := map[string]bool{}
+	for _, it := range list.Content {
+		have[it.Value] = true
+	}
+	var add bytes.Buffer
+	var want []string
+	for _, p := range patterns {
+		if have[p] {
+			continue
+		}
+		have[p] = true
+		q, err := yaml.Marshal(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: p})
+		if err != nil || bytes.Count(q, []byte("\n")) != 1 {
+			return nil, false
+		}
+		add.WriteString(strings.Repeat(" ", last.Column-3) + "- ")
+		add.Write(q)
+		want = append(want, p)
+	}
+	if len(want) == 0 {
+		return data, true
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if last.Line > len(lines) || !bytes.HasSuffix(lines[last.Line-1], []byte("\n")) {
+		return nil, false
+	}
+	var b bytes.Buffer
+	for i, l := range lines {
+		b.Write(l)
+		if i == last.Line-1 {
+			b.Write(add.Bytes())
+		}
+	}
+	out = b.Bytes()
+	// Read back: the list must be what it was and the patterns, in order.
+	var check yaml.Node
+	if yaml.Unmarshal(out, &check) != nil || len(check.Content) == 0 {
+		return nil, false
+	}
+	got := lookup(check.Content[0], "rules", "shell", "allow")
+	if got == nil || len(got.Content) != len(list.Content)+len(want) {
+		return nil, false
+	}
+	for i, it := range got.Content {
+		w := ""
+		if i < len(list.Content) {
+			w = list.Content[i].Value
+		} else {
+			w = want[i-len(list.Content)]
+		}
+		if it.Kind != yaml.ScalarNode || it.Value != w {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// lookup returns the value of the path of keys in mapping m, or nil.
+func lookup(m *yaml.Node, keys ...string) *yaml.Node {
+	for _, key := range keys {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				next = m.Content[i+1]
+			}
+		}
+		m = next
+	}
+	return m
+}
+
+// appendAllowNode adds patterns to rules.shell.allow of the YAML document
+// data through yaml.v3's node API, re-encoding the whole document.
+func appendAllowNode(data []byte, patterns []string) ([]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err

@@ -222,6 +222,35 @@ func TestRememberKeepsComments(t *testing.T) {
 	}
 }
 
+// TestRememberKeepsTheRest: the starter config gets the rule as one line
+// after the list's last item and every other byte as it was, so the lines
+// that rules, messages and audit records name stay where they were (a new
+// user's `approve --always` dropped two blank lines and the comments'
+// alignment by re-encoding the file).
+func TestRememberKeepsTheRest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	orig := rules.DefaultConfig()
+	if err := os.WriteFile(path, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	added, err := Remember(path, []string{`git clean -n "x"`}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(data), "\n")
+	l := added[0].Line
+	if l < 2 || !strings.Contains(lines[l-1], `- "git clean -n \"x\""`) {
+		t.Fatalf("line %d of the result is %q", l, lines[l-1])
+	}
+	if without := strings.Join(append(lines[:l-1:l-1], lines[l:]...), ""); without != string(orig) {
+		t.Errorf("more than the rule's line changed")
+	}
+	if indent := len(lines[l-1]) - len(strings.TrimLeft(lines[l-1], " ")); indent != len(lines[l-2])-len(strings.TrimLeft(lines[l-2], " ")) {
+		t.Errorf("the rule is not indented as the item before it:\n%s%s", lines[l-2], lines[l-1])
+	}
+}
+
 func TestRememberConcurrently(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(path, []byte("# keep me\nmode: ask\n"), 0o600)

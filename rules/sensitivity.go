@@ -151,6 +151,27 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 	return UnknownProgram
 }
 
+// dryRun reports a git clean option list holding -n or --dry-run (alone or
+// in a cluster of short options, up to "--"); one only known at run time
+// does not count.
+func dryRun(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--dry-run" || len(a) >= 5 && strings.HasPrefix("--dry-run", a):
+			return true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && !strings.Contains(a, Hole):
+			// -e takes a value: letters after it are that value.
+			letters, _, _ := strings.Cut(a[1:], "e")
+			if strings.ContainsRune(letters, 'n') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // destructiveGit reports git subcommands that throw away work no commit
 // holds or rewrite published history: reset --hard, clean, checkout -f or
 // --, switch --discard-changes, stash drop/clear, push --force
@@ -162,7 +183,10 @@ func destructiveGit(words []string) bool {
 	}
 	switch words[1] {
 	case "clean":
-		return true
+		// -n/--dry-run only lists what it would remove (a new user's
+		// `git clean -n` asked as destructive); not with -i, whose menu
+		// can clean.
+		return !dryRun(words[2:]) || hasWord(words[2:], "-i", "--interactive")
 	case "reset":
 		return hasWord(words[2:], "--hard", "--merge", "--keep")
 	case "checkout":

@@ -88,7 +88,18 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	}
 	operands, temp := 0, false // temp: an operand lies in a temp directory
 	optionGlob := ""           // a glob that could expand to an option (see below)
+	// ln -s TARGET… LINK: a target is what the link will hold, relative
+	// to the link's directory (`ln -sf ../README.md docs/README.md` asked
+	// as a write outside the workspace); linkTargetsStayInside checks it.
+	lastOperand := -1
+	if name == "ln" && symbolicLink(words) {
+		lastOperand = lastOperandIndex(words)
+	}
 	for i, w := range words[1:] {
+		if lastOperand > 0 && i+1 < lastOperand && !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {
+			operands++
+			continue
+		}
 		if strings.Contains(w, Hole) {
 			dir, pattern, ok := globDir(w, globs)
 			// What the glob's names are to the program: files it
@@ -590,6 +601,34 @@ func sedFileOperand(words []string, k int) bool {
 	// (words[k] itself, when a skipped value, is never reached: j is
 	// then past k.)
 	return script && k < len(words) && !skippedTo(words, k)
+}
+
+// symbolicLink reports an ln call that makes symbolic links and names its
+// link last (no -t or --target-directory, and no "--" whose operands the
+// loop above would mistake).
+func symbolicLink(words []string) bool {
+	symbolic := false
+	for _, w := range words[1:] {
+		switch {
+		case w == "--" || w == "-t" || strings.HasPrefix(w, "--t"):
+			return false
+		case w == "--symbolic" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's'):
+			symbolic = true
+		}
+	}
+	return symbolic
+}
+
+// lastOperandIndex returns the index in words of the last word that is no
+// option, or -1.
+func lastOperandIndex(words []string) int {
+	last := -1
+	for i, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			last = i + 1
+		}
+	}
+	return last
 }
 
 // chmodFileOperand reports whether words[k], in a call of chmod, comes

@@ -55,6 +55,13 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"cp", "-r", "nested", "n2"}, Ask},
 		{[]string{"ln", "-s", "../../.ssh/id_rsa", "link"}, Ask},
 		{[]string{"ln", "-s", "f", "link"}, Allow},
+		// The target is relative to the link's directory, not the
+		// working directory (a new user's `ln -sf ../README.md
+		// docs/README.md` asked as a write outside the workspace).
+		{[]string{"ln", "-sf", "../f", "sub/f"}, Allow},
+		{[]string{"ln", "-sf", "../../f", "sub/f"}, Ask},
+		{[]string{"ln", "-sf", "../.git/config", "sub/c"}, Ask},
+		{[]string{"ln", "-s", "-t", "sub", "../f"}, Ask}, // -t: the target is not looked at so
 	} {
 		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
 			t.Errorf("auto: %q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
@@ -155,6 +162,12 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"git", "reset", "--hard"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "checkout", "--", "a.go"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "stash", "drop"}}, Destructive},
+		// git clean's dry run only lists (a new user's `git clean -n`).
+		{Subject{Kind: KindExec, Words: []string{"git", "clean", "-fdn"}}, UnknownProgram},
+		{Subject{Kind: KindExec, Words: []string{"git", "clean", "--dry-run"}}, UnknownProgram},
+		{Subject{Kind: KindExec, Words: []string{"git", "clean", "-fd"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "clean", "-n", "-i"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "clean", "-fen"}}, Destructive}, // -e's value "n"
 		{Subject{Kind: KindExec, Words: []string{"cp", "a", "/srv/b"}}, OutsideWorkspace},
 		{Subject{Kind: KindWrite, Words: []string{"/srv/out.txt"}}, OutsideWorkspace},
 		{Subject{Kind: KindWrite, Words: []string{home + "/.bashrc"}}, ProtectedPath},

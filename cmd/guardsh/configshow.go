@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -135,7 +136,15 @@ func configShow(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, terminalSummary(p.Terminal))
-	fmt.Fprintf(w, "workspace: %s\n\n", ws)
+	if ws == "" {
+		// (A new user read an empty "workspace:" as a fault.)
+		ws = "(none: no git work tree here, and the home directory or / is none; every write asks but in the temp directory)"
+	}
+	fmt.Fprintf(w, "workspace: %s\n", ws)
+	if home, _ := os.UserHomeDir(); sb.On() && home != "" && underTemp(canonical(home)) {
+		fmt.Fprintf(w, "warning:   the home directory %s lies in a temp directory: the jail cannot write the temp directory then (it holds your home), so jailed commands that write there fail (Claude Code's /tmp/claude-*-cwd among them): use a home outside the temp directories\n", home)
+	}
+	fmt.Fprintln(w)
 
 	all := p.Rules()
 	for _, section := range []string{"shell", "write", "read"} {
@@ -189,4 +198,16 @@ func showLayer(w io.Writer, name, file string, read []string, note string) {
 		state = note
 	}
 	fmt.Fprintf(w, "  %-8s %s (%s)\n", name, file, state)
+}
+
+// underTemp reports whether home lies in a temp directory ($TMPDIR, /tmp):
+// the jail then writes no temp directory (see guard.Guard.Writable), since
+// that would let it write the home.
+func underTemp(home string) bool {
+	for _, t := range []string{os.TempDir(), "/tmp"} {
+		if t = filepath.Clean(t); t != "/" && strings.HasPrefix(home+"/", canonical(t)+"/") {
+			return true
+		}
+	}
+	return false
 }
