@@ -2371,14 +2371,59 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				t.Value = procHole
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
-				a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emitTarget(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, r.Word, len(targets), f)
 			}
 			if read && !devTarget(t.Value, false) {
-				a.emit(Segment{Kind: Read, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, f)
+				a.emitTarget(Segment{Kind: Read, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, r.Word, len(targets), f)
 			}
 		}
 	}
 	return runs
+}
+
+// emitTarget emits seg, a redirection's Write or Read segment whose target
+// is word w (expanding to n fields), and, when the target's run-time parts
+// are all a bounded loop variable's (see Segment.Bounded), marks it so and
+// emits it once more per value of the variable with the value in their
+// place, Certain, as a command's words are (`for f in a.txt b.txt; do
+// wc -l < "$f"; done` asked, where `wc -l "$f"` ran: a new user's find).
+// A value with a blank, or a word that needs expand for more than the
+// variable, gets no such segments and is decided as any text.
+func (a *analyzer) emitTarget(seg Segment, w *syntax.Word, n int, f *frame) {
+	var names []string
+	if a.assuming == "" && n == 1 && len(a.loopVals) > 0 {
+		names = a.boundedParts(w.Parts, nil)
+	}
+	var uses []int
+	ok := len(names) == 1
+	if ok {
+		uses, ok = loopUses(nil, seg.Args, names[0])
+	}
+	lv := a.loopVals[names0(names)]
+	for _, v := range lv.vals {
+		ok = ok && !strings.ContainsAny(v, " \t\n") && !strings.Contains(v, Hole)
+	}
+	if !ok {
+		a.emit(seg, f)
+		return
+	}
+	seg.Bounded = lv.bounded
+	a.emit(seg, f)
+	for i, v := range lv.vals {
+		one := seg
+		one.Args, one.Certain, one.Bounded = a.loopArgs(seg.Args, uses, v), true, nil
+		a.assuming = lv.assumedAt(i)
+		a.emit(one, f)
+		a.assuming = ""
+	}
+}
+
+// names0 is names[0], or "" for none.
+func names0(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
 }
 
 // redirFd returns the file descriptor a redirection sets: its number, or

@@ -821,6 +821,14 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		min = probeMinNew
 	}
 	ps := newPathSubjectProbing(s.Words[0], ctx, min)
+	if !ps.static && s.Bounded&1 != 0 && !strings.HasPrefix(s.Words[0], "/dev/") {
+		// Its run-time part is a bounded loop variable's: the segments
+		// with each of its values, which follow, decide the path.
+		j.h = hits{deny: -1, could: -1, ask: -1, allow: -1}
+		j.class, j.noAllow = ReadOnly, true
+		j.why = fmt.Sprintf("%s %s, a loop variable's values, each decided after it", verb, ps.shown)
+		return j.verdict(mode)
+	}
 	if !ps.static {
 		j.h = j.t.matchUnits(ps.units, &holeMatcher{})
 		if j.h.deny < 0 {

@@ -30,6 +30,14 @@ func TestEvaluate(t *testing.T) {
 		wantBy     string
 	}{
 		{"an allowed list runs", "make build && echo done", rules.AskMode, rules.Allow, "rule"},
+		// A redirection to a bounded loop variable is decided per value
+		// (a new user's `for f in …; do wc -l < "$f"; done` asked).
+		{"a read redirection from a loop's values", `for f in a.py b.py; do wc -l < "$f"; done`, rules.AskMode, rules.Allow, "class"},
+		{"a write redirection to a loop's values", `for f in a.txt b.txt; do echo x > "out/$f"; done`, rules.Auto, rules.Allow, "class"},
+		{"one protected value asks", `for f in a.txt ~/.bashrc; do echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
+		{"a value outside the workspace asks", `for f in a.txt /etc/x; do echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
+		{"a loop variable changed in the body is any text", `for f in a b; do f=/etc/x; echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
+		{"a read into it too", `for f in a b; do read -r f; echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
 		{"one denied segment denies the whole command", "echo ok; rm -rf build", rules.AskMode, rules.Deny, "rule"},
 		{"a denied command inside a substitution denies", "echo $(curl https://example.com)", rules.AskMode, rules.Deny, "rule"},
 		{"a denied command inside eval denies", "eval 'curl https://x'", rules.Bypass, rules.Deny, "rule"},
