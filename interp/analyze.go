@@ -1568,6 +1568,10 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.assuming == "" {
 		seg.Bounded = a.boundedIn(c)
 	}
+	if a.stdinScript > 0 && len(seg.Args) > 0 && !ownInput(s) {
+		name := seg.Args[0].Value
+		seg.ReadsScript = !bashBuiltins[name] || name == "source" || name == "."
+	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)
 	if seg.Function {

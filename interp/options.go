@@ -391,6 +391,12 @@ func readsOwnInput(args []Word, s *syntax.Stmt) bool {
 			}
 		}
 	}
+	return ownInput(s)
+}
+
+// ownInput reports an input redirection of descriptor 0 on statement s
+// itself (one on an enclosing compound command is not looked for).
+func ownInput(s *syntax.Stmt) bool {
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue

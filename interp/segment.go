@@ -97,6 +97,13 @@ type Segment struct {
 	// trap action: it may run any number of times, in any order with the
 	// segments around it.
 	Repeats bool
+	// ReadsScript says the segment runs a program in a shell that reads
+	// its script from standard input (`bash <<EOF`, `bash < FILE`,
+	// `… | sh`) with no input of its own: the program may read the rest
+	// of that script (`head -c N` does, to the byte), and the shell then
+	// runs as code what the analysis read as data (a here-document's
+	// body). bash's builtins but source and . read no input.
+	ReadsScript bool `json:"reads_script,omitempty"`
 	// Assumed, when not "", says the segment is a second reading of the
 	// segment before it (or of a command that one runs) with the values
 	// the text assigned its variables earlier, bash's start-up IFS and

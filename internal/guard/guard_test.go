@@ -38,6 +38,12 @@ func TestEvaluate(t *testing.T) {
 		{"a value outside the workspace asks", `for f in a.txt /etc/x; do echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
 		{"a loop variable changed in the body is any text", `for f in a b; do f=/etc/x; echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
 		{"a read into it too", `for f in a b; do read -r f; echo x > "$f"; done`, rules.Auto, rules.Ask, "class"},
+		// A program in a shell reading its script from stdin may read the
+		// rest of the script (head -c to the byte), and the shell then runs
+		// a here-document's body: asks even in bypass (attack run 29).
+		{"a program that may read its shell's script asks", "bash <<'EOS'\nhead -c 5 >/dev/null\ncat <<X\nrm -rf /\nX\nEOS", rules.Bypass, rules.Ask, "class"},
+		{"one with input of its own does not", "bash <<'EOS'\nhead -c 5 < f\nEOS", rules.Bypass, rules.Allow, "class"},
+		{"nor does a builtin", "bash <<'EOS'\necho hi; cd /tmp\nEOS", rules.Bypass, rules.Allow, "class"},
 		{"one denied segment denies the whole command", "echo ok; rm -rf build", rules.AskMode, rules.Deny, "rule"},
 		{"a denied command inside a substitution denies", "echo $(curl https://example.com)", rules.AskMode, rules.Deny, "rule"},
 		{"a denied command inside eval denies", "eval 'curl https://x'", rules.Bypass, rules.Deny, "rule"},
