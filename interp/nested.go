@@ -220,7 +220,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		// once `set -o history` and `history -s TEXT` have filled the list.
 		markRunsCode(!hasShortOption(args[1:], 'l'))
 		return
-	case (name == "read" || name == "mapfile" || name == "readarray") && a.stdinScript > 0 && !readsOwnInput(args, s):
+	case (name == "read" || name == "mapfile" || name == "readarray") && a.stdinScript > 0 && !readsOwnInput(s):
 		a.fail(f, s.Pos(), name+" in a shell that reads its script from standard input, with no input of its own: it would take the script's next text, which the shell then skips, and run as code what the analysis read as data")
 		return
 	case (name == "read" || name == "mapfile" || name == "readarray") && readsScriptFd(args):

@@ -365,46 +365,32 @@ func readsScriptFd(args []Word) bool {
 	return false
 }
 
-// readsOwnInput reports whether read, mapfile or readarray (args, in
-// statement s) reads something other than standard input: a -u option, or
-// an input redirection of descriptor 0 on the statement itself (one on an
-// enclosing loop is not looked for).
-func readsOwnInput(args []Word, s *syntax.Stmt) bool {
-	withArg := "adinNptu"
-	if args[0].Value != "read" {
-		withArg = "dnOsuCc"
-	}
-	for i := 1; i < len(args); i++ {
-		v := args[i].Value
-		if v == "--" || len(v) < 2 || v[0] != '-' {
-			break
-		}
-		for j := 1; j < len(v); j++ {
-			if c := v[j]; strings.IndexByte(withArg, c) >= 0 {
-				if c == 'u' {
-					return true
-				}
-				if j == len(v)-1 {
-					i++
-				}
-				break
-			}
-		}
-	}
-	return ownInput(s)
-}
+// readsOwnInput reports whether read, mapfile or readarray in statement
+// s reads something other than its shell's standard input: only when s
+// itself has input of its own (see ownInput). A -u does not count: the
+// descriptor may be a copy of standard input (`exec 3<&0`).
+func readsOwnInput(s *syntax.Stmt) bool { return ownInput(s) }
 
-// ownInput reports an input redirection of descriptor 0 on statement s
-// itself (one on an enclosing compound command is not looked for).
+// ownInput reports that statement s itself (not an enclosing compound
+// command, which is not looked for) gives descriptor 0 input of its own:
+// a here-document, a here-string, or a file named by a literal path
+// outside /dev and /proc. A duplicated descriptor (`<&3`) or /dev/stdin
+// may be its shell's standard input itself.
 func ownInput(s *syntax.Stmt) bool {
+	own := false
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue
 		}
 		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			return true
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			own = true
+		case syntax.RdrIn, syntax.RdrInOut:
+			lit := r.Word.Lit()
+			own = lit != "" && !strings.HasPrefix(lit, "/dev/") && !strings.HasPrefix(lit, "/proc/")
+		case syntax.DplIn:
+			own = false
 		}
 	}
-	return false
+	return own
 }

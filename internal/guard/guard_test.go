@@ -43,6 +43,8 @@ func TestEvaluate(t *testing.T) {
 		// a here-document's body: asks even in bypass (attack run 29).
 		{"a program that may read its shell's script asks", "bash <<'EOS'\nhead -c 5 >/dev/null\ncat <<X\nrm -rf /\nX\nEOS", rules.Bypass, rules.Ask, "class"},
 		{"one with input of its own does not", "bash <<'EOS'\nhead -c 5 < f\nEOS", rules.Bypass, rules.Allow, "class"},
+		{"/dev/stdin is no input of its own", "bash <<'EOS'\nhead -c 5 < /dev/stdin\nEOS", rules.Bypass, rules.Ask, "class"},
+		{"nor is a copied descriptor", "bash <<'EOS'\nexec 3<&0; head -c 5 <&3\nEOS", rules.Bypass, rules.Ask, "class"},
 		{"nor does a builtin", "bash <<'EOS'\necho hi; cd /tmp\nEOS", rules.Bypass, rules.Allow, "class"},
 		{"one denied segment denies the whole command", "echo ok; rm -rf build", rules.AskMode, rules.Deny, "rule"},
 		{"a denied command inside a substitution denies", "echo $(curl https://example.com)", rules.AskMode, rules.Deny, "rule"},
