@@ -604,13 +604,16 @@ func sedFileOperand(words []string, k int) bool {
 }
 
 // symbolicLink reports an ln call that makes symbolic links and names its
-// link last (no -t or --target-directory, and no "--" whose operands the
-// loop above would mistake).
+// link last (no -t or --target-directory, no -S or --suffix, and no "--"
+// whose operands the loop above would mistake).
 func symbolicLink(words []string) bool {
 	symbolic := false
 	for _, w := range words[1:] {
 		switch {
-		case w == "--" || w == "-t" || strings.HasPrefix(w, "--t"):
+		case w == "--" || strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "--su") ||
+			strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "tS"):
+			// -t names the directory, -S a suffix: a value the last
+			// operand may be, which linkTargetsStayInside does not read.
 			return false
 		case w == "--symbolic" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's'):
 			symbolic = true
