@@ -107,7 +107,8 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders
 		return nil, fmt.Errorf("sandbox: lock file: %w", err)
 	}
 	defer other.Close()
-	deadline := time.Now().Add(wait)
+	start := time.Now()
+	deadline := start.Add(wait)
 	for {
 		if unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
 			// None of the other kind: let go at once (holding it would
@@ -125,8 +126,11 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders
 				return nil, &StillRunningError{Why: fmt.Sprintf("this command runs inside one of yours that runs outside the sandbox (guardsh, pid %d) and would run jailed; a jailed command waits for those to end, and that one waits for this: it cannot run there (allow it by a rule to run it unjailed, or run it on its own)", pid)}
 			}
 		}
-		if waiting != nil {
-			waiting(describeHolders(other)) // once, when the wait starts
+		if waiting != nil && time.Since(start) >= waitingSaid {
+			// Once, when the wait has lasted: a command of the other
+			// kind that is ending holds its lock a moment longer, and a
+			// line that names no one only puzzled a new user.
+			waiting(describeHolders(other))
 			waiting = nil
 		}
 		if time.Now().After(deadline) {
@@ -149,6 +153,10 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders
 		}
 	}
 }
+
+// waitingSaid is how long a command waits for those of the other kind
+// before it says so (see announce).
+const waitingSaid = 300 * time.Millisecond
 
 // JailsRan reports whether a jailed command of this user has been
 // announced in dir, ever (its lock file exists).

@@ -58,7 +58,7 @@ func TestLiveKindsExclude(t *testing.T) {
 	waited := false
 	released := make(chan time.Time, 1)
 	go func() {
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(2 * waitingSaid)
 		released <- time.Now()
 		j.Release()
 	}()
@@ -71,6 +71,24 @@ func TestLiveKindsExclude(t *testing.T) {
 	}
 	if !waited {
 		t.Error("the unjailed command waited without saying so")
+	}
+	u.Release()
+	// A moment's wait (a command of the other kind ending) is not said.
+	j, err = AnnounceJailed(dir, short, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(waitingSaid / 10)
+		j.Release()
+	}()
+	waited = false
+	u, err = AnnounceUnjailed(dir, 10*time.Second, func(string) { waited = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited {
+		t.Error("a wait of a moment was said")
 	}
 	u.Release()
 
