@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -278,5 +279,26 @@ func BenchmarkAppendChained(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
 		})
+	}
+}
+
+// TestRotatedOrder: rotations in one millisecond are numbered after the
+// first's name and sort in the order they were made, before any later
+// rotation's (their names were once taken from a later clock reading, and
+// sorted as text, .10 came before .2: a concurrent test saw records out of
+// order).
+func TestRotatedOrder(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	want := []string{path + ".20261130T000000.000Z", path + ".20261130T000000.000Z.1", path + ".20261130T000000.000Z.2",
+		path + ".20261130T000000.000Z.10", path + ".20261130T000000.001Z"}
+	for _, f := range []int{4, 0, 3, 1, 2} {
+		if err := os.WriteFile(want[f], nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := audit.Rotated(path)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Rotated = %q, %v; want %q", got, err, want)
 	}
 }

@@ -306,7 +306,12 @@ func (l *Log) rotate(line []byte) error {
 			return fail(err)
 		}
 	}
-	old := RotatedName(l.path, time.Now())
+	// Another rotation in the same millisecond took the name: this one
+	// gets the same name with a number after it, so that it sorts after
+	// that one and before any made later (a name from a later clock
+	// reading, numbered, sorted after a file written after it).
+	base := RotatedName(l.path, time.Now())
+	old := base
 	for i := 1; ; i++ {
 		err := os.Link(l.path, old)
 		if err == nil {
@@ -315,7 +320,7 @@ func (l *Log) rotate(line []byte) error {
 		if !errors.Is(err, fs.ErrExist) || i == 100 {
 			return fail(err)
 		}
-		old = RotatedName(l.path, time.Now()) + "." + strconv.Itoa(i)
+		old = base + "." + strconv.Itoa(i)
 	}
 	if err := os.Rename(tmp.Name(), l.path); err != nil {
 		os.Remove(old)
@@ -332,11 +337,34 @@ func RotatedName(path string, t time.Time) string {
 	return path + "." + t.UTC().Format("20060102T150405.000Z")
 }
 
-// Rotated returns the rotated files of the log at path, oldest first.
+// Rotated returns the rotated files of the log at path, oldest first: by
+// time of rotation, then by the number a rotation in the same millisecond
+// added (PATH.TIME, PATH.TIME.1, … PATH.TIME.10).
 func Rotated(path string) ([]string, error) {
 	m, err := filepath.Glob(escapeGlob(path) + ".[0-9]*T*Z*")
-	sort.Strings(m)
+	sort.Slice(m, func(i, j int) bool {
+		bi, ni := rotatedOrder(m[i])
+		bj, nj := rotatedOrder(m[j])
+		if bi != bj {
+			return bi < bj
+		}
+		return ni < nj
+	})
 	return m, err
+}
+
+// rotatedOrder splits a rotated file's name into its name up to the time
+// and the number after it (0 for none).
+func rotatedOrder(name string) (string, int) {
+	z := strings.LastIndexByte(name, 'Z')
+	if z < 0 {
+		return name, 0
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(name[z+1:], "."))
+	if err != nil {
+		return name, 0
+	}
+	return name[:z+1], n
 }
 
 func escapeGlob(s string) string {

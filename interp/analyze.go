@@ -611,6 +611,13 @@ type analyzer struct {
 	// funcs are the functions sourced files define, called those whose
 	// bodies were analysed.
 	sourcing string
+	// fileScript counts the nested shells being analysed that read their
+	// script from a file they open (`bash FILE`, `./x.sh`): bash holds it
+	// on the highest free descriptor below 256, which a command that
+	// opens many first moves down (attack run 30: 246 {fd}<f
+	// redirections put it on 9), so there any descriptor from 3 up may
+	// be the script's (see scriptFdIn).
+	fileScript int
 	// stdinScript counts the nested shells being analysed that read
 	// their script from standard input (`bash <<EOF`, `bash < FILE`,
 	// `… | sh`): a command there that reads standard input takes script
@@ -2318,6 +2325,12 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		if a.err != nil {
 			return runs
 		}
+		if r.N != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc) && a.scriptFdIn(r.N.Value) {
+			// 255<<EOF: bash would read the rest of its script from
+			// the here-document, which the analysis read as data.
+			a.fail(f, r.OpPos, "redirection of descriptor "+r.N.Value+", where bash may read its script from (see scriptFd): bash would go on reading it from elsewhere")
+			return runs
+		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			// The delimiter is never expanded; a quoted delimiter
@@ -2353,12 +2366,13 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		targets = a.fields(r.Word, f, targets)
 		line, col := f.at(r.OpPos)
 		fd := redirFd(r)
-		if r.N != nil && scriptFd(r.N.Value) {
+		if r.N != nil && !write && a.scriptFdIn(r.N.Value) || r.N != nil && dup && a.scriptFdIn(r.N.Value) {
+			// (A file opened for writing there only ends bash's reading.)
 			a.fail(f, r.OpPos, "redirection of descriptor "+r.N.Value+", where bash may read its script from (see scriptFd): bash would go on reading it from elsewhere")
 			return runs
 		}
 		for _, t := range targets {
-			if dup && (scriptFd(strings.TrimSuffix(t.Value, "-")) || strings.Contains(t.Value, Hole)) {
+			if dup && (a.scriptFdIn(strings.TrimSuffix(t.Value, "-")) || strings.Contains(t.Value, Hole)) {
 				a.fail(f, r.OpPos, "duplication of a descriptor bash may read its script from (see scriptFd), or of one only known at run time: reading it takes text from under bash, which then runs what the analysis read as data")
 				return runs
 			}

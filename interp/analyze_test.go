@@ -3,6 +3,8 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -550,6 +552,11 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 		{"read -u 0 there too", "bash <<'EOS'\nread -u 0 x\nEOS", home, 1, 6, "read in a shell that reads its script from standard input"},
 		{"a copy of its stdin too", "bash <<'EOS'\nexec 3<&0; read -u 3 x\nEOS", home, 1, 6, "read in a shell that reads its script from standard input"},
 		{"a duplication of stdin too", "bash <<'EOS'\nread x <&0\nEOS", home, 1, 6, "read in a shell that reads its script from standard input"},
+		{"a -u of +255 is refused", "read -r -u +255 x", home, 1, 1, "read -u with a descriptor"},
+		{"a -u of ' 255' is refused", "read -r -u ' 255' x", home, 1, 1, "read -u with a descriptor"},
+		{"a here-document onto the script's descriptor is refused", "exec 255<<<'cat x'", home, 1, 9, "redirection of descriptor 255"},
+		{"comments off in an interactive shell are refused", "shopt -u interactive_comments", home, 1, 1, "interactive_comments"},
+		{"set +o interactive-comments too", "set +o interactive-comments", home, 1, 1, "interactive-comments"},
 		{"set -o posix is refused", "set -o posix", home, 1, 1, "-o posix would make bash run something other"},
 		{"shopt -s -o posix is refused", "shopt -s -o posix", home, 1, 1, "shopt -o posix"},
 		{"bash --posix is refused", "bash --posix -c 'ls'", home, 1, 1, "--posix"},
@@ -571,6 +578,33 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 				t.Errorf("Error() = %q", nu.Error())
 			}
 		})
+	}
+}
+
+// TestNestedScriptDescriptors: in a script a nested bash reads from a
+// file, any descriptor from 3 up may be the script's (a command opening
+// 246 descriptors first put it on 9: attack run 30), so reading or
+// replacing one is not understood there, while the same text run by
+// guardsh's own bash (-c, no script descriptor below 240) is read.
+func TestNestedScriptDescriptors(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"read9.sh": "read -r -u 9 x\necho hi\n",
+		"dup9.sh":  "cat <&9\n",
+		"swap9.sh": "exec 9<other.sh\n",
+		"hdoc9.sh": "exec 9<<EOF\ncat x\nEOF\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var nu *NotUnderstood
+		if _, err := Analyze("bash "+p, Options{Home: "/home/u", Dir: dir}); !errors.As(err, &nu) {
+			t.Errorf("bash %s: err = %v, want not understood", name, err)
+		}
+		if _, err := Analyze(text, Options{Home: "/home/u", Dir: dir}); err != nil {
+			t.Errorf("%s as -c text: %v", name, err)
+		}
 	}
 }
 

@@ -223,7 +223,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	case (name == "read" || name == "mapfile" || name == "readarray") && a.stdinScript > 0 && !readsOwnInput(s):
 		a.fail(f, s.Pos(), name+" in a shell that reads its script from standard input, with no input of its own: it would take the script's next text, which the shell then skips, and run as code what the analysis read as data")
 		return
-	case (name == "read" || name == "mapfile" || name == "readarray") && readsScriptFd(args):
+	case (name == "read" || name == "mapfile" || name == "readarray") && a.readsScriptFd(args):
 		a.fail(f, s.Pos(), name+" -u with a descriptor bash may read its script from (see scriptFd), or one only known at run time: it would take text from under bash, which then runs what the analysis read as data")
 		return
 	case name == "mapfile" || name == "readarray":
@@ -305,7 +305,9 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if strings.Contains(name, "/") && !strings.Contains(name, Hole) {
 		// A script run by its path: its #! line names the shell.
 		if shell, ok := a.shebang(name); ok {
+			a.fileScript++
 			markRunsCode(a.script(name, name, offs[0], f, posixShells[shell]))
+			a.fileScript--
 		}
 	}
 	if unwrapped >= maxUnwrap {
@@ -539,7 +541,10 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 	}
 	if i < len(args) && !sawS && !isStdinPath(args[i].Value) {
 		// A script file: analysed when it can be read now (see script).
-		if a.script(args[i].Value, base+" "+args[i].Value, offs[i], f, posix) {
+		a.fileScript++
+		unknown := a.script(args[i].Value, base+" "+args[i].Value, offs[i], f, posix)
+		a.fileScript--
+		if unknown {
 			a.unreadScript = args[i].Value
 			return false, true
 		}

@@ -65,6 +65,15 @@ func optionRisk(args []Word) (refuse string, dynamic bool) {
 				}
 			}
 		}
+		if off {
+			for _, w := range names {
+				if w.Value == "interactive_comments" || w.Value == "interactive-comments" {
+					// Off in an interactive shell, "#" starts no comment:
+					// `echo hi # ; cat KEY` runs the cat (attack run 30).
+					return "shopt -u interactive_comments would make bash run what the analysis read as a comment", false
+				}
+			}
+		}
 		if !oMode && off {
 			for _, w := range names {
 				if w.Value == "sourcepath" {
@@ -105,6 +114,9 @@ func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
 					}
 					if v[0] == '-' && c == 'o' && riskyOptionNames[n] {
 						return "-o " + n + " would make bash run something other than what was analysed", false
+					}
+					if v[0] == '+' && c == 'o' && n == "interactive-comments" {
+						return "+o interactive-comments would make bash run what the analysis read as a comment", false
 					}
 				}
 			case v[0] == '-' && (c == 'k' || c == 'H'):
@@ -322,18 +334,33 @@ var scriptFloor = sync.OnceValue(func() int {
 // document body), and one that replaces it (exec 255<FILE) makes bash go
 // on with another file's text. An attack run read a stdin script's
 // channel, a large script's descriptor and a nested `bash FILE`'s so.
-func scriptFd(v string) bool {
+func scriptFd(v string) bool { return scriptFdFrom(v, scriptFloor()) }
+
+// scriptFdIn is scriptFd where the analysis stands: in a nested shell
+// reading its script from a file (see analyzer.fileScript), any
+// descriptor from 3 up.
+func (a *analyzer) scriptFdIn(v string) bool {
+	if a.fileScript > 0 {
+		return scriptFdFrom(v, 3)
+	}
+	return scriptFd(v)
+}
+
+// scriptFdFrom reports v, plain digits, naming a descriptor of floor or
+// above.
+func scriptFdFrom(v string, floor int) bool {
 	if !allDigits(v) {
 		return false
 	}
 	n, err := strconv.Atoi(v)
-	return err != nil || n >= scriptFloor()
+	return err != nil || n >= floor
 }
 
 // readsScriptFd reports whether read, mapfile or readarray's options
-// (args[0] is the builtin) give -u a descriptor scriptFd reports, or one
-// only known at run time.
-func readsScriptFd(args []Word) bool {
+// (args[0] is the builtin) give -u a descriptor scriptFdIn reports, or one
+// not written as plain digits (only known at run time, or " 255", "+255",
+// which bash reads as 255).
+func (a *analyzer) readsScriptFd(args []Word) bool {
 	withArg := "adinNptu" // read's options that take a value
 	if args[0].Value != "read" {
 		withArg = "dnOsuCc" // mapfile's
@@ -356,7 +383,10 @@ func readsScriptFd(args []Word) bool {
 				i++
 				val = args[i].Value
 			}
-			if c == 'u' && (strings.Contains(val, Hole) || scriptFd(val)) {
+			if c == 'u' && (!allDigits(val) || a.scriptFdIn(val)) {
+				// bash reads the number as legal_number does (blanks
+				// around it, a sign: "+255", " 255"): anything but plain
+				// digits could be the script's (attack run 30).
 				return true
 			}
 			break

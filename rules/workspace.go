@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -73,7 +74,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	name := words[0]
 	if name == "git" {
 		ok, why := p.gitWritesOnlyWorkspace(words, ctx)
-		if ok && words[1] == "mv" && p.landsProtected(words[2:], ctx, nil) {
+		if ok && words[1] == "mv" && (p.landsProtected(words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(words[1:], ctx, nil)) {
 			return false, ""
 		}
 		return ok, why
@@ -178,6 +179,9 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		operands++
 	}
 	if operands == 0 {
+		return false, ""
+	}
+	if (name == "cp" && copiesTrees(words) || name == "mv") && x.movesLinksOut(words, ctx, globs) {
 		return false, ""
 	}
 	if optionGlob != "" {
@@ -601,6 +605,117 @@ func sedFileOperand(words []string, k int) bool {
 	// (words[k] itself, when a skipped value, is never reached: j is
 	// then past k.)
 	return script && k < len(words) && !skippedTo(words, k)
+}
+
+// copiesTrees reports a cp call that copies directories (-r, -R, -a,
+// --recursive, --archive), keeping the links in them as links.
+func copiesTrees(words []string) bool {
+	for _, w := range words[1:] {
+		switch {
+		case w == "--":
+			return false
+		case w == "--recursive" || w == "--archive":
+			return true
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "rRa"):
+			return true
+		}
+	}
+	return false
+}
+
+// movesLinksOut reports whether cp -r or mv (words) takes as a source a
+// directory that holds a symbolic link leading out of the workspace or to
+// a protected path (or one that does not resolve): the copy or the moved
+// tree is a new name for what the link leads to, which the commands after
+// it in the same text read and write through, decided on a path that
+// does not exist yet (attack run 30: a jailed command planted src/z.py ->
+// ~/.ssh/id_rsa, then `cp -r src h && cat h/z.py` printed the key and
+// `… && echo x >> h/rc` wrote ~/.bashrc, unjailed). A glob source counts
+// by the directories it names now. Past derefBudget entries, or where a
+// directory cannot be listed, it reports true.
+func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) bool {
+	var ops []string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			ops = append(ops, words[i+1:]...)
+			i = len(words)
+		case w == "-t" || w == "-S":
+			i++ // the target directory (or a suffix): no source
+		case strings.HasPrefix(w, "-") && w != "-":
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 1 && !slices.ContainsFunc(words[1:], func(w string) bool {
+		return w == "-t" || strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "-t") && !strings.HasPrefix(w, "--")
+	}) {
+		ops = ops[:len(ops)-1] // the destination
+	}
+	budget := derefBudget
+	for _, op := range ops {
+		var dirs []string
+		if strings.Contains(op, Hole) {
+			dir, pattern, ok := globDir(op, globs)
+			if !ok {
+				return true
+			}
+			ps := newPathSubject(dir, ctx)
+			ents, err := fsview.ReadDir(ps.resolved)
+			if err != nil {
+				return true
+			}
+			for _, e := range ents {
+				if ok, _ := path.Match(pattern, e.Name()); ok && e.IsDir() {
+					dirs = append(dirs, filepath.Join(ps.resolved, e.Name()))
+				}
+			}
+		} else {
+			ps := newPathSubject(op, ctx)
+			if fi, err := os.Lstat(ps.resolved); err == nil && fi.IsDir() {
+				dirs = append(dirs, ps.resolved)
+			}
+		}
+		for _, d := range dirs {
+			if x.linksLeave(d, &budget) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linksLeave walks the tree below dir (not following links), taking one
+// from *budget per entry, and reports a symbolic link whose target lies
+// outside the workspace and the temp directories, is a protected path, or
+// does not resolve; or a directory it cannot list, or the budget spent.
+func (x *pathIndex) linksLeave(dir string, budget *int) bool {
+	stack := []string{dir}
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ents, err := fsview.ReadDir(d)
+		if err != nil {
+			return true
+		}
+		for _, e := range ents {
+			if *budget--; *budget < 0 {
+				return true
+			}
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				target, err := filepath.EvalSymlinks(p)
+				if err != nil || !x.insideWorkspace(target, false) || x.protectedBy(pathSubject{resolved: target, cleaned: target, static: true}) != "" {
+					return true
+				}
+			case e.IsDir():
+				stack = append(stack, p)
+			}
+		}
+	}
+	return false
 }
 
 // symbolicLink reports an ln call that makes symbolic links and names its

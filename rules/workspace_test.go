@@ -133,6 +133,53 @@ func TestGitWorkspaceWrites(t *testing.T) {
 	}
 }
 
+// TestCopiedLinks: cp -r or mv of a directory that holds a link leading
+// out of the workspace (or to a protected path) is no workspace write: the
+// copy is a new name for what the link leads to, which the rest of the
+// command reads and writes through unasked (attack run 30: a jailed
+// command planted src/z.py -> ~/.ssh/id_rsa, then `cp -r src h && cat
+// h/z.py`).
+func TestCopiedLinks(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{".git", "out/sub", "in", "deep/a/b"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "README.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"out/sub/z.py": filepath.Join(home, ".ssh", "id_rsa"),
+		"in/ok.md":     "../README.md",
+		"deep/a/b/c":   "../../../.git/config",
+	} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	for _, c := range []struct {
+		s    Subject
+		want Decision
+	}{
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "out", "h"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-a", "out", "h"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"mv", "out", "h"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"mv", "deep", "h"}}, Ask}, // a link to a protected path
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "in", "h"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"mv", "in", "h"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./" + Hole, "h/"}, Glob: 1 << 2}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./i" + Hole, "h/"}, Glob: 1 << 2}, Allow},
+	} {
+		if v := p.Decide(c.s, ctx); v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.s.Words, v.Decision, v.Reason, c.want)
+		}
+	}
+}
+
 // TestSensitivity checks the reason given for each sensitive segment.
 func TestSensitivity(t *testing.T) {
 	home := t.TempDir()
