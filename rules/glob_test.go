@@ -150,10 +150,14 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		{glob("sed", "-i", "s/a/b/", "lnk*"), Ask},
 		{glob("sed", "-i", "s/a/b/", ".vscode/*.json"), Ask},
 		// A name that starts with "-" is an option (an attack run's
-		// `touch ./-r; rm -f ?r .gi?`): a glob that can start so needs
-		// "--" before it, or a directory in front.
-		{glob("rm", "-f", "*.log"), Ask},
-		{glob("rm", "-f", "*r", "out/*"), Ask},
+		// `touch ./-r; rm -f ?r .gi?`): for rm, a glob that can start
+		// so is looked at as recursive where no name starts with "-"
+		// now (see TestRmLeadingGlob); for the others it needs "--"
+		// before it, or a directory in front.
+		{glob("rm", "-f", "*.log"), Allow},
+		{glob("rm", "-f", "*"), Ask}, // build/sub is a repository: looked at as recursive
+		{glob("cp", "*.log", "out/"), Ask},
+		{glob("sed", "-i", "s/a/b/", "*.log"), Ask},
 		{glob("rm", "-f", "--", "*.log"), Allow},
 		{glob("rm", "-f", "./*.log"), Allow},
 		// A link among cp's or mv's glob sources (moved, then used).
@@ -186,7 +190,7 @@ func TestGlobOptionHint(t *testing.T) {
 		glob  uint64
 		hint  bool
 	}{
-		{[]string{"rm", "-rf", "node_modules", Hole + ".egg-info"}, 1 << 3, true},
+		{[]string{"cp", Hole + ".egg-info", "out/"}, 1 << 1, true},
 		{[]string{"sed", "-i", "s/a/b/", Hole + ".py"}, 1 << 3, true},
 		{[]string{"rm", "-rf", "../" + Hole + ".x"}, 1 << 2, false}, // outside: no hint
 		{[]string{"rm", "-rf", Hole + ".x", "/etc/x"}, 1 << 2, false},
@@ -195,6 +199,48 @@ func TestGlobOptionHint(t *testing.T) {
 		hinted := strings.Contains(v.Reason, "or put -- before the files")
 		if v.Decision != Ask || hinted != c.hint || c.hint && v.Suggest != "" {
 			t.Errorf("%q: %s (%s), suggest %q; want ask, hint %v", c.words, v.Decision, v.Reason, v.Suggest, c.hint)
+		}
+	}
+}
+
+// TestRmLeadingGlob: rm with a glob that could expand to an option runs
+// as a workspace write where no name in its directory starts with "-",
+// looked at as if recursive (an injected -r then removes only what was
+// looked at); with such a name there, it asks.
+func TestRmLeadingGlob(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{".git", "clean", "dashed", "nested/sub/.git"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"clean/a.log", "dashed/a.log", "dashed/-r"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	for _, c := range []struct {
+		cwd   string
+		words []string
+		want  Decision
+	}{
+		{"clean", []string{"rm", "-f", Hole + ".log"}, Allow},
+		{"dashed", []string{"rm", "-f", Hole + ".log"}, Ask},
+		{"nested", []string{"rm", "-f", Hole + "b"}, Ask},         // sub holds a repository: looked at as recursive
+		{"nested", []string{"rm", "-f", "--", Hole + "b"}, Allow}, // after --: rm -f removes no directory
+		{"clean", []string{"cp", Hole + ".log", "x/"}, Ask},
+	} {
+		ctx := Context{Mode: Auto, Cwd: filepath.Join(ws, c.cwd), Home: home, Workspace: ws}
+		s := Subject{Kind: KindExec, Words: c.words}
+		for i, w := range c.words {
+			if strings.Contains(w, Hole) {
+				s.Glob |= 1 << i
+			}
+		}
+		if v := p.Decide(s, ctx); v.Decision != c.want {
+			t.Errorf("in %s: %q: %s (%s), want %s", c.cwd, c.words, v.Decision, v.Reason, c.want)
 		}
 	}
 }

@@ -89,6 +89,16 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	}
 	operands, temp := 0, false // temp: an operand lies in a temp directory
 	optionGlob := ""           // a glob that could expand to an option (see below)
+	// rm given a glob that could expand to an option: every glob of it is
+	// looked at as if -r were given, since that option applies to all.
+	rmOption := false
+	if name == "rm" {
+		for i, w := range words[1:] {
+			if strings.HasPrefix(w, Hole) && slices.Contains(globs, w) && !slices.Contains(words[1:i+1], "--") {
+				rmOption = true
+			}
+		}
+	}
 	// ln -s TARGET… LINK: a target is what the link will hold, relative
 	// to the link's directory (`ln -sf ../README.md docs/README.md` asked
 	// as a write outside the workspace); linkTargetsStayInside checks it.
@@ -115,21 +125,31 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			if !ok || !takes || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
 				return false, ""
 			}
+			through := name == "sed" || name == "chmod" || name == "touch"
+			ps := newPathSubject(dir, ctx)
+			recursive := name == "mv" || (name == "rm" || name == "chmod") && recursiveRm(words) || rmOption
 			if strings.HasPrefix(w, Hole) && !slices.Contains(words[1:i+1], "--") {
 				// A name the glob expands to that starts with "-" is an
 				// option (`touch ./-r; rm -f ?r .gi?` is rm -f -r .git):
 				// only a word that cannot start so, or one after "--".
-				// The rest is looked at still, to say so if it is all
-				// that keeps the command from being a workspace write.
-				optionGlob = w
+				// For rm, whose only option that could harm is -r, a
+				// glob in a directory holding no name that starts with
+				// "-" is looked at as if recursive: an option made by
+				// the same command's earlier writes can then only remove
+				// what was looked at, or what that command made (`rm -f
+				// *.log` asked in every mode). cp, mv, sed, chmod and
+				// touch take options that aim elsewhere (-t DIR, sed's
+				// -e CODE). The rest is looked at still, to say so if it
+				// is all that keeps the command from being a workspace
+				// write.
+				if name != "rm" || !ps.static || namesStartWithDash(ps.resolved) {
+					optionGlob = w
+				}
 			}
-			through := name == "sed" || name == "chmod" || name == "touch"
-			ps := newPathSubject(dir, ctx)
 			// The workspace's own top, or a directory strictly inside it
 			// or a temp directory (not a whole temp directory: others'
 			// files are there).
 			atTop := slices.Contains(x.wsDirs, ps.resolved)
-			recursive := name == "mv" || (name == "rm" || name == "chmod") && recursiveRm(words)
 			if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.globReachesProtected(ps.resolved, pattern, recursive, name == "cp" || name == "mv" || through, name == "cp", ctx.Lookups) ||
 				!atTop && !x.insideWorkspace(ps.resolved, true) {
 				return false, ""
@@ -605,6 +625,21 @@ func sedFileOperand(words []string, k int) bool {
 	// (words[k] itself, when a skipped value, is never reached: j is
 	// then past k.)
 	return script && k < len(words) && !skippedTo(words, k)
+}
+
+// namesStartWithDash reports whether directory dir holds a name starting
+// with "-" (or cannot be listed).
+func namesStartWithDash(dir string) bool {
+	ents, err := fsview.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // copiesTrees reports a cp call that copies directories (-r, -R, -a,
