@@ -618,6 +618,10 @@ type analyzer struct {
 	// redirections put it on 9), so there any descriptor from 3 up may
 	// be the script's (see scriptFdIn).
 	fileScript int
+	// scriptInput counts the statements being analysed, in a shell
+	// reading its script from stdin, whose standard input is that script
+	// (see call): the Exec segments emitted meanwhile are ReadsScript.
+	scriptInput int
 	// stdinScript counts the nested shells being analysed that read
 	// their script from standard input (`bash <<EOF`, `bash < FILE`,
 	// `… | sh`): a command there that reads standard input takes script
@@ -1177,6 +1181,10 @@ func (a *analyzer) emit(s Segment, f *frame) {
 	if a.sourcing != "" && s.Sourced == "" {
 		s.Sourced = a.sourcing
 	}
+	if a.scriptInput > 0 && s.Kind == Exec && len(s.Args) > 0 {
+		name := s.Args[0].Value
+		s.ReadsScript = !bashBuiltins[name] || name == "source" || name == "."
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
@@ -1410,6 +1418,13 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 		a.loopDepth--
 		a.loops = append(a.loops, [2]int{start, len(a.segs)})
 	case *syntax.ForClause:
+		if c.Select && a.stdinScript > 0 {
+			// select reads a line from standard input: in a shell that
+			// reads its script there, the script's next line (attack
+			// run 31).
+			a.fail(f, c.Pos(), "select in a shell that reads its script from standard input: it would take the script's next line, and the shell then runs as code what the analysis read as data")
+			return
+		}
 		start := len(a.segs)
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
@@ -1575,12 +1590,19 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if a.assuming == "" {
 		seg.Bounded = a.boundedIn(c)
 	}
-	if a.stdinScript > 0 && len(seg.Args) > 0 && !ownInput(s) {
-		name := seg.Args[0].Value
-		seg.ReadsScript = !bashBuiltins[name] || name == "source" || name == "."
+	// In a shell reading its script from stdin, a statement with no input
+	// of its own gives its stdin to what it runs: the segments it and its
+	// payloads emit (a wrapper's program: `command head -c 5`, `timeout 5
+	// head -c 5`: attack run 31) are marked (see readsScriptSeg).
+	inherits := a.stdinScript > 0 && len(seg.Args) > 0 && !ownInput(s)
+	if inherits {
+		a.scriptInput++
 	}
 	a.emit(seg, f)
 	a.payloads(seg, offs, s, f, 0)
+	if inherits {
+		a.scriptInput--
+	}
 	if seg.Function {
 		a.callFunc(seg.Args[0].Value, f)
 	}
@@ -1982,7 +2004,9 @@ func (a *analyzer) loopBodyNode(name string, n syntax.Node) bool {
 			c, static = simpleValue(n.Args[0].Parts, false)
 		}
 		switch {
-		case !static, a.isFunc(c), a.isAlias(c):
+		case !static, strings.Contains(c, `\`), a.isFunc(c), a.isAlias(c):
+			// (A backslash in the name is quoting: `\export f=…` is
+			// export, which the literal spelling hid: attack run 31.)
 			return true
 		case c == "eval", c == "source", c == ".", c == "read", c == "mapfile", c == "readarray",
 			c == "getopts", c == "unset", c == "wait", c == "let", c == "printf" && printfAssigns(n.Args),

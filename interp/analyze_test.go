@@ -557,6 +557,9 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 		{"a here-document onto the script's descriptor is refused", "exec 255<<<'cat x'", home, 1, 9, "redirection of descriptor 255"},
 		{"comments off in an interactive shell are refused", "shopt -u interactive_comments", home, 1, 1, "interactive_comments"},
 		{"set +o interactive-comments too", "set +o interactive-comments", home, 1, 1, "interactive-comments"},
+		{"a read of descriptor 10 is refused (bash's saved copy of its script)", "{ read -u 10 x; } 255>/dev/null", home, 1, 3, "read -u with a descriptor"},
+		{"a duplication of 10 too", "cat <&10", home, 1, 5, "duplication of a descriptor"},
+		{"select in a shell reading its script from stdin is refused", "bash <<'OUT'\nselect x in a; do break; done\nOUT", home, 1, 6, "select in a shell that reads its script from standard input"},
 		{"set -o posix is refused", "set -o posix", home, 1, 1, "-o posix would make bash run something other"},
 		{"shopt -s -o posix is refused", "shopt -s -o posix", home, 1, 1, "shopt -o posix"},
 		{"bash --posix is refused", "bash --posix -c 'ls'", home, 1, 1, "--posix"},
@@ -585,7 +588,7 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 // file, any descriptor from 3 up may be the script's (a command opening
 // 246 descriptors first put it on 9: attack run 30), so reading or
 // replacing one is not understood there, while the same text run by
-// guardsh's own bash (-c, no script descriptor below 240) is read.
+// guardsh's own bash (-c: bash keeps its own descriptors at 10 and up) is read.
 func TestNestedScriptDescriptors(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{

@@ -1,12 +1,9 @@
 package interp
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"strconv"
 	"strings"
-	"sync"
-
-	"golang.org/x/sys/unix"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shell options that make bash run something other than the text analysed:
@@ -312,20 +309,13 @@ func readTakesArg(opt string) bool {
 	return strings.ContainsAny(opt[len(opt)-1:], "dinNptu")
 }
 
-// scriptFloor is the lowest descriptor number bash may hold its script on:
-// bash moves the file it reads commands from (a script, the text guardsh
-// streams to it, an interactive session's channel) to the highest free
-// descriptor below the smaller of 256 and the soft limit on open files
-// (RLIMIT_NOFILE), and a nested shell's script the same way, a little
-// lower when those are taken: 16 below that bound.
-var scriptFloor = sync.OnceValue(func() int {
-	limit := 256
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur < uint64(limit) {
-		limit = int(rl.Cur)
-	}
-	return max(limit-16, 10)
-})
+// scriptFloor is the lowest descriptor number bash may hold its script
+// on, or a copy of it, at the top level: bash keeps the descriptors of its
+// own at 10 and above (SHELL_FD_BASE): the script it reads (moved to the
+// highest free one below 256) and, while a redirection replaces that one,
+// a saved copy of it at the lowest free one from 10 (attack run 31: `{
+// read -u 10 x; } 255>/dev/null` read the next line of the script).
+const scriptFloor = 10
 
 // scriptFd reports whether v, a descriptor number as written, could be
 // the one bash reads its script from (see scriptFloor): a command that
@@ -334,7 +324,7 @@ var scriptFloor = sync.OnceValue(func() int {
 // document body), and one that replaces it (exec 255<FILE) makes bash go
 // on with another file's text. An attack run read a stdin script's
 // channel, a large script's descriptor and a nested `bash FILE`'s so.
-func scriptFd(v string) bool { return scriptFdFrom(v, scriptFloor()) }
+func scriptFd(v string) bool { return scriptFdFrom(v, scriptFloor) }
 
 // scriptFdIn is scriptFd where the analysis stands: in a nested shell
 // reading its script from a file (see analyzer.fileScript), any

@@ -385,6 +385,7 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 	if fi, err := ctx.Lookups.lstat(destAbs); err == nil && fi.IsDir() {
 		linkDir = destAbs // ln -s TARGET DIR makes DIR/basename(TARGET)
 	}
+	budget := derefBudget
 	for _, t := range ops[:len(ops)-1] {
 		abs := t
 		if !strings.HasPrefix(t, "/") {
@@ -392,6 +393,12 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 		}
 		ps := newPathSubject(abs, ctx)
 		if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
+			return false
+		}
+		// A link to a directory is a new name for the links below it,
+		// as a copy of it is (see movesLinksOut; attack run 31: `ln -s
+		// d e && cat e/k` where a jail had made d/k -> ~/.ssh/id_rsa).
+		if fi, err := os.Stat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, &budget) {
 			return false
 		}
 	}

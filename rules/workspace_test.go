@@ -173,6 +173,11 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"mv", "in", "h"}}, Allow},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./" + Hole, "h/"}, Glob: 1 << 2}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./i" + Hole, "h/"}, Glob: 1 << 2}, Allow},
+		// A symbolic link to such a directory is a new name too (attack
+		// run 31: `ln -s d e && cat e/k`).
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "out", "e"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", ".", "e"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "in", "e"}}, Allow},
 	} {
 		if v := p.Decide(c.s, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.s.Words, v.Decision, v.Reason, c.want)

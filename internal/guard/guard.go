@@ -250,11 +250,6 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 		v.Reason += " (assuming " + seg.Assumed + ")"
 	}
 	switch {
-	case seg.ReadsScript && v.Decision == rules.Allow:
-		// What it reads of its shell's script could make the shell run
-		// anything: it asks in every mode, and a jail can contain it.
-		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, Sensitivity: rules.Interpreter, DecidedBy: rules.ByClass,
-			Reason: "may read the rest of its shell's script, which that shell reads from standard input: the shell would then run as code what the analysis read as data"}
 	case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies() &&
 		!(seg.Script != "" && v.Rule != nil && strings.Contains(v.Rule.Pattern, seg.Script)):
 		// Code only known at run time could be anything a deny rule
@@ -268,6 +263,13 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 		// decided as its own segments.
 		v = rules.Verdict{Decision: rules.Allow, Class: rules.ReadOnly, DecidedBy: rules.ByClass,
 			Reason: "runs only the code analysed as the segments after it"}
+	}
+	if seg.ReadsScript && v.Decision == rules.Allow {
+		// What it reads of its shell's script could make the shell run
+		// anything: it asks in every mode (a wrapper's own verdict
+		// included), and a jail can contain it.
+		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, Sensitivity: rules.Interpreter, DecidedBy: rules.ByClass,
+			Reason: "may read the rest of its shell's script, which that shell reads from standard input: the shell would then run as code what the analysis read as data"}
 	}
 	if seg.Sourced != "" && v.Decision == rules.Ask && v.Protected == "" && (v.Rule == nil || v.Rule.Decision != rules.Ask) {
 		// What only asks because of its class, the mode, or a deny rule
