@@ -187,8 +187,13 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved, ctx.Lookups) {
 			return false, ""
 		}
-		if name == "ln" && !linkTargetsStayInside(words, ctx, x) {
-			return false, ""
+		if name == "ln" {
+			if ok, linksOut := linkTargetsStayInside(words, ctx, x); !ok {
+				if linksOut {
+					return false, LinksOutWhy
+				}
+				return false, ""
+			}
 		}
 		if !x.insideWorkspace(ps.resolved, true) {
 			return false, ""
@@ -202,7 +207,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, ""
 	}
 	if (name == "cp" && copiesTrees(words) || name == "mv") && x.movesLinksOut(words, ctx, globs) {
-		return false, ""
+		return false, LinksOutWhy
 	}
 	if optionGlob != "" {
 		shown := strings.ReplaceAll(optionGlob, Hole, "*")
@@ -361,7 +366,7 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 // linkTargetsStayInside checks ln's targets as the kernel will resolve
 // them: a relative target of a symbolic link from the directory the link
 // is made in, not from the working directory.
-func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
+func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, linksOut bool) {
 	var ops []string
 	symbolic := false
 	for _, w := range words[1:] {
@@ -374,7 +379,7 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 		}
 	}
 	if !symbolic || len(ops) < 2 {
-		return true // hard links and one-operand forms: the operands were checked
+		return true, false // hard links and one-operand forms: the operands were checked
 	}
 	dest := ops[len(ops)-1]
 	destAbs := dest
@@ -393,16 +398,16 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) bool {
 		}
 		ps := newPathSubject(abs, ctx)
 		if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
-			return false
+			return false, false
 		}
 		// A link to a directory is a new name for the links below it,
 		// as a copy of it is (see movesLinksOut; attack run 31: `ln -s
 		// d e && cat e/k` where a jail had made d/k -> ~/.ssh/id_rsa).
 		if fi, err := os.Stat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, &budget) {
-			return false
+			return false, true
 		}
 	}
-	return true
+	return true, false
 }
 
 // insideWorkspace reports whether the resolved path p lies in the workspace
@@ -648,6 +653,13 @@ func namesStartWithDash(dir string) bool {
 	}
 	return false
 }
+
+// LinksOutWhy is what writesOnlyWorkspace answers, with false, for a copy,
+// move or link of a directory that holds a link out of the workspace (or
+// one it could not look through): a write a jail can contain, since what
+// the new name leads to is then read and written jailed (see
+// movesLinksOut).
+const LinksOutWhy = "\x00links out"
 
 // copiesTrees reports a cp call that copies directories (-r, -R, -a,
 // --recursive, --archive), keeping the links in them as links.
