@@ -742,8 +742,9 @@ func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) b
 
 // linksLeave walks the tree below dir (not following links), taking one
 // from *budget per entry, and reports a symbolic link whose target lies
-// outside the workspace and the temp directories, is a protected path, or
-// does not resolve; or a directory it cannot list, or the budget spent.
+// outside the workspace and the temp directories, is a protected path, is
+// one a read deny or ask rule names (a secret: .env), or does not resolve;
+// or a directory it cannot list, or the budget spent.
 func (x *pathIndex) linksLeave(dir string, budget *int) bool {
 	stack := []string{dir}
 	for len(stack) > 0 {
@@ -762,6 +763,11 @@ func (x *pathIndex) linksLeave(dir string, budget *int) bool {
 			case e.Type()&fs.ModeSymlink != 0:
 				target, err := filepath.EvalSymlinks(p)
 				if err != nil || !x.insideWorkspace(target, false) || x.protectedBy(pathSubject{resolved: target, cleaned: target, static: true}) != "" {
+					return true
+				}
+				// A secret inside the workspace (src/l -> ../.env): read
+				// through the new name, no read rule would see it.
+				if h := x.sections[1].matchString(target); h.deny >= 0 || h.ask >= 0 {
 					return true
 				}
 			case e.IsDir():

@@ -142,18 +142,21 @@ func TestGitWorkspaceWrites(t *testing.T) {
 func TestCopiedLinks(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{".git", "out/sub", "in", "deep/a/b"} {
+	for _, d := range []string{".git", "out/sub", "in", "deep/a/b", "sec"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(ws, "README.md"), nil, 0o644); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"README.md", ".env"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for link, target := range map[string]string{
 		"out/sub/z.py": filepath.Join(home, ".ssh", "id_rsa"),
 		"in/ok.md":     "../README.md",
 		"deep/a/b/c":   "../../../.git/config",
+		"sec/l":        "../.env", // a secret inside the workspace
 	} {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
@@ -170,6 +173,7 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"mv", "out", "h"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"mv", "deep", "h"}}, Ask}, // a link to a protected path
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "in", "h"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "sec", "h"}}, Ask}, // read through h/l, no rule would see .env
 		{Subject{Kind: KindExec, Words: []string{"mv", "in", "h"}}, Allow},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./" + Hole, "h/"}, Glob: 1 << 2}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "./i" + Hole, "h/"}, Glob: 1 << 2}, Allow},
