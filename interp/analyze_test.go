@@ -560,6 +560,8 @@ func TestAnalyzeFailsClosed(t *testing.T) {
 		{"a read of descriptor 10 is refused (bash's saved copy of its script)", "{ read -u 10 x; } 255>/dev/null", home, 1, 3, "read -u with a descriptor"},
 		{"a duplication of 10 too", "cat <&10", home, 1, 5, "duplication of a descriptor"},
 		{"select in a shell reading its script from stdin is refused", "bash <<'OUT'\nselect x in a; do break; done\nOUT", home, 1, 6, "select in a shell that reads its script from standard input"},
+		{"a nested shell's -O extglob is refused", "bash -O extglob -c 'cat ~/.ssh/@(id_rsa)'", home, 1, 1, "-O extglob would make bash run something other"},
+		{"its +O sourcepath too", "bash +O sourcepath -c 'source x'", home, 1, 1, "+O sourcepath"},
 		{"set -o posix is refused", "set -o posix", home, 1, 1, "-o posix would make bash run something other"},
 		{"shopt -s -o posix is refused", "shopt -s -o posix", home, 1, 1, "shopt -o posix"},
 		{"bash --posix is refused", "bash --posix -c 'ls'", home, 1, 1, "--posix"},

@@ -18,6 +18,17 @@ import (
 // options, is not understood. An option word only known at run time makes
 // the segment RunsCode.
 
+// RiskyShoptNames are the shopt options that, turned on (-O NAME on a
+// shell's command line, shopt -s NAME), make bash run or read what the
+// analysis did not: a later word runs an alias (expand_aliases) or
+// changes directory (autocd, cdable_vars), a DEBUG trap skips commands
+// (extdebug), a later glob matches what the analysis does not expect
+// (dotglob, extglob, globstar, nocaseglob: ~/.ssh/@(id_rsa), ~/.SS[H]).
+// (The read-only table's shopt entry excludes the same names.) Attack run
+// 32 passed them to a nested shell as -O, and to guardsh itself.
+var RiskyShoptNames = map[string]bool{"expand_aliases": true, "autocd": true, "cdable_vars": true, "extdebug": true,
+	"dotglob": true, "extglob": true, "globstar": true, "nocaseglob": true}
+
 // riskyOptionNames are the set -o names of those options.
 var riskyOptionNames = map[string]bool{"keyword": true, "histexpand": true, "posix": true}
 
@@ -114,6 +125,10 @@ func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
 					}
 					if v[0] == '+' && c == 'o' && n == "interactive-comments" {
 						return "+o interactive-comments would make bash run what the analysis read as a comment", false
+					}
+					// A shell's -O NAME is shopt -s NAME (set has no -O).
+					if !isSet && c == 'O' && (v[0] == '-' && RiskyShoptNames[n] || v[0] == '+' && (n == "sourcepath" || n == "interactive_comments")) {
+						return string(v[0]) + "O " + n + " would make bash run something other than what was analysed", false
 					}
 				}
 			case v[0] == '-' && (c == 'k' || c == 'H'):

@@ -115,7 +115,7 @@ func TestAnalyzeRefusesDifferentReadings(t *testing.T) {
 		{"the same after a substitution", "cat <<EOF\n$(:)EOF\n: '\nEOF\ntouch PWNED\nx=' #'\n", "not its delimiter"},
 		{"an extended glob with a substitution in [[", "[[ x == @($(touch PWNED)) ]]", "extended glob"},
 		{"an extended glob with backquotes in [[", "[[ x != +(a|`touch PWNED`) ]]", "extended glob"},
-		{"an extended glob in a word of bash -O extglob", "bash -O extglob -c 'echo @($(touch PWNED))'", "extended glob"},
+		{"an extended glob in a word of bash -O extglob", "bash -O extglob -c 'echo @($(touch PWNED))'", "extglob"},
 		{"bash 5.3 command substitution", "(: ${ : # }); touch PWNED '\n} ) #'", "${ cmd; }"},
 		{"bash 5.3 reply substitution (refused whatever bash makes of it)", "echo ${| REPLY=x; }; touch PWNED", "${ cmd; }"},
 		{"time skipping --", "time -- touch PWNED", "time --"},

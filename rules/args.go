@@ -1439,8 +1439,22 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			sc.ask = hit(t, h.ask, "", false)
 		}
 	}
-	if sc.walker == "" || !exists {
+	if sc.walker == "" {
 		return
+	}
+	if !exists {
+		// Not there now, but the path read lexically is: a directory an
+		// earlier command of the same text makes leads there (attack run
+		// 32: `mkdir -p d && grep -r x d/../../.ssh` printed the key).
+		r, err := filepath.EvalSymlinks(cleaned)
+		if err != nil {
+			return
+		}
+		fi, err := os.Stat(r)
+		if err != nil {
+			return
+		}
+		resolved, info = r, fi
 	}
 	if info == nil {
 		fi, err := os.Stat(resolved)

@@ -289,6 +289,36 @@ func TestGlobBrackets(t *testing.T) {
 // the key (an attack run's `cp -rL s1 c && cat c/k`; `grep -R . s1`
 // printed it), while walkers that do not follow links (grep -r, cp -r)
 // and links elsewhere leave the command as before.
+// TestWalkerThroughMissingDirectory: a walker's directory that does not
+// exist now, through a directory an earlier command may make, is read as
+// it reads lexically (attack run 32: `mkdir -p d && grep -r x
+// d/../../.ssh` printed the key: the walk below it was skipped). See also
+// the guard's TestPlainGlobs, which decides it as the shell does.
+func TestWalkerThroughMissingDirectory(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "src"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, Lookups: NewLookups()}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"grep", "-r", "x", "d/../../.ssh"}, Deny},
+		{[]string{"grep", "-r", "--", "x", "--x/../../.ssh"}, Deny},
+		{[]string{"grep", "-r", "x", "d/../src"}, Allow},
+		{[]string{"grep", "-r", "x", "d"}, Allow}, // nothing there, nor lexically
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+}
+
 func TestWalkersFollowingLinks(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")

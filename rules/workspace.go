@@ -106,7 +106,12 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	if name == "ln" && symbolicLink(words) {
 		lastOperand = lastOperandIndex(words)
 	}
+	afterDashes := false // past "--": every word is an operand, a path
 	for i, w := range words[1:] {
+		if w == "--" && !afterDashes {
+			afterDashes = true
+			continue
+		}
 		if lastOperand > 0 && i+1 < lastOperand && !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {
 			operands++
 			continue
@@ -161,7 +166,11 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			continue
 		}
 		v := w
-		if strings.HasPrefix(w, "--") {
+		if afterDashes {
+			// An operand, whatever it starts with (attack run 32:
+			// `rm -rf -- --x/../.git` after `mkdir ./--x` was skipped as
+			// a long option).
+		} else if strings.HasPrefix(w, "--") {
 			_, val, ok := strings.Cut(w, "=")
 			if !ok {
 				continue
@@ -253,6 +262,9 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 			}
 		case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--"):
 			dest = a[2:]
+		case a == "--":
+			ops = append(ops, args[i+1:]...) // operands, whatever they start with
+			i = len(args)
 		case strings.HasPrefix(a, "-") && a != "-":
 		default:
 			ops = append(ops, a)
@@ -369,14 +381,20 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, linksOut bool) {
 	var ops []string
 	symbolic := false
-	for _, w := range words[1:] {
+	for i, w := range words[1:] {
 		switch {
+		case w == "--":
+			ops = append(ops, words[i+2:]...) // operands, whatever they start with
 		case w == "-s" || w == "--symbolic" || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's')):
 			symbolic = true
+			continue
 		case strings.HasPrefix(w, "-"):
+			continue
 		default:
 			ops = append(ops, w)
+			continue
 		}
+		break
 	}
 	if !symbolic || len(ops) < 2 {
 		return true, false // hard links and one-operand forms: the operands were checked

@@ -62,6 +62,16 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"ln", "-sf", "../../f", "sub/f"}, Ask},
 		{[]string{"ln", "-sf", "../.git/config", "sub/c"}, Ask},
 		{[]string{"ln", "-s", "-t", "sub", "../f"}, Ask}, // -t: the target is not looked at so
+		// After "--" every word is a path, whatever it starts with
+		// (attack run 32: after `mkdir ./--x`, `rm -rf -- --x/../.git`
+		// and `ln -s -- --x/../.. e` were skipped as long options).
+		{[]string{"rm", "-rf", "--", "--x/../.git", "f"}, Ask},
+		{[]string{"rm", "-f", "--", "--x/../../victim", "f"}, Ask},
+		{[]string{"cp", "--", "f", "--x/../../.local/bin/ls"}, Ask},
+		{[]string{"chmod", "+x", "--", "--x/../../y", "f"}, Ask},
+		{[]string{"ln", "-s", "--", "--x/../..", "e"}, Ask},
+		{[]string{"rm", "-f", "--", "f"}, Allow},
+		{[]string{"ln", "-s", "--", "f", "l2"}, Allow},
 	} {
 		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
 			t.Errorf("auto: %q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/guardsh/guardsh/interp"
 	"path/filepath"
 	"strings"
 )
@@ -134,6 +135,11 @@ func parseInvocation(argv []string) (*invocation, error) {
 					i++
 					if why, bad := refusedOptions[args[i]]; bad && c == 'o' && a[0] == '-' {
 						return nil, &usageError{why + "; guardsh does not support it"}
+					}
+					if c == 'O' && (a[0] == '-' && interp.RiskyShoptNames[args[i]] || a[0] == '+' && (args[i] == "sourcepath" || args[i] == "interactive_comments")) {
+						// (Attack run 32: -O extglob made `cat ~/.ssh/@(id_rsa)`
+						// read the key the analysis took for a file of that name.)
+						return nil, &usageError{fmt.Sprintf("%cO %s makes bash run or read what guardsh did not analyse (turn it on inside the command, where guardsh sees it); guardsh does not support it", a[0], args[i])}
 					}
 					optArgs = append(optArgs, args[i])
 				}

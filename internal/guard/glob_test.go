@@ -60,6 +60,10 @@ func TestPlainGlobs(t *testing.T) {
 		"rm -rf *":                    rules.Deny, // beside the link to the key
 		"rm -rf /*":                   rules.Ask,
 		"rm -rf build/* && rm -rf ~":  rules.Deny,
+		// A walker's directory through one an earlier command makes
+		// (attack run 32 printed the key with grep -r).
+		"mkdir -p d && grep -r x d/../../home/.ssh":          rules.Deny,
+		"mkdir -p ./--x && grep -r -- x --x/../../home/.ssh": rules.Deny,
 		// Under globstar (a session's earlier line, a sourced snapshot)
 		// "**" crosses directories (build/sub/.git/…): not a plain glob.
 		"rm -f build/**": rules.Ask,
