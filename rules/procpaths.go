@@ -13,6 +13,26 @@ import "strings"
 // unknown.
 func procPath(p, cwd string) (string, bool) {
 	p = squeeze(p)
+	if procDotDot(p) {
+		// /proc/self/../self/cwd, /proc/net/../cwd (net is a link to
+		// self/net), /sys/../proc/self/cwd: where ".." leads under /proc
+		// depends on links guardsh would resolve in its own process, not
+		// the command's (attack run 33 read the key after `cd ..`). What
+		// follows the last cwd or root component (or the last "..") is
+		// a path in an unknown directory.
+		parts := strings.Split(p, "/")
+		at := -1
+		for i, c := range parts {
+			if c == "cwd" || c == "root" || c == ".." {
+				at = i
+			}
+		}
+		rest := strings.Join(parts[at+1:], "/")
+		if rest == "" {
+			rest = "."
+		}
+		return rest, false
+	}
 	rest, ok := strings.CutPrefix(p, "/proc/")
 	if !ok {
 		if r, fd := strings.CutPrefix(p, "/dev/fd/"); fd {
@@ -27,7 +47,7 @@ func procPath(p, cwd string) (string, bool) {
 	case self && link == "cwd" && cwd != "":
 		return strings.TrimSuffix(cwd, "/") + "/" + rest, true
 	case self && link == "root":
-		return "/" + rest, true
+		return procPath("/"+rest, cwd) // /proc/self/root/proc/self/cwd
 	case link == "cwd" || link == "root":
 		return rest, false
 	case link == "fd" || link == "task" || link == "map_files":
@@ -37,13 +57,29 @@ func procPath(p, cwd string) (string, bool) {
 }
 
 // isProcPath reports whether p lies under /proc/ or /dev/fd/, however
-// spelled (//proc/, /proc/./).
+// spelled (//proc/, /proc/./), or could through ".." (see procDotDot).
 func isProcPath(p string) bool {
-	if !strings.Contains(p, "proc/") && !strings.Contains(p, "fd/") {
+	if !strings.Contains(p, "proc") && !strings.Contains(p, "fd") && !strings.Contains(p, "self") {
 		return false
 	}
 	s := squeeze(p)
-	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/")
+	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/") || procDotDot(s)
+}
+
+// procDotDot reports a squeezed path holding ".." and a component of the
+// per-process views (proc, fd, self, thread-self): /sys/../proc/self/cwd,
+// /proc/self/../self/cwd.
+func procDotDot(s string) bool {
+	dots, procish := false, false
+	for _, c := range strings.Split(s, "/") {
+		switch c {
+		case "..":
+			dots = true
+		case "proc", "fd", "self", "thread-self":
+			procish = true
+		}
+	}
+	return dots && procish
 }
 
 // squeeze drops empty and "." components from p (//proc/self/./cwd is

@@ -128,7 +128,7 @@ var readOnlyPrograms = []program{
 	{Name: "wait", Source: "bash builtin: waits for jobs already started; excluded: -p VAR assigns a variable", HoleSafe: true, OptionsFirst: true,
 		Exclude: []string{"-p"}, ArgShort: "p"},
 	{Name: "shopt", Source: "bash builtin: sets shell options; excluded: expand_aliases (a later word runs an alias's code), autocd and cdable_vars (a later word changes directory), extdebug (DEBUG traps can skip commands), dotglob, extglob, globstar and nocaseglob (a later glob matches what the analysis does not expect: .env, ~/.ssh/@(id_rsa))",
-		HoleSafe: true, ExcludeWords: []string{"expand_aliases", "autocd", "cdable_vars", "extdebug", "dotglob", "extglob", "globstar", "nocaseglob"}},
+		HoleSafe: true, ExcludeAnywhere: []string{"expand_aliases", "autocd", "cdable_vars", "extdebug", "dotglob", "extglob", "globstar", "nocaseglob"}}, // anywhere: shopt -s -- extglob (attack run 33)
 	{Name: "set", Source: "bash builtin: sets options and positional parameters; excluded: -k / -o keyword (later NAME=value arguments become environment, which analysis would not see) and -H / -o histexpand / -o history (history expansion rewrites a command after analysis)",
 		HoleSafe: true, OptionsFirst: true, PlusOptions: true,
 		Exclude: []string{"-k", "-H"}, ExcludeWords: []string{"keyword", "histexpand", "history"}, ArgShort: "o"},

@@ -111,7 +111,8 @@ var moreReadOnlyPrograms = []program{
 
 	// Dumps of binary files.
 	{Name: "hexdump", Source: "util-linux hexdump(1): dumps files to stdout (-f reads a format file, -e formats only print)", HoleSafe: true},
-	{Name: "strings", Source: "binutils strings(1): prints printable strings of files (@FILE reads options from FILE)", HoleSafe: true},
+	{Name: "strings", Source: "binutils strings(1): prints printable strings of files; excluded: @FILE, which reads more options and files from FILE (attack run 33: `strings @opts` printed the key that opts named)",
+		ExcludeText: []string{"@"}},
 	{Name: "xxd", Source: "xxd(1): `xxd [options] [infile [outfile]]` writes outfile (with -r too), hence one operand at most; xxd reads only the first letter of an option (-ac is -a, not -a -c), so no option is taken to consume the next word: write -c16, not -c 16",
 		MaxOperands: 1, OptionsFirst: true}, // xxd takes options only before infile: `xxd -r - -x` writes the file "-x"
 
@@ -178,7 +179,11 @@ var moreReadOnlyPrograms = []program{
 	{Name: "ag", Source: "the_silver_searcher ag(1): searches files (-z decompresses in-process); excluded: --pager runs COMMAND",
 		HoleSafe: true, Exclude: []string{"--pager"}},
 	{Name: "yq", Source: "yq (kislyuk's jq wrapper, whose jq language cannot write or run anything, and mikefarah's Go yq): filters YAML to stdout; excluded: -i/--in-place (kislyuk) and --inplace (mikefarah) edit files, -s/--split-exp (mikefarah) writes one file per result (in kislyuk's yq -s is jq's --slurp, excluded with it)",
-		HoleSafe: true, Exclude: []string{"-i", "--in-place", "--inplace", "-s", "--split-exp"}},
+		HoleSafe: true, Exclude: []string{"-i", "--in-place", "--inplace", "-s", "--split-exp"},
+		// mikefarah's load, load_str, load_xml, load_props, load_base64
+		// read any file the expression names (attack run 33:
+		// `yq -n 'load_str("../.ssh/id_" + "rsa")'`).
+		ExcludeText: []string{"load"}},
 
 	// Package databases.
 	{Name: "dpkg-query", Source: "dpkg-query(1): every action only reads the package database (--admindir and --root choose which); its pager, only on a terminal, is PAGER or DPKG_PAGER, dangerous names", HoleSafe: true},
