@@ -198,6 +198,9 @@ type argHit struct {
 	// runtime: arg has a part (a glob, a variable) only known at run time;
 	// newFile: arg names nothing yet and may be a file the program makes.
 	cwdUnknown, runtime, newFile bool
+	// dotDot: arg holds ".." after a directory not there now (see
+	// dotDotAfterMissing).
+	dotDot bool
 	// open: arg is open (Subject.Open), any path at all.
 	open bool
 	// link: a symbolic link below the directory arg, which the walker
@@ -227,6 +230,8 @@ func (a *argHit) clause() string {
 		return fmt.Sprintf("%s is only known at run time (a variable or a command's output) and could name any file, so it could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.runtime:
 		return fmt.Sprintf("%s has a part only known at run time (a glob or a variable), and could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
+	case a.dotDot:
+		return fmt.Sprintf("%s holds \"..\" after a directory that does not exist now, which an earlier command could make a link to anywhere, and could match %s", arg, rule)
 	case a.cwdUnknown:
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.newFile:
@@ -254,6 +259,8 @@ type argScan struct {
 	// cwdUnknown: relative words name paths below a directory only known
 	// at run time (Context.CwdUnknown).
 	cwdUnknown bool
+	// noNewLinks: Context.NoNewLinks.
+	noNewLinks bool
 
 	deny, could, ask *argHit
 	// protect: match arguments against the protected paths too (the
@@ -387,6 +394,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
+	sc.noNewLinks = ctx.NoNewLinks
 	if ctx.CwdUnknown {
 		sc.cwdUnknown = true
 	} else if cl, c := x.cwdForms(ctx.Cwd, ctx.Lookups); c != "" {
@@ -772,6 +780,34 @@ func (sc *argScan) path(word, c string) {
 		c = p
 	}
 	pathLike := c[0] == '/' || c[0] == '~' || c[0] == '.' || strings.IndexByte(c, '/') >= 0
+	if pathLike && strings.Contains(c, "..") && !sc.cwdUnknown && !sc.noNewLinks {
+		abs := c
+		switch {
+		case c[0] == '~' && sc.home != "" && (c == "~" || strings.HasPrefix(c, "~/")):
+			abs = sc.home + c[1:]
+		case c[0] != '/' && sc.cwd != "":
+			abs = sc.cwd + "/" + c
+		}
+		if rest, ok := dotDotAfterMissing(abs); ok && strings.HasPrefix(abs, "/") {
+			// ".." after a directory that is not there now: where it
+			// leads is unknown (see dotDotAfterMissing); a walker's
+			// directory stands for all below it too.
+			could, ask := sc.could, sc.ask
+			sc.unknownDir(word, rest)
+			if sc.walker != "" {
+				sc.unknownDir(word, rest+"/"+Hole)
+			}
+			if sc.ask == nil {
+				sc.holedSecret(Hole + "/" + rest)
+			}
+			for _, h := range []struct{ was, now *argHit }{{could, sc.could}, {ask, sc.ask}} {
+				if h.now != nil && h.now != h.was {
+					h.now.dotDot = true
+				}
+			}
+			return
+		}
+	}
 	switch {
 	case c[0] == '/':
 		sc.check(word, "", "", c, pathLike)

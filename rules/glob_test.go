@@ -290,10 +290,13 @@ func TestGlobBrackets(t *testing.T) {
 // printed it), while walkers that do not follow links (grep -r, cp -r)
 // and links elsewhere leave the command as before.
 // TestWalkerThroughMissingDirectory: a walker's directory that does not
-// exist now, through a directory an earlier command may make, is read as
-// it reads lexically (attack run 32: `mkdir -p d && grep -r x
-// d/../../.ssh` printed the key: the walk below it was skipped). See also
-// the guard's TestPlainGlobs, which decides it as the shell does.
+// exist now, through a directory an earlier command may make, is not
+// skipped (attack run 32: `mkdir -p d && grep -r x d/../../.ssh` printed
+// the key: the walk below it was skipped); and since that directory may
+// be made a link (attack run 33: `ln -s . up && cat up/../.ssh/id_rsa`),
+// where ".." after it leads is unknown: a rule that could match below
+// asks. See also the guard's TestPlainGlobs, which decides it as the
+// shell does.
 func TestWalkerThroughMissingDirectory(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
@@ -304,17 +307,30 @@ func TestWalkerThroughMissingDirectory(t *testing.T) {
 	}
 	p := Default()
 	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, Lookups: NewLookups()}
+	// lexical: the decision when no segment of the command makes a link
+	// (Context.NoNewLinks: `mkdir -p d && grep …`).
 	for _, c := range []struct {
-		words []string
-		want  Decision
+		words         []string
+		want, lexical Decision
 	}{
-		{[]string{"grep", "-r", "x", "d/../../.ssh"}, Deny},
-		{[]string{"grep", "-r", "--", "x", "--x/../../.ssh"}, Deny},
-		{[]string{"grep", "-r", "x", "d/../src"}, Allow},
-		{[]string{"grep", "-r", "x", "d"}, Allow}, // nothing there, nor lexically
+		{[]string{"grep", "-r", "x", "d/../../.ssh"}, Ask, Deny},
+		{[]string{"grep", "-r", "--", "x", "--x/../../.ssh"}, Ask, Deny},
+		{[]string{"grep", "-r", "x", "d/../src"}, Ask, Allow}, // src/ of anywhere
+		{[]string{"grep", "-r", "x", "src/../src"}, Allow, Allow},
+		{[]string{"cat", "d/../.ssh/id_rsa"}, Ask, Allow},
+		{[]string{"grep", "-r", "x", "d"}, Allow, Allow}, // nothing there, nor lexically
 	} {
-		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+		v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx)
+		if v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+		if c.want == Ask && c.lexical != Ask && !strings.Contains(v.Reason, "after a directory that does not exist now") {
+			t.Errorf("%q: %s, want the missing directory named", c.words, v.Reason)
+		}
+		lx := ctx
+		lx.NoNewLinks = true
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, lx); v.Decision != c.lexical {
+			t.Errorf("%q, no new links: %s (%s), want %s", c.words, v.Decision, v.Reason, c.lexical)
 		}
 	}
 }

@@ -527,6 +527,62 @@ type pathSubject struct {
 	shown string // the path for messages, Holes as "…"
 }
 
+// dotDotAfterMissing reports whether abs, an absolute path, holds a ".."
+// after a directory that does not exist now, and returns what follows the
+// first such ".." (and the ".." after it): an earlier command of the same
+// text may make that directory a link to anywhere, and ".." then leads
+// past the link's target (the kernel's reading), not back lexically.
+func dotDotAfterMissing(abs string) (string, bool) {
+	if !strings.Contains(abs, "..") {
+		return "", false
+	}
+	parts := strings.Split(abs, "/")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != ".." {
+			continue
+		}
+		prefix := strings.Join(parts[:i], "/")
+		if prefix == "" {
+			continue // "/.." is "/"
+		}
+		if _, err := os.Stat(prefix); err == nil {
+			continue
+		}
+		j := i
+		for j < len(parts) && (parts[j] == ".." || parts[j] == "" || parts[j] == ".") {
+			j++
+		}
+		rest := strings.Join(parts[j:], "/")
+		if rest == "" {
+			rest = "."
+		}
+		return rest, true
+	}
+	return "", false
+}
+
+// linklessPrograms are the programs MakesNoLinks knows make no symbolic
+// link, whatever their arguments: they make directories and regular files,
+// remove, change modes, or only read (common in agents' commands: `mkdir
+// -p build && cd build && ls ..`).
+var linklessPrograms = map[string]bool{
+	"mkdir": true, "touch": true, "rm": true, "rmdir": true, "chmod": true,
+	"cd": true, "pushd": true, "popd": true, "pwd": true, "echo": true, "printf": true,
+	"test": true, "[": true, "true": true, "false": true, ":": true,
+	"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true, "rg": true,
+	"sort": true, "uniq": true, "diff": true, "cmp": true, "stat": true, "file": true,
+	"realpath": true, "readlink": true, "basename": true, "dirname": true, "date": true, "sleep": true,
+}
+
+// MakesNoLinks reports whether a segment of kind exec that runs program
+// (its first word, as the analysis gives it) can make no symbolic link,
+// whatever its arguments: program is one of a short list (mkdir, cd,
+// touch, rm, ls, cat, grep …) written plainly, not a path. A caller sets
+// Context.NoNewLinks when every exec segment of a command does.
+func MakesNoLinks(program string) bool {
+	return linklessPrograms[program]
+}
+
 func newPathSubject(w string, ctx Context) pathSubject {
 	return newPathSubjectProbing(w, ctx, probeMin)
 }
@@ -566,6 +622,12 @@ func newPathSubjectProbing(w string, ctx Context, min int) pathSubject {
 	}
 	h := strings.Index(abs, Hole)
 	if h < 0 {
+		if rest, ok := dotDotAfterMissing(abs); ok && !ctx.NoNewLinks {
+			// Where ".." leads from a directory that is not there now
+			// depends on what makes it (a link: `ln -s . up && cat
+			// up/../.ssh/id_rsa`, attack run 33): unknown.
+			return pathSubject{units: append([]uint16{uHole, '/'}, appendUnits(nil, rest)...), shown: shown}
+		}
 		cleaned := filepath.Clean(abs)
 		if !strings.Contains(abs, "..") {
 			// Without "..", cleaning only drops what resolving skips

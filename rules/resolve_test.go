@@ -98,6 +98,14 @@ func TestResolveInAsTheLongWay(t *testing.T) {
 				if !strings.HasPrefix(p, "/") {
 					abs = ctx.Cwd + "/" + p
 				}
+				if _, ok := dotDotAfterMissing(abs); ok {
+					// ".." after a directory not there now: an earlier
+					// command could make it a link (attack run 33).
+					if ps.static {
+						t.Errorf("newPathSubject(%q): static %q, want unknown (.. after a missing directory)", p, ps.resolved)
+					}
+					continue
+				}
 				want, wantInfo, _ := resolveInLong(NewLookups(), "", abs)
 				links := uint64(0)
 				if wantInfo != nil && wantInfo.Mode().IsRegular() {

@@ -108,6 +108,13 @@ type Context struct {
 	// path argument then names a path only known at run time, which asks
 	// when a write or read deny rule could match it.
 	CwdUnknown bool
+	// NoNewLinks says no segment of the command can make a symbolic link
+	// (see MakesNoLinks): a directory that does not exist now is then made
+	// a directory or nothing, and a ".." after it is read lexically. Unset
+	// (the zero value), such a ".." leads where no one knows (`ln -s . up
+	// && cat up/../.ssh/id_rsa`: attack run 33), and a rule that could
+	// match the rest asks.
+	NoNewLinks bool
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string

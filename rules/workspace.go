@@ -215,7 +215,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	if operands == 0 {
 		return false, ""
 	}
-	if (name == "cp" && copiesTrees(words) || name == "mv") && x.movesLinksOut(words, ctx, globs) {
+	if (name == "cp" && copiesTrees(words) || name == "mv" || name == "ln" && !slices.ContainsFunc(words[1:], func(w string) bool { return lnOption(w, 's', "--symbolic", 4) })) && x.movesLinksOut(words, ctx, globs) {
 		return false, LinksOutWhy
 	}
 	if optionGlob != "" {
@@ -298,7 +298,16 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 			continue
 		}
 		for _, landing := range []string{d.cleaned, d.resolved} {
-			l := newPathSubject(landing+"/"+path.Base(src), ctx)
+			name := "/" + path.Base(src)
+			switch name {
+			case "/.":
+				name = ""
+			case "/..":
+				// DEST/.. is DEST's parent: from where DEST resolves
+				// (a ".." after DEST, missing now, would be unknown).
+				landing, name = path.Dir(d.resolved), ""
+			}
+			l := newPathSubject(landing+name, ctx)
 			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
 				return true
 			}
@@ -385,7 +394,7 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 		switch {
 		case w == "--":
 			ops = append(ops, words[i+2:]...) // operands, whatever they start with
-		case w == "-s" || w == "--symbolic" || (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's')):
+		case lnOption(w, 's', "--symbolic", 4):
 			symbolic = true
 			continue
 		case strings.HasPrefix(w, "-"):
@@ -404,25 +413,50 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 	if !strings.HasPrefix(dest, "/") {
 		destAbs = ctx.Cwd + "/" + dest
 	}
-	linkDir := path.Dir(destAbs)
-	if fi, err := ctx.Lookups.lstat(destAbs); err == nil && fi.IsDir() {
-		linkDir = destAbs // ln -s TARGET DIR makes DIR/basename(TARGET)
+	// Where the link's relative target is read from: its directory; and,
+	// since DEST may be a directory now that an earlier command removes
+	// (`rm -r d/e && ln -s ../.. d/e`: attack run 33), DEST itself too;
+	// and with -r (--relative) the working directory, whence ln reads it.
+	// The directory as the kernel reaches it: a ".." in DEST after a link
+	// is not lexical (a/l/../k with a/l -> c is c/../k).
+	destAbs = strings.TrimRight(destAbs, "/")
+	k := strings.LastIndexByte(destAbs, '/')
+	dirPS := newPathSubject(destAbs[:k+1], ctx)
+	if !dirPS.static {
+		return false, false
+	}
+	linkDirs := []string{dirPS.resolved}
+	if ps := newPathSubject(destAbs, ctx); !ps.static {
+		return false, false
+	} else if fi, err := ctx.Lookups.lstat(ps.resolved); err == nil && fi.IsDir() {
+		linkDirs = append(linkDirs, ps.resolved) // ln -s TARGET DIR makes DIR/basename(TARGET)
+	}
+	for _, w := range words[1:] {
+		if w == "--" {
+			break
+		}
+		if lnOption(w, 'r', "--relative", 3) {
+			linkDirs = append(linkDirs, ctx.Cwd)
+		}
 	}
 	budget := derefBudget
 	for _, t := range ops[:len(ops)-1] {
-		abs := t
-		if !strings.HasPrefix(t, "/") {
-			abs = linkDir + "/" + t
-		}
-		ps := newPathSubject(abs, ctx)
-		if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
-			return false, false
-		}
-		// A link to a directory is a new name for the links below it,
-		// as a copy of it is (see movesLinksOut; attack run 31: `ln -s
-		// d e && cat e/k` where a jail had made d/k -> ~/.ssh/id_rsa).
-		if fi, err := os.Stat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, &budget) {
-			return false, true
+		for _, linkDir := range linkDirs {
+			abs := t
+			if !strings.HasPrefix(t, "/") {
+				abs = linkDir + "/" + t
+			}
+			ps := newPathSubject(abs, ctx)
+			if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
+				return false, false
+			}
+			// A link to a directory is a new name for the links below
+			// it, as a copy of it is (see movesLinksOut; attack run 31:
+			// `ln -s d e && cat e/k` where a jail had made d/k ->
+			// ~/.ssh/id_rsa).
+			if fi, err := os.Stat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, nil, false, ctx, &budget) {
+				return false, true
+			}
 		}
 	}
 	return true, false
@@ -680,54 +714,115 @@ func namesStartWithDash(dir string) bool {
 const LinksOutWhy = "\x00links out"
 
 // copiesTrees reports a cp call that copies directories (-r, -R, -a,
-// --recursive, --archive), keeping the links in them as links.
+// --recursive, --archive), keeping the links in them as links, or copies
+// links as links (-P, -d, --no-dereference).
 func copiesTrees(words []string) bool {
 	for _, w := range words[1:] {
 		switch {
 		case w == "--":
 			return false
-		case w == "--recursive" || w == "--archive":
+		case w == "--recursive" || w == "--archive" || w == "--no-dereference":
 			return true
-		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "rRa"):
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "rRadP"):
 			return true
 		}
 	}
 	return false
 }
 
-// movesLinksOut reports whether cp -r or mv (words) takes as a source a
-// directory that holds a symbolic link leading out of the workspace or to
-// a protected path (or one that does not resolve): the copy or the moved
-// tree is a new name for what the link leads to, which the commands after
-// it in the same text read and write through, decided on a path that
-// does not exist yet (attack run 30: a jailed command planted src/z.py ->
-// ~/.ssh/id_rsa, then `cp -r src h && cat h/z.py` printed the key and
-// `… && echo x >> h/rc` wrote ~/.bashrc, unjailed). A glob source counts
-// by the directories it names now. Past derefBudget entries, or where a
+// movesLinksOut reports whether cp -r, mv or a hard ln (words) takes as
+// a source a directory that holds a symbolic link, or a symbolic link
+// itself, that will lead out of the workspace, to a protected path or to
+// a secret from where the copy or the moved link will stand (or one that
+// does not resolve): the copy or the moved tree is a new name for what
+// the link leads to, which the commands after it in the same text read
+// and write through, decided on a path that does not exist yet (attack
+// run 30: a jailed command planted src/z.py -> ~/.ssh/id_rsa, then `cp
+// -r src h && cat h/z.py` printed the key and `… && echo x >> h/rc`
+// wrote ~/.bashrc, unjailed; attack run 33: `mv a/b b` took a/b/up ->
+// ../.. one level up, to the workspace's parent). A glob source counts by
+// the directories it names now. Past derefBudget entries, or where a
 // directory cannot be listed, it reports true.
 func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) bool {
 	var ops []string
+	dest, intoDir := "", false // intoDir: each source lands at dest/its name
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
 		case w == "--":
 			ops = append(ops, words[i+1:]...)
 			i = len(words)
-		case w == "-t" || w == "-S":
-			i++ // the target directory (or a suffix): no source
+		case strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "--su"):
+			// --target-directory, --suffix: the value glued or next
+			_, v, glued := strings.Cut(w, "=")
+			if !glued && i+1 < len(words) {
+				i++
+				v = words[i]
+			}
+			if strings.HasPrefix(w, "--t") {
+				dest, intoDir = v, true
+			}
+		case strings.HasPrefix(w, "--"):
 		case strings.HasPrefix(w, "-") && w != "-":
+			for j := 1; j < len(w); j++ {
+				if w[j] != 't' && w[j] != 'S' {
+					continue
+				}
+				v := w[j+1:]
+				if v == "" && i+1 < len(words) {
+					i++
+					v = words[i]
+				}
+				if w[j] == 't' {
+					dest, intoDir = v, true
+				}
+				break
+			}
 		default:
 			ops = append(ops, w)
 		}
 	}
-	if len(ops) > 1 && !slices.ContainsFunc(words[1:], func(w string) bool {
-		return w == "-t" || strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "-t") && !strings.HasPrefix(w, "--")
-	}) {
-		ops = ops[:len(ops)-1] // the destination
+	switch {
+	case intoDir:
+	case len(ops) > 1:
+		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
+		intoDir = len(ops) > 1
+	case words[0] == "ln":
+		dest, intoDir = ".", true // ln TARGET: a link of that name here
+	}
+	// roots gives the paths a source named base will stand at: nil where
+	// that is not known (no destination, one with a run-time part, ending
+	// in . or ..); the destination itself unless it is a directory now.
+	roots := func(base string) []string {
+		if dest == "" || strings.Contains(dest, Hole) || base == "." || base == ".." {
+			return nil
+		}
+		cands := []string{dest + "/" + base}
+		if !intoDir {
+			cands = append(cands, dest)
+		}
+		var out []string
+		for _, c := range cands {
+			if !strings.HasPrefix(c, "/") {
+				c = ctx.Cwd + "/" + c
+			}
+			c = strings.TrimRight(c, "/")
+			k := strings.LastIndexByte(c, '/')
+			last := c[k+1:]
+			if last == "." || last == ".." || last == "" {
+				return nil
+			}
+			ps := newPathSubject(c[:k+1], ctx)
+			if !ps.static {
+				return nil
+			}
+			out = append(out, strings.TrimRight(ps.resolved, "/")+"/"+last)
+		}
+		return out
 	}
 	budget := derefBudget
 	for _, op := range ops {
-		var dirs []string
+		var dirs, bases []string
 		if strings.Contains(op, Hole) {
 			dir, pattern, ok := globDir(op, globs)
 			if !ok {
@@ -739,18 +834,44 @@ func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) b
 				return true
 			}
 			for _, e := range ents {
-				if ok, _ := path.Match(pattern, e.Name()); ok && e.IsDir() {
+				if ok, _ := path.Match(pattern, e.Name()); ok && (e.IsDir() || e.Type()&fs.ModeSymlink != 0) {
 					dirs = append(dirs, filepath.Join(ps.resolved, e.Name()))
+					bases = append(bases, e.Name())
 				}
 			}
 		} else {
-			ps := newPathSubject(op, ctx)
-			if fi, err := os.Lstat(ps.resolved); err == nil && fi.IsDir() {
-				dirs = append(dirs, ps.resolved)
+			// The operand as it names itself: its directory resolved,
+			// its last name as written (a link stays a link).
+			abs := op
+			if !strings.HasPrefix(op, "/") {
+				abs = ctx.Cwd + "/" + op
 			}
+			abs = strings.TrimRight(abs, "/")
+			k := strings.LastIndexByte(abs, '/')
+			last := abs[k+1:]
+			if ps := newPathSubject(abs[:k+1], ctx); ps.static && last != "." && last != ".." && last != "" {
+				abs = strings.TrimRight(ps.resolved, "/") + "/" + last
+			} else if ps := newPathSubject(op, ctx); ps.static {
+				abs = ps.resolved
+			} else {
+				return true
+			}
+			dirs = append(dirs, abs)
+			bases = append(bases, last)
 		}
-		for _, d := range dirs {
-			if x.linksLeave(d, &budget) {
+		for i, d := range dirs {
+			at := roots(bases[i])
+			// The operand itself a link (cp -P, -d, -a, mv, ln): copied,
+			// moved or hard-linked as a link. Where it will stand not
+			// known, any relative text could lead anywhere.
+			if fi, err := os.Lstat(d); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				if text, err := os.Readlink(d); err != nil || at == nil && !strings.HasPrefix(text, "/") || x.linkLeaves(d, at, true, ctx) {
+					return true
+				}
+				continue
+			}
+			ps := newPathSubject(d, ctx)
+			if fi, err := os.Lstat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, at, true, ctx, &budget) {
 				return true
 			}
 		}
@@ -759,11 +880,11 @@ func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) b
 }
 
 // linksLeave walks the tree below dir (not following links), taking one
-// from *budget per entry, and reports a symbolic link whose target lies
-// outside the workspace and the temp directories, is a protected path, is
-// one a read deny or ask rule names (a secret: .env), or does not resolve;
-// or a directory it cannot list, or the budget spent.
-func (x *pathIndex) linksLeave(dir string, budget *int) bool {
+// from *budget per entry, and reports a symbolic link that leads where a
+// workspace write may not (see linkLeaves) from where it will stand: the
+// same place below each of roots as below dir, or, unless moved, where it
+// is; or a directory it cannot list, or the budget spent.
+func (x *pathIndex) linksLeave(dir string, roots []string, moved bool, ctx Context, budget *int) bool {
 	stack := []string{dir}
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
@@ -779,13 +900,11 @@ func (x *pathIndex) linksLeave(dir string, budget *int) bool {
 			p := filepath.Join(d, e.Name())
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				target, err := filepath.EvalSymlinks(p)
-				if err != nil || !x.insideWorkspace(target, false) || x.protectedBy(pathSubject{resolved: target, cleaned: target, static: true}) != "" {
-					return true
+				var at []string
+				for _, r := range roots {
+					at = append(at, r+strings.TrimPrefix(p, dir))
 				}
-				// A secret inside the workspace (src/l -> ../.env): read
-				// through the new name, no read rule would see it.
-				if h := x.sections[1].matchString(target); h.deny >= 0 || h.ask >= 0 {
+				if x.linkLeaves(p, at, moved, ctx) {
 					return true
 				}
 			case e.IsDir():
@@ -794,6 +913,77 @@ func (x *pathIndex) linksLeave(dir string, budget *int) bool {
 		}
 	}
 	return false
+}
+
+// linkLeaves reports whether the symbolic link p could lead where a
+// workspace write may not: its target lies outside the workspace and the
+// temp directories, is a protected path or a secret a read rule names
+// (src/l -> ../.env: read through a new name, no rule would see it), or
+// does not resolve. Unless moved, the link stays at p. Moved (copied,
+// renamed or hard-linked as a link), the same text is read from each of
+// at, the paths it will stand at (a path below a directory that exists
+// now, then directories the copy makes); with at empty, where it will
+// stand is not known and a relative text that climbs ("..") could lead
+// anywhere. A relative text with ".." after a name is not read.
+func (x *pathIndex) linkLeaves(p string, at []string, moved bool, ctx Context) bool {
+	text, err := os.Readlink(p)
+	if err != nil {
+		return true
+	}
+	leaves := func(ps pathSubject) bool {
+		if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
+			return true
+		}
+		h := x.sections[1].matchString(ps.resolved)
+		return h.deny >= 0 || h.ask >= 0
+	}
+	if !moved {
+		target, err := filepath.EvalSymlinks(p)
+		return err != nil || leaves(pathSubject{resolved: target, cleaned: target, static: true})
+	}
+	if !strings.HasPrefix(text, "/") {
+		climbs, named := false, false
+		for _, c := range strings.Split(text, "/") {
+			switch {
+			case c == "..":
+				if named {
+					return true
+				}
+				climbs = true
+			case c != "" && c != ".":
+				named = true
+			}
+		}
+		if climbs && len(at) == 0 {
+			return true
+		}
+	}
+	if len(at) == 0 {
+		at = []string{p}
+	}
+	for _, a := range at {
+		t := text
+		if !strings.HasPrefix(text, "/") {
+			t = path.Clean(path.Dir(a) + "/" + text)
+		}
+		if leaves(newPathSubject(t, ctx)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lnOption reports whether the word w (before any "--") gives ln's
+// option whose short name is c or whose long name is long, as GNU ln
+// reads it: in a cluster of short options, or long abbreviated to at
+// least min characters (its shortest unambiguous prefix: --sy for
+// --symbolic, --r for --relative).
+func lnOption(w string, c byte, long string, min int) bool {
+	if strings.HasPrefix(w, "--") {
+		name, _, _ := strings.Cut(w, "=")
+		return len(name) >= min && strings.HasPrefix(long, name)
+	}
+	return strings.HasPrefix(w, "-") && strings.IndexByte(w[1:], c) >= 0
 }
 
 // symbolicLink reports an ln call that makes symbolic links and names its
@@ -808,7 +998,7 @@ func symbolicLink(words []string) bool {
 			// -t names the directory, -S a suffix: a value the last
 			// operand may be, which linkTargetsStayInside does not read.
 			return false
-		case w == "--symbolic" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 's'):
+		case lnOption(w, 's', "--symbolic", 4):
 			symbolic = true
 		}
 	}

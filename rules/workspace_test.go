@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -152,7 +153,7 @@ func TestGitWorkspaceWrites(t *testing.T) {
 func TestCopiedLinks(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	for _, d := range []string{".git", "out/sub", "in", "deep/a/b", "sec"} {
+	for _, d := range []string{".git", "out/sub", "in", "deep/a/b", "sec", "a/b", "d/e"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -167,6 +168,8 @@ func TestCopiedLinks(t *testing.T) {
 		"in/ok.md":     "../README.md",
 		"deep/a/b/c":   "../../../.git/config",
 		"sec/l":        "../.env", // a secret inside the workspace
+		"a/b/up":       "../..",   // the workspace top, from a/b
+		"d/e/up":       "..",      // d, from d/e
 	} {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
@@ -192,9 +195,44 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "out", "e"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "-s", ".", "e"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "in", "e"}}, Allow},
+		// A relative link is read from where the copy or the moved
+		// link will stand (attack run 33: `mv a/b b` took a/b/up ->
+		// ../.. to the workspace's parent; `cp -P d/e/up c`, `ln
+		// d/e/up c` made c -> .. at the top).
+		{Subject{Kind: KindExec, Words: []string{"mv", "a/b", "b"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "a/b", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-a", "a/b", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-rt", "deep", "a/b"}}, Allow}, // deep/b/up -> deep
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "a/b", "deep/a"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-d", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "--no-dereference", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-P", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"mv", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "d/c"}}, Allow}, // d/c -> .. is the top
+		{Subject{Kind: KindExec, Words: []string{"mv", "d/e/up", "d/e/up2"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "d/e", "d/f"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "d/" + Hole}, Glob: 1 << 3}, Ask}, // where it lands not known
+		// ln -r reads the target from the working directory (attack
+		// run 33: `ln -rs .. d/e/k` made d/e/k -> ../../..).
+		{Subject{Kind: KindExec, Words: []string{"ln", "-rs", "..", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "--rel", "..", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "--sym", "--relative", "..", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "..", "d/e/k"}}, Allow},   // d
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "../x", "d/e/k"}}, Allow}, // d/x
 	} {
 		if v := p.Decide(c.s, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.s.Words, v.Decision, v.Reason, c.want)
+		}
+	}
+	// A ".." in the link's name after a link is not lexical: from d/e,
+	// up/../k is the workspace's k (d/e/up -> d), where ../x is the
+	// workspace's parent's x, not d/x.
+	ctx.Cwd = filepath.Join(ws, "d", "e")
+	for words, want := range map[string]Decision{"ln -s ../x up/../k": Ask, "ln -s ../x k": Allow} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: strings.Fields(words)}, ctx); v.Decision != want {
+			t.Errorf("%s in d/e: %s (%s), want %s", words, v.Decision, v.Reason, want)
 		}
 	}
 }

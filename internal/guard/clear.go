@@ -76,6 +76,7 @@ func (g *Guard) recordClear(segs []interp.Segment, ctx rules.Context, vouched ma
 		for _, known := range []bool{false, true} {
 			c := ctx
 			c.CwdUnknown = known
+			c.NoNewLinks = false // whatever the command that sources it does
 			for _, s := range segs {
 				if !slices.Contains(s.Via, via) {
 					continue

@@ -73,3 +73,39 @@ func TestPlainGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkThenDotDot: a ".." after a directory that does not exist now
+// leads where no one knows when an earlier segment of the command may
+// make that directory a link (attack run 33: `ln -s . up && cat
+// up/../.ssh/id_rsa` printed the key, `… >> up/../.bashrc` wrote it; the
+// kernel's ".." goes to the target's parent, not back lexically). Where
+// no segment can make a link, it is read lexically, as before.
+func TestLinkThenDotDot(t *testing.T) {
+	root := t.TempDir()
+	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: "c.yaml",
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	for cmd, want := range map[string]rules.Decision{
+		// s/up -> s: s/up/../.. is the workspace's parent.
+		"mkdir -p s && ln -s . s/up":                                      rules.Allow,
+		"mkdir -p s && ln -s . s/up && cat s/up/../../home/.ssh/id_rsa":   rules.Ask,
+		"mkdir -p s && ln -s . s/up && echo x >> s/up/../../home/.bashrc": rules.Ask,
+		"mkdir -p s && ln -s . s/up && rm -f s/up/../../victim":           rules.Ask,
+		"mkdir -p s && ln -s . s/up && grep -r x s/up/../../home":         rules.Ask,
+		// Lexically these name files in the workspace.
+		"mkdir -p s && cat s/up/../../ws/home/.ssh/id_rsa":   rules.Allow,
+		"mkdir -p build && cd build && ls ..":                rules.Allow,
+		"mkdir -p build && cat build/../README.md":           rules.Allow,
+		"mkdir -p s && echo x >> s/up/../../ws/home/.bashrc": rules.Allow,
+	} {
+		if o := g.Evaluate(cmd); o.Decision != want {
+			t.Errorf("%s: %s, want %s (%s)", cmd, o.Decision, want, o.Segments[len(o.Segments)-1].Verdict.Reason)
+		}
+	}
+}

@@ -124,6 +124,18 @@ func (g *Guard) secret(path string) bool {
 	return v.Rule != nil && v.Rule.Section == "read" || v.Sensitivity == rules.ProtectedPath
 }
 
+// makesNoLinks reports whether no segment of segs can make a symbolic
+// link (rules.MakesNoLinks; a redirection makes a regular file), so that
+// a directory missing now is no link when a later segment goes through it.
+func makesNoLinks(segs []interp.Segment) bool {
+	for _, seg := range segs {
+		if seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // Decide decides every segment of segs, the segments Analyze returned
 // for one command text, and combines the verdicts. The segments are
 // decided at one moment: they share one rules.Lookups (each file system
@@ -145,6 +157,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	if g.Analysis.DirChanged || !known {
 		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
 	}
+	ctx.NoNewLinks = makesNoLinks(segs)
 	// The words of every segment, in one allocation (see subjectIn).
 	n := 0
 	for _, seg := range segs {
