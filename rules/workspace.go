@@ -977,13 +977,25 @@ func (x *pathIndex) linkLeaves(p string, at []string, moved bool, ctx Context) b
 // option whose short name is c or whose long name is long, as GNU ln
 // reads it: in a cluster of short options, or long abbreviated to at
 // least min characters (its shortest unambiguous prefix: --sy for
-// --symbolic, --r for --relative).
+// --symbolic, --r for --relative); not in the value of -t or -S glued to
+// a cluster.
 func lnOption(w string, c byte, long string, min int) bool {
 	if strings.HasPrefix(w, "--") {
 		name, _, _ := strings.Cut(w, "=")
 		return len(name) >= min && strings.HasPrefix(long, name)
 	}
-	return strings.HasPrefix(w, "-") && strings.IndexByte(w[1:], c) >= 0
+	if !strings.HasPrefix(w, "-") {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case c:
+			return true
+		case 't', 'S':
+			return false // the rest is its value: -tsub is -t sub
+		}
+	}
+	return false
 }
 
 // symbolicLink reports an ln call that makes symbolic links and names its

@@ -170,6 +170,7 @@ func TestCopiedLinks(t *testing.T) {
 		"sec/l":        "../.env", // a secret inside the workspace
 		"a/b/up":       "../..",   // the workspace top, from a/b
 		"d/e/up":       "..",      // d, from d/e
+		"deep/a/b/up":  "../..",   // deep
 	} {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
@@ -210,6 +211,11 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"ln", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "-P", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"mv", "d/e/up", "c"}}, Ask},
+		// A hard link to deep/a/b/up (-> ../.., deep) in sec, two
+		// levels up; in d/e, one.
+		{Subject{Kind: KindExec, Words: []string{"ln", "-t", "sec", "deep/a/b/up"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "--target-directory=sec", "deep/a/b/up"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-t", "d/e", "deep/a/b/up"}}, Allow},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "d/c"}}, Allow}, // d/c -> .. is the top
 		{Subject{Kind: KindExec, Words: []string{"mv", "d/e/up", "d/e/up2"}}, Allow},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-r", "d/e", "d/f"}}, Allow},
