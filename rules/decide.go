@@ -446,7 +446,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		// Code or a file given in an argument: sensitive.
 		j.class, j.why = Sensitive, e.runsWhat
 	}
-	writesOutside, linksOut := false, false
+	writesOutside, linksOut, linkWhy := false, false, ""
 	if j.class == Sensitive && !e.badAssign && len(s.Assigns) == 0 {
 		// A workspace write: its class is Workspace (mode auto runs it).
 		// In modes chat and bypass the class decides nothing, but the
@@ -455,8 +455,8 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}
-		} else if why == LinksOutWhy {
-			linksOut = true
+		} else if why == LinksOutWhy || why == LinkToDirWhy {
+			linksOut, linkWhy = true, why
 		} else if why != "" {
 			// Inside the workspace, but for how it is written.
 			j.hint = why
@@ -471,7 +471,11 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			// (or a tree too big to look through): what the rest of the
 			// command does through it is contained by a jail.
 			j.sensitivity = UnknownProgram
-			j.why += "; it copies, moves or links a directory holding a link out of the workspace, a new name the rest of the command could read or write through"
+			if linkWhy == LinkToDirWhy {
+				j.why += "; it makes a symbolic link to a directory (or to nothing yet), through which \"..\" leads to that directory's parent, not back where a command decided before it reads"
+			} else {
+				j.why += "; it copies, moves or links a directory holding a link out of the workspace, a new name the rest of the command could read or write through"
+			}
 		}
 		if j.sensitivity == Network && e.runsAt < 0 {
 			if bin := localPackageBin(s.Words, cwd, ctx.Workspace, ctx.Lookups); bin != "" {

@@ -197,11 +197,8 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			return false, ""
 		}
 		if name == "ln" {
-			if ok, linksOut := linkTargetsStayInside(words, ctx, x); !ok {
-				if linksOut {
-					return false, LinksOutWhy
-				}
-				return false, ""
+			if ok, why := linkTargetsStayInside(words, ctx, x); !ok {
+				return false, why
 			}
 		}
 		if !x.insideWorkspace(ps.resolved, true) {
@@ -386,8 +383,10 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 
 // linkTargetsStayInside checks ln's targets as the kernel will resolve
 // them: a relative target of a symbolic link from the directory the link
-// is made in, not from the working directory.
-func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, linksOut bool) {
+// is made in, not from the working directory. Past ok, why is
+// LinksOutWhy for a link to a directory holding links out, LinkToDirWhy
+// for a link to a directory or to nothing yet, or "".
+func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok bool, why string) {
 	var ops []string
 	symbolic := false
 	for i, w := range words[1:] {
@@ -405,8 +404,11 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 		}
 		break
 	}
-	if !symbolic || len(ops) < 2 {
-		return true, false // hard links and one-operand forms: the operands were checked
+	if !symbolic {
+		return true, "" // hard links: the operands were checked
+	}
+	if len(ops) == 1 {
+		ops = append(ops, ".") // ln -s TARGET: ./basename(TARGET)
 	}
 	dest := ops[len(ops)-1]
 	destAbs := dest
@@ -423,11 +425,11 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 	k := strings.LastIndexByte(destAbs, '/')
 	dirPS := newPathSubject(destAbs[:k+1], ctx)
 	if !dirPS.static {
-		return false, false
+		return false, ""
 	}
 	linkDirs := []string{dirPS.resolved}
 	if ps := newPathSubject(destAbs, ctx); !ps.static {
-		return false, false
+		return false, ""
 	} else if fi, err := ctx.Lookups.lstat(ps.resolved); err == nil && fi.IsDir() {
 		linkDirs = append(linkDirs, ps.resolved) // ln -s TARGET DIR makes DIR/basename(TARGET)
 	}
@@ -440,6 +442,7 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 		}
 	}
 	budget := derefBudget
+	dirLink := false
 	for _, t := range ops[:len(ops)-1] {
 		for _, linkDir := range linkDirs {
 			abs := t
@@ -448,18 +451,31 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok, links
 			}
 			ps := newPathSubject(abs, ctx)
 			if !ps.static || !x.insideWorkspace(ps.resolved, false) || x.protectedBy(ps) != "" {
-				return false, false
+				return false, ""
 			}
 			// A link to a directory is a new name for the links below
 			// it, as a copy of it is (see movesLinksOut; attack run 31:
 			// `ln -s d e && cat e/k` where a jail had made d/k ->
 			// ~/.ssh/id_rsa).
-			if fi, err := os.Stat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, nil, false, ctx, &budget) {
-				return false, true
+			fi, err := os.Stat(ps.resolved)
+			if err == nil && fi.IsDir() && x.linksLeave(ps.resolved, nil, false, ctx, &budget) {
+				return false, LinksOutWhy
+			}
+			// A link to a directory makes ".." through it lead to that
+			// directory's parent, not back where it reads: a command
+			// beside this one, or a background job it left, decided on
+			// the name before the link was made, goes elsewhere (see
+			// Context.NoNewLinks). So does a link to nothing yet, which
+			// a directory made later gives a target.
+			if err != nil || fi.IsDir() {
+				dirLink = true
 			}
 		}
 	}
-	return true, false
+	if dirLink {
+		return false, LinkToDirWhy
+	}
+	return true, ""
 }
 
 // insideWorkspace reports whether the resolved path p lies in the workspace
@@ -712,6 +728,12 @@ func namesStartWithDash(dir string) bool {
 // the new name leads to is then read and written jailed (see
 // movesLinksOut).
 const LinksOutWhy = "\x00links out"
+
+// LinkToDirWhy is what writesOnlyWorkspace answers, with false, for ln -s
+// of a directory (or of a target that does not exist yet): a new name
+// through which ".." leads to the directory's parent, not back where it
+// reads, for commands decided before it was made; a jail contains it.
+const LinkToDirWhy = "\x00link to a directory"
 
 // copiesTrees reports a cp call that copies directories (-r, -R, -a,
 // --recursive, --archive), keeping the links in them as links, or copies

@@ -158,7 +158,7 @@ func TestCopiedLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"README.md", ".env"} {
+	for _, f := range []string{"README.md", ".env", "d/f"} {
 		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +195,14 @@ func TestCopiedLinks(t *testing.T) {
 		// run 31: `ln -s d e && cat e/k`).
 		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "out", "e"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "-s", ".", "e"}}, Ask},
-		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "in", "e"}}, Allow},
+		// A link to a directory, or to nothing yet: ".." through it
+		// leads to the directory's parent, not where a command decided
+		// before it reads: jailed or asked, as the copies above.
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "in", "e"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "nothing", "e"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "in"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "README.md", "e"}}, Allow},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-sf", "../README.md", "in/r.md"}}, Allow},
 		// A relative link is read from where the copy or the moved
 		// link will stand (attack run 33: `mv a/b b` took a/b/up ->
 		// ../.. to the workspace's parent; `cp -P d/e/up c`, `ln
@@ -222,21 +229,21 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "d/" + Hole}, Glob: 1 << 3}, Ask}, // where it lands not known
 		// ln -r reads the target from the working directory (attack
 		// run 33: `ln -rs .. d/e/k` made d/e/k -> ../../..).
-		{Subject{Kind: KindExec, Words: []string{"ln", "-rs", "..", "d/e/k"}}, Ask},
-		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "--rel", "..", "d/e/k"}}, Ask},
-		{Subject{Kind: KindExec, Words: []string{"ln", "--sym", "--relative", "..", "d/e/k"}}, Ask},
-		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "..", "d/e/k"}}, Allow},   // d
-		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "../x", "d/e/k"}}, Allow}, // d/x
+		{Subject{Kind: KindExec, Words: []string{"ln", "-rs", "../f", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "--rel", "../f", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "--sym", "--relative", "../f", "d/e/k"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "../f", "d/e/k"}}, Allow}, // d/f
+		{Subject{Kind: KindExec, Words: []string{"ln", "-s", "../../README.md", "d/e/k"}}, Allow},
 	} {
 		if v := p.Decide(c.s, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.s.Words, v.Decision, v.Reason, c.want)
 		}
 	}
 	// A ".." in the link's name after a link is not lexical: from d/e,
-	// up/../k is the workspace's k (d/e/up -> d), where ../x is the
-	// workspace's parent's x, not d/x.
+	// up/../k is the workspace's k (d/e/up -> d), where ../../README.md
+	// is outside the workspace.
 	ctx.Cwd = filepath.Join(ws, "d", "e")
-	for words, want := range map[string]Decision{"ln -s ../x up/../k": Ask, "ln -s ../x k": Allow} {
+	for words, want := range map[string]Decision{"ln -s ../../README.md up/../k": Ask, "ln -s ../../README.md k": Allow} {
 		if v := p.Decide(Subject{Kind: KindExec, Words: strings.Fields(words)}, ctx); v.Decision != want {
 			t.Errorf("%s in d/e: %s (%s), want %s", words, v.Decision, v.Reason, want)
 		}
