@@ -245,6 +245,23 @@ func same(was, now keptFile, taken time.Time, contents func() ([]byte, error)) b
 	return err == nil && bytes.Equal(b, was.data)
 }
 
+// rewrittenAsWas reports whether a kept regular file that is no longer
+// the same file (see same) holds what it held, as a plain file again: a
+// regular file now (not a link), of the same permission bits and size,
+// with one name only (a second name — a hard link the jail made to a file
+// of the workspace — would let a later unjailed write change it), and the
+// same contents (read by contents). Its contents must have been kept.
+func rewrittenAsWas(was, now keptFile, info fs.FileInfo, contents func() ([]byte, error)) bool {
+	if !was.exists || !was.mode.IsRegular() || was.data == nil || !now.exists || now.mode != was.mode || now.size != was.size || info == nil {
+		return false
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Nlink != 1 {
+		return false
+	}
+	b, err := contents()
+	return err == nil && bytes.Equal(b, was.data)
+}
+
 // Keep records the protected paths: each file's metadata and contents
 // (up to maxKept bytes), and for each directory the names of its entries
 // and their files. Paths that do not exist are recorded as absent. Restore
@@ -516,6 +533,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			continue
 		}
 		var now keptFile
+		var nowInfo fs.FileInfo
 		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
 			// (beneath a directory that is gone, p is gone too) A plain
 			// lstat, one system call where r's walk makes one per
@@ -523,9 +541,17 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			// (blocked), nothing jailed runs any more to swap them, and
 			// a file elsewhere could not match was's device, inode and
 			// change time. What is changed goes through r.
-			now, _ = statFile(p)
+			now, nowInfo = statFile(p)
 		}
 		if same(was, now, k.taken, func() ([]byte, error) { return r.ReadFile(rp) }) {
+			continue
+		}
+		if rewrittenAsWas(was, now, nowInfo, func() ([]byte, error) { return r.ReadFile(rp) }) {
+			// Written anew with what it held (git rewrites .git/config
+			// through a lock file and a rename on `git branch -d`):
+			// nothing to put back, and what the next Restore compares.
+			now.data = was.data
+			k.files[p] = now
 			continue
 		}
 		if was.mode.IsDir() && now.mode.IsDir() {

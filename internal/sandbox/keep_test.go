@@ -64,6 +64,45 @@ func TestKeepRestore(t *testing.T) {
 	}
 }
 
+// TestRestoreRewrittenAsItWas: a protected file written anew with what it
+// held — git rewrites .git/config through a lock file and a rename on
+// `git branch -d` — is no change (a new user's find: the branch was
+// deleted and the command still exited 126, "put back: .git/config").
+// Rewritten with another mode, or with a second name (a hard link the jail
+// made to a workspace file a later unjailed write could change), it is.
+func TestRestoreRewrittenAsItWas(t *testing.T) {
+	dir := t.TempDir()
+	cfg, moded, linked := filepath.Join(dir, "config"), filepath.Join(dir, "moded"), filepath.Join(dir, "linked")
+	content := []byte("[core]\n\tbare = false\n")
+	for _, p := range []string{cfg, moded, linked} {
+		must(t, os.WriteFile(p, content, 0o644))
+	}
+	k := sandbox.Keep(dir, []string{cfg, moded, linked}, nil)
+	rewrite := func(p string, mode os.FileMode) {
+		t.Helper()
+		must(t, os.WriteFile(p+".lock", content, mode))
+		must(t, os.Chmod(p+".lock", mode))
+		must(t, os.Rename(p+".lock", p))
+	}
+	rewrite(cfg, 0o644)
+	rewrite(moded, 0o600)
+	rewrite(linked, 0o644)
+	must(t, os.Link(linked, filepath.Join(dir, "other-name")))
+	got, tampered := k.Restore()
+	if want := []string{linked, moded}; !slices.Equal(got, want) || len(tampered) > 0 {
+		t.Errorf("Restore = %q, %q; want %q", got, tampered, want)
+	}
+	// The rewritten file is what the next Restore compares: no change.
+	if again, _ := k.Restore(); len(again) != 0 {
+		t.Errorf("second Restore = %q", again)
+	}
+	// A change of its contents after that is one.
+	must(t, os.WriteFile(cfg, []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+	if got, _ := k.Restore(); !slices.Equal(got, []string{cfg}) {
+		t.Errorf("Restore after an edit = %q", got)
+	}
+}
+
 // TestRestoreFollowsNoReplacedDirectory: a jailed command that replaces a
 // directory holding protected paths (.git, .git/hooks) with a symbolic link
 // elsewhere gets nothing deleted or written there by Restore, which runs
