@@ -17,8 +17,11 @@ import (
 // a static target (`cd sub`, `cd /srv/app`, `cd`, `cd ~/x`), the
 // directories the commands may run in are known: the starting one and
 // each target, reached from any directory before it (a failed cd stays
-// put; loops and functions reorder). Every segment is decided in each of
-// them and the strictest verdict counts. Anything else that may change the
+// put). A segment is decided in each directory a cd before it may lead
+// to — the segments run in the order the analysis gives them, so `cd sub
+// && touch f && cd ..` writes sub/f, not ../f — or, when some segment
+// may run again or out of order (a loop, a function or trap body), in
+// every one of them; the strictest verdict counts. Anything else that may change the
 // directory (`cd "$d"`, `cd -`, eval of run-time text, a command whose name
 // is only known at run time, CDPATH assigned, `shopt -s autocd` or
 // `cdable_vars`) leaves relative paths unknown (rules.Context.CwdUnknown).
@@ -29,17 +32,26 @@ import (
 const maxDirs = 8
 
 // dirs returns the directories segs may run in, starting from start, or
-// known false. In a file an allow rule vouches for (see decide), only the
-// static cds count.
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule) (out []string, known bool) {
+// known false; and for each segment, how many of them (a prefix of out)
+// it may run in: those a cd before it may lead to, or all of them when a
+// segment may run again (interp.Segment.Repeats: loops, function and trap
+// bodies run in any order with the rest). In a file an allow rule vouches
+// for (see decide), only the static cds count.
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule) (out []string, upto []int, known bool) {
 	out = []string{start}
-	for _, s := range segs {
+	upto = make([]int, len(segs))
+	ordered := true
+	for i, s := range segs {
+		upto[i] = len(out)
+		if s.Repeats {
+			ordered = false
+		}
 		trusted := s.Sourced != "" && vouched[s.Sourced] != nil
 		if !trusted && mentionsDirState(s) {
-			return nil, false
+			return nil, nil, false
 		}
 		if enablesDirOption(s) {
-			return nil, false
+			return nil, nil, false
 		}
 		if !s.MayChangeDir() {
 			continue
@@ -53,7 +65,7 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		}
 		if !ok || (s.Repeats && !strings.HasPrefix(target, "/")) {
 			// A relative cd that may run again goes further each time.
-			return nil, false
+			return nil, nil, false
 		}
 		if target == "" {
 			continue // popd: back to a directory already counted
@@ -65,11 +77,16 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 				}
 			}
 			if len(out) > maxDirs {
-				return nil, false
+				return nil, nil, false
 			}
 		}
 	}
-	return out, true
+	for i := range upto {
+		if !ordered {
+			upto[i] = len(out)
+		}
+	}
+	return out, upto, true
 }
 
 // cdTarget returns the static directory a cd, pushd or popd segment goes

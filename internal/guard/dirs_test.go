@@ -50,6 +50,15 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		{`printf -v "$n" %s /x; cd sub && cat key.pem`, rules.Ask},
 		{`printf "$f" -v CDPATH /x; cd sub && cat key.pem`, rules.Ask},
 		{`export "$n=/x"; cd sub && cat key.pem`, rules.Ask},
+		// A segment runs where the cds before it lead, not a later
+		// one's; unless it may run again or out of order (a loop, a
+		// function's or a trap's body: the trap runs at the end).
+		{"cat key.pem; cd secrets", rules.Allow},
+		{"cat key.pem && cd secrets && ls && cd .. && cat key.pem", rules.Deny},
+		{"for i in 1; do cat key.pem; done; cd secrets", rules.Deny},
+		{"f() { cat key.pem; }; cd secrets; f", rules.Deny},
+		{"trap 'cat key.pem' EXIT; cd secrets", rules.Deny},
+		{"cd secrets; while false; do :; done; cat key.pem", rules.Deny},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
@@ -87,6 +96,9 @@ func TestWorkingDirectoryTricks(t *testing.T) {
 		"set -o physical; cd l/..; cat .ssh/id_rsa",
 		`v=CD; declare "${v}PATH=` + home + `"; cd .ssh; cat id_rsa`,
 		"f() { cd ..; }; f; f; f; cat .ssh/id_rsa",
+		"trap 'cat .ssh/id_rsa' EXIT; cd ../..",
+		"trap 'cat .ssh/id_rsa' RETURN; cd ../..; f() { :; }; f",
+		"f() { cat .ssh/id_rsa; }; cd ../..; f",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
@@ -226,6 +238,32 @@ func TestMentionsDirState(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: mentionsDirState %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestCdBackAfterWrite: a write before a `cd ..` is decided where it runs,
+// in the workspace, not in the directory the later cd leads to (a new
+// user's find: `cd calc && sed -i … div.py && cd .. && git diff` asked
+// as a write outside the workspace in mode auto).
+func TestCdBackAfterWrite(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, "calc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+	g.Analysis.Home = home
+	for text, want := range map[string]rules.Decision{
+		`cd calc && sed -i "s/a/b/" div.py && cd .. && git diff --stat`:    rules.Allow,
+		`cd calc && echo "x = 1" >> div.py && cd .. && git status --short`: rules.Allow,
+		"touch y; cd /etc":                       rules.Allow,
+		"cd calc && cd .. && cd .. && touch y":   rules.Ask, // ../y: outside
+		"for d in calc; do touch y; cd ..; done": rules.Ask,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
 		}
 	}
 }

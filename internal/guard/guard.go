@@ -152,10 +152,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	vouched := g.vouched(segs, ctx)
 	// The directories a cd may lead to (see dirs.go): each segment is
 	// decided in every one.
-	cwds, known := dirs(segs, ctx.Cwd, ctx.Home, vouched)
+	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched)
 	mode := g.mode()
 	if g.Analysis.DirChanged || !known {
-		ctx.CwdUnknown, cwds = true, []string{ctx.Cwd}
+		ctx.CwdUnknown, cwds, upto = true, []string{ctx.Cwd}, nil
 	}
 	ctx.NoNewLinks = makesNoLinks(segs)
 	// The words of every segment, in one allocation (see subjectIn).
@@ -164,7 +164,12 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		n += len(seg.Args) + len(seg.Assigns)
 	}
 	words := make([]string, 0, n)
-	for _, seg := range segs {
+	for i, seg := range segs {
+		// The directories a cd before it may lead to (see dirs).
+		segDirs := cwds
+		if upto != nil {
+			segDirs = cwds[:upto[i]]
+		}
 		if seg.Relative != "" && !ctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
 			// relative path in each (not as a path only known at run
@@ -182,7 +187,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		// A stricter verdict in another directory replaces v, and so does
 		// whether it counts (an assumed reading that no directory but
 		// that one denies: an attack run's cd ~; for f in .ssh/id_rsa).
-		for _, d := range cwds[1:] {
+		for _, d := range segDirs[1:] {
 			if g.longWay {
 				if w, wc := g.settle(as, pr.In(d), vouched); stricter(w, v, mode) && wc {
 					w.Reason += " (in " + d + ", where a cd leads)"
