@@ -201,6 +201,9 @@ type argHit struct {
 	// dotDot: arg holds ".." after a directory not there now (see
 	// dotDotAfterMissing).
 	dotDot bool
+	// holds, for a directory a walker reads, is the name of the file in
+	// it the rule matches (a dot-env file: see secretIn).
+	holds string
 	// open: arg is open (Subject.Open), any path at all.
 	open bool
 	// link: a symbolic link below the directory arg, which the walker
@@ -236,6 +239,12 @@ func (a *argHit) clause() string {
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.newFile:
 		return fmt.Sprintf("%s names nothing yet, and as a file the program could make it could match %s", arg, rule)
+	case a.walker != "" && a.holds != "":
+		skip := "name the directories to search instead"
+		if a.walker == "grep" || a.walker == "egrep" || a.walker == "fgrep" || a.walker == "rgrep" {
+			skip = fmt.Sprintf("leave it out with --exclude=%s, or %s", a.holds, skip)
+		}
+		return fmt.Sprintf("%s is a directory %s walks, holding %s, which matches %s (%s)", arg, a.walker, a.holds, rule, skip)
 	case a.walker != "" && a.could:
 		return fmt.Sprintf("%s is a directory %s walks, and what is in it could match %s", arg, a.walker, rule)
 	case a.walker != "":
@@ -261,6 +270,8 @@ type argScan struct {
 	cwdUnknown bool
 	// noNewLinks: Context.NoNewLinks.
 	noNewLinks bool
+	// nameGlobs: argPlan.nameGlobs, the names the walker reads.
+	nameGlobs []nameGlob
 
 	deny, could, ask *argHit
 	// protect: match arguments against the protected paths too (the
@@ -298,6 +309,104 @@ type argPlan struct {
 	// pattern is the index in args of a search tool's pattern operand
 	// (see searchPattern), which names no file; -1 for none.
 	pattern int
+	// nameGlobs are grep's --include and --exclude globs, in order, and
+	// globWords the indices in args of the words that are only such a
+	// glob (or an --exclude-dir one): names to match, no file to open
+	// (see grepNameGlobs).
+	nameGlobs []nameGlob
+	globWords []int
+}
+
+// nameGlob is one --include (include) or --exclude glob of grep.
+type nameGlob struct {
+	glob    string
+	include bool
+}
+
+// grepNameGlobs returns, for grep (grep(1), grep 3.8: --include=GLOB,
+// --exclude=GLOB, --exclude-dir=GLOB, each also with its value as the next
+// word; options may follow operands, none after "--"), the --include and
+// --exclude globs in the order given, and the indices in words of the
+// words that are only a glob. The other options' values are skipped as
+// grepOptions says they are taken; an option it does not know (an
+// abbreviation: `--reg --exclude=.env` gives the pattern
+// "--exclude=.env") leaves none: every word stays a path.
+func grepNameGlobs(words []string) (globs []nameGlob, at []int) {
+	switch words[0] {
+	case "grep", "egrep", "fgrep", "rgrep":
+	default:
+		return nil, nil
+	}
+	withArg, flags := grepOptions()
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			return globs, at
+		case w == "-" || !strings.HasPrefix(w, "-"):
+			continue // an operand
+		case strings.HasPrefix(w, "--"):
+			name, val, eq := strings.Cut(w, "=")
+			switch {
+			case name == "--include" || name == "--exclude" || name == "--exclude-dir":
+				if !eq {
+					if i+1 == len(words) {
+						return nil, nil
+					}
+					i++
+					val = words[i]
+				}
+				at = append(at, i)
+				if name != "--exclude-dir" {
+					globs = append(globs, nameGlob{glob: val, include: name == "--include"})
+				}
+			case withArg[name] && !eq:
+				i++
+			case withArg[name] || flags[name]:
+			default:
+				return nil, nil
+			}
+		default:
+			for k := 1; k < len(w); k++ {
+				c := "-" + w[k:k+1]
+				if withArg[c] {
+					if k == len(w)-1 {
+						i++
+					}
+					break
+				}
+				if !flags[c] && (w[k] < '0' || w[k] > '9') {
+					return nil, nil
+				}
+			}
+		}
+	}
+	return globs, at
+}
+
+// readsName reports whether grep, given globs (grepNameGlobs), reads a
+// file named name that it meets walking a directory: "If contradictory
+// --include and --exclude options are given, the last matching one wins.
+// If no --include or --exclude options match, a file is included unless
+// the first such option is --include" (grep(1)). A glob this reading
+// cannot match for certain (a bracket expression, a backslash, a run-time
+// part) counts as reading it.
+func readsName(globs []nameGlob, name string) bool {
+	last := -1
+	for i, g := range globs {
+		if strings.ContainsAny(g.glob, "[\\\x00") {
+			return true
+		}
+		if ok, err := path.Match(g.glob, name); err != nil {
+			return true
+		} else if ok {
+			last = i
+		}
+	}
+	if last >= 0 {
+		return globs[last].include
+	}
+	return len(globs) == 0 || !globs[0].include
 }
 
 // bounded reports whether args[j] is bounded (Subject.Bounded).
@@ -368,6 +477,12 @@ func planArgs(words []string, open, bound uint64) argPlan {
 	if i := searchPattern(words); i >= pl.first {
 		pl.pattern = i - pl.first
 	}
+	if globs, at := grepNameGlobs(words); len(at) > 0 {
+		pl.nameGlobs = globs
+		for _, i := range at {
+			pl.globWords = append(pl.globWords, i-pl.first)
+		}
+	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
 	pl.deref = pl.walker != "" && derefWalker(words)
 	return pl
@@ -390,7 +505,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs}
 	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
@@ -409,7 +524,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		if sc.deny != nil {
 			break
 		}
-		if w == "" || j == pl.pattern {
+		if w == "" || j == pl.pattern || slices.Contains(pl.globWords, j) {
 			continue
 		}
 		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {
@@ -510,7 +625,7 @@ func (pl *argPlan) cwdFree() bool {
 	operands := false
 	for j, w := range pl.args {
 		switch {
-		case w == "" || j == pl.pattern:
+		case w == "" || j == pl.pattern || slices.Contains(pl.globWords, j):
 		case strings.Contains(w, Hole):
 			return false
 		case !operands && w[0] == '-':
@@ -1303,7 +1418,7 @@ func skipsHiddenFiles(words []string) bool {
 // (resolved) would read: an anchored one (~/.ssh/id_*) that lies below
 // dir, or a dot-env file (/*/.env…) directly in dir, as its listing shows
 // (dot-env files deeper down are not looked for: a known limit).
-func (sc *argScan) secretIn(dir string) *Rule {
+func (sc *argScan) secretIn(dir string) (*Rule, string) {
 	t := sc.x.sections[1]
 	prefix := dir
 	if prefix != "/" {
@@ -1321,8 +1436,8 @@ func (sc *argScan) secretIn(dir string) *Rule {
 			}
 			if names := sc.lk.listed(dir); names != nil {
 				for n := range names {
-					if ok, _ := path.Match(name, n); ok {
-						return e.rule
+					if ok, _ := path.Match(name, n); ok && readsName(sc.nameGlobs, n) {
+						return e.rule, n
 					}
 				}
 			}
@@ -1332,10 +1447,10 @@ func (sc *argScan) secretIn(dir string) *Rule {
 		// match something below it (the Hole and the stars take the
 		// rest), which saves the matcher for most.
 		if (strings.HasPrefix(e.g.key, prefix) || strings.HasPrefix(prefix, e.g.key)) && sc.hm.could(e.g, below) {
-			return e.rule
+			return e.rule, ""
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // unknownDir matches c, relative to a working directory only known at run
@@ -1532,8 +1647,8 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		}
 	}
 	if sc.ask == nil {
-		if r := sc.secretIn(resolved); r != nil {
-			sc.ask = &argHit{rule: r, arg: tildeShown(word, sc.home), walker: sc.walker}
+		if r, name := sc.secretIn(resolved); r != nil {
+			sc.ask = &argHit{rule: r, arg: tildeShown(word, sc.home), walker: sc.walker, holds: name}
 			if resolved != cleaned {
 				sc.ask.via = tildeShown(resolved, sc.home)
 			}

@@ -451,3 +451,59 @@ func TestSearchPattern(t *testing.T) {
 		{[]string{"cat", key}, Deny},
 	})
 }
+
+// TestGrepNameGlobs: grep's --include, --exclude and --exclude-dir values
+// are names to match, no files it opens, and a dot-env file a recursive
+// grep would meet is no read when they leave it out (a new user's find:
+// `grep -rn "def " .` asked in every repository holding a .env, and so
+// did the natural `--exclude=.env`, its value read as a file).
+func TestGrepNameGlobs(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("K=v"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	checkDecisions(t, p, ctx, []decideCase{
+		{[]string{"grep", "-rn", "def ", "."}, Ask},
+		{[]string{"grep", "-rn", "--exclude=.env", "def ", "."}, Allow},
+		{[]string{"grep", "-rn", "def ", "--exclude", ".env", "."}, Allow},
+		{[]string{"grep", "-rn", "--include=*.py", "def ", "."}, Allow},
+		{[]string{"grep", "-rnA1", "--exclude=.env*", "x", "."}, Allow},
+		{[]string{"grep", "-rn", "--exclude=*.py", "def ", "."}, Ask},
+		{[]string{"grep", "-rn", "--include=*.py", "--include=.e*", "x", "."}, Ask},
+		{[]string{"grep", "-rn", "--exclude=x", "--include=.env", "x", "."}, Ask},
+		// The last matching one wins.
+		{[]string{"grep", "-rn", "--exclude=.env", "--include=.env", "x", "."}, Ask},
+		{[]string{"grep", "-rn", "--include=.env", "--exclude=.env", "x", "."}, Allow},
+		// Not matched for certain: a bracket expression, a backslash.
+		{[]string{"grep", "-rn", "--exclude=.en[v]", "x", "."}, Ask},
+		{[]string{"grep", "-rn", `--exclude=.en\v`, "x", "."}, Ask},
+		// --exclude-dir leaves files alone.
+		{[]string{"grep", "-rn", "--exclude-dir=.env", "x", "."}, Ask},
+		// A word that is another option's value, or an operand, is no
+		// glob: -e's pattern, an abbreviation's value, after --.
+		{[]string{"grep", "-rn", "-e", "--exclude=.env", "."}, Ask},
+		{[]string{"grep", "-rne", "--exclude=.env", "."}, Ask},
+		{[]string{"grep", "-rn", "--reg", "--exclude=.env", "."}, Ask},
+		{[]string{"grep", "-rn", "--regexp", "--exclude=.env", "."}, Ask},
+		{[]string{"grep", "-rn", "--exclude", "--exclude=.env", "x", "."}, Ask},
+		{[]string{"grep", "-rn", "--", "--exclude=.env", "x", "."}, Ask},
+		// --exclude-from's value is a file grep reads.
+		{[]string{"grep", "-rn", "--exclude-from=.env", "x", "src"}, Ask},
+		// An anchored secret is not a dot-env file: no glob hides it.
+		{[]string{"grep", "-rn", "--exclude=id_*", "x", filepath.Join(home, ".ssh")}, Deny},
+	})
+	// The reason names the file and how to leave it out.
+	v := p.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-rn", "def ", "."}}, ctx)
+	if !strings.Contains(v.Reason, "holding .env") || !strings.Contains(v.Reason, "--exclude=.env") {
+		t.Errorf("reason %q names neither the file nor --exclude", v.Reason)
+	}
+}
