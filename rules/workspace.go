@@ -74,7 +74,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	name := words[0]
 	if name == "git" {
 		ok, why := p.gitWritesOnlyWorkspace(words, ctx)
-		if ok && words[1] == "mv" && (p.landsProtected(words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(words[1:], ctx, nil)) {
+		if ok && words[1] == "mv" && (p.landsProtected(words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(gitMvOpts(words[2:]), ctx, nil)) {
 			return false, ""
 		}
 		return ok, why
@@ -99,12 +99,25 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			}
 		}
 	}
+	// cp, mv and ln as coreutils reads them (an option not known, or
+	// abbreviated ambiguously: not known what they do).
+	var fo fileOpts
+	if name == "cp" || name == "mv" || name == "ln" {
+		var ok bool
+		if fo, ok = parseFileOpts(words); !ok {
+			return false, ""
+		}
+	}
 	// ln -s TARGET… LINK: a target is what the link will hold, relative
 	// to the link's directory (`ln -sf ../README.md docs/README.md` asked
 	// as a write outside the workspace); linkTargetsStayInside checks it.
-	lastOperand := -1
-	if name == "ln" && symbolicLink(words) {
-		lastOperand = lastOperandIndex(words)
+	targets := map[int]bool{}
+	if name == "ln" && fo.symbolic {
+		for k, i := range fo.at {
+			if fo.hasTargetDir || len(fo.at) > 1 && k < len(fo.at)-1 {
+				targets[i] = true
+			}
+		}
 	}
 	afterDashes := false // past "--": every word is an operand, a path
 	for i, w := range words[1:] {
@@ -112,7 +125,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			afterDashes = true
 			continue
 		}
-		if lastOperand > 0 && i+1 < lastOperand && !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {
+		if targets[i+1] && !strings.Contains(w, Hole) {
 			operands++
 			continue
 		}
@@ -197,7 +210,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			return false, ""
 		}
 		if name == "ln" {
-			if ok, why := linkTargetsStayInside(words, ctx, x); !ok {
+			if ok, why := linkTargetsStayInside(fo, ctx, x); !ok {
 				return false, why
 			}
 		}
@@ -212,7 +225,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	if operands == 0 {
 		return false, ""
 	}
-	if (name == "cp" && copiesTrees(words) || name == "mv" || name == "ln" && !slices.ContainsFunc(words[1:], func(w string) bool { return lnOption(w, 's', "--symbolic", 4) })) && x.movesLinksOut(words, ctx, globs) {
+	if (name == "cp" && (fo.recursive || fo.archive || fo.noDeref) || name == "mv" || name == "ln" && !fo.symbolic) && x.movesLinksOut(fo, ctx, globs) {
 		return false, LinksOutWhy
 	}
 	if optionGlob != "" {
@@ -386,29 +399,21 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 // is made in, not from the working directory. Past ok, why is
 // LinksOutWhy for a link to a directory holding links out, LinkToDirWhy
 // for a link to a directory or to nothing yet, or "".
-func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok bool, why string) {
-	var ops []string
-	symbolic := false
-	for i, w := range words[1:] {
-		switch {
-		case w == "--":
-			ops = append(ops, words[i+2:]...) // operands, whatever they start with
-		case lnOption(w, 's', "--symbolic", 4):
-			symbolic = true
-			continue
-		case strings.HasPrefix(w, "-"):
-			continue
-		default:
-			ops = append(ops, w)
-			continue
-		}
-		break
-	}
-	if !symbolic {
+func linkTargetsStayInside(fo fileOpts, ctx Context, x *pathIndex) (ok bool, why string) {
+	if !fo.symbolic {
 		return true, "" // hard links: the operands were checked
 	}
-	if len(ops) == 1 {
+	ops := fo.operands
+	switch {
+	case fo.hasTargetDir:
+		// ln -s -t DIR TARGET…: DIR/basename(TARGET) for each (an
+		// attack run's `ln -s -t ws/d ../../.ssh` was read as a link
+		// named TARGET to DIR).
+		ops = append(slices.Clone(ops), fo.targetDir)
+	case len(ops) == 1:
 		ops = append(ops, ".") // ln -s TARGET: ./basename(TARGET)
+	case len(ops) == 0:
+		return false, ""
 	}
 	dest := ops[len(ops)-1]
 	destAbs := dest
@@ -430,16 +435,16 @@ func linkTargetsStayInside(words []string, ctx Context, x *pathIndex) (ok bool, 
 	linkDirs := []string{dirPS.resolved}
 	if ps := newPathSubject(destAbs, ctx); !ps.static {
 		return false, ""
-	} else if fi, err := ctx.Lookups.lstat(ps.resolved); err == nil && fi.IsDir() {
-		linkDirs = append(linkDirs, ps.resolved) // ln -s TARGET DIR makes DIR/basename(TARGET)
+	} else if fi, err := ctx.Lookups.lstat(ps.resolved); fo.hasTargetDir || len(ops) > 2 || err == nil && fi.IsDir() && !fo.noTargetDir {
+		// ln -s TARGET DIR makes DIR/basename(TARGET); with -t, or
+		// several targets, DEST is such a directory.
+		linkDirs = append(linkDirs, ps.resolved)
+		if fo.hasTargetDir || len(ops) > 2 {
+			linkDirs = linkDirs[1:]
+		}
 	}
-	for _, w := range words[1:] {
-		if w == "--" {
-			break
-		}
-		if lnOption(w, 'r', "--relative", 3) {
-			linkDirs = append(linkDirs, ctx.Cwd)
-		}
+	if fo.relative {
+		linkDirs = append(linkDirs, ctx.Cwd)
 	}
 	budget := derefBudget
 	dirLink := false
@@ -735,24 +740,7 @@ const LinksOutWhy = "\x00links out"
 // reads, for commands decided before it was made; a jail contains it.
 const LinkToDirWhy = "\x00link to a directory"
 
-// copiesTrees reports a cp call that copies directories (-r, -R, -a,
-// --recursive, --archive), keeping the links in them as links, or copies
-// links as links (-P, -d, --no-dereference).
-func copiesTrees(words []string) bool {
-	for _, w := range words[1:] {
-		switch {
-		case w == "--":
-			return false
-		case w == "--recursive" || w == "--archive" || w == "--no-dereference":
-			return true
-		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "rRadP"):
-			return true
-		}
-	}
-	return false
-}
-
-// movesLinksOut reports whether cp -r, mv or a hard ln (words) takes as
+// movesLinksOut reports whether cp -r, mv or a hard ln (fo) takes as
 // a source a directory that holds a symbolic link, or a symbolic link
 // itself, that will lead out of the workspace, to a protected path or to
 // a secret from where the copy or the moved link will stand (or one that
@@ -765,51 +753,15 @@ func copiesTrees(words []string) bool {
 // ../.. one level up, to the workspace's parent). A glob source counts by
 // the directories it names now. Past derefBudget entries, or where a
 // directory cannot be listed, it reports true.
-func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) bool {
-	var ops []string
-	dest, intoDir := "", false // intoDir: each source lands at dest/its name
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		switch {
-		case w == "--":
-			ops = append(ops, words[i+1:]...)
-			i = len(words)
-		case strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "--su"):
-			// --target-directory, --suffix: the value glued or next
-			_, v, glued := strings.Cut(w, "=")
-			if !glued && i+1 < len(words) {
-				i++
-				v = words[i]
-			}
-			if strings.HasPrefix(w, "--t") {
-				dest, intoDir = v, true
-			}
-		case strings.HasPrefix(w, "--"):
-		case strings.HasPrefix(w, "-") && w != "-":
-			for j := 1; j < len(w); j++ {
-				if w[j] != 't' && w[j] != 'S' {
-					continue
-				}
-				v := w[j+1:]
-				if v == "" && i+1 < len(words) {
-					i++
-					v = words[i]
-				}
-				if w[j] == 't' {
-					dest, intoDir = v, true
-				}
-				break
-			}
-		default:
-			ops = append(ops, w)
-		}
-	}
+func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool {
+	ops := fo.operands
+	dest, intoDir := fo.targetDir, fo.hasTargetDir // intoDir: each source lands at dest/its name
 	switch {
 	case intoDir:
 	case len(ops) > 1:
 		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
 		intoDir = len(ops) > 1
-	case words[0] == "ln":
+	case len(ops) == 1 && !fo.noTargetDir:
 		dest, intoDir = ".", true // ln TARGET: a link of that name here
 	}
 	// roots gives the paths a source named base will stand at: nil where
@@ -899,6 +851,23 @@ func (x *pathIndex) movesLinksOut(words []string, ctx Context, globs []string) b
 		}
 	}
 	return false
+}
+
+// gitMvOpts reads git mv's arguments (args, after "mv"): its options
+// (-f, -k, -n, -v, --dry-run, --verbose, --force, --sparse: git-mv(1))
+// take no value, so the operands are the other words, and all after "--".
+func gitMvOpts(args []string) fileOpts {
+	var o fileOpts
+	for i, a := range args {
+		if a == "--" {
+			o.operands = append(o.operands, args[i+1:]...)
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			o.operands = append(o.operands, a)
+		}
+	}
+	return o
 }
 
 // linksLeave walks the tree below dir (not following links), taking one
@@ -993,62 +962,6 @@ func (x *pathIndex) linkLeaves(p string, at []string, moved bool, ctx Context) b
 		}
 	}
 	return false
-}
-
-// lnOption reports whether the word w (before any "--") gives ln's
-// option whose short name is c or whose long name is long, as GNU ln
-// reads it: in a cluster of short options, or long abbreviated to at
-// least min characters (its shortest unambiguous prefix: --sy for
-// --symbolic, --r for --relative); not in the value of -t or -S glued to
-// a cluster.
-func lnOption(w string, c byte, long string, min int) bool {
-	if strings.HasPrefix(w, "--") {
-		name, _, _ := strings.Cut(w, "=")
-		return len(name) >= min && strings.HasPrefix(long, name)
-	}
-	if !strings.HasPrefix(w, "-") {
-		return false
-	}
-	for i := 1; i < len(w); i++ {
-		switch w[i] {
-		case c:
-			return true
-		case 't', 'S':
-			return false // the rest is its value: -tsub is -t sub
-		}
-	}
-	return false
-}
-
-// symbolicLink reports an ln call that makes symbolic links and names its
-// link last (no -t or --target-directory, no -S or --suffix, and no "--"
-// whose operands the loop above would mistake).
-func symbolicLink(words []string) bool {
-	symbolic := false
-	for _, w := range words[1:] {
-		switch {
-		case w == "--" || strings.HasPrefix(w, "--t") || strings.HasPrefix(w, "--su") ||
-			strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "tS"):
-			// -t names the directory, -S a suffix: a value the last
-			// operand may be, which linkTargetsStayInside does not read.
-			return false
-		case lnOption(w, 's', "--symbolic", 4):
-			symbolic = true
-		}
-	}
-	return symbolic
-}
-
-// lastOperandIndex returns the index in words of the last word that is no
-// option, or -1.
-func lastOperandIndex(words []string) int {
-	last := -1
-	for i, w := range words[1:] {
-		if !strings.HasPrefix(w, "-") || w == "-" {
-			last = i + 1
-		}
-	}
-	return last
 }
 
 // chmodFileOperand reports whether words[k], in a call of chmod, comes

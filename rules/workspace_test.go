@@ -62,7 +62,23 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"ln", "-sf", "../f", "sub/f"}, Allow},
 		{[]string{"ln", "-sf", "../../f", "sub/f"}, Ask},
 		{[]string{"ln", "-sf", "../.git/config", "sub/c"}, Ask},
-		{[]string{"ln", "-s", "-t", "sub", "../f"}, Ask}, // -t: the target is not looked at so
+		// -t DIR: DIR/basename(TARGET), the target read from DIR (an
+		// attack run's `ln -s -t ws/d ../../.ssh` was read as a link
+		// named ../../.ssh to ws/d).
+		{[]string{"ln", "-s", "-t", "sub", "../f"}, Allow},
+		{[]string{"ln", "-s", "-t", "sub", "f"}, Ask}, // sub/f -> f: itself, no file
+		{[]string{"ln", "-s", "-t", "sub", "../../f"}, Ask},
+		{[]string{"ln", "-s", "--target-directory=sub", "../../f"}, Ask},
+		{[]string{"ln", "-s", "--target=sub", "../../f"}, Ask},
+		{[]string{"ln", "-st", "sub", "../../f"}, Ask},
+		{[]string{"ln", "-s", "-t", filepath.Join(ws, "sub"), "../../f"}, Ask},
+		// -S's value is a suffix, not -s (an attack run's `ln -S -s
+		// d/e/f/up c` made a hard link of a relative link).
+		{[]string{"ln", "-S", "-s", "f", "g"}, Allow},
+		// An option not known, or abbreviated ambiguously: not known.
+		{[]string{"ln", "-s", "--s", "f", "g"}, Ask},
+		{[]string{"cp", "--no", "f", "g"}, Ask},
+		{[]string{"cp", "-Q", "f", "g"}, Ask},
 		// After "--" every word is a path, whatever it starts with
 		// (attack run 32: after `mkdir ./--x`, `rm -rf -- --x/../.git`
 		// and `ln -s -- --x/../.. e` were skipped as long options).
@@ -215,6 +231,14 @@ func TestCopiedLinks(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"cp", "-P", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"cp", "-d", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"cp", "--no-dereference", "d/e/up", "c"}}, Ask},
+		// Long options by any unambiguous prefix, as cp takes them, and
+		// -S's value no -s (attack run 34).
+		{Subject{Kind: KindExec, Words: []string{"cp", "--recur", "a/b", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "--arc", "a/b", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"cp", "--no-de", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "-S", "-s", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "--suffix", "-s", "d/e/up", "c"}}, Ask},
+		{Subject{Kind: KindExec, Words: []string{"ln", "--suf=-s", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"ln", "-P", "d/e/up", "c"}}, Ask},
 		{Subject{Kind: KindExec, Words: []string{"mv", "d/e/up", "c"}}, Ask},
@@ -243,7 +267,11 @@ func TestCopiedLinks(t *testing.T) {
 	// up/../k is the workspace's k (d/e/up -> d), where ../../README.md
 	// is outside the workspace.
 	ctx.Cwd = filepath.Join(ws, "d", "e")
-	for words, want := range map[string]Decision{"ln -s ../../README.md up/../k": Ask, "ln -s ../../README.md k": Allow} {
+	for words, want := range map[string]Decision{"ln -s ../../README.md up/../k": Ask, "ln -s ../../README.md k": Allow,
+		// -t DIR: the target read from DIR (attack run 34: ws/d/.ssh
+		// -> ../../.ssh, the home's).
+		"ln -s -t " + filepath.Join(ws, "d") + " ../../.ssh":   Ask,
+		"ln -s -t " + filepath.Join(ws, "d") + " ../README.md": Allow} {
 		if v := p.Decide(Subject{Kind: KindExec, Words: strings.Fields(words)}, ctx); v.Decision != want {
 			t.Errorf("%s in d/e: %s (%s), want %s", words, v.Decision, v.Reason, want)
 		}
