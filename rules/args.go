@@ -198,8 +198,9 @@ type argHit struct {
 	// runtime: arg has a part (a glob, a variable) only known at run time;
 	// newFile: arg names nothing yet and may be a file the program makes.
 	cwdUnknown, runtime, newFile bool
-	// dotDot: arg holds ".." after a directory not there now (see
-	// dotDotAfterMissing).
+	// dotDot: arg holds ".." after a directory not there now, or after a
+	// name an earlier command could make a link (see dotDotAfterMissing,
+	// dotDotAfterName).
 	dotDot bool
 	// holds, for a directory a walker reads, is the name of the file in
 	// it the rule matches (a dot-env file: see secretIn).
@@ -234,7 +235,7 @@ func (a *argHit) clause() string {
 	case a.runtime:
 		return fmt.Sprintf("%s has a part only known at run time (a glob or a variable), and could match %s", strings.ReplaceAll(arg, Hole, "…"), rule)
 	case a.dotDot:
-		return fmt.Sprintf("%s holds \"..\" after a directory that does not exist now, which an earlier command could make a link to anywhere, and could match %s", arg, rule)
+		return fmt.Sprintf("%s holds \"..\" after a directory that an earlier command could make a link to anywhere (or that does not exist now), and could match %s", arg, rule)
 	case a.cwdUnknown:
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.newFile:
@@ -272,6 +273,9 @@ type argScan struct {
 	noNewLinks bool
 	// nameGlobs: argPlan.nameGlobs, the names the walker reads.
 	nameGlobs []nameGlob
+	// procDepth counts the checks under way of a path a link into /proc
+	// led to (see check).
+	procDepth int
 
 	deny, could, ask *argHit
 	// protect: match arguments against the protected paths too (the
@@ -903,10 +907,15 @@ func (sc *argScan) path(word, c string) {
 		case c[0] != '/' && sc.cwd != "":
 			abs = sc.cwd + "/" + c
 		}
-		if rest, ok := dotDotAfterMissing(abs); ok && strings.HasPrefix(abs, "/") {
-			// ".." after a directory that is not there now: where it
-			// leads is unknown (see dotDotAfterMissing); a walker's
-			// directory stands for all below it too.
+		rest, ok := dotDotAfterMissing(abs)
+		if !ok {
+			rest, ok = dotDotAfterName(c)
+		}
+		if ok && strings.HasPrefix(abs, "/") {
+			// ".." after a directory that is not there now, or after any
+			// name the word gives: where it leads is unknown (see
+			// dotDotAfterMissing, dotDotAfterName); a walker's directory
+			// stands for all below it too.
 			could, ask := sc.could, sc.ask
 			sc.unknownDir(word, rest)
 			if sc.walker != "" {
@@ -920,7 +929,8 @@ func (sc *argScan) path(word, c string) {
 					h.now.dotDot = true
 				}
 			}
-			return
+			// And as it reads now, below: a deny rule that matches it
+			// so still denies.
 		}
 	}
 	switch {
@@ -1562,6 +1572,23 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			min = probeMin
 		}
 		resolved, info, exists = resolveProbing(sc.lk, canon, c, min, status)
+	}
+	if isProcPath(resolved) && !isProcPath(cleaned) {
+		// Through a link into /proc or /dev/fd (s0 -> /proc/self/fd/0,
+		// attack run 34): as the command sees it, in a directory only
+		// known at run time unless procPath knows it.
+		p, known := procPath(resolved, sc.cwd)
+		if !known || isProcPath(p) || sc.procDepth > 0 {
+			sc.unknownDir(word, p)
+			if sc.ask == nil {
+				sc.holedSecret(Hole + "/" + p)
+			}
+			return
+		}
+		sc.procDepth++
+		sc.check(word, "", "", p, true)
+		sc.procDepth--
+		return
 	}
 	if sc.protect && sc.protected == nil {
 		if pat := sc.x.protectedBy(pathSubject{cleaned: cleaned, resolved: resolved}); pat != "" {

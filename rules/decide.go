@@ -834,6 +834,14 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 		min = probeMinNew
 	}
 	ps := newPathSubjectProbing(s.Words[0], ctx, min)
+	if rest, ok := dotDotAfterName(s.Words[0]); ok && !ctx.NoNewLinks && ps.static {
+		// A ".." after a name an earlier command could make a link
+		// (see dotDotAfterName): a file in a directory only known at
+		// run time — unless a deny rule matches it as it reads now.
+		if h := j.t.matchString(ps.cleaned); h.deny < 0 && (ps.resolved == ps.cleaned || j.t.matchString(ps.resolved).deny < 0) {
+			ps = pathSubject{units: append([]uint16{uHole, '/'}, appendUnits(nil, rest)...), shown: ps.shown}
+		}
+	}
 	if !ps.static && s.Bounded&1 != 0 && !strings.HasPrefix(s.Words[0], "/dev/") {
 		// Its run-time part is a bounded loop variable's: the segments
 		// with each of its values, which follow, decide the path.

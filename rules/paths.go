@@ -496,6 +496,16 @@ func resolveProbing(lk *Lookups, dir, p string, min int, status bool) (resolvedP
 			resolved, info = next, fi
 			continue
 		}
+		if perProcess(next) {
+			// /proc/self, /dev/stdin, /dev/fd: where it leads is the
+			// command's business, not guardsh's own (attack run 34: a
+			// link to /proc/self/fd/0, then `cat s0/../.ssh/id_rsa <
+			// .`). Left as written, for isProcPath to read.
+			if rest != "" {
+				next += "/" + rest
+			}
+			return next, nil, false
+		}
 		target, err := os.Readlink(next)
 		if links++; err != nil || links > maxLinks {
 			return filepath.Clean(next + "/" + rest), nil, false
@@ -583,6 +593,47 @@ func MakesNoLinks(program string) bool {
 	return linklessPrograms[program]
 }
 
+// dotDotAfterName reports whether the path p, as a command's word gives
+// it, holds a ".." after a name it writes (not after "", "." or ".."),
+// and returns what follows that ".." (and the ".." and "." after it):
+// when an earlier part of the command can make links, it may have put a
+// link where that name was (`rmdir x/p && ln -s . x/p && cat
+// x/p/../../.ssh/id_rsa`: attack run 34), and ".." then leads to the
+// link target's parent, wherever that is. A ".." at the start (`../x`,
+// from the working directory) follows no name.
+func dotDotAfterName(p string) (string, bool) {
+	if !strings.Contains(p, "..") {
+		return "", false
+	}
+	parts := strings.Split(p, "/")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != ".." {
+			continue
+		}
+		if prev := parts[i-1]; prev == "" || prev == "." || prev == ".." {
+			continue
+		}
+		j := i
+		for j < len(parts) && (parts[j] == ".." || parts[j] == "" || parts[j] == ".") {
+			j++
+		}
+		rest := strings.Join(parts[j:], "/")
+		if rest == "" {
+			rest = "."
+		}
+		return rest, true
+	}
+	return "", false
+}
+
+// ClimbsAfterName reports whether the path p, as written, holds a ".."
+// after a name it gives (see dotDotAfterName): where it leads depends on
+// whether that name is a link when it is used.
+func ClimbsAfterName(p string) bool {
+	_, ok := dotDotAfterName(p)
+	return ok
+}
+
 func newPathSubject(w string, ctx Context) pathSubject {
 	return newPathSubjectProbing(w, ctx, probeMin)
 }
@@ -637,6 +688,22 @@ func newPathSubjectProbing(w string, ctx Context, min int) pathSubject {
 			abs = cleaned
 		}
 		resolved, info, _ := resolveProbing(ctx.Lookups, "", abs, min, true)
+		if isProcPath(resolved) && !isProcPath(abs) {
+			// Through a link into /proc or /dev/fd: as the command sees
+			// it (see procPath), once.
+			cwd := ctx.Cwd
+			if ctx.CwdUnknown {
+				cwd = ""
+			}
+			p, known := procPath(resolved, cwd)
+			if !known || isProcPath(p) {
+				return pathSubject{units: append([]uint16{uHole, '/'}, appendUnits(nil, p)...), shown: shown}
+			}
+			resolved, info, _ = resolveProbing(ctx.Lookups, "", p, min, true)
+			if isProcPath(resolved) {
+				return pathSubject{units: append([]uint16{uHole, '/'}, appendUnits(nil, p)...), shown: shown}
+			}
+		}
 		ps := pathSubject{static: true, cleaned: cleaned, resolved: resolved, shown: shown}
 		if info != nil && info.Mode().IsRegular() {
 			ps.links = hardLinks(info)

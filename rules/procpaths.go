@@ -38,6 +38,11 @@ func procPath(p, cwd string) (string, bool) {
 		if r, fd := strings.CutPrefix(p, "/dev/fd/"); fd {
 			return afterLink(r), false
 		}
+		for _, std := range []string{"/dev/stdin/", "/dev/stdout/", "/dev/stderr/"} {
+			if r, in := strings.CutPrefix(p, std); in {
+				return r, false // /dev/fd/N/…
+			}
+		}
 		return p, true
 	}
 	proc, rest, _ := strings.Cut(rest, "/")
@@ -56,14 +61,41 @@ func procPath(p, cwd string) (string, bool) {
 	return p, true // /proc/cpuinfo, /proc/self/status: plain files
 }
 
-// isProcPath reports whether p lies under /proc/ or /dev/fd/, however
-// spelled (//proc/, /proc/./), or could through ".." (see procDotDot).
+// isProcPath reports whether p lies under /proc/ or /dev/fd/, or below
+// /dev/stdin, /dev/stdout or /dev/stderr (links to /dev/fd/N, attack run
+// 34: `cat /dev/stdin/../.ssh/id_rsa < .`), however spelled (//proc/,
+// /proc/./), or could through ".." (see procDotDot).
 func isProcPath(p string) bool {
-	if !strings.Contains(p, "proc") && !strings.Contains(p, "fd") && !strings.Contains(p, "self") {
+	if !strings.Contains(p, "proc") && !strings.Contains(p, "fd") && !strings.Contains(p, "self") && !strings.Contains(p, "/std") {
 		return false
 	}
 	s := squeeze(p)
-	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/") || procDotDot(s)
+	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/") || strings.HasPrefix(s, "/dev/std") && stdDir(s) || procDotDot(s)
+}
+
+// stdDir reports a squeezed path below /dev/stdin, /dev/stdout or
+// /dev/stderr (not one of them itself: a file to read or write).
+func stdDir(s string) bool {
+	for _, std := range []string{"/dev/stdin/", "/dev/stdout/", "/dev/stderr/"} {
+		if strings.HasPrefix(s, std) && len(s) > len(std) {
+			return true
+		}
+	}
+	return false
+}
+
+// perProcess reports whether the path p, a symbolic link met resolving a
+// path, is one of the per-process views whose target depends on the
+// process that resolves it — guardsh's own descriptors, working directory
+// and root here, not the command's: under /proc/, /dev/fd (and below it),
+// /dev/stdin, /dev/stdout, /dev/stderr. A resolution stops there (see
+// resolveProbing).
+func perProcess(p string) bool {
+	switch p {
+	case "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/fd/")
 }
 
 // procDotDot reports a squeezed path holding ".." and a component of the
@@ -75,7 +107,7 @@ func procDotDot(s string) bool {
 		switch c {
 		case "..":
 			dots = true
-		case "proc", "fd", "self", "thread-self":
+		case "proc", "fd", "self", "thread-self", "stdin", "stdout", "stderr":
 			procish = true
 		}
 	}

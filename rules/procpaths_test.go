@@ -94,3 +94,57 @@ func TestProcPathsSpelledOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestStdinAsADirectory: /dev/stdin (a link to /proc/self/fd/0), and any
+// link into /proc or /dev/fd, leads where the command's descriptors do,
+// not guardsh's own: with `< .` the command's stdin is a directory, and
+// /dev/stdin/.. its parent (attack run 34 read the key in every config
+// with `cat /dev/stdin/../.ssh/id_rsa < .`, and through a planted link to
+// /proc/self/fd/0).
+func TestStdinAsADirectory(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"s0": "/proc/self/fd/0", "s1": "/dev/stdin", "cw": "/proc/self/cwd", "df": "/dev/fd"} {
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "README.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	// No part of the command makes links (as in `cat … < .`): the ".."
+	// after a name is read as the links now lead.
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, NoNewLinks: true}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"cat", "/dev/stdin/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "/dev/stdin/./../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "/dev/stdin/.ssh/id_rsa"}, Ask}, // `< ~`
+		{[]string{"cat", "/dev//stdin/../.ssh/id_rsa"}, Ask},
+		{[]string{"grep", "-r", ".", "/dev/stdin/../.ssh"}, Ask},
+		{[]string{"cat", "/dev/stderr/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "s0/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "s1/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "df/0/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "cw/README.md"}, Allow}, // the command's cwd, known
+		{[]string{"cat", "cw/../.ssh/id_rsa"}, Ask},
+		{[]string{"cat", "/dev/stdin"}, Allow},
+		{[]string{"cat", "/proc/self/status"}, Allow},
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, ctx); v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
+		}
+	}
+	// A redirection through such a link too.
+	for _, w := range []string{"s0/../.bashrc", "/dev/stdin/../.bashrc"} {
+		if v := p.Decide(Subject{Kind: KindWrite, Words: []string{w}}, ctx); v.Decision == Allow {
+			t.Errorf("> %s: allowed (%s)", w, v.Reason)
+		}
+	}
+}

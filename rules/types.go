@@ -115,6 +115,13 @@ type Context struct {
 	// && cat up/../.ssh/id_rsa`: attack run 33), and a rule that could
 	// match the rest asks.
 	NoNewLinks bool
+	// LinksOnlyHere says the segment being decided is the only one of
+	// its command that can make a symbolic link, and runs once: no other
+	// part of the command can have put a link where a name it gives was
+	// (the directory an ln makes its link in, where a cp or mv lands).
+	// Unset (the zero value), another part could have: a relative link
+	// text with ".." then leads where no one knows (attack run 34).
+	LinksOnlyHere bool
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string

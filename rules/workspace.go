@@ -209,6 +209,9 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved, ctx.Lookups) {
 			return false, ""
 		}
+		if _, ok := dotDotAfterName(v); ok && !ctx.NoNewLinks && !targets[i+1] {
+			return false, "" // see dotDotAfterName
+		}
 		if name == "ln" {
 			if ok, why := linkTargetsStayInside(fo, ctx, x); !ok {
 				return false, why
@@ -446,9 +449,18 @@ func linkTargetsStayInside(fo fileOpts, ctx Context, x *pathIndex) (ok bool, why
 	if fo.relative {
 		linkDirs = append(linkDirs, ctx.Cwd)
 	}
+	// Another part of the command could have made the directory the
+	// link is made in a link itself (`rmdir d/e && mv x/L d/e && ln -s
+	// ../../f d/e/k`), whence a ".." leads elsewhere: a relative target
+	// that climbs is read only when none can, or the link is made in the
+	// working directory (a directory no name in the command stands for).
+	linkDirNamed := fo.hasTargetDir && namesADirectory(fo.targetDir+"/x") || !fo.hasTargetDir && namesADirectory(dest)
 	budget := derefBudget
 	dirLink := false
 	for _, t := range ops[:len(ops)-1] {
+		if !ctx.LinksOnlyHere && linkDirNamed && !strings.HasPrefix(t, "/") && slices.Contains(strings.Split(t, "/"), "..") {
+			return false, ""
+		}
 		for _, linkDir := range linkDirs {
 			abs := t
 			if !strings.HasPrefix(t, "/") {
@@ -768,7 +780,9 @@ func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool
 	// that is not known (no destination, one with a run-time part, ending
 	// in . or ..); the destination itself unless it is a directory now.
 	roots := func(base string) []string {
-		if dest == "" || strings.Contains(dest, Hole) || base == "." || base == ".." {
+		if dest == "" || strings.Contains(dest, Hole) || base == "." || base == ".." || !ctx.LinksOnlyHere {
+			// (Another part of the command could have made the
+			// destination, or a directory on its way, a link.)
 			return nil
 		}
 		cands := []string{dest + "/" + base}
@@ -848,6 +862,19 @@ func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool
 			if fi, err := os.Lstat(ps.resolved); err == nil && fi.IsDir() && x.linksLeave(ps.resolved, at, true, ctx, &budget) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesADirectory reports whether the path p, as written, names a
+// directory on the way to its last component: one not "", "." or ".."
+// (`d/k`, `/w/k`; not `k`, `./k`, `../k`).
+func namesADirectory(p string) bool {
+	parts := strings.Split(strings.TrimRight(p, "/"), "/")
+	for _, c := range parts[:len(parts)-1] {
+		if c != "" && c != "." && c != ".." {
+			return true
 		}
 	}
 	return false

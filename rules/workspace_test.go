@@ -28,7 +28,8 @@ func TestWorkspaceWriters(t *testing.T) {
 		}
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws,
+		LinksOnlyHere: true} // decided alone (see the end of TestCopiedLinks)
 	for _, c := range []struct {
 		words []string
 		want  Decision
@@ -193,7 +194,8 @@ func TestCopiedLinks(t *testing.T) {
 		}
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws,
+		LinksOnlyHere: true} // decided alone (see the end of TestCopiedLinks)
 	for _, c := range []struct {
 		s    Subject
 		want Decision
@@ -261,6 +263,29 @@ func TestCopiedLinks(t *testing.T) {
 	} {
 		if v := p.Decide(c.s, ctx); v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.s.Words, v.Decision, v.Reason, c.want)
+		}
+	}
+	// With another part of the command that can make links, the place
+	// a relative link climbing out of will stand may be a link itself
+	// (attack run 34: `rmdir d/e && mv x/L d/e && ln -s ../../f d/e/k`):
+	// not known.
+	other := ctx
+	other.LinksOnlyHere = false
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"ln", "-s", "../../README.md", "d/e/k"}, Ask},
+		{[]string{"ln", "-s", "-t", "d/e", "../../README.md"}, Ask},
+		{[]string{"ln", "-s", "README.md", "k"}, Allow},
+		{[]string{"ln", "-s", "d/f", "k"}, Allow},
+		{[]string{"cp", "-r", "a/b", "deep/a"}, Ask},
+		{[]string{"mv", "d/e/up", "d/e/up2"}, Ask},
+		{[]string{"cp", "-r", "in", "h"}, Ask},
+		{[]string{"cp", "x", "y"}, Allow},
+	} {
+		if v := p.Decide(Subject{Kind: KindExec, Words: c.words}, other); v.Decision != c.want {
+			t.Errorf("%q beside another link maker: %s (%s), want %s", c.words, v.Decision, v.Reason, c.want)
 		}
 	}
 	// A ".." in the link's name after a link is not lexical: from d/e,

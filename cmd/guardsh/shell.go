@@ -770,6 +770,8 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 				// A cd here moves the commands of later chunks too.
 				s.guard.Analysis.DirChanged = s.guard.Analysis.DirChanged || c.Segment.MayChangeDir()
 			}
+			// And a link it makes may be on their way.
+			s.guard.MakesLinks(o)
 			// And any command may have changed the environment.
 			s.guard.Analysis.Env = nil
 			a := s.resolve(text, o)

@@ -37,7 +37,13 @@ const maxDirs = 8
 // segment may run again (interp.Segment.Repeats: loops, function and trap
 // bodies run in any order with the rest). In a file an allow rule vouches
 // for (see decide), only the static cds count.
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule) (out []string, upto []int, known bool) {
+//
+// With noLinks false (a segment can make a link: rules.MakesNoLinks), a cd
+// whose target holds ".." after a name leaves the directory unknown: that
+// name may be a link by then, and `cd -P` (or `set -o physical`) goes to
+// its target's parent (attack run 34: `rmdir x/p && ln -s . x/p && cd -P
+// x/p/..`).
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool) (out []string, upto []int, known bool) {
 	out = []string{start}
 	upto = make([]int, len(segs))
 	ordered := true
@@ -69,6 +75,9 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		}
 		if target == "" {
 			continue // popd: back to a directory already counted
+		}
+		if !noLinks && rules.ClimbsAfterName(target) {
+			return nil, nil, false
 		}
 		for _, d := range out {
 			for _, next := range cdLands(d, target) {

@@ -3,6 +3,7 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,8 +85,16 @@ func TestPlainGlobs(t *testing.T) {
 func TestLinkThenDotDot(t *testing.T) {
 	root := t.TempDir()
 	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")} {
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh"), filepath.Join(ws, "x", "p")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "a", "b", "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"L": ".", "D": "../a/b/c"} {
+		if err := os.Symlink(target, filepath.Join(ws, "x", name)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,6 +102,16 @@ func TestLinkThenDotDot(t *testing.T) {
 		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
 		Analysis: interp.Options{Home: home, Dir: ws}}
 	for cmd, want := range map[string]rules.Decision{
+		// A directory that exists now, replaced by a link earlier in
+		// the command (attack run 34: x/L -> . is x; x/p/../.. is the
+		// workspace's parent once x/p is such a link).
+		"rmdir x/p && mv x/L x/p && cat x/p/../../home/.ssh/id_rsa":      rules.Ask,
+		"rmdir x/p && cp -P x/L x/p && echo k >> x/p/../../home/.bashrc": rules.Ask,
+		"rmdir x/p && mv x/L x/p && rm -f x/p/../../victim":              rules.Ask,
+		// cd -P through it lands in a/b, where no cd the text shows
+		// leads: ../../../home is the home.
+		"rmdir x/p && mv x/D x/p && cd -P x/p/.. && cat ../../../home/.ssh/id_rsa": rules.Ask,
+		"cat x/p/../../ws/README.md": rules.Allow,
 		// s/up -> s: s/up/../.. is the workspace's parent. (The ln
 		// asks itself, or runs jailed: a link to a directory.)
 		"mkdir -p s && ln -s . s/up":                                      rules.Ask,
@@ -106,11 +125,12 @@ func TestLinkThenDotDot(t *testing.T) {
 		"mkdir -p build && cat build/../README.md":           rules.Allow,
 		"mkdir -p s && echo x >> s/up/../../ws/home/.bashrc": rules.Allow,
 	} {
-		// The strictest verdict but ln's: those through the link.
+		// The strictest verdict but those of the segments that make
+		// the link: those through it.
 		o := g.Evaluate(cmd)
 		v := rules.Verdict{Decision: rules.Allow}
 		for _, c := range o.Segments {
-			if c.Verdict.Decision > v.Decision && (c.Segment.Args[0].Value != "ln" || strings.HasSuffix(cmd, "s/up")) {
+			if c.Verdict.Decision > v.Decision && (!slices.Contains([]string{"ln", "mv", "cp", "rmdir", "cd"}, c.Segment.Args[0].Value) || strings.HasSuffix(cmd, "s/up")) {
 				v = c.Verdict
 			}
 		}

@@ -31,6 +31,13 @@ type Guard struct {
 	// here ("unavailable (ABI 3)", see sandbox.Unavailable): what would
 	// run jailed asks instead.
 	SandboxUnavailable string
+	// LinksMade says a command decided before this one, in the same
+	// script, can make a symbolic link and may not have run yet (a script
+	// read from standard input is decided command by command as it
+	// arrives, ahead of bash: attack run 34's `ln -s . up`, then `cat
+	// up/../.ssh/id_rsa` on the next line): no command decided after it
+	// has rules.Context.NoNewLinks or LinksOnlyHere. MakesLinks sets it.
+	LinksMade bool
 	// JailRecord is the file recording where jails of this user wrote
 	// (see JailRecordFile, RecordJail); "" records nothing and reads an
 	// empty record.
@@ -124,9 +131,22 @@ func (g *Guard) secret(path string) bool {
 	return v.Rule != nil && v.Rule.Section == "read" || v.Sensitivity == rules.ProtectedPath
 }
 
+// MakesLinks records, for the commands decided after it (LinksMade),
+// whether o, a decided command, has a segment that can make a link.
+func (g *Guard) MakesLinks(o Outcome) {
+	for _, c := range o.Segments {
+		if c.Segment.Kind == interp.Exec && len(c.Segment.Args) > 0 && !rules.MakesNoLinks(c.Segment.Args[0].Value) {
+			g.LinksMade = true
+			return
+		}
+	}
+}
+
 // makesNoLinks reports whether no segment of segs can make a symbolic
 // link (rules.MakesNoLinks; a redirection makes a regular file), so that
 // a directory missing now is no link when a later segment goes through it.
+// (Decide also finds the one segment that can, if only one can and it
+// runs once: rules.Context.LinksOnlyHere.)
 func makesNoLinks(segs []interp.Segment) bool {
 	for _, seg := range segs {
 		if seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value) {
@@ -152,12 +172,25 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	vouched := g.vouched(segs, ctx)
 	// The directories a cd may lead to (see dirs.go): each segment is
 	// decided in every one.
-	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched)
+	ctx.NoNewLinks = makesNoLinks(segs) && !g.LinksMade
+	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
 	mode := g.mode()
 	if g.Analysis.DirChanged || !known {
 		ctx.CwdUnknown, cwds, upto = true, []string{ctx.Cwd}, nil
 	}
-	ctx.NoNewLinks = makesNoLinks(segs)
+	linkMakers := -1 // the one segment that can make links, or -2 for more
+	if g.LinksMade {
+		linkMakers = -2
+	}
+	for i, seg := range segs {
+		if seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value) {
+			if linkMakers != -1 || seg.Repeats {
+				linkMakers = -2
+				break
+			}
+			linkMakers = i
+		}
+	}
 	// The words of every segment, in one allocation (see subjectIn).
 	n := 0
 	for _, seg := range segs {
@@ -182,7 +215,9 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		var subject rules.Subject
 		var as interp.Segment
 		as, subject, words = g.subjectIn(seg, words)
-		pr := g.Policy.Prepare(subject, ctx)
+		sctx := ctx
+		sctx.LinksOnlyHere = linkMakers == i
+		pr := g.Policy.Prepare(subject, sctx)
 		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
 		// A stricter verdict in another directory replaces v, and so does
 		// whether it counts (an assumed reading that no directory but
