@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
+	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/rules"
@@ -22,12 +23,12 @@ const (
 	checkUsage = 64
 )
 
-const checkUsageText = "usage: guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND"
+const checkUsageText = "usage: guardsh check [--config F] [--mode M] [--cwd D] [--ci] [--json] [--explain] [--] COMMAND"
 
 // checkMain prints the offline verdict for a command without running it.
 func checkMain(args []string, stdout, stderr io.Writer) int {
 	var configFile, modeName, cwd string
-	asJSON, explain := false, false
+	asJSON, explain, ciFlag := false, false, false
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "guardsh check: %s\n%s\n", msg, checkUsageText)
 		return checkUsage
@@ -64,6 +65,8 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 			asJSON, ok = true, !hasValue
 		case "--explain":
 			explain, ok = true, !hasValue
+		case "--ci":
+			ciFlag, ok = true, !hasValue
 		case "--config":
 			configFile, ok = needValue()
 		case "--mode":
@@ -116,6 +119,10 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		g.JailRecord = guard.JailRecordFile(jailsDir(home))
 	}
 	o := g.Evaluate(command)
+	if ci.Enabled(os.Getenv, ciFlag) {
+		// As a CI step decides it: the runner's file commands too.
+		ci.FindFileCommands(os.Getenv).Decide(command, &o, g.Policy, g.Context, g.Evaluate)
+	}
 	if asJSON {
 		var jail *sandbox.Spec
 		if o.Sandbox {

@@ -277,7 +277,7 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 				r := o.Segments[len(o.Segments)-1].Verdict.Reason
 				if lax {
 					r, _, _ = strings.Cut(r, "; mode bypass")
-					r += "; only an allow rule, not the mode, lets a step set it for the steps after it"
+					r += "; neither the mode nor a rule lets one step set it for the steps after it: set it in the workflow's env:, or run the program by its full path"
 				}
 				why += ": " + r
 			}
