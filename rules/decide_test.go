@@ -302,6 +302,11 @@ func TestProtectedPathsInBypass(t *testing.T) {
 		ctx.Workspace + "/.crush.json", ctx.Workspace + "/sub/crush.json", ctx.Workspace + "/.continue/mcpServers/x.yaml",
 		ctx.Workspace + "/.devcontainer/devcontainer.json", ctx.Workspace + "/.devcontainer.json",
 		ctx.Workspace + "/.pre-commit-config.yaml",
+		// Hook managers' project files, and Gemini CLI's .env (attack
+		// run 35: husky's .husky/pre-commit, which its hooks path runs).
+		ctx.Workspace + "/.husky/pre-commit", ctx.Workspace + "/.husky/_/h", ctx.Workspace + "/lefthook.yml",
+		ctx.Workspace + "/.lefthook.yml", ctx.Workspace + "/lefthook-local.yml", ctx.Workspace + "/.overcommit.yml",
+		ctx.Workspace + "/.gemini/.env",
 	}
 	for _, path := range protected {
 		v := p.Decide(write(path), ctx)

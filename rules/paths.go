@@ -179,8 +179,13 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // (.kiro/settings/mcp.json), Amazon Q (.amazonq/mcp.json), Crush
 // (.crush.json, crush.json), Continue (.continue/mcpServers/*), dev
 // containers (devcontainer.json, whose initializeCommand runs on the host
-// when the editor opens the project) and pre-commit
-// (.pre-commit-config.yaml, whose hooks the git hook it installs runs).
+// when the editor opens the project), pre-commit
+// (.pre-commit-config.yaml, whose hooks the git hook it installs runs),
+// the other git hook managers whose project files hold what hooks run
+// (husky's .husky/*: its hooks path .husky/_ runs .husky/pre-commit, an
+// attack run's find; lefthook's lefthook.yml and lefthook-local.yml,
+// overcommit's .overcommit.yml), and Gemini CLI's .gemini/.env, which it
+// loads into its environment, and so into guardsh's, at its start.
 var builtinProtected = []string{
 	"~/.ssh", "~/.ssh/*",
 	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
@@ -203,6 +208,8 @@ var builtinProtected = []string{
 	"*/.qwen/settings.json", "*/.zed/settings.json", "*/.roo/mcp.json", "*/.kiro/settings/mcp.json",
 	"*/.amazonq/mcp.json", "*/.crush.json", "*/crush.json", "*/.continue/mcpServers/*",
 	"*/.devcontainer/devcontainer.json", "*/.devcontainer.json", "*/.pre-commit-config.yaml",
+	"*/.husky/*", "*/lefthook.yml", "*/.lefthook.yml", "*/lefthook-local.yml", "*/.lefthook-local.yml",
+	"*/lefthook.yaml", "*/.lefthook.yaml", "*/.overcommit.yml", "*/.gemini/.env",
 }
 
 // SecretsFile is the File of the built-in read rules for secrets.

@@ -242,7 +242,9 @@ func WorkspaceProtected() (files, dirs []string) {
 	// holding HEAD, objects and refs for a bare repository and runs its
 	// config (an attack run's core.fsmonitor in a plain git status).
 	files = []string{".git/config", ".git/config.worktree", ".git/commondir", ".git/info/attributes", ".guardsh.yaml", "HEAD"}
-	dirs = []string{".git/hooks"}
+	// A rebase or cherry-pick in progress: its todo's exec lines run
+	// when a human continues it (an attack run planted one).
+	dirs = []string{".git/hooks", ".git/rebase-merge", ".git/rebase-apply", ".git/sequencer"}
 	for _, p := range builtinProtected {
 		rest, ok := strings.CutPrefix(p, "*/")
 		switch {
