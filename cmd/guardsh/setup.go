@@ -151,8 +151,49 @@ func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root str
 		// command runs in: one the agent wrote there.
 		return cfg, ws, root, fmt.Errorf("GUARDSH_CONFIG=%q is not an absolute path", path)
 	}
+	if err := envPlacesOutside(ws, lay.Root); err != nil {
+		return cfg, ws, lay.Root, err
+	}
 	cfg, err = loadPolicy(path, explicit, lay.Dirs)
 	return cfg, ws, lay.Root, err
+}
+
+// envPlacesOutside refuses a user config or state directory the
+// environment places in the workspace (ws, or the work tree root holding
+// it): GUARDSH_CONFIG, XDG_CONFIG_HOME, XDG_STATE_HOME, GUARDSH_AUDIT. The
+// commands guardsh runs there may write the workspace (mode auto, a jail),
+// and an agent that loads a project's .env at its start (Gemini CLI,
+// Aider) takes its environment from a file there: a policy or a log an
+// agent wrote would be guardsh's own (attack run 35: GUARDSH_CONFIG naming
+// a mode bypass of the agent's). The default places under the home
+// directory, protected paths, are not refused even when the home is a
+// work tree.
+func envPlacesOutside(ws, root string) error {
+	if ws == "" {
+		return nil // no workspace (the home directory, "/"): writes there ask
+	}
+	home, _ := os.UserHomeDir()
+	for _, v := range []struct{ name, def string }{
+		{"GUARDSH_CONFIG", filepath.Join(home, ".config", "guardsh", "config.yaml")},
+		{"XDG_CONFIG_HOME", filepath.Join(home, ".config")},
+		{"XDG_STATE_HOME", filepath.Join(home, ".local", "state")},
+		{"GUARDSH_AUDIT", filepath.Join(home, ".local", "state", "guardsh", "audit.jsonl")},
+	} {
+		val := os.Getenv(v.name)
+		if val == "" || !filepath.IsAbs(val) {
+			continue // a relative GUARDSH_CONFIG is refused by loadFor
+		}
+		c := canonicalFile(val)
+		if home != "" && c == canonicalFile(v.def) {
+			continue
+		}
+		for _, d := range []string{ws, root} {
+			if d != "" && (c == d || strings.HasPrefix(c, d+"/")) {
+				return fmt.Errorf("%s=%s lies in the workspace %s, which the commands guardsh runs may write (and an agent may set its environment from a file there): guardsh takes no policy or state from there; use a place outside it (the default is under ~/.config and ~/.local/state)", v.name, val, d)
+			}
+		}
+	}
+	return nil
 }
 
 // warnLayers prints the warnings of the merge on w, one line each:
