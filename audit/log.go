@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -56,6 +57,9 @@ type Log struct {
 	mu     sync.Mutex // flock does not exclude goroutines sharing one file
 	file   *os.File
 	closed bool
+	// reserve is the file holding room for the next record (see
+	// Reserve), "" when none.
+	reserve string
 }
 
 // Options tune a Log. The zero value appends without fsync, never rotates,
@@ -120,6 +124,64 @@ func openLog(path string) (*os.File, error) {
 	return f, err
 }
 
+// Reserve holds n bytes of room on the log's file system for the next
+// record, in a file of its own beside the log (allocated with
+// fallocate(2), else written), which Append and Release give back first: a
+// command that fills the disk while it runs (an attack run filled a small
+// file system from a jailed command) cannot keep its record from being
+// written. Call it before running a command; an error (ENOSPC: the disk
+// is full already) means the record could not be promised, and names the
+// log. A reservation made before is given back first.
+func (l *Log) Reserve(n int64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.release()
+	if st, err := os.Stat(l.path); err != nil || !st.Mode().IsRegular() {
+		return nil // a device (/dev/stderr): no room to hold
+	}
+	p := filepath.Join(filepath.Dir(l.path), fmt.Sprintf(".%s.reserve-%d-%x", filepath.Base(l.path), os.Getpid(), rand.Uint64()))
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit log %s: reserve room for the record: %w", l.path, err)
+	}
+	err = unix.Fallocate(int(f.Fd()), 0, 0, n)
+	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
+		// No fallocate here: the blocks are written.
+		zeros := make([]byte, 64<<10)
+		err = nil
+		for left := n; left > 0 && err == nil; left -= int64(len(zeros)) {
+			_, err = f.Write(zeros[:min(left, int64(len(zeros)))])
+		}
+		if err == nil {
+			err = f.Sync()
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+		return fmt.Errorf("audit log %s: reserve %d bytes for the record: %w", l.path, n, err)
+	}
+	l.reserve = p
+	return nil
+}
+
+// Release gives back the room Reserve holds (before a put-back that needs
+// it, say); Append does so itself.
+func (l *Log) Release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.release()
+}
+
+func (l *Log) release() {
+	if l.reserve != "" {
+		os.Remove(l.reserve)
+		l.reserve = ""
+	}
+}
+
 // Path returns the path the log was opened with.
 func (l *Log) Path() string { return l.path }
 
@@ -168,6 +230,7 @@ func (l *Log) Append(r *Record) error {
 	if l.closed {
 		return fmt.Errorf("audit log %s: append after Close", l.path)
 	}
+	l.release()
 	head, err := l.appendChained(body, prevAt)
 	if err != nil {
 		return err
@@ -476,6 +539,7 @@ func (l *Log) Close() error {
 	if l.closed {
 		return fmt.Errorf("audit log %s: already closed", l.path)
 	}
+	l.release()
 	l.closed = true
 	if err := l.file.Close(); err != nil {
 		return fmt.Errorf("audit log %s: close: %w", l.path, err)

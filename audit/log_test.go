@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -449,5 +450,75 @@ func TestAppendWaitsForTheLockOtherWritersHold(t *testing.T) {
 	data := string(readFile(t, path))
 	if !strings.HasPrefix(data, first) || strings.Count(data, "\n") != 2 {
 		t.Errorf("log is %q, want the other writer's line, then the record", data)
+	}
+}
+
+// smallFileSystem mounts a tmpfs of size bytes on a new directory, for as
+// long as the test runs; it skips the test where mounting is not allowed
+// (not root, no CAP_SYS_ADMIN).
+func smallFileSystem(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(size)); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	return dir
+}
+
+// fill writes a file in dir until the file system is full.
+func fill(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+}
+
+// TestReserveKeepsRoomForTheRecord: room reserved before a command runs
+// is the record's after the command filled the file system (an attack run
+// filled a small one from a jailed command: the record was lost and
+// `audit verify` still said ok); with the file system full, no room can
+// be reserved, which refuses the next command. Without a reservation the
+// same record is not written (the file system really is full).
+func TestReserveKeepsRoomForTheRecord(t *testing.T) {
+	dir := smallFileSystem(t, 4<<20)
+	log, err := audit.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	if err := log.Reserve(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, dir)
+	if err := log.Append(fullRecord(time.Now(), "head -c 9G /dev/zero > fill")); err != nil {
+		t.Fatalf("Append after the fill: %v", err)
+	}
+	if err := log.Reserve(1 << 20); err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "audit.jsonl") {
+		t.Fatalf("Reserve on a full file system: %v, want ENOSPC naming the log", err)
+	}
+	if err := log.Append(fullRecord(time.Now(), strings.Repeat("x", 1<<20))); err == nil {
+		t.Fatal("a 1 MiB record was written on a full file system: the test proves nothing")
+	}
+	// The reservation's file is gone: nothing is left beside the log.
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), "reserve") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+	if v, err := audit.Verify([]string{filepath.Join(dir, "audit.jsonl")}, nil); err != nil || v.Records != 1 {
+		t.Errorf("Verify: %+v, %v; want the one record", v, err)
 	}
 }

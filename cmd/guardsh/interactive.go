@@ -77,6 +77,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	s.guard.Prompts = true
 	s.guard.Analysis.AliasesOn = true
 	s.guard.Analysis.Session = true
+	s.more = true // each line's record, and room for the next (see finish)
 	if os.Getenv("GUARDSH_SESSION") == "" {
 		// The session's records (and approvals) belong together.
 		os.Setenv("GUARDSH_SESSION", "interactive-"+audit.NewID(time.Now()))
@@ -223,6 +224,9 @@ func (x *interSession) run(text, file string) bool {
 		if file != "" {
 			fmt.Fprintf(s.stderr, "guardsh: start-up file %s not read\n", file)
 		}
+		run = ""
+		x.sess.SetStatus(exitRefused)
+	} else if s.roomRefused(s.guard.Policy) {
 		run = ""
 		x.sess.SetStatus(exitRefused)
 	} else {

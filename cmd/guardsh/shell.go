@@ -50,6 +50,11 @@ type shellRun struct {
 	ci     bool
 	github bool
 	fc     ci.FileCommands
+	// more says a script or session may send more commands after this
+	// one (see finish); noRoom is why no room is held for the next
+	// record, nil when it is.
+	more   bool
+	noRoom error
 	stdout io.Writer
 	// jail, when the sandbox is on, is the jail of a command that needs
 	// no network, built while the command is decided; self is guardsh's
@@ -223,6 +228,18 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	if err == nil {
 		s.log, err = openAudit(policy, logPath)
+		if err == nil && !noOp(inv) {
+			// Room for the record, held while the command runs: one
+			// that fills the disk cannot keep it from being written.
+			n := 0
+			if inv.command && len(inv.operands) > 0 {
+				n = len(inv.operands[0])
+			}
+			if err = s.log.Reserve(recordRoom(n)); err != nil {
+				s.log.Close()
+				s.log = nil
+			}
+		}
 	}
 	if err != nil {
 		if policy.Audit.Required {
@@ -592,6 +609,12 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 		if kept == nil {
 			return
 		}
+		if s.log != nil {
+			// The room held for the record, for the put-back first: a
+			// command that filled the disk kept a planted .git/config
+			// from being put back (an attack run's find).
+			s.log.Release()
+		}
 		changed, tampered := kept.Restore()
 		if len(changed) > 0 {
 			what := sandbox.Changed(changed, s.guard.Context.Workspace)
@@ -757,6 +780,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
 	reader := interp.NewCommandReader(r)
+	s.more = true
 	// The aliases the commands so far define: bash expands them in a
 	// later command when expand_aliases or POSIX mode is on (guardsh run
 	// as sh), so each later command is read both ways, as in one text.
@@ -778,6 +802,8 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 			rec := s.record(text, o, calls, a)
 			if a.Decision != rules.Allow {
 				s.printRefusal(text, o, a)
+				text = "(exit 126)\n"
+			} else if s.roomRefused(s.guard.Policy) {
 				text = "(exit 126)\n"
 			} else {
 				s.printLines(a)
@@ -886,7 +912,9 @@ func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall, a
 }
 
 // finish completes rec with the exit status (nil: nothing ran, or not known
-// per command) and appends it.
+// per command) and appends it, then holds room for the next record (a
+// script's or a session's next command; see audit.Log.Reserve): without
+// it, s.noRoom says why, and a next command is refused.
 func (s *shellRun) finish(rec *audit.Record, status *int) {
 	rec.Exit = status
 	rec.DurationMS = float64(time.Since(s.start).Microseconds()) / 1000
@@ -896,6 +924,26 @@ func (s *shellRun) finish(rec *audit.Record, status *int) {
 	if err := s.log.Append(rec); err != nil {
 		fmt.Fprintf(s.stderr, "guardsh: audit log: %v\n", err)
 	}
+	if s.more {
+		s.noRoom = s.log.Reserve(recordRoom(0))
+	}
+}
+
+// recordRoom is the room held for the record of a command of n bytes, in
+// bytes: 1 MiB, and 8 bytes more per byte of the command (a record holds
+// its text, its segments' words and their reasons), at most 256 MiB.
+func recordRoom(n int) int64 {
+	return min(1<<20+8*int64(n), 256<<20)
+}
+
+// roomRefused reports, on stderr, a command refused for want of room for
+// its record (s.noRoom) when the config requires one.
+func (s *shellRun) roomRefused(policy *rules.Policy) bool {
+	if s.noRoom == nil || s.log == nil || !policy.Audit.Required {
+		return false
+	}
+	fmt.Fprintf(s.stderr, "guardsh: audit log: %v\nguardsh: refusing to run without an audit record (audit.required: false in the config relaxes this)\n", s.noRoom)
+	return true
 }
 
 func userName() string {

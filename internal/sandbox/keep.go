@@ -586,6 +586,16 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			now.link = was.link
 			k.files[p] = now
 		} else if was.data == nil || !was.mode.IsRegular() || restore(r, rp, was) != nil {
+			// Not written back (no room left: the command filled the
+			// disk): what was planted is at least moved aside, a rename
+			// needing none, so that git does not run it.
+			if now.exists && now.mode.IsRegular() {
+				to := fmt.Sprintf("%s.guardsh-changed-%d", rp, time.Now().UnixNano())
+				if r.Rename(rp, to) == nil {
+					changed = append(changed, p+" (could not be written back: moved aside to "+filepath.Base(to)+")")
+					continue
+				}
+			}
 			changed = append(changed, p+" (not restored)")
 			k.linkTampered(p, bad)
 			continue

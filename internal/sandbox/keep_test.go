@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/guardsh/guardsh/internal/sandbox"
+	"golang.org/x/sys/unix"
 )
 
 // TestKeepRestore: what changed among kept paths is put back — a changed
@@ -570,5 +572,38 @@ func TestRestoreMakesLinksAgain(t *testing.T) {
 				t.Errorf("a second Restore changed %q", again)
 			}
 		})
+	}
+}
+
+// TestRestoreOnAFullDisk: a protected file the command changed, which
+// cannot be written back because the command filled the file system, is
+// moved aside (a rename needs no room), so that git does not run what was
+// planted in it (an attack run left a .git/config with a core.fsmonitor in
+// place, "not restored").
+func TestRestoreOnAFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=1048576"); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	cfg := filepath.Join(dir, "config")
+	must(t, os.WriteFile(cfg, bytes.Repeat([]byte("# kept\n"), 2000), 0o644))
+	k := sandbox.Keep(dir, []string{cfg}, nil)
+	must(t, os.WriteFile(cfg+".new", []byte("[core]\n\tfsmonitor = evil\n"), 0o644))
+	must(t, os.Rename(cfg+".new", cfg))
+	f, err := os.Create(filepath.Join(dir, "fill"))
+	must(t, err)
+	for {
+		if _, err := f.Write(make([]byte, 4096)); err != nil {
+			break
+		}
+	}
+	f.Close()
+	got, _ := k.Restore()
+	if len(got) != 1 || !strings.Contains(got[0], "moved aside") {
+		t.Fatalf("Restore = %q, want the planted file moved aside", got)
+	}
+	if b, err := os.ReadFile(cfg); err == nil && strings.Contains(string(b), "evil") {
+		t.Fatal("the planted config is still in place")
 	}
 }
