@@ -90,7 +90,7 @@ func ApproveAlways(s Spool, id, userConfig string, initial []byte) ([]Added, err
 		return nil, fmt.Errorf("approval %s was already %s", id, a.Status)
 	}
 	if !remembers(a.Request) {
-		return nil, errors.New("this command cannot be remembered as rules (a word only known at run time, a '*', or text that was not understood); approve it without --always")
+		return nil, errors.New("this command cannot be remembered as rules (a word only known at run time, a word holding a '*', a space or a tab — a rule's pattern splits words at spaces —, a protected path, or text that was not understood); approve it without --always")
 	}
 	var pats []string
 	for _, it := range a.Items {
