@@ -283,7 +283,16 @@ func (s *Stats) Add(r *Record) {
 		s.ByDecision, s.ByClass, s.Asked, s.Rules = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	s.Records++
-	s.ByDecision[r.Decision]++
+	// An ask no one could answer is refused: counted apart from the
+	// denials rules and humans made.
+	d := r.Decision
+	switch {
+	case d == Deny && r.DecidedBy == "headless":
+		d = "deny (an ask no one answered)"
+	case d == Deny && r.Human != nil:
+		d = "deny (by a human)"
+	}
+	s.ByDecision[d]++
 	for _, seg := range r.Segments {
 		s.ByClass[seg.Class]++
 		if seg.Rule != nil {
