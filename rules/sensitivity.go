@@ -190,7 +190,10 @@ func destructiveGit(words []string) bool {
 	case "reset":
 		return hasWord(words[2:], "--hard", "--merge", "--keep")
 	case "checkout":
-		return hasWord(words[2:], "--", "-f", "--force")
+		// `git checkout -- PATHS` discards changes as `git restore
+		// PATHS` does, a workspace write (a new user's find); -f
+		// throws away every change.
+		return hasWord(words[2:], "-f", "--force")
 	case "switch":
 		return hasWord(words[2:], "--discard-changes", "-f", "--force")
 	case "stash":

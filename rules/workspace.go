@@ -521,7 +521,7 @@ var gitWorkspaceSubcommands = sync.OnceValue(func() map[string][]string {
 		"commit":      {"--interactive", "--patch", "-p"},
 		"stash":       {"drop", "clear"},
 		"switch":      {"--discard-changes", "-f", "--force"},
-		"checkout":    {"-f", "--force", "--"},
+		"checkout":    {"-f", "--force"},
 		"restore":     {},
 		"rm":          {},
 		"mv":          {},
@@ -585,6 +585,11 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 			}
 		}
 	}
+	if words[1] == "restore" && stagedOnly(words[2:]) {
+		// `git restore --staged PATHS` changes the index, no work-tree
+		// file (a new user's `git restore --staged .` asked).
+		return true, "git restore --staged changes only the workspace's repository"
+	}
 	switch words[1] {
 	case "rm", "mv", "checkout", "restore":
 		// Their pathspecs remove or replace work-tree files: one git
@@ -606,6 +611,35 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 		}
 	}
 	return true, fmt.Sprintf("git %s changes only the workspace's repository", words[1])
+}
+
+// stagedOnly reports whether git restore's arguments (args) restore the
+// index alone: --staged or -S, and no --worktree or -W (git-restore(1):
+// "Specifying --staged will only restore the index"). A cluster holding
+// W, or an option it does not know, counts as the work tree too.
+func stagedOnly(args []string) bool {
+	staged := false
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return staged
+		case a == "--staged" || a == "-S":
+			staged = true
+		case a == "--worktree" || a == "-W" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'W'):
+			return false
+		case strings.HasPrefix(a, "--") && !slices.Contains([]string{"--quiet", "--progress", "--no-progress", "--ignore-unmerged"}, a) && !strings.HasPrefix(a, "--source="):
+			return false
+		case strings.HasPrefix(a, "-") && len(a) > 1 && !strings.HasPrefix(a, "--"):
+			for _, c := range a[1:] {
+				if c == 'S' {
+					staged = true
+				} else if c != 'q' {
+					return false
+				}
+			}
+		}
+	}
+	return staged
 }
 
 // globDir splits w, one of globs (a plain glob word), into the directory

@@ -114,10 +114,13 @@ func TestGitWorkspaceWrites(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
 	plain := filepath.Join(home, "plain") // no .git: git would find another repository
-	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "sub"), plain} {
+	for _, d := range []string{filepath.Join(ws, ".git"), filepath.Join(ws, "sub"), plain, filepath.Join(ws, "cfg", ".vscode")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "cfg", ".vscode", "tasks.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	p := Default()
 	for _, c := range []struct {
@@ -131,7 +134,18 @@ func TestGitWorkspaceWrites(t *testing.T) {
 		{[]string{"git", "checkout", "-b", "feature"}, Allow},
 		{[]string{"git", "checkout", "-f", "main"}, Ask},
 		{[]string{"git", "checkout", "-fb", "x"}, Ask},
-		{[]string{"git", "checkout", "--", "a.go"}, Ask},
+		// `git checkout -- a.go` discards changes as `git restore a.go`
+		// does (a new user found one asked, the other ran).
+		{[]string{"git", "checkout", "--", "a.go"}, Allow},
+		{[]string{"git", "restore", "a.go"}, Allow},
+		// cfg holds a protected path (.vscode/tasks.json): a pathspec
+		// of it restores that file too, unless only the index is.
+		{[]string{"git", "restore", "--staged", "../cfg"}, Allow},
+		{[]string{"git", "restore", "-S", "../cfg"}, Allow},
+		{[]string{"git", "restore", "-SW", "../cfg"}, Ask},
+		{[]string{"git", "restore", "--staged", "--worktree", "../cfg"}, Ask},
+		{[]string{"git", "restore", "../cfg"}, Ask},
+		{[]string{"git", "checkout", "--", "../cfg"}, Ask},
 		{[]string{"git", "stash"}, Allow},
 		{[]string{"git", "stash", "drop"}, Ask},
 		{[]string{"git", "rebase", "main"}, Allow},
@@ -330,7 +344,7 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"rm", "-rf", "/srv/data"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"kill", "-9", "1"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "reset", "--hard"}}, Destructive},
-		{Subject{Kind: KindExec, Words: []string{"git", "checkout", "--", "a.go"}}, Destructive},
+		{Subject{Kind: KindExec, Words: []string{"git", "checkout", "-f", "--", "a.go"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "stash", "drop"}}, Destructive},
 		// git clean's dry run only lists (a new user's `git clean -n`).
 		{Subject{Kind: KindExec, Words: []string{"git", "clean", "-fdn"}}, UnknownProgram},
