@@ -234,6 +234,9 @@ func networkSource(words []string) string {
 	if !ok {
 		return ""
 	}
+	if name == "npx" && len(args) == 1 && (args[0] == "-v" || args[0] == "--version") {
+		return "" // npm's version, printed before anything is fetched (see the read-only table)
+	}
 	if c.uses(args) {
 		return c.Source
 	}

@@ -72,6 +72,8 @@ var moreReadOnlyPrograms = []program{
 	// npm: the version only.
 	{Name: "npm", Source: "npm 11 lib/npm.js: for -v/--version npm prints its version and returns before it creates its cache, log files or timers (checked: no log file is written); every other command writes a debug log or contacts the registry (see the list above this table)",
 		Require: []string{"-v", "--version"}, Only: []string{"-v", "--version"}, NoOperands: true},
+	{Name: "npx", Source: "npm 11 bin/npx-cli.js: npx runs `npm exec` with its arguments, and for -v/--version npm prints its version and returns as above (checked: npx --version under a fresh home writes nothing)",
+		Require: []string{"-v", "--version"}, Only: []string{"-v", "--version"}, NoOperands: true},
 
 	// Checksums and encodings (GNU coreutils): they read files or stdin
 	// and print; none of GNU's has an output-file option.

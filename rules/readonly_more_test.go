@@ -37,6 +37,10 @@ var moreCases = []struct {
 	// npm: the version only.
 	{w("npm", "--version"), ReadOnly},
 	{w("npm", "-v"), ReadOnly},
+	{w("npx", "--version"), ReadOnly},
+	{w("npx", "-v"), ReadOnly},
+	{w("npx", "--version", "cowsay"), Sensitive},
+	{w("npx", "cowsay"), Sensitive},
 	{w("npm"), Sensitive},       // writes a debug log
 	{w("npm", "ls"), Sensitive}, // writes a debug log where .npmrc says
 	{w("npm", "list"), Sensitive},
