@@ -494,7 +494,7 @@ func TestAnalyzeSources(t *testing.T) {
 	if !reflect.DeepEqual(segs, want) {
 		t.Errorf("got  %#v\nwant %#v", segs, want)
 	}
-	if got := segs[1].String(); got != `A=x y echo ac d bc d "$x"` {
+	if got := segs[1].String(); got != `'A=x y' echo 'ac d' 'bc d' "$x"` {
 		t.Errorf("String() = %q", got)
 	}
 }

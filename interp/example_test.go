@@ -24,7 +24,7 @@ func ExampleAnalyze() {
 	// exec  date                         dynamic=false via=[$(…)]
 	// write > /home/user/log.txt         dynamic=false via=[]
 	// exec  echo "$(date)"               dynamic=true  via=[]
-	// exec  eval rm -rf build            dynamic=false via=[]
+	// exec  eval 'rm -rf build'          dynamic=false via=[]
 	// exec  rm -rf build                 dynamic=false via=[eval]
 }
 
@@ -61,8 +61,8 @@ func ExampleSegment_Chain() {
 	// 1:1  sudo env A=1 rm -rf /tmp/x           sudo
 	// 1:1  env A=1 rm -rf /tmp/x                sudo → env
 	// 1:1  A=1 rm -rf /tmp/x                    sudo → env → rm
-	// 2:1  bash -c echo $(eval "curl x") > out  bash
-	// 2:9  eval curl x                          bash -c → $(…) → eval
+	// 2:1  bash -c 'echo $(eval "curl x") > out' bash
+	// 2:9  eval 'curl x'                        bash -c → $(…) → eval
 	// 2:9  curl x                               bash -c → $(…) → eval → curl
 	// 2:9  > out                                bash -c → > out
 	// 2:9  echo $(eval "curl x")                bash -c → echo

@@ -45,6 +45,17 @@ func (w Word) Display() string {
 	return w.Value
 }
 
+// quoted is Display as a word of a command line: a static value in single
+// quotes when it holds a blank, a quote or another character the shell
+// reads, so that `grep -rn "def " .` does not read as `grep -rn def  .`
+// (a new user's find).
+func (w Word) quoted() string {
+	if !w.Dynamic() && (w.Value == "" || strings.ContainsAny(w.Value, " \t\n'\"\\$`;&|<>()")) {
+		return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
+	}
+	return w.Display()
+}
+
 // Segment is one unit of decision: a simple command that would run, or a file
 // a redirection would write or read.
 type Segment struct {
@@ -163,11 +174,11 @@ func (s Segment) String() string {
 	parts := make([]string, 0, len(s.Assigns)+len(s.Args))
 	if s.Kind == Exec {
 		for _, w := range s.Assigns {
-			parts = append(parts, w.Display())
+			parts = append(parts, w.quoted())
 		}
 	}
 	for _, w := range s.Args {
-		parts = append(parts, w.Display())
+		parts = append(parts, w.quoted())
 	}
 	text := strings.Join(parts, " ")
 	switch s.Kind {
