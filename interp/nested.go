@@ -492,7 +492,7 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 		}
 		return false, true
 	}
-	i, sawC, sawS := 1, false, false
+	i, sawC, sawS, sawI, rc := 1, false, false, false, -1
 	for i < len(args) {
 		v := args[i].Value
 		if strings.Contains(v, Hole) {
@@ -508,6 +508,7 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 				if i < len(args) && strings.Contains(args[i].Value, Hole) {
 					return false, true
 				}
+				rc = i
 				i++
 			}
 			continue
@@ -522,6 +523,8 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 				sawC = true
 			case 's':
 				sawS = true
+			case 'i':
+				sawI = v[0] == '-'
 			case 'o', 'O':
 				// An option argument only known at run time may be
 				// several words, or none, and move the -c string.
@@ -529,6 +532,29 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 					return false, true
 				}
 				i++
+			}
+		}
+	}
+	if sawI && rc >= 0 && rc < len(args) {
+		// An interactive shell sources its rc file before anything
+		// else (bash(1) --rcfile, --init-file): code, as a script is
+		// (attack run 36: `bash --rcfile /dev/stdin -i -c true <<<
+		// "cat ~/.ssh/id_rsa"` under an allow rule for bash).
+		rcFile := args[rc].Value
+		if isStdinPath(rcFile) {
+			// Its standard input, read whole as the rc file: a
+			// here-document or here-string is analysed as code.
+			if a.stdinCode(base+" --rcfile", s, f, posix) {
+				return false, true
+			}
+			sawS = true // the input is the rc file's: no script is read from it
+		} else {
+			a.fileScript++
+			unknown := a.script(rcFile, base+" --rcfile "+rcFile, offs[rc], f, posix)
+			a.fileScript--
+			if unknown {
+				a.unreadScript = rcFile
+				return false, true
 			}
 		}
 	}

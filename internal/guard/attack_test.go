@@ -37,6 +37,10 @@ func TestAttackRunFinds(t *testing.T) {
 		bypass bool // also refused in bypass mode with a deny rule on touch
 	}{
 		{"read -raPS4 <<< '$(touch /tmp/m)'; set -x; :", true},
+		// An interactive shell's rc file is code (attack run 36).
+		{"bash --rcfile /dev/stdin -i -c true <<< 'touch /tmp/m'", true},
+		{"bash --init-file /dev/stdin -i <<< 'touch /tmp/m'", true},
+		{"bash -i --rcfile /dev/stdin -c true <<< 'touch /tmp/m'", true},
 		{"read -aPATH <<< /tmp; ls", true},
 		{"echo '1e touch /tmp/m' | sed -n -f /dev/stdin f.txt", false},
 		{"sed -n ':a e touch /tmp/m' f.txt", false},
