@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,7 +39,10 @@ func configPath() (path string, explicit bool) {
 	if p := os.Getenv("GUARDSH_CONFIG"); p != "" {
 		return p, true
 	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		// A relative one is ignored, as the XDG Base Directory
+		// specification says (an attack run's XDG_CONFIG_HOME=.cfg
+		// named a config in each directory a command ran in).
 		return filepath.Join(x, "guardsh", "config.yaml"), false
 	}
 	if h, err := os.UserHomeDir(); err == nil {
@@ -158,6 +162,15 @@ func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root str
 	return cfg, ws, lay.Root, err
 }
 
+// accountHome is the home directory of the account guardsh runs as, from
+// the user database (not HOME), or "" when it cannot be looked up.
+func accountHome() string {
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
+}
+
 // envPlacesOutside refuses a user config or state directory the
 // environment places in the workspace (ws, or the work tree root holding
 // it): GUARDSH_CONFIG, XDG_CONFIG_HOME, XDG_STATE_HOME, GUARDSH_AUDIT. The
@@ -169,10 +182,23 @@ func loadFor(cwd, configFile string, stderr io.Writer) (cfg loaded, ws, root str
 // directory, protected paths, are not refused even when the home is a
 // work tree.
 func envPlacesOutside(ws, root string) error {
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		// HOME set to a project's work tree, or to a place inside one,
+		// moves the config and the log there with it (HOME from a
+		// project's .env): refused unless it is the account's own home
+		// (a home kept in git is a work tree too).
+		h := canonical(home)
+		_, isTree := os.Lstat(filepath.Join(h, ".git"))
+		_, wsTree := os.Lstat(filepath.Join(ws, ".git"))
+		inWs := ws != "" && wsTree == nil && (h == ws || strings.HasPrefix(h, ws+"/"))
+		if (isTree == nil || inWs) && h != canonical(accountHome()) {
+			return fmt.Errorf("HOME=%s is a project's work tree or lies in one, and not your account's home: the commands guardsh runs may write it (and an agent may set its environment from a file there), so guardsh takes no policy or state from there", home)
+		}
+	}
 	if ws == "" {
 		return nil // no workspace (the home directory, "/"): writes there ask
 	}
-	home, _ := os.UserHomeDir()
 	for _, v := range []struct{ name, def string }{
 		{"GUARDSH_CONFIG", filepath.Join(home, ".config", "guardsh", "config.yaml")},
 		{"XDG_CONFIG_HOME", filepath.Join(home, ".config")},
