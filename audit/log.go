@@ -58,8 +58,9 @@ type Log struct {
 	file   *os.File
 	closed bool
 	// reserve is the file holding room for the next record (see
-	// Reserve), "" when none.
+	// Reserve), "" when none, and held its size in bytes.
 	reserve string
+	held    int64
 }
 
 // Options tune a Log. The zero value appends without fsync, never rotates,
@@ -163,8 +164,27 @@ func (l *Log) Reserve(n int64) error {
 		os.Remove(p)
 		return fmt.Errorf("audit log %s: reserve %d bytes for the record: %w", l.path, n, err)
 	}
-	l.reserve = p
+	l.reserve, l.held = p, n
 	return nil
+}
+
+// ReserveFor makes the room held (see Reserve) fit r, a record about to
+// be appended once its command has run: twice its encoded size and 64 KiB
+// for what the command adds (its exit status, a put-back's list), when
+// that is more than what is held. Its error is Reserve's.
+func (l *Log) ReserveFor(r *Record) error {
+	body, err := appendRecord(make([]byte, 0, 1024), r)
+	if err != nil {
+		return fmt.Errorf("audit log %s: encode record: %w", l.path, err)
+	}
+	need := 2*int64(len(body)) + 64<<10
+	l.mu.Lock()
+	held := l.held
+	l.mu.Unlock()
+	if need <= held {
+		return nil
+	}
+	return l.Reserve(need)
 }
 
 // Release gives back the room Reserve holds (before a put-back that needs
@@ -178,7 +198,7 @@ func (l *Log) Release() {
 func (l *Log) release() {
 	if l.reserve != "" {
 		os.Remove(l.reserve)
-		l.reserve = ""
+		l.reserve, l.held = "", 0
 	}
 }
 

@@ -522,3 +522,29 @@ func TestReserveKeepsRoomForTheRecord(t *testing.T) {
 		t.Errorf("Verify: %+v, %v; want the one record", v, err)
 	}
 }
+
+// TestReserveForALargeRecord: the room held grows to fit a record larger
+// than a command's text suggests (an attack run's 130-byte brace
+// expansion made a 1.7 MB record, which did not fit the 1 MiB held).
+func TestReserveForALargeRecord(t *testing.T) {
+	dir := smallFileSystem(t, 16<<20)
+	log, err := audit.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	if err := log.Reserve(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	r := fullRecord(time.Now(), "echo {a,b}{a,b}…")
+	for i := range 20000 {
+		r.Segments = append(r.Segments, audit.Segment{Argv: []string{"echo", strings.Repeat("w", 80), strconv.Itoa(i)}, Kind: "exec", Class: "read-only", Decision: audit.Allow, Reason: "echo is in the read-only table"})
+	}
+	if err := log.ReserveFor(r); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, dir)
+	if err := log.Append(r); err != nil {
+		t.Fatalf("Append of a large record after the fill: %v", err)
+	}
+}

@@ -395,6 +395,15 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	s.printLines(a)
 	rec := s.record(text, o, calls, a)
+	if s.log != nil && s.guard.Policy.Audit.Required && !noOp(s.inv) {
+		// The room held (see audit.Log.Reserve) must fit this record:
+		// one of a short command can be large (brace expansions: an
+		// attack run's 130 bytes made 1.7 MB of segments).
+		if err := s.log.ReserveFor(rec); err != nil {
+			fmt.Fprintf(s.stderr, "guardsh: audit log: %v\nguardsh: refusing to run without an audit record (audit.required: false in the config relaxes this)\n", err)
+			return exitRefused
+		}
+	}
 	if status, ok := interp.NoOpStatus(text); ok && s.inv.quiet() {
 		// `true`, `:` or `false` under options that change nothing: bash
 		// would only return this status, so guardsh does without starting it.
