@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -306,7 +307,8 @@ func TestProtectedPathsInBypass(t *testing.T) {
 		// run 35: husky's .husky/pre-commit, which its hooks path runs).
 		ctx.Workspace + "/.husky/pre-commit", ctx.Workspace + "/.husky/_/h", ctx.Workspace + "/lefthook.yml",
 		ctx.Workspace + "/.lefthook.yml", ctx.Workspace + "/lefthook-local.yml", ctx.Workspace + "/.overcommit.yml",
-		ctx.Workspace + "/.gemini/.env",
+		ctx.Workspace + "/.gemini/.env", ctx.Workspace + "/lefthook-local.yaml", ctx.Workspace + "/.lefthook.toml",
+		ctx.Workspace + "/.config/lefthook.jsonc",
 	}
 	for _, path := range protected {
 		v := p.Decide(write(path), ctx)
@@ -807,6 +809,24 @@ func TestSuggestMatches(t *testing.T) {
 		pat := suggestExec(words)
 		if pat != "" && !compileGlob(pat, true).match(strings.Join(words, " ")) {
 			t.Errorf("%q: suggestion %q does not match", words, pat)
+		}
+	}
+}
+
+// TestWorkspaceProtectedHookFiles: the hook managers' files are among the
+// paths the jail keeps and puts back (an attack run's jailed command
+// planted lefthook-local.yaml, which the human's next commit ran), as are
+// a planted rebase's files.
+func TestWorkspaceProtectedHookFiles(t *testing.T) {
+	files, dirs := WorkspaceProtected()
+	for _, f := range []string{"lefthook-local.yaml", ".lefthook.toml", ".config/lefthook.jsonc", "lefthook.yml", ".overcommit.yml", ".gemini/.env"} {
+		if !slices.Contains(files, f) {
+			t.Errorf("%s is not kept", f)
+		}
+	}
+	for _, d := range []string{".husky", ".git/rebase-merge", ".git/rebase-apply", ".git/sequencer"} {
+		if !slices.Contains(dirs, d) {
+			t.Errorf("%s/ is not kept", d)
 		}
 	}
 }

@@ -183,10 +183,10 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // (.pre-commit-config.yaml, whose hooks the git hook it installs runs),
 // the other git hook managers whose project files hold what hooks run
 // (husky's .husky/*: its hooks path .husky/_ runs .husky/pre-commit, an
-// attack run's find; lefthook's lefthook.yml and lefthook-local.yml,
+// attack run's find; lefthook's config files, see lefthookFiles;
 // overcommit's .overcommit.yml), and Gemini CLI's .gemini/.env, which it
 // loads into its environment, and so into guardsh's, at its start.
-var builtinProtected = []string{
+var builtinProtected = append([]string{
 	"~/.ssh", "~/.ssh/*",
 	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
 	"~/.bash_aliases",
@@ -208,8 +208,22 @@ var builtinProtected = []string{
 	"*/.qwen/settings.json", "*/.zed/settings.json", "*/.roo/mcp.json", "*/.kiro/settings/mcp.json",
 	"*/.amazonq/mcp.json", "*/.crush.json", "*/crush.json", "*/.continue/mcpServers/*",
 	"*/.devcontainer/devcontainer.json", "*/.devcontainer.json", "*/.pre-commit-config.yaml",
-	"*/.husky/*", "*/lefthook.yml", "*/.lefthook.yml", "*/lefthook-local.yml", "*/.lefthook-local.yml",
-	"*/lefthook.yaml", "*/.lefthook.yaml", "*/.overcommit.yml", "*/.gemini/.env",
+	"*/.husky/*", "*/.overcommit.yml", "*/.gemini/.env",
+}, lefthookFiles()...)
+
+// lefthookFiles are the config files lefthook reads (lefthook's
+// configuration docs: lefthook and lefthook-local, each with or without
+// a leading dot, or in .config/, as .yml, .yaml, .toml, .json or .jsonc;
+// an attack run planted lefthook-local.yaml), as "*/NAME" patterns: each a
+// literal name, so the jail keeps and puts them back too.
+func lefthookFiles() []string {
+	var out []string
+	for _, base := range []string{"lefthook", "lefthook-local"} {
+		for _, ext := range []string{".yml", ".yaml", ".toml", ".json", ".jsonc"} {
+			out = append(out, "*/"+base+ext, "*/."+base+ext, "*/.config/"+base+ext)
+		}
+	}
+	return out
 }
 
 // SecretsFile is the File of the built-in read rules for secrets.
