@@ -191,3 +191,23 @@ func TestAttackRunFindsInAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimeCodeWithoutDenyRulesButBypass: code only known at run time asks in a
+// policy of no deny rules too, but in mode bypass: the built-in secrets
+// and protected paths still hold (attack run 36: `echo ${x@P}` under a
+// config of just `mode: auto` printed the key and wrote ~/.bashrc).
+func TestRunTimeCodeWithoutDenyRulesButBypass(t *testing.T) {
+	ws := t.TempDir()
+	for mode, want := range map[rules.Mode]rules.Decision{rules.Auto: rules.Ask, rules.AskMode: rules.Ask, rules.Bypass: rules.Allow} {
+		p, err := rules.Parse([]byte("mode: "+string(mode)+"\n"), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: mode, Cwd: ws, Home: ws, Workspace: ws}}
+		g.Analysis.Home, g.Analysis.Dir = ws, ws
+		text := `x="$(printf %s '$(cat ~/.ssh/id_rsa)')"; echo ${x@P}`
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("mode %s: %s is %s, want %s", mode, text, o.Decision, want)
+		}
+	}
+}

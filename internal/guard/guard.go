@@ -303,11 +303,15 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 		v.Reason += " (assuming " + seg.Assumed + ")"
 	}
 	switch {
-	case seg.RunsCode && v.Decision == rules.Allow && g.Policy.Denies() &&
+	case seg.RunsCode && v.Decision == rules.Allow && (g.Policy.Denies() || g.mode() != rules.Bypass) &&
 		!(seg.Script != "" && v.Rule != nil && strings.Contains(v.Rule.Pattern, seg.Script)):
 		// Code only known at run time could be anything a deny rule
 		// forbids: it asks, in every mode (a run-time word a deny
-		// pattern could match is never allowed).
+		// pattern could match is never allowed); and but in bypass,
+		// which trusts the agent with what no deny rule names, also
+		// without deny rules, since it could read a built-in secret or
+		// write a protected path (attack run 36: `echo ${x@P}` in a
+		// config of just mode auto printed the key).
 		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
 			Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
 	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Protected == "" &&
