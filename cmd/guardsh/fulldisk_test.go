@@ -76,4 +76,17 @@ func TestFullDiskKeepsTheRecord(t *testing.T) {
 	if data, _ := os.ReadFile(logPath); !strings.Contains(string(data), "echo again") {
 		t.Fatal("no record of the command after the fill was removed")
 	}
+	// A script on stdin: each command's record is written as it is
+	// handed to bash, before it runs, with room held for the next.
+	cmd := exec.Command(self)
+	cmd.Args[0] = "guardsh"
+	cmd.Env, cmd.Dir = env, ws
+	cmd.Stdin = strings.NewReader("head -c 20000000 /dev/zero > fill; echo one\necho two\n")
+	script, _ := cmd.CombinedOutput()
+	data, _ = os.ReadFile(logPath)
+	for _, c := range []string{"echo one", "echo two"} {
+		if strings.Contains(string(script), c[5:]+"\n") && !strings.Contains(string(data), c) {
+			t.Errorf("%q ran without a record:\n%s", c, script)
+		}
+	}
 }

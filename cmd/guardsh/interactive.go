@@ -226,7 +226,7 @@ func (x *interSession) run(text, file string) bool {
 		}
 		run = ""
 		x.sess.SetStatus(exitRefused)
-	} else if s.roomRefused(s.guard.Policy) {
+	} else if s.roomRefused(s.guard.Policy, rec) {
 		run = ""
 		x.sess.SetStatus(exitRefused)
 	} else {

@@ -812,7 +812,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 			if a.Decision != rules.Allow {
 				s.printRefusal(text, o, a)
 				text = "(exit 126)\n"
-			} else if s.roomRefused(s.guard.Policy) {
+			} else if s.roomRefused(s.guard.Policy, rec) {
 				text = "(exit 126)\n"
 			} else {
 				s.printLines(a)
@@ -946,12 +946,20 @@ func recordRoom(n int) int64 {
 }
 
 // roomRefused reports, on stderr, a command refused for want of room for
-// its record (s.noRoom) when the config requires one.
-func (s *shellRun) roomRefused(policy *rules.Policy) bool {
-	if s.noRoom == nil || s.log == nil || !policy.Audit.Required {
+// its record rec (see audit.Log.ReserveFor; s.noRoom when none could be
+// held after the last record) when the config requires one.
+func (s *shellRun) roomRefused(policy *rules.Policy, rec *audit.Record) bool {
+	if s.log == nil || !policy.Audit.Required {
 		return false
 	}
-	fmt.Fprintf(s.stderr, "guardsh: audit log: %v\nguardsh: refusing to run without an audit record (audit.required: false in the config relaxes this)\n", s.noRoom)
+	err := s.noRoom
+	if err == nil {
+		err = s.log.ReserveFor(rec)
+	}
+	if err == nil {
+		return false
+	}
+	fmt.Fprintf(s.stderr, "guardsh: audit log: %v\nguardsh: refusing to run without an audit record (audit.required: false in the config relaxes this)\n", err)
 	return true
 }
 
