@@ -494,7 +494,7 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 	}
 	i, sawC, sawS, sawI, rc := 1, false, false, false, -1
 	for i < len(args) {
-		v := args[i].Value
+		v := longOption(args[i].Value)
 		if strings.Contains(v, Hole) {
 			return false, true // an option only known at run time
 		}

@@ -95,12 +95,35 @@ func optionRisk(args []Word) (refuse string, dynamic bool) {
 	return "", false
 }
 
+// bashLongOptions are the multi-character options bash takes (bash 5.2
+// shell.c long_args), each spelled with "--" or, as bash also reads them,
+// with one "-" (`bash -rcfile F`: an attack run's `bash -rcfile true`
+// was read as -r -c -f … and ran its standard input unanalysed).
+var bashLongOptions = map[string]bool{
+	"debug": true, "debugger": true, "dump-po-strings": true, "dump-strings": true, "help": true,
+	"init-file": true, "login": true, "noediting": true, "noprofile": true, "norc": true, "posix": true,
+	"pretty-print": true, "protected": true, "rcfile": true, "rpm-requires": true, "restricted": true,
+	"verbose": true, "version": true, "wordexp": true,
+}
+
+// longOption returns a shell's option word v as "--NAME" when it is one
+// of bashLongOptions spelled with one dash, else v.
+func longOption(v string) string {
+	if len(v) > 2 && v[0] == '-' && v[1] != '-' && bashLongOptions[v[1:]] {
+		return "-" + v
+	}
+	return v
+}
+
 // setRisk reads set's (or a shell's) option words up to the first operand.
 func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if strings.Contains(v, Hole) {
 			return "", true
+		}
+		if !isSet {
+			v = longOption(v)
 		}
 		if v == "--" || v == "-" || len(v) < 2 || (v[0] != '-' && v[0] != '+') || strings.HasPrefix(v, "--") {
 			if strings.HasPrefix(v, "--") && v != "--" && !isSet {

@@ -41,6 +41,12 @@ func TestAttackRunFinds(t *testing.T) {
 		{"bash --rcfile /dev/stdin -i -c true <<< 'touch /tmp/m'", true},
 		{"bash --init-file /dev/stdin -i <<< 'touch /tmp/m'", true},
 		{"bash -i --rcfile /dev/stdin -c true <<< 'touch /tmp/m'", true},
+		// bash's long options spelled with one dash (attack run 37:
+		// -rcfile was read as -r -c -f …, and stdin ran unanalysed).
+		{"bash -rcfile true <<< 'touch /tmp/m'", true},
+		{"printf 'touch /tmp/m' | bash -rcfile true", false},
+		{"bash -init-file /dev/stdin -i <<< 'touch /tmp/m'", true},
+		{"bash -posix -c true", true},
 		{"read -aPATH <<< /tmp; ls", true},
 		{"echo '1e touch /tmp/m' | sed -n -f /dev/stdin f.txt", false},
 		{"sed -n ':a e touch /tmp/m' f.txt", false},
