@@ -535,6 +535,12 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 			}
 		}
 	}
+	if sawI && !sawC && historyExpands(a, s, f) {
+		// An interactive shell expands history (!!, !-1, ^a^b) in the
+		// lines it reads before it parses them: a comment comes back as
+		// code (attack run 37: `#$(cmd)` then `echo x!!` ran cmd).
+		return false, true
+	}
 	if sawI && rc >= 0 && rc < len(args) {
 		// An interactive shell sources its rc file before anything
 		// else (bash(1) --rcfile, --init-file): code, as a script is
@@ -577,6 +583,35 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 		return false, false
 	}
 	return false, a.stdinCode(base, s, f, posix)
+}
+
+// historyExpands reports whether the code an interactive shell reads from
+// its standard input (s's here-documents and here-strings) holds what
+// history expansion changes: a '!' anywhere, or a line starting with '^'.
+// Input not written in the command (a pipe, a file) counts too.
+func historyExpands(a *analyzer, s *syntax.Stmt, f *frame) bool {
+	written := false
+	for _, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		var text string
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			text = a.hdocText(r, f)
+		case syntax.WordHdoc:
+			text = a.literal(r.Word, f, false)
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			return true // a file or descriptor: not read here
+		default:
+			continue
+		}
+		written = true
+		if strings.Contains(text, "!") || strings.HasPrefix(text, "^") || strings.Contains(text, "\n^") || strings.Contains(text, Hole) {
+			return true
+		}
+	}
+	return !written // a pipe or an inherited input
 }
 
 // isStdinPath reports a path that names the standard input.

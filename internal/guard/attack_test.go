@@ -47,6 +47,10 @@ func TestAttackRunFinds(t *testing.T) {
 		{"printf 'touch /tmp/m' | bash -rcfile true", false},
 		{"bash -init-file /dev/stdin -i <<< 'touch /tmp/m'", true},
 		{"bash -posix -c true", true},
+		// An interactive shell expands history in what it reads: a
+		// comment comes back as code (attack run 37).
+		{"bash -i <<'EOF'\n#$(touch /tmp/m)\necho x!!\nEOF\n", true},
+		{"printf '#$(touch /tmp/m)\\necho x!!\\n' | bash -i", true},
 		{"read -aPATH <<< /tmp; ls", true},
 		{"echo '1e touch /tmp/m' | sed -n -f /dev/stdin f.txt", false},
 		{"sed -n ':a e touch /tmp/m' f.txt", false},
