@@ -308,7 +308,8 @@ func TestProtectedPathsInBypass(t *testing.T) {
 		ctx.Workspace + "/.husky/pre-commit", ctx.Workspace + "/.husky/_/h", ctx.Workspace + "/lefthook.yml",
 		ctx.Workspace + "/.lefthook.yml", ctx.Workspace + "/lefthook-local.yml", ctx.Workspace + "/.overcommit.yml",
 		ctx.Workspace + "/.gemini/.env", ctx.Workspace + "/lefthook-local.yaml", ctx.Workspace + "/.lefthook.toml",
-		ctx.Workspace + "/.config/lefthook.jsonc",
+		ctx.Workspace + "/.config/lefthook.jsonc", ctx.Workspace + "/.lefthook/pre-commit/x.sh",
+		ctx.Workspace + "/.lefthook-local/pre-push/y.sh",
 	}
 	for _, path := range protected {
 		v := p.Decide(write(path), ctx)
@@ -824,7 +825,7 @@ func TestWorkspaceProtectedHookFiles(t *testing.T) {
 			t.Errorf("%s is not kept", f)
 		}
 	}
-	for _, d := range []string{".husky", ".git/rebase-merge", ".git/rebase-apply", ".git/sequencer"} {
+	for _, d := range []string{".husky", ".lefthook", ".lefthook-local", ".git/rebase-merge", ".git/rebase-apply", ".git/sequencer"} {
 		if !slices.Contains(dirs, d) {
 			t.Errorf("%s/ is not kept", d)
 		}

@@ -183,7 +183,8 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // (.pre-commit-config.yaml, whose hooks the git hook it installs runs),
 // the other git hook managers whose project files hold what hooks run
 // (husky's .husky/*: its hooks path .husky/_ runs .husky/pre-commit, an
-// attack run's find; lefthook's config files, see lefthookFiles;
+// attack run's find; lefthook's config files, see lefthookFiles, and its
+// script directories .lefthook/ and .lefthook-local/;
 // overcommit's .overcommit.yml), and Gemini CLI's .gemini/.env, which it
 // loads into its environment, and so into guardsh's, at its start.
 var builtinProtected = append([]string{
@@ -208,7 +209,7 @@ var builtinProtected = append([]string{
 	"*/.qwen/settings.json", "*/.zed/settings.json", "*/.roo/mcp.json", "*/.kiro/settings/mcp.json",
 	"*/.amazonq/mcp.json", "*/.crush.json", "*/crush.json", "*/.continue/mcpServers/*",
 	"*/.devcontainer/devcontainer.json", "*/.devcontainer.json", "*/.pre-commit-config.yaml",
-	"*/.husky/*", "*/.overcommit.yml", "*/.gemini/.env",
+	"*/.husky/*", "*/.lefthook/*", "*/.lefthook-local/*", "*/.overcommit.yml", "*/.gemini/.env",
 }, lefthookFiles()...)
 
 // lefthookFiles are the config files lefthook reads (lefthook's
