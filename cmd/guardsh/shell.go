@@ -626,7 +626,7 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 		}
 		changed, tampered := kept.Restore()
 		if len(changed) > 0 {
-			what := sandbox.Changed(changed, s.guard.Context.Workspace)
+			what := sandbox.Changed(firstOf(changed), s.guard.Context.Workspace) + moreThan(changed)
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed protected paths in the workspace, which need a human's yes; put back: %s\n", what)
 			rec.Sandbox += "; restored " + what
 		}
@@ -637,7 +637,7 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			// editors' way.
 			ws := s.guard.Context.Workspace
 			var moved, left []string
-			for _, d := range tampered {
+			for _, d := range tampered { // all moved aside, the first listed
 				if to, err := sandbox.Quarantine(d, ws); err == nil {
 					moved = append(moved, sandbox.Changed([]string{d}, ws)+" (moved to "+sandbox.Changed([]string{to}, ws)+")")
 				} else {
@@ -645,7 +645,8 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 					left = append(left, sandbox.Changed([]string{d}, ws))
 				}
 			}
-			what := strings.Join(append(moved, left...), ", ")
+			all := append(moved, left...)
+			what := strings.Join(firstOf(all), ", ") + moreThan(all)
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put back what was there: check it before running git or anything else there\n", what)
 			rec.Sandbox += "; tampered " + what
 		}
@@ -668,12 +669,12 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 		if len(less) > 0 {
 			// Fail-closed, and maybe another jailed command's put-back:
 			// said and recorded, not given back.
-			what := strings.Join(less, ", ")
+			what := strings.Join(firstOf(less), ", ") + moreThan(less)
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: note: fewer permissions than when the jail was built (guardsh gives none back): %s\n", what)
 			rec.Sandbox += "; modes lessened " + what
 		}
 		if len(put) > 0 {
-			what := strings.Join(put, ", ")
+			what := strings.Join(firstOf(put), ", ") + moreThan(put)
 			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command changed the mode or owner of paths the jail guards (hidden paths, the workspace and the directories above them); put back: %s\n", what)
 			rec.Sandbox += "; modes restored " + what
 			hinted = true
@@ -936,6 +937,23 @@ func (s *shellRun) finish(rec *audit.Record, status *int) {
 	if s.more {
 		s.noRoom = s.log.Reserve(recordRoom(0))
 	}
+}
+
+// listedPaths is how many paths of a put-back a message and the record
+// name: a jailed command that made thousands of protected entries (an
+// attack run's 8,000 long names in .git/hooks) made a record too large
+// for the room held for it.
+const listedPaths = 20
+
+// firstOf returns the first listedPaths of paths.
+func firstOf(paths []string) []string { return paths[:min(len(paths), listedPaths)] }
+
+// moreThan says how many of paths firstOf leaves out: " and N more", or "".
+func moreThan(paths []string) string {
+	if len(paths) <= listedPaths {
+		return ""
+	}
+	return fmt.Sprintf(" and %d more", len(paths)-listedPaths)
 }
 
 // recordRoom is the room held for the record of a command of n bytes, in
