@@ -196,6 +196,12 @@ func envPlacesOutside(ws, root string) error {
 			return fmt.Errorf("HOME=%s is a project's work tree or lies in one, and not your account's home: the commands guardsh runs may write it (and an agent may set its environment from a file there), so guardsh takes no policy or state from there", home)
 		}
 	}
+	if key, ok := workspace.EnvRunsProgram(os.LookupEnv); ok {
+		// git would run it at the next git command, read-only ones
+		// included (attack run 37: GIT_CONFIG_* with core.fsmonitor in
+		// a project's .env an agent loaded at its start).
+		return fmt.Errorf("the environment gives git configuration whose value git runs (%s, in GIT_CONFIG_COUNT/KEY/VALUE or GIT_CONFIG_PARAMETERS), which an agent may have set from a project's .env: guardsh runs nothing with it; unset it, or put it in ~/.gitconfig", key)
+	}
 	if ws == "" {
 		return nil // no workspace (the home directory, "/"): writes there ask
 	}

@@ -303,6 +303,19 @@ var programKeys = map[string]int{
 	"core.hookspath": dirValue, "init.templatedir": dirValue,
 }
 
+// EnvRunsProgram returns the first key of the git configuration the
+// environment gives (see EnvConfig) whose value git runs, or whose value
+// names a directory git runs code from (programKeys: core.fsmonitor,
+// core.pager, alias.*, core.hooksPath …), and false when none does.
+func EnvRunsProgram(lookup func(string) (string, bool)) (string, bool) {
+	for _, e := range EnvConfig(lookup) {
+		if programKey(e.Key) != otherValue {
+			return e.Key, true
+		}
+	}
+	return "", false
+}
+
 // programKey returns the kind of key's value (see programKeys).
 func programKey(key string) int {
 	if k, ok := programKeys[key]; ok {
