@@ -342,12 +342,19 @@ func grepNameGlobs(words []string) (globs []nameGlob, at []int) {
 		return nil, nil
 	}
 	withArg, flags := grepOptions()
+	// With POSIXLY_CORRECT (guardsh's environment, which commands
+	// inherit, or the command's own), options end at the first operand:
+	// a later --exclude=.env is a file grep reads (attack run 37).
+	posix := os.Getenv("POSIXLY_CORRECT") != "" || slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "POSIXLY_CORRECT=") })
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
 		case w == "--":
 			return globs, at
 		case w == "-" || !strings.HasPrefix(w, "-"):
+			if posix {
+				return globs, at
+			}
 			continue // an operand
 		case strings.HasPrefix(w, "--"):
 			name, val, eq := strings.Cut(w, "=")

@@ -501,6 +501,17 @@ func TestGrepNameGlobs(t *testing.T) {
 		// An anchored secret is not a dot-env file: no glob hides it.
 		{[]string{"grep", "-rn", "--exclude=id_*", "x", filepath.Join(home, ".ssh")}, Deny},
 	})
+	// With POSIXLY_CORRECT, options end at the first operand: a later
+	// --exclude=.env is a file grep reads (attack run 37).
+	checkDecisions(t, p, ctx, []decideCase{
+		{[]string{"grep", "-rn", "def ", ".", "--exclude=.env", "POSIXLY_CORRECT=1"}, Ask},
+		{[]string{"grep", "-rn", "--exclude=.env", "def ", ".", "POSIXLY_CORRECT=1"}, Allow},
+	})
+	t.Setenv("POSIXLY_CORRECT", "1")
+	checkDecisions(t, p, ctx, []decideCase{
+		{[]string{"grep", "-rn", "def ", ".", "--exclude=.env"}, Ask},
+		{[]string{"grep", "-rn", "--exclude=.env", "def ", "."}, Allow},
+	})
 	// The reason names the file and how to leave it out.
 	v := p.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-rn", "def ", "."}}, ctx)
 	if !strings.Contains(v.Reason, "holding .env") || !strings.Contains(v.Reason, "--exclude=.env") {

@@ -590,6 +590,10 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 		// file (a new user's `git restore --staged .` asked).
 		return true, "git restore --staged changes only the workspace's repository"
 	}
+	// GIT_ICASE_PATHSPECS (inherited from guardsh's environment) makes
+	// every pathspec match names in any case: LEFTHOOK.YML names
+	// lefthook.yml (attack run 37).
+	icase := os.Getenv("GIT_ICASE_PATHSPECS") != "" && os.Getenv("GIT_ICASE_PATHSPECS") != "0"
 	switch words[1] {
 	case "rm", "mv", "checkout", "restore":
 		// Their pathspecs remove or replace work-tree files: one git
@@ -602,7 +606,7 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 			if strings.HasPrefix(w, "-") || gitValueOptions()[words[1+i]] {
 				continue
 			}
-			if strings.ContainsAny(w, "*?[") || strings.HasPrefix(w, ":") || strings.Contains(w, Hole) {
+			if strings.ContainsAny(w, "*?[") || strings.HasPrefix(w, ":") || strings.Contains(w, Hole) || icase {
 				return false, ""
 			}
 			if ps := newPathSubject(w, ctx); !ps.static || x.protectedBelow(ps.resolved, ctx.Lookups) {

@@ -164,6 +164,13 @@ func TestGitWorkspaceWrites(t *testing.T) {
 			t.Errorf("auto: %q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
 		}
 	}
+	// GIT_ICASE_PATHSPECS: a pathspec names protected paths in any case
+	// (attack run 37: git restore LEFTHOOK.YML).
+	t.Setenv("GIT_ICASE_PATHSPECS", "1")
+	if v := p.Decide(Subject{Kind: KindExec, Words: []string{"git", "restore", "LEFTHOOK.YML"}}, Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}); v.Decision != Ask {
+		t.Errorf("git restore LEFTHOOK.YML with GIT_ICASE_PATHSPECS: %v (%s)", v.Decision, v.Reason)
+	}
+	t.Setenv("GIT_ICASE_PATHSPECS", "")
 	for _, ctx := range []Context{
 		{Mode: Auto, Cwd: plain, Home: home, Workspace: plain},             // not a work tree's top
 		{Mode: Auto, Cwd: home, Home: home, Workspace: ws},                 // working directory outside
