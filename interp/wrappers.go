@@ -135,9 +135,10 @@ var wrappers = map[string]*simpleWrapper{
 	// npm's npx(1): the command a package provides, fetched when it is
 	// not installed (the npx segment stays: the network), or shell code
 	// with -c/--call.
-	"npx": {opts: optSpec{short: "yqp:c:w:", long: long("yes", "no", "quiet", "package:", "call:", "no-install",
+	// -v/--version prints npm's version and runs nothing.
+	"npx": {opts: optSpec{short: "yqvp:c:w:", long: long("yes", "no", "quiet", "version", "package:", "call:", "no-install",
 		"ignore-existing", "prefer-online", "prefer-offline", "offline", "workspace:", "workspaces",
-		"include-workspace-root")}, code: []string{"-c", "--call"}},
+		"include-workspace-root")}, code: []string{"-c", "--call"}, stop: []string{"-v", "--version"}},
 	"setsid": {opts: optSpec{short: "cfwhV", long: long("ctty", "fork", "wait", "help", "version"), abbrev: true}},
 	"ionice": {opts: optSpec{short: "c:n:p:P:tu:hV", long: long("class:", "classdata:", "pid:", "pgid:", "ignore",
 		"uid:", "help", "version"), abbrev: true}, stop: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},

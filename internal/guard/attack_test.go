@@ -221,3 +221,19 @@ func TestRunTimeCodeWithoutDenyRulesButBypass(t *testing.T) {
 		}
 	}
 }
+
+// TestNpxVersion: `npx -v` and `npx --version` print npm's version and run
+// nothing: read-only, not code only known at run time (a new user's
+// find; attack run 37 found the first fix had no effect through the
+// wrapper's options).
+func TestNpxVersion(t *testing.T) {
+	ws := t.TempDir()
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.AskMode, Cwd: ws, Home: ws, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = ws, ws
+	for text, want := range map[string]rules.Decision{"npx -v": rules.Allow, "npx --version": rules.Allow, "npx cowsay": rules.Ask, "npx -c 'cat x'": rules.Ask} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}
