@@ -135,25 +135,18 @@ func (g *Guard) secret(path string) bool {
 // whether o, a decided command, has a segment that can make a link.
 func (g *Guard) MakesLinks(o Outcome) {
 	for _, c := range o.Segments {
-		if c.Segment.Kind == interp.Exec && len(c.Segment.Args) > 0 && !rules.MakesNoLinks(c.Segment.Args[0].Value) {
+		if linkMaker(c.Segment) {
 			g.LinksMade = true
 			return
 		}
 	}
 }
 
-// makesNoLinks reports whether no segment of segs can make a symbolic
-// link (rules.MakesNoLinks; a redirection makes a regular file), so that
-// a directory missing now is no link when a later segment goes through it.
-// (Decide also finds the one segment that can, if only one can and it
-// runs once: rules.Context.LinksOnlyHere.)
-func makesNoLinks(segs []interp.Segment) bool {
-	for _, seg := range segs {
-		if seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value) {
-			return false
-		}
-	}
-	return true
+// linkMaker reports whether seg can make a symbolic link: an exec segment
+// whose program is not one rules.MakesNoLinks knows (a redirection makes a
+// regular file).
+func linkMaker(seg interp.Segment) bool {
+	return seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value)
 }
 
 // Decide decides every segment of segs, the segments Analyze returned
@@ -172,24 +165,28 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	vouched := g.vouched(segs, ctx)
 	// The directories a cd may lead to (see dirs.go): each segment is
 	// decided in every one.
-	ctx.NoNewLinks = makesNoLinks(segs) && !g.LinksMade
-	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
-	mode := g.mode()
-	if g.Analysis.DirChanged || !known {
-		ctx.CwdUnknown, cwds, upto = true, []string{ctx.Cwd}, nil
-	}
-	linkMakers := -1 // the one segment that can make links, or -2 for more
+	// Links a part of the command can make (see rules.Context.NoNewLinks,
+	// LinksOnlyHere): linkMakers is the one segment that can, once, -1
+	// for none, -2 for more (or one that repeats, or an earlier command
+	// of a script that may not have run yet: LinksMade).
+	linkMakers := -1
 	if g.LinksMade {
 		linkMakers = -2
 	}
 	for i, seg := range segs {
-		if seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value) {
+		if linkMaker(seg) {
 			if linkMakers != -1 || seg.Repeats {
 				linkMakers = -2
 				break
 			}
 			linkMakers = i
 		}
+	}
+	ctx.NoNewLinks = linkMakers == -1
+	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
+	mode := g.mode()
+	if g.Analysis.DirChanged || !known {
+		ctx.CwdUnknown, cwds, upto = true, []string{ctx.Cwd}, nil
 	}
 	// The words of every segment, in one allocation (see subjectIn).
 	n := 0
@@ -307,11 +304,11 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 		!(seg.Script != "" && v.Rule != nil && strings.Contains(v.Rule.Pattern, seg.Script)):
 		// Code only known at run time could be anything a deny rule
 		// forbids: it asks, in every mode (a run-time word a deny
-		// pattern could match is never allowed); and but in bypass,
-		// which trusts the agent with what no deny rule names, also
-		// without deny rules, since it could read a built-in secret or
-		// write a protected path (attack run 36: `echo ${x@P}` in a
-		// config of just mode auto printed the key).
+		// pattern could match is never allowed); without deny rules
+		// too, but in bypass (which trusts the agent with what no deny
+		// rule names), since it could read a built-in secret or write a
+		// protected path (attack run 36: `echo ${x@P}` in a config of
+		// just mode auto printed the key).
 		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
 			Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
 	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Protected == "" &&
