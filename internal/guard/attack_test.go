@@ -3,6 +3,7 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/guardsh/guardsh/rules"
@@ -235,5 +236,43 @@ func TestNpxVersion(t *testing.T) {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%s: %s, want %s", text, o.Decision, want)
 		}
+	}
+}
+
+// TestWorkspaceLoadsWithoutSandbox: without the sandbox (and but in mode
+// bypass), a variable of guardsh's environment that leads programs to code
+// or config in the workspace makes a program the rules allow ask (attack
+// run 38: from a project's .env the agent loaded, NODE_OPTIONS=--require
+// ./x.js ran x.js at `npx -v`, GIT_EXTERNAL_DIFF at `git diff`,
+// GIT_CONFIG_GLOBAL's core.fsmonitor at `git status`).
+func TestWorkspaceLoadsWithoutSandbox(t *testing.T) {
+	ws := t.TempDir()
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: t.TempDir(), Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = g.Context.Home, ws
+	for _, c := range []struct{ name, value, command string }{
+		{"NODE_OPTIONS", "--require ./x.js", "npx -v"},
+		{"GIT_EXTERNAL_DIFF", ws + "/d.sh", "git diff"},
+		{"GIT_CONFIG_GLOBAL", ws + "/g.cfg", "git status"},
+		{"PYTHONPATH", "src", "yq . f.yaml"},
+	} {
+		if o := g.Evaluate(c.command); o.Decision != rules.Allow {
+			t.Fatalf("%s without %s: %s", c.command, c.name, o.Decision)
+		}
+		t.Setenv(c.name, c.value)
+		if o := g.Evaluate(c.command); o.Decision != rules.Ask || !strings.Contains(o.Segments[0].Verdict.Reason, c.name) {
+			t.Errorf("%s with %s=%s: %s (%s)", c.command, c.name, c.value, o.Decision, o.Segments[0].Verdict.Reason)
+		}
+		os.Unsetenv(c.name)
+	}
+	// Outside the workspace, or in mode bypass: as before.
+	t.Setenv("GIT_EXTERNAL_DIFF", "/usr/bin/true")
+	if o := g.Evaluate("git diff"); o.Decision != rules.Allow {
+		t.Errorf("git diff with GIT_EXTERNAL_DIFF outside the workspace: %s", o.Decision)
+	}
+	t.Setenv("GIT_EXTERNAL_DIFF", ws+"/d.sh")
+	g.Context.Mode = rules.Bypass
+	if o := g.Evaluate("git diff"); o.Decision != rules.Allow {
+		t.Errorf("bypass: %s", o.Decision)
 	}
 }

@@ -391,6 +391,12 @@ func commandPlaces(v, home string, program bool) []place {
 // record of earlier jails' writes cannot be read, that every place may
 // have been written.
 func (g *Guard) plantedVar(env []string, writable []string, recErr error) string {
+	return g.plantedVarIn(env, writable, recErr, "where a jailed command writes", "may be one it planted", nil)
+}
+
+// plantedVarIn is plantedVar with the words that say where the places lie
+// (where) and what may be there (what), skipping the variables of skip.
+func (g *Guard) plantedVarIn(env []string, writable []string, recErr error, where, what string, skip map[string]bool) string {
 	if recErr != nil {
 		return fmt.Sprintf("%v: any place may hold what an earlier jailed command planted", recErr)
 	}
@@ -403,8 +409,8 @@ func (g *Guard) plantedVar(env []string, writable []string, recErr error) string
 			npm = append(npm, name)
 		}
 	}
-	if e := writablePathEntry(vals["PATH"], g.Context.Home, writable); e != "" {
-		return "PATH holds " + e + ", where a jailed command writes, so a program found there (by this command or one it starts) may be one it planted"
+	if e := writablePathEntry(vals["PATH"], g.Context.Home, writable); e != "" && !skip["PATH"] {
+		return "PATH holds " + e + ", " + where + ", so a program found there (by this command or one it starts) " + what
 	}
 	slices.Sort(npm)
 	check := func(name string, k valueKind, isNPM bool) string {
@@ -413,11 +419,14 @@ func (g *Guard) plantedVar(env []string, writable []string, recErr error) string
 			return ""
 		}
 		if e := placeIn(places(name, v, k, isNPM, g.Context.Home), "", writable); e != "" {
-			return name + " holds " + e + ", where a jailed command writes, so code or config a program loads from there (this one or one it starts) may be one it planted"
+			return name + " holds " + e + ", " + where + ", so code or config a program loads from there (this one or one it starts) " + what
 		}
 		return ""
 	}
 	for _, pv := range plantVars {
+		if skip[pv.name] {
+			continue
+		}
 		if why := check(pv.name, pv.kind, false); why != "" {
 			return why
 		}
@@ -428,7 +437,7 @@ func (g *Guard) plantedVar(env []string, writable []string, recErr error) string
 		}
 	}
 	if e := placeIn(gitConfigPlaces(vals, g.Context.Home), "", writable); e != "" {
-		return "git configuration in the environment (GIT_CONFIG_COUNT or GIT_CONFIG_PARAMETERS) names " + e + ", where a jailed command writes, so a program git runs or a file it includes from there may be one it planted"
+		return "git configuration in the environment (GIT_CONFIG_COUNT or GIT_CONFIG_PARAMETERS) names " + e + ", " + where + ", so a program git runs or a file it includes from there " + what
 	}
 	return ""
 }

@@ -40,6 +40,9 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 		return
 	}
 	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
+		if !sb.On() && o.Err == nil && o.Decision != rules.Deny {
+			g.askWorkspaceLoads(o)
+		}
 		return
 	}
 	unavailable := g.unavailable()
@@ -143,6 +146,59 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	o.Decision, o.DecidedBy = rules.Allow, "sandbox"
 	o.jailed(sb.Mode)
 }
+
+// askWorkspaceLoads makes, without a sandbox and but in mode bypass, a
+// segment that runs a program ask while an inherited variable (PATH and
+// plantVars, see plantedVarIn) leads programs to code or config in the
+// workspace (or a relative place): what the agent writes there, or a cloned
+// repository holds, would run unasked through a command the rules allow
+// (attack run 38: NODE_OPTIONS=--require ./x.js, GIT_EXTERNAL_DIFF,
+// GIT_CONFIG_GLOBAL from a project's .env the agent loaded, then `npx
+// -v`, `git diff`, `git status`). With the sandbox on, such a segment runs
+// jailed (see contain).
+func (g *Guard) askWorkspaceLoads(o *Outcome) {
+	if g.mode() == rules.Bypass {
+		return
+	}
+	// The workspace (a relative place is taken for one in it): the temp
+	// directories are left out here, where a home in one (HOME and the
+	// XDG variables are among plantVars) would make every command ask.
+	var places []string
+	if ws := g.Context.Workspace; ws != "" {
+		places = append(places, ws, resolveLoose(ws))
+	}
+	why := ""
+	asked := false
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		if c.Verdict.Decision != rules.Allow || !runsProgram(*c) {
+			continue
+		}
+		if why == "" {
+			why = g.plantedVarIn(environ(), places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
+			if why == "" {
+				return
+			}
+		}
+		c.Verdict.Decision = rules.Ask
+		c.Verdict.Reason += "; " + why
+		asked = true
+	}
+	if asked && o.Decision == rules.Allow {
+		o.Decision, o.DecidedBy = rules.Ask, "class"
+	}
+}
+
+// homeVars are the variables of plantVars that place the user's own
+// files (HOME and the XDG base directories): a workspace that holds the
+// home (a command run in /home) is no reason for every command to ask;
+// guardsh refuses one that places its own config or state there (see
+// cmd/guardsh's envPlacesOutside).
+//
+// PATH too: a project directory on it (direnv's PATH_add bin, ./node_modules/.bin)
+// is a choice of the user's; without the sandbox, a program the agent
+// puts there runs by name (a known limit, README).
+var homeVars = map[string]bool{"HOME": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CONFIG_DIRS": true, "XDG_DATA_DIRS": true, "PATH": true}
 
 // askUnjailed is contain for a sandbox a project file turned off
 // (rules.SandboxConfig.OffBy): a project file may only tighten, so what
