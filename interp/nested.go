@@ -587,8 +587,11 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 
 // historyExpands reports whether the code an interactive shell reads from
 // its standard input (s's here-documents and here-strings) holds what
-// history expansion changes: a '!' anywhere, or a line starting with '^'.
-// Input not written in the command (a pipe, a file) counts too.
+// history expansion changes — a '!' anywhere, or a line starting with '^'
+// — or names the variables that move it (histchars) or the file history is
+// written to (HISTFILE). Input not written in the command (a pipe, a file)
+// counts too. (The real shell's environment holds neither variable: see
+// ShellEnv.)
 func historyExpands(a *analyzer, s *syntax.Stmt, f *frame) bool {
 	written := false
 	for _, r := range s.Redirs {
@@ -607,7 +610,11 @@ func historyExpands(a *analyzer, s *syntax.Stmt, f *frame) bool {
 			continue
 		}
 		written = true
-		if strings.Contains(text, "!") || strings.HasPrefix(text, "^") || strings.Contains(text, "\n^") || strings.Contains(text, Hole) {
+		if strings.Contains(text, "!") || strings.HasPrefix(text, "^") || strings.Contains(text, "\n^") || strings.Contains(text, Hole) ||
+			strings.Contains(text, "histchars") || strings.Contains(text, "HISTFILE") || strings.Contains(text, "HISTCONTROL") {
+			// (histchars makes other characters expand history, an
+			// attack run's %; HISTFILE is where the shell writes its
+			// history at exit: ~/.bashrc.)
 			return true
 		}
 	}

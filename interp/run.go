@@ -66,7 +66,11 @@ func FindShell(configured, path, self string) (string, error) {
 // what a command name runs), SHELLOPTS and BASHOPTS (options imported at
 // start-up: xtrace with a PS4 holding $(…) runs it, expand_aliases turns
 // words into code) and PS4 itself; CDPATH, which would send a relative cd
-// somewhere other than where the analysis resolves it; and argcomplete's
+// somewhere other than where the analysis resolves it; what an
+// interactive shell a command starts (`bash -i`) would run or write with
+// them — PROMPT_COMMAND and the prompts PS0–PS3 (code before each prompt,
+// $(…) in a prompt), HISTFILE (its history written there at exit: an
+// attack run's ~/.bashrc), histchars and HISTTIMEFORMAT; and argcomplete's
 // _ARGCOMPLETE*, which make a Python program that uses it (yq) write to a
 // file the variable names instead of doing its work (a command could not
 // set them without asking: see rules' dangerous names).
@@ -85,7 +89,9 @@ func ShellEnv(env []string) []string {
 		name, value, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
-			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "_ARGCOMPLETE"):
+			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "_ARGCOMPLETE"),
+			name == "PROMPT_COMMAND", name == "PS0", name == "PS1", name == "PS2", name == "PS3",
+			name == "HISTFILE", name == "histchars", name == "HISTTIMEFORMAT":
 			continue
 		case name == "GIT_CONFIG_PARAMETERS":
 			params = value
@@ -98,6 +104,21 @@ func ShellEnv(env []string) []string {
 		params += " "
 	}
 	return append(out, "GIT_CONFIG_PARAMETERS="+params+bare)
+}
+
+// SessionPrompts returns env with the prompt variables of from (PS1, PS2,
+// PROMPT_COMMAND, as os.Environ) that ShellEnv removed, for an interactive
+// session's own bash, which guardsh asks for its prompts and runs only the
+// PROMPT_COMMAND elements its policy allows (a user's `PS1='…' guardsh -i`).
+func SessionPrompts(env, from []string) []string {
+	env = slices.Clip(env)
+	for _, kv := range from {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "PS1" || name == "PS2" || name == "PROMPT_COMMAND" {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // LessSecure returns env with LESSSECURE=1 added unless env sets it: less

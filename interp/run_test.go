@@ -27,3 +27,15 @@ func TestShellEnvBareRepositories(t *testing.T) {
 		t.Errorf("ShellEnv = %q, want %q", got, want)
 	}
 }
+
+// TestShellEnvDropsInteractiveState: what an interactive shell a command
+// starts would run or write with it is not passed on (attack run 38:
+// PROMPT_COMMAND ran in a `bash -i`; HISTFILE=~/.bashrc had its history
+// written there).
+func TestShellEnvDropsInteractiveState(t *testing.T) {
+	in := []string{"PROMPT_COMMAND=touch x", "PS0=$(touch y)", "PS1=$(id)", "PS2=>", "PS3=?", "HISTFILE=/home/u/.bashrc", "histchars=%", "HISTTIMEFORMAT=%F", "LANG=C"}
+	got := ShellEnv(in)
+	if len(got) != 2 || got[0] != "LANG=C" {
+		t.Errorf("ShellEnv = %q", got)
+	}
+}

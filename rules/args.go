@@ -345,7 +345,8 @@ func grepNameGlobs(words []string) (globs []nameGlob, at []int) {
 	// With POSIXLY_CORRECT (guardsh's environment, which commands
 	// inherit, or the command's own), options end at the first operand:
 	// a later --exclude=.env is a file grep reads (attack run 37).
-	posix := os.Getenv("POSIXLY_CORRECT") != "" || slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "POSIXLY_CORRECT=") })
+	_, posix := os.LookupEnv("POSIXLY_CORRECT") // set, even empty (attack run 38)
+	posix = posix || slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "POSIXLY_CORRECT=") })
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {

@@ -90,7 +90,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	runner.Options = sessionOptions(s.inv.options)
 	// Someone typing at the session could otherwise run a command from
 	// less (!cmd), the pager of git log and man, unanalysed.
-	runner.Env = interp.LessSecure(runner.Env)
+	runner.Env = interp.SessionPrompts(interp.LessSecure(runner.Env), os.Environ())
 	arg0 := runner.Arg0
 	if arg0 == "" {
 		arg0 = "bash"

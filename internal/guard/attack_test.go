@@ -52,6 +52,10 @@ func TestAttackRunFinds(t *testing.T) {
 		// comment comes back as code (attack run 37).
 		{"bash -i <<'EOF'\n#$(touch /tmp/m)\necho x!!\nEOF\n", true},
 		{"printf '#$(touch /tmp/m)\\necho x!!\\n' | bash -i", true},
+		// Other history characters, and the file history is written to
+		// (attack run 38: histchars=%, HISTFILE=~/.bashrc).
+		{"bash -i <<'EOF'\nhistchars=%\n#$(touch /tmp/m)\necho x%-1\nEOF\n", true},
+		{"bash -i <<< 'HISTFILE=~/.bashrc; alias ls=\"touch /tmp/m\"'", true},
 		{"read -aPATH <<< /tmp; ls", true},
 		{"echo '1e touch /tmp/m' | sed -n -f /dev/stdin f.txt", false},
 		{"sed -n ':a e touch /tmp/m' f.txt", false},
