@@ -507,11 +507,15 @@ func TestGrepNameGlobs(t *testing.T) {
 		{[]string{"grep", "-rn", "def ", ".", "--exclude=.env", "POSIXLY_CORRECT=1"}, Ask},
 		{[]string{"grep", "-rn", "--exclude=.env", "def ", ".", "POSIXLY_CORRECT=1"}, Allow},
 	})
-	t.Setenv("POSIXLY_CORRECT", "1")
-	checkDecisions(t, p, ctx, []decideCase{
-		{[]string{"grep", "-rn", "def ", ".", "--exclude=.env"}, Ask},
-		{[]string{"grep", "-rn", "--exclude=.env", "def ", "."}, Allow},
-	})
+	for _, v := range []string{"1", ""} { // set, even empty (attack run 38)
+		t.Setenv("POSIXLY_CORRECT", v)
+		checkDecisions(t, p, ctx, []decideCase{
+			{[]string{"grep", "-rn", "def ", ".", "--exclude=.env"}, Ask},
+			{[]string{"grep", "-rn", "--exclude=.env", "def ", "."}, Allow},
+		})
+	}
+	os.Unsetenv("POSIXLY_CORRECT")
+	checkDecisions(t, p, ctx, []decideCase{{[]string{"grep", "-rn", "def ", ".", "--exclude=.env"}, Allow}})
 	// The reason names the file and how to leave it out.
 	v := p.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-rn", "def ", "."}}, ctx)
 	if !strings.Contains(v.Reason, "holding .env") || !strings.Contains(v.Reason, "--exclude=.env") {
