@@ -430,12 +430,11 @@ func linkTargetsStayInside(fo fileOpts, ctx Context, x *pathIndex) (ok bool, why
 	// The directory as the kernel reaches it: a ".." in DEST after a link
 	// is not lexical (a/l/../k with a/l -> c is c/../k).
 	destAbs = strings.TrimRight(destAbs, "/")
-	k := strings.LastIndexByte(destAbs, '/')
-	dirPS := newPathSubject(destAbs[:k+1], ctx)
-	if !dirPS.static {
+	own, _, ok := ownName(destAbs, ctx)
+	if !ok {
 		return false, ""
 	}
-	linkDirs := []string{dirPS.resolved}
+	linkDirs := []string{path.Dir(own)}
 	if ps := newPathSubject(destAbs, ctx); !ps.static {
 		return false, ""
 	} else if fi, err := ctx.Lookups.lstat(ps.resolved); fo.hasTargetDir || len(ops) > 2 || err == nil && fi.IsDir() && !fo.noTargetDir {
@@ -829,20 +828,11 @@ func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool
 		}
 		var out []string
 		for _, c := range cands {
-			if !strings.HasPrefix(c, "/") {
-				c = ctx.Cwd + "/" + c
-			}
-			c = strings.TrimRight(c, "/")
-			k := strings.LastIndexByte(c, '/')
-			last := c[k+1:]
-			if last == "." || last == ".." || last == "" {
+			abs, last, ok := ownName(c, ctx)
+			if !ok || last == "." || last == ".." || last == "" {
 				return nil
 			}
-			ps := newPathSubject(c[:k+1], ctx)
-			if !ps.static {
-				return nil
-			}
-			out = append(out, strings.TrimRight(ps.resolved, "/")+"/"+last)
+			out = append(out, abs)
 		}
 		return out
 	}
@@ -868,19 +858,13 @@ func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool
 		} else {
 			// The operand as it names itself: its directory resolved,
 			// its last name as written (a link stays a link).
-			abs := op
-			if !strings.HasPrefix(op, "/") {
-				abs = ctx.Cwd + "/" + op
-			}
-			abs = strings.TrimRight(abs, "/")
-			k := strings.LastIndexByte(abs, '/')
-			last := abs[k+1:]
-			if ps := newPathSubject(abs[:k+1], ctx); ps.static && last != "." && last != ".." && last != "" {
-				abs = strings.TrimRight(ps.resolved, "/") + "/" + last
-			} else if ps := newPathSubject(op, ctx); ps.static {
+			abs, last, ok := ownName(op, ctx)
+			if !ok || last == "." || last == ".." || last == "" {
+				ps := newPathSubject(op, ctx)
+				if !ps.static {
+					return true
+				}
 				abs = ps.resolved
-			} else {
-				return true
 			}
 			dirs = append(dirs, abs)
 			bases = append(bases, last)
@@ -903,6 +887,25 @@ func (x *pathIndex) movesLinksOut(fo fileOpts, ctx Context, globs []string) bool
 		}
 	}
 	return false
+}
+
+// ownName returns the path p (absolute, or relative to ctx.Cwd) as the
+// name it makes or stands for itself: its directory resolved as the kernel
+// reaches it (a ".." after a link there is not lexical), then its last
+// name as written, which may be a link or not exist yet; and that last
+// name. ok is false where the directory's resolution is not known.
+func ownName(p string, ctx Context) (abs, last string, ok bool) {
+	if !strings.HasPrefix(p, "/") {
+		p = ctx.Cwd + "/" + p
+	}
+	p = strings.TrimRight(p, "/")
+	k := strings.LastIndexByte(p, '/')
+	last = p[k+1:]
+	dir := newPathSubject(p[:k+1], ctx)
+	if !dir.static {
+		return "", last, false
+	}
+	return strings.TrimRight(dir.resolved, "/") + "/" + last, last, true
 }
 
 // namesADirectory reports whether the path p, as written, names a
