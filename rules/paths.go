@@ -580,17 +580,21 @@ func dotDotAfterMissing(abs string) (string, bool) {
 		if _, err := os.Stat(prefix); err == nil {
 			continue
 		}
-		j := i
-		for j < len(parts) && (parts[j] == ".." || parts[j] == "" || parts[j] == ".") {
-			j++
-		}
-		rest := strings.Join(parts[j:], "/")
-		if rest == "" {
-			rest = "."
-		}
-		return rest, true
+		return afterDotDots(parts, i), true
 	}
 	return "", false
+}
+
+// afterDotDots returns what follows parts[i], a "..", and the "..", "."
+// and empty components right after it, joined by "/" ("." for nothing).
+func afterDotDots(parts []string, i int) string {
+	for i < len(parts) && (parts[i] == ".." || parts[i] == "" || parts[i] == ".") {
+		i++
+	}
+	if rest := strings.Join(parts[i:], "/"); rest != "" {
+		return rest
+	}
+	return "."
 }
 
 // linklessPrograms are the programs MakesNoLinks knows make no symbolic
@@ -635,15 +639,7 @@ func dotDotAfterName(p string) (string, bool) {
 		if prev := parts[i-1]; prev == "" || prev == "." || prev == ".." {
 			continue
 		}
-		j := i
-		for j < len(parts) && (parts[j] == ".." || parts[j] == "" || parts[j] == ".") {
-			j++
-		}
-		rest := strings.Join(parts[j:], "/")
-		if rest == "" {
-			rest = "."
-		}
-		return rest, true
+		return afterDotDots(parts, i), true
 	}
 	return "", false
 }
