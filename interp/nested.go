@@ -589,7 +589,8 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 // its standard input (s's here-documents and here-strings) holds what
 // history expansion changes — a '!' anywhere, or a line starting with '^'
 // — or names the variables that move it (histchars) or the file history is
-// written to (HISTFILE). Input not written in the command (a pipe, a file)
+// written to (HISTFILE), or those an interactive shell runs code from at
+// its prompts (PROMPT_COMMAND, PS0, MAILPATH's messages at a mail check). Input not written in the command (a pipe, a file)
 // counts too. (The real shell's environment holds neither variable: see
 // ShellEnv.)
 func historyExpands(a *analyzer, s *syntax.Stmt, f *frame) bool {
@@ -611,7 +612,8 @@ func historyExpands(a *analyzer, s *syntax.Stmt, f *frame) bool {
 		}
 		written = true
 		if strings.Contains(text, "!") || strings.HasPrefix(text, "^") || strings.Contains(text, "\n^") || strings.Contains(text, Hole) ||
-			strings.Contains(text, "histchars") || strings.Contains(text, "HISTFILE") || strings.Contains(text, "HISTCONTROL") {
+			strings.Contains(text, "histchars") || strings.Contains(text, "HISTFILE") || strings.Contains(text, "HISTCONTROL") ||
+			strings.Contains(text, "MAIL") || strings.Contains(text, "PROMPT_COMMAND") || strings.Contains(text, "PS0") {
 			// (histchars makes other characters expand history, an
 			// attack run's %; HISTFILE is where the shell writes its
 			// history at exit: ~/.bashrc.)

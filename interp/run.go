@@ -70,7 +70,9 @@ func FindShell(configured, path, self string) (string, error) {
 // interactive shell a command starts (`bash -i`) would run or write with
 // them — PROMPT_COMMAND and the prompts PS0–PS3 (code before each prompt,
 // $(…) in a prompt), HISTFILE (its history written there at exit: an
-// attack run's ~/.bashrc), histchars and HISTTIMEFORMAT; and argcomplete's
+// attack run's ~/.bashrc), histchars and HISTTIMEFORMAT, MAILPATH, MAIL
+// and MAILCHECK (an interactive shell's mail check expands $(…) in
+// MAILPATH's messages: attack run 39); and argcomplete's
 // _ARGCOMPLETE*, which make a Python program that uses it (yq) write to a
 // file the variable names instead of doing its work (a command could not
 // set them without asking: see rules' dangerous names).
@@ -91,7 +93,8 @@ func ShellEnv(env []string) []string {
 		case name == "BASH_ENV", name == "ENV", name == "SHELLOPTS", name == "BASHOPTS", name == "PS4",
 			name == "CDPATH", strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "_ARGCOMPLETE"),
 			name == "PROMPT_COMMAND", name == "PS0", name == "PS1", name == "PS2", name == "PS3",
-			name == "HISTFILE", name == "histchars", name == "HISTTIMEFORMAT":
+			name == "HISTFILE", name == "histchars", name == "HISTTIMEFORMAT",
+			name == "MAILPATH", name == "MAIL", name == "MAILCHECK":
 			continue
 		case name == "GIT_CONFIG_PARAMETERS":
 			params = value

@@ -33,7 +33,8 @@ func TestShellEnvBareRepositories(t *testing.T) {
 // PROMPT_COMMAND ran in a `bash -i`; HISTFILE=~/.bashrc had its history
 // written there).
 func TestShellEnvDropsInteractiveState(t *testing.T) {
-	in := []string{"PROMPT_COMMAND=touch x", "PS0=$(touch y)", "PS1=$(id)", "PS2=>", "PS3=?", "HISTFILE=/home/u/.bashrc", "histchars=%", "HISTTIMEFORMAT=%F", "LANG=C"}
+	in := []string{"PROMPT_COMMAND=touch x", "PS0=$(touch y)", "PS1=$(id)", "PS2=>", "PS3=?", "HISTFILE=/home/u/.bashrc", "histchars=%", "HISTTIMEFORMAT=%F",
+		"MAILPATH=f?$(id)", "MAIL=/var/mail/u", "MAILCHECK=0", "LANG=C"}
 	got := ShellEnv(in)
 	if len(got) != 2 || got[0] != "LANG=C" {
 		t.Errorf("ShellEnv = %q", got)

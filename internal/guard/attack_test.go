@@ -56,6 +56,7 @@ func TestAttackRunFinds(t *testing.T) {
 		// (attack run 38: histchars=%, HISTFILE=~/.bashrc).
 		{"bash -i <<'EOF'\nhistchars=%\n#$(touch /tmp/m)\necho x%-1\nEOF\n", true},
 		{"bash -i <<< 'HISTFILE=~/.bashrc; alias ls=\"touch /tmp/m\"'", true},
+		{"bash -i <<'EOF'\nMAILPATH='f?$(touch /tmp/m)'\nMAILCHECK=0\n:\nEOF\n", true},
 		{"read -aPATH <<< /tmp; ls", true},
 		{"echo '1e touch /tmp/m' | sed -n -f /dev/stdin f.txt", false},
 		{"sed -n ':a e touch /tmp/m' f.txt", false},
@@ -259,6 +260,14 @@ func TestWorkspaceLoadsWithoutSandbox(t *testing.T) {
 		{"GIT_EXTERNAL_DIFF", ws + "/d.sh", "git diff"},
 		{"GIT_CONFIG_GLOBAL", ws + "/g.cfg", "git status"},
 		{"PYTHONPATH", "src", "yq . f.yaml"},
+		// An interpreter alone runs the file its caller gives it; an
+		// argument in the working directory; a run-time part; a
+		// descriptor (attack run 39).
+		{"GIT_EXTERNAL_DIFF", "sh", "git diff"},
+		{"GIT_EXTERNAL_DIFF", "sh e.sh", "git diff"},
+		{"GIT_EXTERNAL_DIFF", "sh $PWD/e.sh", "git diff"},
+		{"NODE_OPTIONS", "--require=/dev/stdin", "npx -v"},
+		{"GIT_SEQUENCE_EDITOR", "./s.sh", "git status"},
 	} {
 		if o := g.Evaluate(c.command); o.Decision != rules.Allow {
 			t.Fatalf("%s without %s: %s", c.command, c.name, o.Decision)
@@ -268,6 +277,22 @@ func TestWorkspaceLoadsWithoutSandbox(t *testing.T) {
 			t.Errorf("%s with %s=%s: %s (%s)", c.command, c.name, c.value, o.Decision, o.Segments[0].Verdict.Reason)
 		}
 		os.Unsetenv(c.name)
+	}
+	// A program an allow rule lets run too: the rule vouches for the
+	// command, not for what the variable leads it to.
+	p, err := rules.Parse([]byte("mode: auto\nrules:\n  shell:\n    allow: [\"git fetch *\"]\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: g.Context}
+	rg.Analysis = g.Analysis
+	t.Setenv("GIT_SSH_COMMAND", "./p.sh")
+	if o := rg.Evaluate("git fetch origin"); o.Decision != rules.Ask {
+		t.Errorf("git fetch under an allow rule with GIT_SSH_COMMAND=./p.sh: %s", o.Decision)
+	}
+	os.Unsetenv("GIT_SSH_COMMAND")
+	if o := rg.Evaluate("git fetch origin"); o.Decision != rules.Allow {
+		t.Errorf("git fetch under an allow rule: %s", o.Decision)
 	}
 	// Outside the workspace, or in mode bypass: as before.
 	t.Setenv("GIT_EXTERNAL_DIFF", "/usr/bin/true")

@@ -140,6 +140,7 @@ var plantVars = []plantVar{
 	{"GIT_COMMON_DIR", onePath, false},
 	{"PAGER", command, false}, {"MANPAGER", command, false}, {"GIT_PAGER", command, false},
 	{"EDITOR", command, false}, {"VISUAL", command, false}, {"GIT_EDITOR", command, false},
+	{"GIT_SEQUENCE_EDITOR", command, false}, {"GIT_PROXY_COMMAND", command, false},
 	{"GIT_SSH", command, false}, {"GIT_SSH_COMMAND", command, false}, {"GIT_ASKPASS", command, false},
 	{"SSH_ASKPASS", command, false}, {"SUDO_ASKPASS", command, false}, {"GIT_EXTERNAL_DIFF", command, false},
 	{"BROWSER", command, false}, {"LESSOPEN", command, false}, {"LESSCLOSE", command, false},
@@ -363,23 +364,57 @@ func gitConfigPlaces(vals map[string]string, home string) []place {
 // place guardsh can tell.
 func commandPlaces(v, home string, program bool) []place {
 	var out []place
-	for i, w := range strings.FieldsFunc(v, func(r rune) bool {
+	if program && (strings.ContainsAny(v, "$`") || strings.Contains(v, "..")) {
+		// A part only known at run time ($PWD/e.sh), or a ".." whose
+		// directory is unknown: anywhere, the workspace included (attack
+		// run 39).
+		out = append(out, place{path: v, rel: true})
+	}
+	words := strings.FieldsFunc(v, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(";&|()<>'\"`=", r)
-	}) {
+	})
+	// An interpreter with no script of its own (`sh`, `sh -x`; not `sh
+	// /x/d.sh`, whose script is the place).
+	alone := len(words) > 0 && interpreterNames[filepath.Base(words[0])] &&
+		!slices.ContainsFunc(words[1:], func(w string) bool { return !strings.HasPrefix(w, "-") })
+	for i, w := range words {
 		switch {
+		case strings.Contains(w, "%"):
+			// A placeholder the caller fills in (LESSOPEN's %s).
+		case i == 0 && program && alone:
+			// An interpreter runs the file its caller names (git diff
+			// gives GIT_EXTERNAL_DIFF=sh the workspace file, git commit
+			// gives GIT_EDITOR=sh the message): the working directory's.
+			out = append(out, place{path: ".", rel: true})
 		case i == 0 && program && strings.Contains(w, "/") && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~"):
 			out = append(out, place{path: w, rel: true})
 		case strings.HasPrefix(w, "~/"):
 			if home != "" {
 				out = append(out, place{path: filepath.Join(home, w[2:])})
 			}
+		case strings.HasPrefix(w, "~"):
+			out = append(out, place{path: w, rel: true}) // another user's home: not looked up
 		case filepath.IsAbs(w):
 			out = append(out, place{path: w})
 		case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../"):
 			out = append(out, place{path: w, rel: true})
+		case i > 0 && program && !strings.HasPrefix(w, "-"):
+			// An argument that names a file in the working directory
+			// (`sh e.sh`).
+			out = append(out, place{path: w, rel: true})
 		}
 	}
 	return out
+}
+
+// interpreterNames are programs that, named alone as a variable's command,
+// run the file the program that calls them passes: shells and script
+// interpreters.
+var interpreterNames = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "fish": true, "busybox": true,
+	"python": true, "python3": true, "python2": true, "node": true, "nodejs": true, "deno": true, "bun": true,
+	"perl": true, "ruby": true, "php": true, "lua": true, "tclsh": true, "Rscript": true, "awk": true,
+	"gawk": true, "env": true, "xargs": true, "source": true, ".": true,
 }
 
 // plantedVar returns why a program the rules allow by its class may load
@@ -449,6 +484,12 @@ func (g *Guard) plantedVarIn(env []string, writable []string, recErr error, wher
 func placeIn(ps []place, cwd string, writable []string) string {
 	for _, p := range ps {
 		path := p.path
+		if isPerProcessPath(path) {
+			// /dev/stdin, /dev/fd/N, /proc/…: whatever the program's
+			// caller gave it (`npx -v < notes.txt` with
+			// NODE_OPTIONS=--require=/dev/stdin: attack run 39).
+			return p.path + " (what the command's descriptors hold)"
+		}
 		if p.rel {
 			if cwd == "" {
 				return p.path + " (relative)"
@@ -463,6 +504,16 @@ func placeIn(ps []place, cwd string, writable []string) string {
 		}
 	}
 	return ""
+}
+
+// isPerProcessPath reports a path under /dev/fd, /proc, or one of
+// /dev/stdin, /dev/stdout, /dev/stderr: what it names is the process's.
+func isPerProcessPath(p string) bool {
+	switch {
+	case p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/fd":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
 }
 
 // CheckShell returns an error when shell, the real bash that runs every

@@ -171,7 +171,12 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 	asked := false
 	for i := range o.Segments {
 		c := &o.Segments[i]
-		if c.Verdict.Decision != rules.Allow || !runsProgram(*c) {
+		// By class or by an allow rule: the rule vouches for the
+		// command, not for what a variable leads it to (attack run 39:
+		// GIT_SSH_COMMAND=./p.sh under an allow rule for git fetch).
+		seg := c.Segment
+		if c.Verdict.Decision != rules.Allow || seg.Kind != interp.Exec || len(seg.Args) == 0 || seg.Function ||
+			!seg.Args[0].Dynamic() && interp.Builtin(seg.Args[0].Value) {
 			continue
 		}
 		if why == "" {
