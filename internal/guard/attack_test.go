@@ -305,3 +305,24 @@ func TestWorkspaceLoadsWithoutSandbox(t *testing.T) {
 		t.Errorf("bypass: %s", o.Decision)
 	}
 }
+
+// TestRefusalHasNoNUL: a run-time part shows as "…" in a refusal, not as
+// the NUL byte the analysis marks it with (attack run 39: tools took
+// stderr for binary).
+func TestRefusalHasNoNUL(t *testing.T) {
+	ws := t.TempDir()
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.AskMode, Cwd: ws, Home: ws, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = ws, ws
+	for _, text := range []string{`cat "$X"/.ssh/id_rsa`, `rm -rf "$D"/*`, `printf -v PROMPT_$x %s y`} {
+		o := g.Evaluate(text)
+		if o.Decision == rules.Allow {
+			t.Fatalf("%s: allowed", text)
+		}
+		for _, l := range o.Refusal("policy.yaml", "no approval channel") {
+			if strings.Contains(l, "\x00") {
+				t.Errorf("%s: refusal line %q holds a NUL", text, l)
+			}
+		}
+	}
+}

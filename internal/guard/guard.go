@@ -543,6 +543,17 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 // approval says why an Ask cannot be answered (for example "no approval
 // channel").
 func (o Outcome) Refusal(policyFile, approval string) []string {
+	lines := o.refusal(policyFile, approval)
+	for i, l := range lines {
+		// A run-time part shown as "…", not as the NUL byte the
+		// analysis marks it with (an attack run's find: tools took
+		// stderr for binary).
+		lines[i] = strings.ReplaceAll(l, interp.Hole, "…")
+	}
+	return lines
+}
+
+func (o Outcome) refusal(policyFile, approval string) []string {
 	var lines []string
 	if o.Err != nil {
 		var nu *interp.NotUnderstood
