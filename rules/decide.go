@@ -472,7 +472,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			// command does through it is contained by a jail.
 			j.sensitivity = UnknownProgram
 			if linkWhy == LinkToDirWhy {
-				j.why += "; it makes a symbolic link to a directory (or to nothing yet), through which \"..\" leads to that directory's parent, not back where a command decided before it reads"
+				j.why += "; it makes a symbolic link to a directory (or to nothing yet), and a \"..\" after the link's name leads to that directory's parent, which commands decided before the link was made do not see (it runs jailed with the sandbox)"
 			} else {
 				j.why += "; it copies, moves or links a directory holding a link out of the workspace, a new name the rest of the command could read or write through"
 			}
