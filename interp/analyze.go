@@ -600,6 +600,7 @@ type analyzer struct {
 	loops    [][2]int                      // [start, end) of segments emitted inside each loop
 	feeds    map[*syntax.Stmt]*syntax.Stmt // pipe stage -> the stage writing to it
 	firstCd  int                           // index of the first segment that may change the cwd
+	afterCd  int                           // Segment.AfterCd of the segments emitted now
 	err      *NotUnderstood
 	// assume holds the variables' assumed values; ares resolves words
 	// with them (made on first use); assuming, while not "", is the
@@ -1185,6 +1186,9 @@ func (a *analyzer) emit(s Segment, f *frame) {
 		name := s.Args[0].Value
 		s.ReadsScript = !bashBuiltins[name] || name == "source" || name == "."
 	}
+	if s.AfterCd == 0 {
+		s.AfterCd = a.afterCd
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
@@ -1309,6 +1313,26 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 {
+			if b.Op == syntax.AndStmt && plainCd(b.X) {
+				// `cd DIR && Y`: Y runs only where the cd led (see
+				// Segment.AfterCd).
+				start := len(a.segs)
+				a.stmt(b.X, f)
+				cd := -1
+				for i := start; i < len(a.segs); i++ {
+					if sg := a.segs[i]; sg.Kind == Exec && sg.MayChangeDir() && sg.Assumed == "" && !sg.Aliased && !sg.Function {
+						cd = i
+						break
+					}
+				}
+				saved := a.afterCd
+				if cd >= 0 {
+					a.afterCd = cd + 1
+				}
+				a.stmt(b.Y, f)
+				a.afterCd = saved
+				continue
+			}
 			if b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
 				if a.feeds == nil {
 					a.feeds = map[*syntax.Stmt]*syntax.Stmt{}
@@ -1320,6 +1344,20 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
 		}
 		a.oneStmt(s, f)
 	}
+}
+
+// plainCd reports a statement that is only a cd or pushd command, not
+// backgrounded, negated or redirected (its failure then stops an &&).
+func plainCd(s *syntax.Stmt) bool {
+	if s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 {
+		return false
+	}
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 || len(c.Args[0].Parts) != 1 {
+		return false
+	}
+	lit, ok := c.Args[0].Parts[0].(*syntax.Lit)
+	return ok && (lit.Value == "cd" || lit.Value == "pushd")
 }
 
 // lastStage returns the last stage of a pipeline statement.

@@ -108,6 +108,11 @@ type Segment struct {
 	// trap action: it may run any number of times, in any order with the
 	// segments around it.
 	Repeats bool
+	// AfterCd, when not 0, is 1 + the index among the command's segments
+	// of the cd (or pushd) whose success the segment's running needs: it
+	// is in the right side of `cd DIR && …`, so it never runs where a
+	// failed cd would have left it.
+	AfterCd int `json:"after_cd,omitempty"`
 	// ReadsScript says the segment runs a program in a shell that reads
 	// its script from standard input (`bash <<EOF`, `bash < FILE`,
 	// `… | sh`) with no input of its own: the program may read the rest

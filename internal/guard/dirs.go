@@ -43,9 +43,15 @@ const maxDirs = 8
 // name may be a link by then, and `cd -P` (or `set -o physical`) goes to
 // its target's parent (attack run 34: `rmdir x/p && ln -s . x/p && cd -P
 // x/p/..`).
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool) (out []string, upto []int, known bool) {
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool) (out []string, each [][]string, known bool) {
 	out = []string{start}
-	upto = make([]int, len(segs))
+	upto := make([]int, len(segs))
+	// lands[k] are the directories the cd of segment k leads to, and
+	// after[k] how many of out there were once it was counted: a segment
+	// after `cd DIR &&` (Segment.AfterCd) runs in those and in what a cd
+	// after that one adds, not where a failed cd would have stayed.
+	lands := map[int][]string{}
+	after := map[int]int{}
 	ordered := true
 	for i, s := range segs {
 		upto[i] = len(out)
@@ -79,8 +85,16 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		if !noLinks && rules.ClimbsAfterName(target) {
 			return nil, nil, false
 		}
-		for _, d := range out {
+		from := out
+		if k := s.AfterCd - 1; k >= 0 && lands[k] != nil {
+			from = append(slices.Clone(lands[k]), out[after[k]:]...)
+		}
+		var landed []string
+		for _, d := range slices.Clone(from) {
 			for _, next := range cdLands(d, target) {
+				if !slices.Contains(landed, next) {
+					landed = append(landed, next)
+				}
 				if !slices.Contains(out, next) {
 					out = append(out, next)
 				}
@@ -89,13 +103,22 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 				return nil, nil, false
 			}
 		}
+		lands[i], after[i] = landed, len(out)
 	}
-	for i := range upto {
-		if !ordered {
-			upto[i] = len(out)
+	each = make([][]string, len(segs))
+	for i, s := range segs {
+		switch k := s.AfterCd - 1; {
+		case !ordered:
+			each[i] = out
+		case k >= 0 && k < i && lands[k] != nil:
+			// Where the cd led, and what later cds add (a failed one
+			// stays in one of those).
+			each[i] = append(slices.Clone(lands[k]), out[after[k]:upto[i]]...)
+		default:
+			each[i] = out[:upto[i]]
 		}
 	}
-	return out, upto, true
+	return out, each, true
 }
 
 // cdTarget returns the static directory a cd, pushd or popd segment goes

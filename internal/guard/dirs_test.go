@@ -261,6 +261,19 @@ func TestCdBackAfterWrite(t *testing.T) {
 		"touch y; cd /etc":                       rules.Allow,
 		"cd calc && cd .. && cd .. && touch y":   rules.Ask, // ../y: outside
 		"for d in calc; do touch y; cd ..; done": rules.Ask,
+		// After `cd DIR &&` the rest runs where the cd led, never where a
+		// failed cd would have stayed (a new user's `cd sub && echo x >>
+		// ../README.md` asked as a write outside the workspace).
+		"cd calc && echo x >> ../README.md":       rules.Allow,
+		"cd calc && sed -i s/a/b/ ../README.md":   rules.Allow,
+		"cd calc; echo x >> ../README.md":         rules.Ask,
+		"cd calc || echo x >> ../README.md":       rules.Ask,
+		"! cd calc && echo x >> ../README.md":     rules.Ask,
+		"cd calc && echo x >> ../../README.md":    rules.Ask,
+		"cd calc > /dev/null && echo x >> ../y":   rules.Ask,
+		"cd() { :; }; cd calc && echo x >> ../y":  rules.Ask,
+		"cd calc && cd .. && echo x >> ../y":      rules.Ask,
+		"cd calc && { cd ..; echo x >> calc/y; }": rules.Allow,
 	} {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))

@@ -183,10 +183,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		}
 	}
 	ctx.NoNewLinks = linkMakers == -1
-	cwds, upto, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
+	cwds, each, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
 	mode := g.mode()
 	if g.Analysis.DirChanged || !known {
-		ctx.CwdUnknown, cwds, upto = true, []string{ctx.Cwd}, nil
+		ctx.CwdUnknown, cwds, each = true, []string{ctx.Cwd}, nil
 	}
 	// The words of every segment, in one allocation (see subjectIn).
 	n := 0
@@ -197,8 +197,8 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	for i, seg := range segs {
 		// The directories a cd before it may lead to (see dirs).
 		segDirs := cwds
-		if upto != nil {
-			segDirs = cwds[:upto[i]]
+		if each != nil {
+			segDirs = each[i]
 		}
 		if seg.Relative != "" && !ctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
@@ -215,7 +215,10 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		sctx := ctx
 		sctx.LinksOnlyHere = linkMakers == i
 		pr := g.Policy.Prepare(subject, sctx)
-		v, counts := g.settle(as, pr.In(ctx.Cwd), vouched)
+		v, counts := g.settle(as, pr.In(segDirs[0]), vouched)
+		if segDirs[0] != ctx.Cwd {
+			v.Reason += " (in " + segDirs[0] + ", where a cd leads)"
+		}
 		// A stricter verdict in another directory replaces v, and so does
 		// whether it counts (an assumed reading that no directory but
 		// that one denies: an attack run's cd ~; for f in .ssh/id_rsa).
