@@ -46,12 +46,25 @@ const maxDirs = 8
 func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool) (out []string, each [][]string, known bool) {
 	out = []string{start}
 	upto := make([]int, len(segs))
-	// lands[k] are the directories the cd of segment k leads to, and
-	// after[k] how many of out there were once it was counted: a segment
-	// after `cd DIR &&` (Segment.AfterCd) runs in those and in what a cd
-	// after that one adds, not where a failed cd would have stayed.
+	// lands[k] are the directories the cd of segment k may leave the
+	// shell in: where it leads, or for popd any directory counted before.
+	// A segment after `cd DIR &&` (Segment.AfterCd) runs where that cd
+	// led or where any cd after it leaves the shell (reach) — not where
+	// a failed first cd would have stayed; a later cd back to a directory
+	// counted before counts too (attack run 40: `cd sub && { cd ..; rm
+	// -rf .git; }`).
 	lands := map[int][]string{}
-	after := map[int]int{}
+	reach := func(k, i int) []string {
+		set := slices.Clone(lands[k])
+		for j := k + 1; j < i; j++ {
+			for _, d := range lands[j] {
+				if !slices.Contains(set, d) {
+					set = append(set, d)
+				}
+			}
+		}
+		return set
+	}
 	ordered := true
 	for i, s := range segs {
 		upto[i] = len(out)
@@ -80,14 +93,16 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			return nil, nil, false
 		}
 		if target == "" {
-			continue // popd: back to a directory already counted
+			// popd: back to a directory already counted, any of them.
+			lands[i] = slices.Clone(out)
+			continue
 		}
 		if !noLinks && rules.ClimbsAfterName(target) {
 			return nil, nil, false
 		}
 		from := out
-		if k := s.AfterCd - 1; k >= 0 && lands[k] != nil {
-			from = append(slices.Clone(lands[k]), out[after[k]:]...)
+		if k := s.AfterCd - 1; k >= 0 && k < i && lands[k] != nil {
+			from = reach(k, i)
 		}
 		var landed []string
 		for _, d := range slices.Clone(from) {
@@ -103,7 +118,9 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 				return nil, nil, false
 			}
 		}
-		lands[i], after[i] = landed, len(out)
+		// (A failed cd leaves the shell where it was, in from: the
+		// segments after it count that too, in reach or in out.)
+		lands[i] = landed
 	}
 	each = make([][]string, len(segs))
 	for i, s := range segs {
@@ -111,9 +128,7 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		case !ordered:
 			each[i] = out
 		case k >= 0 && k < i && lands[k] != nil:
-			// Where the cd led, and what later cds add (a failed one
-			// stays in one of those).
-			each[i] = append(slices.Clone(lands[k]), out[after[k]:upto[i]]...)
+			each[i] = reach(k, i)
 		default:
 			each[i] = out[:upto[i]]
 		}

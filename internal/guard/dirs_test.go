@@ -59,6 +59,11 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		{"f() { cat key.pem; }; cd secrets; f", rules.Deny},
 		{"trap 'cat key.pem' EXIT; cd secrets", rules.Deny},
 		{"cd secrets; while false; do :; done; cat key.pem", rules.Deny},
+		// After `cd DIR &&`, a cd back to a directory counted before
+		// (attack run 40 read the key so).
+		{"cd secrets; cd sub && { cd ../secrets; cat key.pem; }", rules.Deny},
+		{"cd sub && { cd ../secrets; cat key.pem; }", rules.Deny},
+		{"cd sub && cat key.pem", rules.Allow},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
@@ -249,8 +254,10 @@ func TestMentionsDirState(t *testing.T) {
 func TestCdBackAfterWrite(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "proj")
-	if err := os.MkdirAll(filepath.Join(ws, "calc"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"calc", ".git/hooks"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
 		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
@@ -274,6 +281,13 @@ func TestCdBackAfterWrite(t *testing.T) {
 		"cd() { :; }; cd calc && echo x >> ../y":  rules.Ask,
 		"cd calc && cd .. && echo x >> ../y":      rules.Ask,
 		"cd calc && { cd ..; echo x >> calc/y; }": rules.Allow,
+		// A later cd back to a directory counted before (attack run 40).
+		"cd calc && { cd ..; echo x > ../out; }":         rules.Ask,
+		"cd calc && (cd ..; echo x > ../out)":            rules.Ask,
+		"cd calc && { cd ..; rm -rf .git; }":             rules.Ask,
+		"pushd calc && { popd; echo x > ../out; }":       rules.Ask,
+		"cd calc && { cd nowhere; echo x >> ../y; }":     rules.Allow,
+		"cd calc && { cd " + ws + "; echo x > ../out; }": rules.Ask,
 	} {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
