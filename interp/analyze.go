@@ -1357,7 +1357,20 @@ func plainCd(s *syntax.Stmt) bool {
 		return false
 	}
 	lit, ok := c.Args[0].Parts[0].(*syntax.Lit)
-	return ok && (lit.Value == "cd" || lit.Value == "pushd")
+	if !ok || lit.Value != "cd" && lit.Value != "pushd" {
+		return false
+	}
+	if lit.Value == "pushd" {
+		// pushd -n DIR and pushd +N / -N succeed without moving the
+		// shell (attack run 41: `pushd -n sub && cat ../.ssh/id_rsa`
+		// was decided in sub and ran where it started).
+		for _, w := range c.Args[1:] {
+			if v := w.Lit(); v == "" || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lastStage returns the last stage of a pipeline statement.

@@ -608,6 +608,12 @@ var linklessPrograms = map[string]bool{
 	"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true, "rg": true,
 	"sort": true, "uniq": true, "diff": true, "cmp": true, "stat": true, "file": true,
 	"realpath": true, "readlink": true, "basename": true, "dirname": true, "date": true, "sleep": true,
+	"base64": true, "which": true,
+	// Builtins that only set the shell's state (a trap's action and an
+	// alias's expansion are analysed where they run).
+	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
+	"set": true, "shopt": true, "alias": true, "unalias": true, "trap": true, "type": true, "umask": true,
+	"let": true, "shift": true,
 }
 
 // MakesNoLinks reports whether a segment of kind exec that runs program

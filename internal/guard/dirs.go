@@ -42,8 +42,14 @@ const maxDirs = 8
 // whose target holds ".." after a name leaves the directory unknown: that
 // name may be a link by then, and `cd -P` (or `set -o physical`) goes to
 // its target's parent (attack run 34: `rmdir x/p && ln -s . x/p && cd -P
-// x/p/..`).
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool) (out []string, each [][]string, known bool) {
+// x/p/..`). And a cd into a name after a segment that can make links
+// (firstLinker, the index of the first; -1 when an earlier command may
+// have: Guard.LinksMade) leaves it unknown too: that segment may have
+// made the name a link to anywhere, and the cd's landing, where every
+// relative path after it starts, is then there (attack run 41: `git
+// checkout evil -- lnk; cd lnk && cat ../.ssh/id_rsa` with lnk a link
+// to a directory below home in branch evil).
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool, firstLinker int) (out []string, each [][]string, known bool) {
 	out = []string{start}
 	upto := make([]int, len(segs))
 	// lands[k] are the directories the cd of segment k may leave the
@@ -97,7 +103,7 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			lands[i] = slices.Clone(out)
 			continue
 		}
-		if !noLinks && rules.ClimbsAfterName(target) {
+		if !noLinks && rules.ClimbsAfterName(target) || firstLinker < i && namesDir(target) {
 			return nil, nil, false
 		}
 		from := out
@@ -136,6 +142,17 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 	return out, each, true
 }
 
+// namesDir reports whether the cd target p has a component that is a
+// name (not "", "." or ".."), one a link may stand for.
+func namesDir(p string) bool {
+	for c := range strings.SplitSeq(p, "/") {
+		if c != "" && c != "." && c != ".." {
+			return true
+		}
+	}
+	return false
+}
+
 // cdTarget returns the static directory a cd, pushd or popd segment goes
 // to ("" for popd, which returns to one already counted), or false.
 func cdTarget(s interp.Segment, home string) (string, bool) {
@@ -153,8 +170,10 @@ func cdTarget(s interp.Segment, home string) (string, bool) {
 			break
 		}
 		for _, c := range args[0].Value[1:] {
-			if !strings.ContainsRune("LPe@n", c) {
-				return "", false // pushd +N / -N rotate the stack
+			if !strings.ContainsRune("LPe@", c) {
+				// pushd +N / -N rotate the stack; pushd -n only
+				// adds to it, the shell stays where it was.
+				return "", false
 			}
 		}
 		args = args[1:]
@@ -169,7 +188,8 @@ func cdTarget(s interp.Segment, home string) (string, bool) {
 		return "", false
 	}
 	t := args[0].Value
-	if t == "" || t == "-" || strings.Contains(t, interp.Hole) {
+	if t == "" || t == "-" || strings.Contains(t, interp.Hole) ||
+		s.Args[0].Value == "pushd" && strings.HasPrefix(t, "+") {
 		return "", false
 	}
 	return t, true

@@ -71,6 +71,59 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 	}
 }
 
+// TestCdThatDoesNotMove checks what follows `cd DIR &&` where the cd
+// succeeds without leading to DIR (attack run 41, in mode auto, home
+// above the workspace): pushd -n and pushd +N leave the shell where it
+// was, and a cd into a name after a segment that can make links goes
+// wherever that link leads by then (`git checkout evil -- lnk` made lnk,
+// a link to sub when decided, one to a directory below home).
+func TestCdThatDoesNotMove(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{filepath.Join(ws, "sub", "deep"), filepath.Join(ws, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".git", "config"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "key.pem"), []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(ws, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: auto\nrules:\n  read:\n    deny: [\"~/key.pem\"]\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home = home
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"pushd -n sub && cat ../key.pem", rules.Ask},
+		{"pushd -n -- sub && cat ../key.pem", rules.Ask},
+		{"pushd +0 && cat ../key.pem", rules.Ask},
+		{"pushd -0 && cat ../key.pem", rules.Ask},
+		{"pushd sub && cat ../x", rules.Allow},
+		{"git checkout evil -- lnk; cd lnk && cat ../key.pem", rules.Ask},
+		{"git checkout evil -- lnk; cd lnk && cat ../../key.pem", rules.Ask},
+		{"git checkout evil -- lnk && cd lnk && cat key.pem", rules.Ask},
+		// Links made after the cd move no shell; mkdir makes none.
+		{"cd lnk && cat ../key.pem && git status", rules.Allow},
+		{"mkdir -p lnk/x; cd lnk && cat ../key.pem", rules.Allow},
+		{"export X=1; cd lnk && cat ../key.pem", rules.Allow},
+		{"git checkout evil -- lnk; cd .. && cat key.pem", rules.Deny},
+	} {
+		if o := g.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
+		}
+	}
+}
+
 // TestWorkingDirectoryTricks are ways an attack run found to move the
 // working directory where the tracking did not follow.
 func TestWorkingDirectoryTricks(t *testing.T) {

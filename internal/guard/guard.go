@@ -146,7 +146,9 @@ func (g *Guard) MakesLinks(o Outcome) {
 // whose program is not one rules.MakesNoLinks knows (a redirection makes a
 // regular file).
 func linkMaker(seg interp.Segment) bool {
-	return seg.Kind == interp.Exec && len(seg.Args) > 0 && !rules.MakesNoLinks(seg.Args[0].Value)
+	// A wrapper, eval or shell whose command was followed (Nested) is
+	// decided by the segments of what it runs.
+	return seg.Kind == interp.Exec && len(seg.Args) > 0 && !seg.Nested && !rules.MakesNoLinks(seg.Args[0].Value)
 }
 
 // Decide decides every segment of segs, the segments Analyze returned
@@ -169,12 +171,19 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	// LinksOnlyHere): linkMakers is the one segment that can, once, -1
 	// for none, -2 for more (or one that repeats, or an earlier command
 	// of a script that may not have run yet: LinksMade).
-	linkMakers := -1
+	// firstLinker is the first segment that can, len(segs) for none, -1
+	// when an earlier command may have (see dirs).
+	linkMakers, firstLinker := -1, len(segs)
 	if g.LinksMade {
-		linkMakers = -2
+		linkMakers, firstLinker = -2, -1
 	}
 	for i, seg := range segs {
 		if linkMaker(seg) {
+			if seg.Sourced == "" || vouched[seg.Sourced] == nil {
+				// (A file an allow rule vouches for is trusted with
+				// its cds: see dirs.)
+				firstLinker = min(firstLinker, i)
+			}
 			if linkMakers != -1 || seg.Repeats {
 				linkMakers = -2
 				break
@@ -183,7 +192,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		}
 	}
 	ctx.NoNewLinks = linkMakers == -1
-	cwds, each, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks)
+	cwds, each, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks, firstLinker)
 	mode := g.mode()
 	if g.Analysis.DirChanged || !known {
 		ctx.CwdUnknown, cwds, each = true, []string{ctx.Cwd}, nil
