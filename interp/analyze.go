@@ -235,6 +235,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 	if a.err != nil {
 		return nil, a.err
 	}
+	a.arithCheck()
 	a.holeRelativeTargets()
 	for j, in := range a.inLoops(nil) {
 		if in {
@@ -648,6 +649,12 @@ type analyzer struct {
 	callStart int
 	// readFiles: the analysis read a file (source, a script).
 	readFiles bool
+	// arith is what the arithmetic walked since the last segment was
+	// emitted names, for that segment's Arith (see arith.go);
+	// loopAssigns maps the index of a for loop's assignment segment to
+	// the loop's words, nil when one has an expansion.
+	arith       []string
+	loopAssigns map[int][]string
 	// words is room for the Args of segments not yet emitted (see
 	// wordSlots); wordBlock is the length of the last block made.
 	words     []Word
@@ -1189,6 +1196,10 @@ func (a *analyzer) emit(s Segment, f *frame) {
 	if s.AfterCd == 0 {
 		s.AfterCd = a.afterCd
 	}
+	if len(a.arith) > 0 {
+		s.Arith = joinRefs(s.Arith, a.arith)
+		a.arith = a.arith[:0]
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)
@@ -1489,6 +1500,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			delete(a.assume.vars, l.Name.Value)
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
+				if a.loopAssigns == nil {
+					a.loopAssigns = map[int][]string{}
+				}
+				a.loopAssigns[len(a.segs)] = loopWords(l.Items)
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
 			if a.envAssigned == nil {

@@ -39,6 +39,7 @@ func (a *analyzer) nestedParts(parts []syntax.WordPart, f *frame) {
 		case *syntax.ArithmExp:
 			a.nestedArith(p.X, f)
 		case *syntax.ParamExp:
+			a.nameRefs(p)
 			if p.NestedParam != nil {
 				a.nestedParts([]syntax.WordPart{p.NestedParam}, f)
 			}
@@ -79,6 +80,7 @@ func (a *analyzer) nestedArith(x syntax.ArithmExpr, f *frame) {
 	a.envOff = true // arithmetic may assign any variable (see envValue)
 	switch x := x.(type) {
 	case *syntax.Word:
+		a.arithRefs(x)
 		a.nestedWord(x, f)
 	case *syntax.BinaryArithm:
 		a.nestedArith(x.X, f)

@@ -247,6 +247,43 @@ func printfVar(args []Word) (string, bool) {
 // [['s arithmetic comparisons (-eq …). Arguments only known at run time are not
 // seen here (README "Known limits").
 func subscriptCode(args []Word) string {
+	name, ops := evaluatedOperands(args)
+	for _, op := range ops {
+		if op.Compound {
+			if v := op.Word.Value; strings.HasPrefix(v, "(") && strings.ContainsAny(v, "$`") {
+				return name + " parses the quoted value " + strconv.Quote(v) + " as an array's elements, expanding $ and ` in it, and so may run code"
+			}
+			continue
+		}
+		v := strings.ReplaceAll(op.Word.Value, Hole, "")
+		if i := strings.IndexByte(v, '['); i >= 0 && strings.ContainsAny(v[i:], "$`") {
+			return name + " evaluates the array subscript in " + strconv.Quote(op.Word.Value) + ", where bash expands $ and ` and so may run code"
+		}
+	}
+	return ""
+}
+
+// operand is a word of a simple command that bash evaluates: as a
+// variable's name (Name) or as an arithmetic expression.
+type operand struct {
+	Word Word
+	Name bool
+	// Compound: a value declare -a or -A (typeset, local …) assigns as
+	// written in quotes or from a variable, which bash parses again as
+	// a compound assignment "(…)" when it reads so, expanding what it
+	// holds: declare -a x='($(cmd))' runs cmd.
+	Compound bool
+}
+
+// evaluatedOperands returns the command name (past builtin and command)
+// and the operands of args, a simple command, that bash evaluates as a
+// variable's name, whose subscript it expands, or as arithmetic (see
+// subscriptCode): let's expressions, the names of declare, typeset,
+// local, readonly and export (their values too under -i or, but for
+// export, -n: those as arithmetic), of unset, read, printf -v, wait -p and
+// test -v ([ -v, [[ -v), and the operands of [['s arithmetic comparisons
+// (-eq …). A NAME=value word gives its name; Source is cut there too.
+func evaluatedOperands(args []Word) (string, []operand) {
 	for len(args) > 1 && (args[0].Value == "command" || args[0].Value == "builtin") {
 		args = args[1:]
 		for len(args) > 1 && (args[0].Value == "-p" || args[0].Value == "--") {
@@ -254,42 +291,37 @@ func subscriptCode(args []Word) string {
 		}
 	}
 	if len(args) < 2 {
-		return ""
+		return "", nil
 	}
 	name := args[0].Value
-	risky := func(v string) bool {
-		v = strings.ReplaceAll(v, Hole, "")
-		i := strings.IndexByte(v, '[')
-		return i >= 0 && strings.ContainsAny(v[i:], "$`")
-	}
-	why := func(w Word) string {
-		return name + " evaluates the array subscript in " + strconv.Quote(w.Value) + ", where bash expands $ and ` and so may run code"
-	}
+	var out []operand
 	rest := args[1:]
 	switch name {
 	case "let":
 		for _, w := range rest {
-			if risky(w.Value) {
-				return why(w)
-			}
+			out = append(out, operand{Word: w})
 		}
 	case "unset":
 		for _, w := range rest {
-			if risky(w.Value) {
-				return why(w)
-			}
+			out = append(out, operand{Word: w, Name: true})
 		}
 	case "declare", "typeset", "local", "readonly", "export":
-		values := false
+		values, arrays := false, false
 		for _, w := range rest {
 			v := w.Value
 			if len(v) > 1 && (v[0] == '-' || v[0] == '+') && !strings.Contains(v, "=") {
 				values = values || strings.ContainsRune(v, 'i') || (name != "export" && strings.ContainsRune(v, 'n'))
+				arrays = arrays || v[0] == '-' && strings.ContainsAny(v, "aA"+Hole)
 				continue
 			}
-			n, _, _ := strings.Cut(v, "=")
-			if risky(n) || (values && risky(v)) {
-				return why(w)
+			n, val, assigns := strings.Cut(v, "=")
+			src, srcVal, _ := strings.Cut(w.Source, "=")
+			out = append(out, operand{Word: Word{Value: n, Source: src}, Name: true})
+			if values && assigns {
+				out = append(out, operand{Word: Word{Value: val, Source: srcVal}})
+			}
+			if arrays && assigns && !strings.HasPrefix(srcVal, "(") {
+				out = append(out, operand{Word: Word{Value: val, Source: srcVal}, Compound: true})
 			}
 		}
 	case "read", "printf", "wait", "test", "[", "[[":
@@ -309,24 +341,21 @@ func subscriptCode(args []Word) string {
 				// Both operands are arithmetic expressions (test and [
 				// take integers only).
 				for _, o := range []int{i - 1, i + 1} {
-					if o >= 0 && o < len(rest) && risky(rest[o].Value) {
-						return why(rest[o])
+					if o >= 0 && o < len(rest) {
+						out = append(out, operand{Word: rest[o]})
 					}
 				}
 			case flag != "" && v == flag && i+1 < len(rest):
-				if risky(rest[i+1].Value) {
-					return why(rest[i+1])
-				}
+				out = append(out, operand{Word: rest[i+1], Name: true})
 			case (name == "printf" || name == "wait") && strings.HasPrefix(v, flag) && len(v) > len(flag):
-				if risky(v[len(flag):]) {
-					return why(w)
-				}
-			case name == "read" && risky(v) && (i == 0 || !readTakesArg(rest[i-1].Value)):
-				return why(w)
+				n := Word{Value: v[len(flag):], Source: strings.TrimPrefix(w.Source, flag)}
+				out = append(out, operand{Word: n, Name: true})
+			case name == "read" && !strings.HasPrefix(v, "-") && (i == 0 || !readTakesArg(rest[i-1].Value)):
+				out = append(out, operand{Word: w, Name: true})
 			}
 		}
 	}
-	return ""
+	return name, out
 }
 
 // arithTestOp reports a test operator whose operands are arithmetic.

@@ -139,6 +139,12 @@ type Segment struct {
 	// environment's variables and HOME before anything could change
 	// them. The segment may make the command ask, not only be denied.
 	Certain bool `json:"certain,omitempty"`
+	// Arith lists, space-separated, what the segment's arithmetic and
+	// the operands bash takes as a variable's name evaluate: variables,
+	// "="+text for a literal, Hole for text only known at run time. Kept
+	// only on a segment the analysis marked RunsCode for it (see
+	// arith.go).
+	Arith string `json:"arith,omitempty"`
 	// Script, on a shell given a script file (or a source or . of a file)
 	// that cannot be read now (missing, named by an earlier command,
 	// relative after a cd), is that operand; the segment then has

@@ -402,6 +402,7 @@ func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, ca
 	if sub.err != nil {
 		return nil, false, sub.err
 	}
+	sub.flushArith()
 	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, !sub.readFiles, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/audit"
@@ -321,8 +322,12 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 		// rule names), since it could read a built-in secret or write a
 		// protected path (attack run 36: `echo ${x@P}` in a config of
 		// just mode auto printed the key).
-		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass,
-			Reason: "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"}
+		why := "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"
+		if seg.Arith != "" {
+			why = "evaluates as arithmetic or as a variable's name a value only known at run time (" + arithNames(seg.Arith) +
+				"): bash runs the $(…) of a subscript in it, as in x='a[$(cmd)]'; : $((x))"
+		}
+		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass, Reason: why}
 	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Protected == "" &&
 		(v.Decision == rules.Ask || v.Decision == rules.Deny && g.mode() == rules.Plan):
 		// The wrapper itself reads and writes nothing: what it runs is
@@ -481,6 +486,29 @@ func transparent(seg interp.Segment) bool {
 		return i == len(args)-1
 	}
 	return false
+}
+
+// arithNames renders interp.Segment.Arith for a reason: its variables,
+// "…" for text only known at run time, literals left out.
+func arithNames(refs string) string {
+	var names []string
+	for r := range strings.SplitSeq(refs, " ") {
+		switch {
+		case strings.HasPrefix(r, "="):
+			continue
+		case r == interp.Hole:
+			r = "…"
+		default:
+			r = "$" + r
+		}
+		if !slices.Contains(names, r) {
+			names = append(names, r)
+		}
+	}
+	if len(names) == 0 {
+		return "a literal naming such a value"
+	}
+	return strings.Join(names, ", ")
 }
 
 // zshRunsCode reports that a zsh command may run code bash would not: an
