@@ -557,8 +557,12 @@ func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
 	}
 	stopped, err := sandbox.StopLeftovers()
 	if n := len(stopped); n > 0 {
-		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): with the sandbox on, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
-			n, strings.Join(stopped, ", "), s.guard.PolicyFile)
+		why := "with the sandbox on"
+		if !s.guard.Policy.Sandbox.On() {
+			why = "a jailed command of yours has run here (the sandbox is off in this config)"
+		}
+		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): %s, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
+			n, strings.Join(stopped, ", "), why, s.guard.PolicyFile)
 		if rec != nil {
 			rec.Sandbox = fmt.Sprintf("unjailed; stopped %d", n)
 		}
