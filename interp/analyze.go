@@ -652,9 +652,9 @@ type analyzer struct {
 	// arith is what the arithmetic walked since the last segment was
 	// emitted names, for that segment's Arith (see arith.go);
 	// loopAssigns maps the index of a for loop's assignment segment to
-	// the loop's words, nil when one has an expansion.
+	// the loop's words (see loopWords).
 	arith       []string
-	loopAssigns map[int][]string
+	loopAssigns map[int][]*syntax.Word
 	// words is room for the Args of segments not yet emitted (see
 	// wordSlots); wordBlock is the length of the last block made.
 	words     []Word
@@ -1501,9 +1501,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				if a.loopAssigns == nil {
-					a.loopAssigns = map[int][]string{}
+					a.loopAssigns = map[int][]*syntax.Word{}
 				}
-				a.loopAssigns[len(a.segs)] = loopWords(l.Items)
+				a.loopAssigns[len(a.segs)] = l.Items
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
 			if a.envAssigned == nil {

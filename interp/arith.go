@@ -198,11 +198,14 @@ func (a *analyzer) arithCheck() {
 	for i := range a.segs {
 		s := &a.segs[i]
 		refs := s.Arith
-		if s.Kind == Exec && len(s.Args) > 0 {
-			if _, ops := evaluatedOperands(append(s.Args[:len(s.Args):len(s.Args)], s.Assigns...)); len(ops) > 0 {
-				for _, op := range ops {
-					refs = joinRefs(refs, operandRefs(op))
-				}
+		if s.Kind == Exec && len(s.Args) > 0 && evaluates(s.Args) {
+			args := s.Args
+			if len(s.Assigns) > 0 {
+				args = append(args[:len(args):len(args)], s.Assigns...)
+			}
+			_, ops := evaluatedOperands(args)
+			for _, op := range ops {
+				refs = joinRefs(refs, operandRefs(op))
 			}
 		}
 		if refs == "" {
@@ -248,6 +251,17 @@ func (a *analyzer) flushArith() {
 	last := &a.segs[len(a.segs)-1]
 	last.Arith = joinRefs(last.Arith, a.arith)
 	a.arith = nil
+}
+
+// evaluates reports whether the simple command args may have operands
+// evaluatedOperands returns: the cheap test before it.
+func evaluates(args []Word) bool {
+	switch args[0].Value {
+	case "command", "builtin", "let", "unset", "declare", "typeset", "local", "readonly", "export", "read", "printf",
+		"wait", "test", "[", "[[":
+		return true
+	}
+	return false
 }
 
 // operandRefs returns the refs of an operand bash evaluates (see
@@ -324,7 +338,8 @@ func (a *analyzer) arithFacts() *arithFacts {
 				f.anyName = true
 				continue
 			}
-			if vals, loop := a.loopAssigns[i]; loop {
+			if items, loop := a.loopAssigns[i]; loop {
+				vals := loopWords(items)
 				f.values[name] = append(f.values[name], vals...)
 				if vals == nil {
 					f.unknown[name] = true
