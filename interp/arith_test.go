@@ -26,6 +26,8 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`x=$(cat f); : ${a[x]}`, true},
 		{`x=$(cat f); a=(1); : ${a[$x]}`, true},
 		{`x=$(cat f); [[ $x -eq 1 ]]`, true},
+		{`x=$(cat f); [[ x -lt 1 ]]`, true},
+		{`x=$(cat f); [[ -v $x ]]`, true},
 		{`x=$(cat f); declare -i y; y=$x`, true},
 		{`declare -i y; y=$(cat f)`, true},
 		{`x=$(cat f); test -v "$x"`, true},
@@ -75,6 +77,7 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`echo $(( $(date +%s) - 5 ))`, false},
 		{`x=$(cat f); echo "$x" ${#x}`, false},
 		{`read -r x < f; echo "$x"`, false},
+		{`n=3; [[ $n -gt 2 && $# -eq 0 && -f "$f" ]]`, false},
 		{`declare -a arr=($(ls)); local -a f=("$@"); y=$(cat f); declare x=$y`, false},
 	} {
 		segs, err := Analyze(c.src, opt)
