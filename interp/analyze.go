@@ -1503,7 +1503,9 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				if a.loopAssigns == nil {
 					a.loopAssigns = map[int][]*syntax.Word{}
 				}
-				a.loopAssigns[len(a.segs)] = l.Items
+				if l.InPos.IsValid() {
+					a.loopAssigns[len(a.segs)] = l.Items
+				} // else over "$@" (attack run 42: set -- "$(cat f)"; for y; do : $((y)); done)
 				a.emit(f.place(l.Name.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via, RunsCode: runs}), f)
 			}
 			if a.envAssigned == nil {

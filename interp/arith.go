@@ -57,7 +57,9 @@ func (a *analyzer) arithParts(parts []syntax.WordPart, joined bool, refs []strin
 		case *syntax.ParamExp:
 			refs = paramRefs(p, refs)
 		case *syntax.CmdSubst:
-			if !a.intCommand(p) {
+			if a.intCommand(p) {
+				refs = append(refs, intCmdRef) // decided at the end (see arithFacts.intCmds)
+			} else {
 				refs = append(refs, Hole)
 			}
 		default:
@@ -67,12 +69,20 @@ func (a *analyzer) arithParts(parts []syntax.WordPart, joined bool, refs []strin
 	return refs
 }
 
+// intCmdRef is the ref of a command substitution intCommand takes for an
+// integer: safe only where the whole text defines no function or alias
+// and hashes no program (arithFacts.intCmds), which a loop may run
+// before the substitution (attack run 42: `for i in 1 2; do : $(( $(wc
+// -l < f) )); eval "func""tion wc { cat; }"; done`).
+const intCmdRef = "!int"
+
 // intCommand reports a command substitution whose output is an integer:
 // `date +%s`, `nproc`, `id -u`, `wc -l` (-c, -w, -m) of its standard
-// input, named plainly in a text that defines no function or alias (a
-// program on PATH that prints other text runs code of its own anyway).
+// input, named plainly — where the text defines no function or alias of
+// that name (see intCmdRef; a program on PATH that prints other text runs
+// code of its own anyway).
 func (a *analyzer) intCommand(c *syntax.CmdSubst) bool {
-	if len(c.Stmts) != 1 || a.funcDefined || len(a.aliases) > 0 || len(a.pendingAliases) > 0 {
+	if len(c.Stmts) != 1 {
 		return false
 	}
 	st := c.Stmts[0]
@@ -156,9 +166,15 @@ func appendLitRefs(w *syntax.Word, refs []string) []string {
 // nameRefs appends to a.arith what ${!x} names: its value is taken as a
 // variable's name (with any subscript in it evaluated).
 func (a *analyzer) nameRefs(p *syntax.ParamExp) {
-	if p.Excl && p.Names == 0 && p.Index == nil && p.Param != nil {
-		a.arith = append(a.arith, p.Param.Value)
+	if !p.Excl || p.Names != 0 || p.Param == nil {
+		return
 	}
+	if p.Index != nil {
+		if w, ok := p.Index.(*syntax.Word); ok && (w.Lit() == "@" || w.Lit() == "*") {
+			return // ${!a[@]}: the array's keys
+		}
+	}
+	a.arith = append(a.arith, p.Param.Value) // ${!x}, ${!x[0]} (attack run 42)
 }
 
 // intSpecials are the variables bash keeps integers in (until a text
@@ -185,8 +201,18 @@ type arithFacts struct {
 	// (or make it a reference): then every value assigned is arithmetic.
 	intAttrs bool
 	// intSubst reports a command substitution, as written, whose output
-	// is an integer (see intCommand).
+	// is an integer (see intCommand); intCmds: the text defines no
+	// function or alias, and hashes or enables nothing, so that such a
+	// command is the program it names.
 	intSubst func(src string) bool
+	intCmds  bool
+	// arrays are the names the text may make arrays: bash parses a
+	// value declare (typeset, local …) gives one as "(…)" again.
+	arrays map[string]bool
+	// assigners are the segments of builtins that assign a variable a
+	// value only known at run time (read, mapfile, getopts, printf -v,
+	// wait -p, select).
+	assigners []int
 }
 
 // arithCheck marks RunsCode on the segments whose arithmetic, or whose
@@ -217,25 +243,88 @@ func (a *analyzer) arithCheck() {
 		s.Arith = facts.unsafeRefs(refs)
 		s.RunsCode = s.RunsCode || s.Arith != ""
 	}
-	if facts == nil && !a.declAttrs {
+	if facts == nil && !a.declAttrs && !a.declaresStrings() {
 		return
 	}
 	if facts == nil {
 		facts = a.arithFacts()
 	}
-	if !facts.intAttrs {
-		return
+	flag := func(s *Segment) {
+		s.RunsCode = true
+		if !strings.Contains(s.Arith, Hole) {
+			s.Arith = joinRefs(s.Arith, []string{Hole})
+		}
 	}
-	// Under declare -i every assignment's value is arithmetic.
 	for i := range a.segs {
 		s := &a.segs[i]
+		if s.Kind != Exec {
+			continue
+		}
+		declares := len(s.Args) > 0 && isDeclare(s.Args)
 		for _, w := range s.Assigns {
-			if name, ok := assignedName(w); ok && !facts.safeAssign(name, w) {
-				s.RunsCode = true
-				s.Arith = joinRefs(s.Arith, []string{Hole})
+			name, ok := assignedName(w)
+			if !ok {
+				continue
+			}
+			switch {
+			case facts.intAttrs && !facts.safeAssign(name, w):
+				// Under declare -i every value assigned is arithmetic.
+				flag(s)
+			case declares && facts.arrays[name] && compoundValue(w):
+				// declare of an array's name parses "(…)" in a value
+				// given as a string (attack run 42: a=(1); declare a=$y).
+				flag(s)
 			}
 		}
 	}
+	if facts.intAttrs {
+		// And so is what read, mapfile, getopts … assign (attack run 42:
+		// declare -i n; read n < f).
+		for _, i := range facts.assigners {
+			flag(&a.segs[i])
+		}
+	}
+}
+
+// declaresStrings reports whether a declare (typeset, local …) segment
+// gives a variable a value compoundValue reports: the cheap test before
+// arithFacts for what no arithmetic names.
+func (a *analyzer) declaresStrings() bool {
+	for _, s := range a.segs {
+		if s.Kind == Exec && len(s.Assigns) > 0 && len(s.Args) > 0 && isDeclare(s.Args) {
+			for _, w := range s.Assigns {
+				if compoundValue(w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isDeclare reports a declare, typeset, local, export or readonly
+// segment (past builtin and command).
+func isDeclare(args []Word) bool {
+	for len(args) > 1 && (args[0].Value == "builtin" || args[0].Value == "command") {
+		args = args[1:]
+	}
+	switch args[0].Value {
+	case "declare", "typeset", "local", "export", "readonly":
+		return true
+	}
+	return false
+}
+
+// compoundValue reports whether the assignment word w gives, as a string
+// (not a written array `(…)`), a value that is "(…)" or only known at
+// run time.
+func compoundValue(w Word) bool {
+	_, val, _ := strings.Cut(w.Value, "=")
+	_, src, _ := strings.Cut(w.Source, "=")
+	if strings.HasPrefix(src, "(") {
+		return false
+	}
+	return strings.Contains(val, Hole) || strings.HasPrefix(val, "(")
 }
 
 // flushArith gives what arithmetic no later segment carried (a case
@@ -277,7 +366,13 @@ func operandRefs(op operand) []string {
 	}
 	if !strings.Contains(v, Hole) {
 		if op.Name {
-			return nil // a static subscript is subscriptCode's
+			// A subscript's $ and ` are subscriptCode's; its text is
+			// arithmetic on the names in it (declare 'a[x]'=1: attack
+			// run 42).
+			if i := strings.IndexByte(v, '['); i >= 0 {
+				return []string{"=" + strings.TrimSuffix(v[i+1:], "]")}
+			}
+			return nil
 		}
 		return []string{"=" + v}
 	}
@@ -316,7 +411,8 @@ func assignedName(w Word) (string, bool) {
 // arithFacts gathers what the text's segments assign.
 func (a *analyzer) arithFacts() *arithFacts {
 	f := &arithFacts{env: a.opt.Env, noEnv: a.opt.Env == nil || a.opt.Session, values: map[string][]string{},
-		unknown: map[string]bool{}}
+		unknown: map[string]bool{}, arrays: map[string]bool{},
+		intCmds: !a.funcDefined && len(a.funcs) == 0 && len(a.pending) == 0 && len(a.aliases) == 0 && len(a.pendingAliases) == 0}
 	f.intSubst = func(src string) bool {
 		w, err := syntax.NewParser().Document(strings.NewReader(src))
 		if err != nil || len(w.Parts) != 1 {
@@ -337,6 +433,9 @@ func (a *analyzer) arithFacts() *arithFacts {
 			if !ok {
 				f.anyName = true
 				continue
+			}
+			if _, val, _ := strings.Cut(w.Value, "="); strings.HasPrefix(val, "(") || strings.Contains(w.Value, "[") && strings.Index(w.Value, "[") < strings.IndexByte(w.Value+"=", '=') {
+				f.arrays[name] = true // a=(…), a[i]=…
 			}
 			if items, loop := a.loopAssigns[i]; loop {
 				vals := loopWords(items)
@@ -362,26 +461,44 @@ func (a *analyzer) arithFacts() *arithFacts {
 		}
 		switch cmd {
 		case "read", "mapfile", "readarray", "getopts", "wait", "select":
+			f.assigners = append(f.assigners, i)
 			for _, w := range args[1:] {
-				f.gets(w)
+				f.gets(w, cmd == "read" || cmd == "mapfile" || cmd == "readarray")
+			}
+			if cmd == "getopts" {
+				f.unknown["OPTARG"] = true
+			}
+			if cmd == "read" || cmd == "select" {
+				f.unknown["REPLY"] = true
+			}
+			if cmd == "mapfile" || cmd == "readarray" {
+				f.unknown["MAPFILE"], f.arrays["MAPFILE"] = true, true
 			}
 		case "printf":
-			for i, w := range args[1:] {
-				if w.Value == "-v" && i+2 < len(args) {
-					f.gets(args[i+2])
+			for j, w := range args[1:] {
+				if w.Value == "-v" && j+2 < len(args) {
+					f.assigners = append(f.assigners, i)
+					f.gets(args[j+2], false)
 				} else if n, ok := strings.CutPrefix(w.Value, "-v"); ok && n != "" {
-					f.gets(Word{Value: n})
+					f.assigners = append(f.assigners, i)
+					f.gets(Word{Value: n}, false)
 				}
 			}
 		case "declare", "typeset", "local", "export", "readonly":
+			arrays := false
 			for _, w := range args[1:] {
 				v := w.Value
 				if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 					f.intAttrs = f.intAttrs || strings.ContainsAny(v, "in"+Hole)
+					arrays = arrays || v[0] == '-' && strings.ContainsAny(v, "aA"+Hole)
 				} else if strings.Contains(v, Hole) {
 					f.anyName = true
+				} else if n, _ := assignedName(w); arrays && n != "" {
+					f.arrays[n] = true
 				}
 			}
+		case "hash", "enable", "alias":
+			f.intCmds = false // wc may name another program
 		}
 	}
 	f.intAttrs = f.intAttrs || a.declAttrs
@@ -391,12 +508,30 @@ func (a *analyzer) arithFacts() *arithFacts {
 // gets records a word naming a variable some builtin gives a value only
 // known at run time (read's, mapfile's, printf -v's …): options are
 // harmless extra names.
-func (f *arithFacts) gets(w Word) {
-	if strings.Contains(w.Value, Hole) {
+func (f *arithFacts) gets(w Word, arrays bool) {
+	v := w.Value
+	if strings.Contains(v, Hole) {
 		f.anyName = true
 		return
 	}
-	f.unknown[strings.TrimLeft(w.Value, "-")] = true
+	if strings.HasPrefix(v, "-") {
+		// An option, or options with a name glued on (read -ay, printf
+		// -vname): every name its letters could start.
+		for i := 1; i < len(v); i++ {
+			f.unknown[v[i:]] = true
+			if arrays {
+				f.arrays[v[i:]] = true
+			}
+		}
+		return
+	}
+	if i := strings.IndexByte(v, '['); i >= 0 {
+		v = v[:i] // read 'y[1]' assigns y's element
+	}
+	f.unknown[v] = true
+	if arrays {
+		f.arrays[v] = true
+	}
 }
 
 // assign records the assignment word w of name: a literal value, the
@@ -448,10 +583,9 @@ func (f *arithFacts) safeValue(w Word) ([]string, bool) {
 	_, src, _ := strings.Cut(w.Source, "=")
 	src = strings.Trim(src, `"`)
 	switch {
-	case val == Hole && strings.HasPrefix(src, "$((") && strings.HasSuffix(src, "))") && strings.Count(src, "$((") == 1 &&
-		!strings.ContainsAny(src[3:len(src)-2], "$`"):
-		return nil, true // $((…)) of no run-time text: an integer
-	case val == Hole && strings.HasPrefix(src, "$(") && f.intSubst(src):
+	case val == Hole && arithOnly(src):
+		return nil, true // $((…)): an integer
+	case val == Hole && strings.HasPrefix(src, "$(") && f.intCmds && f.intSubst(src):
 		return nil, true // $(wc -l < f) …: an integer
 	case strings.HasPrefix(src, "$"):
 		ref := strings.TrimSuffix(strings.TrimPrefix(src[1:], "{"), "}")
@@ -480,6 +614,9 @@ func (f *arithFacts) unsafeRefs(refs string) string {
 const maxArithDepth = 8
 
 func (f *arithFacts) safeRef(r string, depth int) bool {
+	if r == intCmdRef {
+		return f.intCmds
+	}
 	if lit, ok := strings.CutPrefix(r, "="); ok {
 		return f.safeText(lit, depth)
 	}

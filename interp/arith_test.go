@@ -59,6 +59,30 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`x=$(cat f | head -1); echo $((x))`, true},
 		{`x=$(wc -l f); echo $((x))`, true},
 		{`f() { :; }; echo $(( $(nproc) + 1 ))`, true},
+		// Attack run 42.
+		{`for i in 1 2; do : $(( $(wc -l < f) )); eval "func""tion wc { cat; }"; done`, true},
+		{`alias wc=cat; : $(( $(wc -l < f) ))`, true},
+		{`hash -p /bin/cat wc; n=$(wc -l < f); : $((n))`, true},
+		{`set -- "$(cat f)"; for y; do : $((y)); done`, true},
+		{`set -- "$(cat f)"; select y; do : $((y)); break; done <<< 1`, true},
+		{`x=$((cat f) | (cat)); : $((x))`, true},
+		{`x=$((cat f);(:)); : $((x))`, true},
+		{`x="$((cat f) | (cat))"; : $((x))`, true},
+		{`declare -i n; read n < f`, true},
+		{`declare -i n; mapfile -t n < f`, true},
+		{`declare -i REPLY; read < f`, true},
+		{`set -- -a "$(cat f)"; declare -i OPTARG; getopts a: o`, true},
+		{`read 'y[1]' < f; : $((y[1]))`, true},
+		{`read -ay < f; : $((y))`, true},
+		{`read -ray < f; : $((y))`, true},
+		{`a=(1); y=$(cat f); declare a=$y`, true},
+		{`declare -a a; y=$(cat f); typeset a+=$y`, true},
+		{`x=$(cat f); declare 'a[x]'=1`, true},
+		{`x=$(cat f); read -r 'a[x]' <<< 1`, true},
+		{`x=$(cat f); [[ -v a[x] ]]`, true},
+		{`x=$(cat f); test -v 'a[x]'`, true},
+		{`x=$(cat f); : ${!x[0]}`, true},
+		{`mapfile -t x < f; : ${!x[0]}`, true},
 		// Values the text or bash makes safe.
 		{`echo $((x + 1))`, false},
 		{`echo $((N * 2)) $((NAME))`, false},
@@ -78,6 +102,8 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`x=$(cat f); echo "$x" ${#x}`, false},
 		{`read -r x < f; echo "$x"`, false},
 		{`n=3; [[ $n -gt 2 && $# -eq 0 && -f "$f" ]]`, false},
+		{`export PATH="$PATH:/x"; y=$(cat f); local v="$y"; declare -a a=(1 2); : ${!a[@]}`, false},
+		{`for i in 1 2; do n=$((i + 1)); : $((n)); done; x=$(( (1 + 2) * 3 )); : $((x))`, false},
 		{`declare -a arr=($(ls)); local -a f=("$@"); y=$(cat f); declare x=$y`, false},
 	} {
 		segs, err := Analyze(c.src, opt)
@@ -112,5 +138,23 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		if err != nil || got != runs {
 			t.Errorf("without the environment, Analyze(%q): RunsCode %v, %v; want %v", src, got, err, runs)
 		}
+	}
+}
+
+// TestIntegerWord checks which words are read as one arithmetic
+// expansion, an integer with no '/' or blank (attack run 42: a command
+// substitution of two subshells starts with "$((" too).
+func TestIntegerWord(t *testing.T) {
+	for src, want := range map[string]bool{
+		"$((i * 2))": true, `"$((n + 1))"`: true, "$(( (1 + 2) * 3 ))": true, "$[1+2]": true,
+		"$((cat f) | (cat))": false, "$((cat f);(:))": false, "$((1))$((2))": false, "$(( $(cat f) ))": false,
+		"$((1))/x": false, "$x": false, "$(( a[$(id)] ))": false, `$(( "1" ))`: false, "$[a[1]]": false,
+	} {
+		if got := IntegerWord(Word{Value: Hole, Source: src}); got != want {
+			t.Errorf("IntegerWord(%q) = %v, want %v", src, got, want)
+		}
+	}
+	if IntegerWord(Word{Value: Hole + "/x", Source: "$((1))/x"}) {
+		t.Error("IntegerWord of a word with more than the expansion")
 	}
 }

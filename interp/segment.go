@@ -230,7 +230,60 @@ func (s Segment) Chain() []string {
 // expansions are bounded loop variables (Segment.Bounded) and HOME, whose
 // values the segments emitted with them are checked with.
 func OpenWord(w Word, bounded []string) bool {
-	return openWord(w, bounded)
+	return !IntegerWord(w) && openWord(w, bounded)
+}
+
+// IntegerWord reports whether w is one arithmetic expansion alone,
+// `$((…))` or `$[…]`, quoted or not: its value is an integer, digits
+// after an optional "-", with no '/' and no blank (`sleep $((i * 2))`,
+// `head -n $((n + 1))`). What the arithmetic evaluates is checked on its
+// own (see arith.go); a caller may read the word as GlobWord's (a run-time
+// part with no '/' and no ' ').
+func IntegerWord(w Word) bool {
+	if w.Value != Hole {
+		return false
+	}
+	src := w.Source
+	if len(src) >= 2 && src[0] == '"' && src[len(src)-1] == '"' {
+		src = src[1 : len(src)-1]
+	}
+	return arithOnly(src)
+}
+
+// arithOnly reports whether src, a word's text, is one arithmetic
+// expansion `$((…))` (or `$[…]`) and nothing else, read conservatively:
+// no quote, backslash, backquote, `$(` or `#` inside, and parentheses
+// that close the "((" only at the end. `$((cat f) | (cat))` is a command
+// substitution of two subshells (attack run 42), which bash reads so
+// since the first ")" closes the inner group early.
+func arithOnly(src string) bool {
+	var inner string
+	switch {
+	case strings.HasPrefix(src, "$((") && strings.HasSuffix(src, "))") && len(src) >= 5:
+		inner = src[3 : len(src)-2]
+	case strings.HasPrefix(src, "$[") && strings.HasSuffix(src, "]") && len(src) >= 3:
+		inner = src[2 : len(src)-1]
+		if strings.ContainsAny(inner, "[]") {
+			return false
+		}
+	default:
+		return false
+	}
+	if strings.ContainsAny(inner, "'\"\\`#") || strings.Contains(inner, "$(") {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(inner); i++ {
+		switch inner[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 // GlobWord reports whether w's run-time parts (its Holes) are pathname

@@ -566,8 +566,8 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 			open |= 1 << i
 		} else if i < 64 && seg.Assumed == "" && len(seg.Bounded) > 0 && interp.OpenWord(w, nil) {
 			bound |= 1 << i // open but for a bounded loop variable
-		} else if i < 64 && interp.GlobWord(w) {
-			glob |= 1 << i
+		} else if i < 64 && (interp.GlobWord(w) || interp.IntegerWord(w)) {
+			glob |= 1 << i // (an integer: digits, no '/' or ' ')
 		}
 	}
 	mid := len(buf)
