@@ -272,8 +272,62 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = text, blanks, src
+	a.topLevel(f.Stmts)
 	a.stmts(f.Stmts, top)
 	return nil
+}
+
+// topLevel marks the statements of list, the top-level statements of the
+// command's own text, that only assign variables and always do when they
+// run: no redirection, not in the background (see certainLiteral).
+func (a *analyzer) topLevel(list []*syntax.Stmt) {
+	for _, st := range list {
+		c, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) > 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+			continue
+		}
+		if a.certainStmts == nil {
+			a.certainStmts = map[*syntax.CallExpr]bool{}
+		}
+		a.certainStmts[c] = true
+	}
+}
+
+// certainLiteral reports whether variable name holds, where the analysis
+// stands, the static value a top-level statement of the text assigned it
+// (`f=src/app.py; cat "$f"`), for certain: in a fresh bash whose
+// environment is known (not an interactive session, not a later command
+// of a script on stdin), with nothing since or before that could have
+// changed it or how it is assigned (envOff: a declaration, read, eval,
+// source, a function …; no attribute given: readonly, -l, -n …), not in a
+// loop, a function's body or a trap's action (which run again or later),
+// and a value that word splitting (with bash's IFS: the text assigns
+// none) and globbing leave whole.
+func (a *analyzer) certainLiteral(name string) bool {
+	if a.opt.Env == nil || a.opt.Session || a.envOff || a.declAttrs || a.loopDepth > 0 || a.inBody > 0 ||
+		envSpecial(name) || name == "COPROC" || a.envAssigned["IFS"] {
+		// (bash changes PWD, _, REPLY … on its own; an IFS the text
+		// set splits an unquoted value at other bytes.)
+		return false
+	}
+	v, ok := a.certainVars[name]
+	return ok && a.assume.vars[name] == v
+}
+
+// plainValue reports a value certainLiteral may vouch for: not empty, and
+// no blank, glob character, quote or backslash (none of which a path an
+// agent names needs).
+func plainValue(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(isNameByte(c) || strings.IndexByte("./:@%+=,-", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayDefine reports whether text src, anywhere (also inside quotes, as a
@@ -476,6 +530,7 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 		case b.err != nil:
 			err = b.err
 		case err == nil:
+			a.topLevel(b.sts)
 			a.stmts(b.sts, top)
 		}
 	}
@@ -649,6 +704,11 @@ type analyzer struct {
 	callStart int
 	// readFiles: the analysis read a file (source, a script).
 	readFiles bool
+	// certainStmts are the top-level statements that only assign (see
+	// topLevel); certainVars the values such statements gave variables
+	// while nothing could have changed how (see certainLiteral).
+	certainStmts map[*syntax.CallExpr]bool
+	certainVars  map[string]string
 	// arith is what the arithmetic walked since the last segment was
 	// emitted names, for that segment's Arith (see arith.go);
 	// loopAssigns maps the index of a for loop's assignment segment to
@@ -1498,6 +1558,7 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 				runs = runs || f.runsCode(w)
 			}
 			delete(a.assume.vars, l.Name.Value)
+			delete(a.certainVars, l.Name.Value)
 			if a.err == nil {
 				as := Word{Value: l.Name.Value + "=" + Hole, Source: l.Name.Value}
 				if a.loopAssigns == nil {
@@ -1890,6 +1951,8 @@ func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []strin
 				}
 			} else if _, ok := a.envValue(p.Param.Value); ok && plainParam(p) {
 				names = append(names, p.Param.Value)
+			} else if plainParam(p) && a.certainLiteral(p.Param.Value) {
+				names = append(names, p.Param.Value)
 			}
 		}
 	}
@@ -1906,6 +1969,9 @@ func (a *analyzer) certainUse() bool {
 	}
 	for name := range a.assume.used {
 		if _, assigned := a.assume.vars[name]; assigned {
+			if a.certainLiteral(name) {
+				continue
+			}
 			return false
 		}
 		if name == "HOME" {
@@ -2185,6 +2251,9 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 				a.envAssigned = map[string]bool{}
 			}
 			a.envAssigned[as.Name.Value] = true
+			// (Made certain again below when this statement is; a
+			// prefix assignment may persist: `f=x :` in POSIX mode.)
+			delete(a.certainVars, as.Name.Value)
 		}
 	}
 	if len(seg.Args) > 0 {
@@ -2240,6 +2309,12 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 				value = old + value
 			}
 			a.assume.assign(name, value)
+			if a.certainStmts[c] && !a.envOff && a.loopDepth == 0 && a.inBody == 0 && plainValue(value) {
+				if a.certainVars == nil {
+					a.certainVars = map[string]string{}
+				}
+				a.certainVars[name] = value
+			}
 		}
 		return
 	}
@@ -2250,6 +2325,7 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 	case "unset", "read", "mapfile", "readarray", "getopts", "printf":
 		for _, w := range seg.Args[1:] {
 			delete(a.assume.vars, w.Value)
+			delete(a.certainVars, w.Value)
 		}
 	case "unalias":
 		for _, w := range seg.Args[1:] {

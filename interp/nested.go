@@ -59,6 +59,7 @@ func (a *analyzer) nestedParts(parts []syntax.WordPart, f *frame) {
 					// a segment of that assignment, as for a for loop's
 					// variable, its value taken as only known at run time.
 					delete(a.assume.vars, p.Param.Value)
+					delete(a.certainVars, p.Param.Value)
 					as := Word{Value: p.Param.Value + "=" + Hole, Source: p.Param.Value}
 					a.emit(f.place(p.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via}), f)
 				}
@@ -423,6 +424,13 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 	}
 	c.src, c.blanks, c.written = parsed, blanks, text
 	start := len(a.segs)
+	if c.deferred {
+		// A trap's action runs later, after what follows it may have
+		// changed any variable: as a function's body (see envValue;
+		// `trap 'cat $F' EXIT; F=~/.ssh/id_rsa` read F's start value).
+		a.inBody++
+		defer func() { a.inBody-- }()
+	}
 	a.stmts(file.Stmts, c)
 	if posix && a.err == nil && (strings.HasPrefix(via, "sh ") || via == "| sh") {
 		a.bashReading(text, via, off, f, deferred, start)

@@ -143,7 +143,17 @@ func TestEnvValues(t *testing.T) {
 		{`cat "$PWD"`, false, []string{"\x00 []"}},
 		{`cat "${X:-a}"`, false, []string{"\x00 []", "/h/.ssh/id_rsa X=/h/.ssh/id_rsa [] certain"}},
 		{`cat "${Y:-a}"`, false, []string{"\x00 []", "a Y unset []"}},
-		{`X=a; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
+		// A top-level assignment of a plain value, before anything that
+		// could change it (certainLiteral).
+		{`X=a; cat "$X"`, false, []string{"\x00 [X]", "a X=a [X] certain"}},
+		{`X=a; cat "$X"`, true, []string{"\x00 []", "a X=a []"}},
+		{`false && X=a; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
+		{`X=a; false && X=b; cat "$X"`, false, []string{"\x00 []", "b X=b []"}},
+		{`X=a; (X=b); cat "$X"`, false, []string{"\x00 []", "b X=b []"}},
+		{`set -e; X=a; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
+		{`X=a; while :; do cat "$X"; done`, false, []string{"\x00 []", "a X=a []"}},
+		{`X='a b'; cat "$X"`, false, []string{"\x00 []", "a b X=a b []"}},
+		{`X=a; X=b :; cat "$X"`, false, []string{"\x00 []", "a X=a []"}},
 		{`read X; cat "$X"`, false, []string{"\x00 []"}},
 		{`declare -x Y; cat "$X"`, false, []string{"\x00 []"}},
 		{`. ./env.sh; cat "$X"`, false, []string{"\x00 []"}},

@@ -116,6 +116,22 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cat \"$D/id_rsa\"",
 			"for TERM in ~/.ssh/id_rsa; do :; done; cat \"$TERM\"",
 			"select TERM in ~/.ssh/id_rsa; do break; done <<< 1; cat \"$TERM\"",
+			// A variable a top-level statement assigned a plain value is
+			// read with it (certainLiteral) only while nothing could
+			// have changed it.
+			"f=a.json; false && f=../.ssh/id_rsa; cat \"$f\"",
+			"f=a.json; for f in ../.ssh/id_rsa; do :; done; false && f=a.json; cat \"$f\"",
+			"readonly f=../.ssh/id_rsa; f=a.json; cat \"$f\"",
+			"eval \"read\"\"only f=../.ssh/id_rsa\"; f=a.json; cat \"$f\"",
+			"f=a.json; f=(../.ssh/id_rsa); cat $f",
+			"f=a.json; f=../.ssh/id_rsa :; cat \"$f\"",
+			"f=a.json; { f=../.ssh/id_rsa; } 2>/dev/null; cat \"$f\"",
+			"f=a.json; f=../.ssh/id_rsa & cat \"$f\"",
+			"f=a.json; : ${f:=x}; f=; : ${f:=../.ssh/id_rsa}; cat \"$f\"",
+			"PWD=~/.ssh; cat \"$PWD/id_rsa\"",
+			"f=.ssh; cat ~/\"$f\"/id_rsa",
+			"f=../.ssh/id_rsa; cat \"$f\"",
+			"IFS=x; f=axbx" + home + "/.ssh/id_rsa; cat $f",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -135,6 +151,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"x=$(date); echo \"$x\"",
 			"cat \"$EV\"",
 			"jq . \"$EV\" && wc -l \"$EV\"",
+			"f=a.json; cat \"$f\"",
+			"f=src/b.go; n=3; head -n \"$n\" \"$f\"",
+			"d=src; ls \"$d\" && wc -l \"$d\"/b.go",
 		} {
 			if o := g.Evaluate(text); o.Decision != rules.Allow {
 				t.Errorf("%s: %q is %v\n%s", mode, text, o.Decision, describeOutcome(o))
@@ -249,6 +268,31 @@ func makeTree(t *testing.T, dirs []string, files map[string]string) {
 	for p, content := range files {
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestTrapActionRunsLater checks that a trap's action, which runs when
+// the trap fires, is not decided with the values its variables have where
+// it is set: a later assignment changes them (the environment's value of
+// EV, a top-level literal's), in mode bypass with the embedded deny rules.
+func TestTrapActionRunsLater(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
+		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}",
+	})
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	env := map[string]string{"EV": filepath.Join(ws, "a.json")}
+	g.Analysis.Env = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, text := range []string{
+		"trap 'cat \"$EV\"' EXIT; EV=~/.ssh/id_rsa",
+		"f=a.json; trap 'cat \"$f\"' EXIT; f=../.ssh/id_rsa",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
 		}
 	}
 }
