@@ -2512,6 +2512,13 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 			continue
 		}
 		a.nestedWord(r.Word, f)
+		if len(r.Word.Parts) == 1 && (r.Op == syntax.RdrIn || r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob) {
+			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && (ps.Op == syntax.CmdIn) == (r.Op == syntax.RdrIn) {
+				// `< <(cmd)`, `> >(cmd)`: a pipe to the commands just
+				// walked (bash names it /dev/fd/N), no file.
+				continue
+			}
+		}
 		var write, read, dup bool
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob,

@@ -50,6 +50,9 @@ func (w Word) Display() string {
 // reads, so that `grep -rn "def " .` does not read as `grep -rn def  .`
 // (a new user's find).
 func (w Word) quoted() string {
+	if w.Value == "((" || w.Value == "))" {
+		return w.Value // the arithmetic command's own words
+	}
 	if !w.Dynamic() && (w.Value == "" || strings.ContainsAny(w.Value, " \t\n'\"\\$`;&|<>()")) {
 		return "'" + strings.ReplaceAll(w.Value, "'", `'\''`) + "'"
 	}

@@ -593,6 +593,9 @@ func TestReadOnlyTable(t *testing.T) {
 		// is not known (interp TestArithmeticOnRunTimeValues).
 		{[]string{"[[", "x", "-eq", "0", "]]"}, ReadOnly},
 		{[]string{"[[", "-f", H, "]]"}, ReadOnly},
+		{[]string{"((", "n++", "))"}, ReadOnly},
+		{[]string{"((", H, "))"}, ReadOnly},
+		{[]string{"let", "n=n+1"}, ReadOnly},
 		{[]string{"kill", "-0", H}, Sensitive}, // kill -0 -s KILL PID kills: bash reads -s after -0
 		{[]string{"set", "--", H}, ReadOnly},
 		{[]string{"set", "--", "keyword"}, ReadOnly},

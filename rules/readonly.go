@@ -118,6 +118,8 @@ var readOnlyPrograms = []program{
 	{Name: "[[", Source: "bash keyword: evaluates a conditional expression; the operands of -eq -ne -lt -le -gt -ge are evaluated as arithmetic and that of -v as a variable's name, where a value holding a[$(cmd)] runs cmd: the analysis marks such a segment as running code only known at run time unless it knows every value (interp/arith.go)",
 		HoleSafe: true},
 	{Name: "type", Source: "bash builtin: says how a name would be interpreted, runs nothing", HoleSafe: true},
+	{Name: "((", Source: "bash keyword: evaluates arithmetic, assigning only shell variables; a value holding a[$(cmd)] runs cmd: the analysis marks such a segment as running code only known at run time unless it knows every value (interp/arith.go)", HoleSafe: true},
+	{Name: "let", Source: "bash builtin: evaluates arithmetic, as (( )) does", HoleSafe: true},
 	{Name: "command", Source: "bash builtin: only with -v/-V, which describe a name; otherwise it runs one",
 		HoleSafe: true, Require: []string{"-v", "-V"}},
 	{Name: "exit", Source: "bash builtin: ends the shell", HoleSafe: true},

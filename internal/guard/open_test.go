@@ -23,6 +23,12 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 		filepath.Join(home, ".kube", "config"): "k",
 		filepath.Join(ws, "list.txt"):          filepath.Join(home, ".ssh", "id_rsa") + "\n",
 	})
+	if err := os.MkdirAll(filepath.Join(ws, "lnk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(ws, "lnk", "k")); err != nil {
+		t.Fatal(err)
+	}
 	for _, mode := range []rules.Mode{rules.AskMode, rules.Auto} {
 		g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
 			Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws}}
@@ -132,6 +138,16 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"f=.ssh; cat ~/\"$f\"/id_rsa",
 			"f=../.ssh/id_rsa; cat \"$f\"",
 			"IFS=x; f=axbx" + home + "/.ssh/id_rsa; cat $f",
+			"cat < <(cat ~/.ssh/id_rsa)",
+			"wc -l < <(cat ../.ssh/id_rsa)",
+			"for f in ../.ssh/id_*; do wc -c < \"$f\"; done",
+			"for f in ../.ssh/*; do wc -c < \"$f\"; done",
+			"cd ~; for f in .ssh/*; do wc -c < \"$f\"; done",
+			// A glob's value names the links beside it as what they
+			// lead to (lnk/k is one to the key).
+			"for f in lnk/*; do cat \"$f\"; done",
+			"for f in lnk/*; do wc -c < \"$f\"; done",
+			"for f in lnk/*; do cp \"$f\" /tmp/x; done",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -153,6 +169,13 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"jq . \"$EV\" && wc -l \"$EV\"",
 			"f=a.json; cat \"$f\"",
 			"f=src/b.go; n=3; head -n \"$n\" \"$f\"",
+			// A pipe from a process substitution is no file (a new
+			// user's).
+			"while read -r l; do echo \"$l\"; done < <(ls src)",
+			"mapfile -t a < <(find src -name '*.go')",
+			"echo x > >(wc -l)",
+			"for f in src/*.go; do wc -l \"$f\"; done",
+			"n=0; (( n++ )); let n=n+1; echo $n",
 			"d=src; ls \"$d\" && wc -l \"$d\"/b.go",
 		} {
 			if o := g.Evaluate(text); o.Decision != rules.Allow {
