@@ -747,7 +747,7 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 	if len(spec.Write) == 0 {
 		writes = "writes nowhere: no workspace here, and the temp directories hold home"
 	}
-	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (%s; %s; secrets unreadable); a \"Permission denied\" may be the jail's: add the directory to sandbox.write in %s (sandbox: {mode: workspace, write: [DIR]}), or an allow rule for the command to rules.shell.allow to run it outside the jail",
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (%s; %s; secrets unreadable); a \"Permission denied\" may be the jail's: add the directory to sandbox.write in %s (sandbox: {mode: workspace, write: [DIR]}); an allow rule for the command would run it outside the jail, with your full rights",
 		writes, net, policyFile)
 }
 

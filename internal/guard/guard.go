@@ -583,6 +583,10 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 // approval says why an Ask cannot be answered (for example "no approval
 // channel").
 func (o Outcome) Refusal(policyFile, approval string) []string {
+	if policyFile == rules.DefaultFile {
+		// Not a file anyone can edit (a new user's find).
+		policyFile = "your config file (there is none yet: create ~/.config/guardsh/config.yaml; `guardsh config show` says where it is read from)"
+	}
 	lines := o.refusal(policyFile, approval)
 	for i, l := range lines {
 		// A run-time part shown as "…", not as the NUL byte the
