@@ -236,6 +236,7 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		return nil, a.err
 	}
 	a.arithCheck()
+	a.textFunctionCalls()
 	a.holeRelativeTargets()
 	for j, in := range a.inLoops(nil) {
 		if in {
@@ -277,11 +278,39 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 	return nil
 }
 
+// textFunctionCalls keeps Segment.Function on the calls of functions the
+// text defined (see topLevel) only where nothing in the text may remove or
+// replace one between its definition and a call (then a program of that
+// name would run): no unset (of a function or a variable: `unset NAME`
+// may remove a function), no command named at run time, no code only
+// known at run time.
+func (a *analyzer) textFunctionCalls() {
+	if len(a.textCalls) == 0 {
+		return
+	}
+	for _, s := range a.segs {
+		if s.Kind == Exec && len(s.Args) > 0 && (s.RunsCode || s.Args[0].Value == "unset" || s.Args[0].Dynamic() ||
+			s.Args[0].Value == "enable") {
+			for _, i := range a.textCalls {
+				a.segs[i].Function = false
+			}
+			return
+		}
+	}
+}
+
 // topLevel marks the statements of list, the top-level statements of the
 // command's own text, that only assign variables and always do when they
 // run: no redirection, not in the background (see certainLiteral).
 func (a *analyzer) topLevel(list []*syntax.Stmt) {
 	for _, st := range list {
+		if fd, ok := st.Cmd.(*syntax.FuncDecl); ok && !st.Background && !st.Coprocess && len(st.Redirs) == 0 {
+			if a.topFuncs == nil {
+				a.topFuncs = map[*syntax.FuncDecl]bool{}
+			}
+			a.topFuncs[fd] = true
+			continue
+		}
 		c, ok := st.Cmd.(*syntax.CallExpr)
 		if !ok || len(c.Args) > 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
 			continue
@@ -709,6 +738,14 @@ type analyzer struct {
 	// while nothing could have changed how (see certainLiteral).
 	certainStmts map[*syntax.CallExpr]bool
 	certainVars  map[string]string
+	// topFuncs are the function definitions at the text's top level;
+	// textFuncs the names defined so far only so (false once any other
+	// definition of the name is met), whose bodies the walk analysed
+	// where they are defined; textCalls the segments that call one (see
+	// textFunctionCalls).
+	topFuncs  map[*syntax.FuncDecl]bool
+	textFuncs map[string]bool
+	textCalls []int
 	// arith is what the arithmetic walked since the last segment was
 	// emitted names, for that segment's Arith (see arith.go);
 	// loopAssigns maps the index of a for loop's assignment segment to
@@ -1626,6 +1663,15 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.defineFunc(c, f)
 			break
 		}
+		if c.Name != nil {
+			if a.textFuncs == nil {
+				a.textFuncs = map[string]bool{}
+			}
+			name := c.Name.Value
+			was, seen := a.textFuncs[name]
+			a.textFuncs[name] = a.topFuncs[c] && f.depth == 0 && len(f.via) == 0 && (was || !seen) &&
+				!bashBuiltins[name] && isName(name)
+		}
 		body := *f
 		body.deferred = true
 		a.inBody++
@@ -1716,6 +1762,15 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if len(seg.Args) > 0 && (a.funcs != nil || a.pending != nil) {
 		seg.Function = a.isFunc(seg.Args[0].Value)
 	}
+	textCall := false
+	if len(seg.Args) > 0 && !seg.Function && a.textFuncs[seg.Args[0].Value] && f.depth == 0 && a.sourcing == "" &&
+		c.Args[0].Lit() == seg.Args[0].Value {
+		// A function the text defined at its top level, before this
+		// call: its body was analysed where it is defined (see
+		// textFunctionCalls).
+		seg.Function, textCall = true, true
+		a.textCalls = append(a.textCalls, len(a.segs))
+	}
 	if a.assuming == "" {
 		seg.Bounded = a.boundedIn(c)
 	}
@@ -1732,7 +1787,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	if inherits {
 		a.scriptInput--
 	}
-	if seg.Function {
+	if seg.Function && !textCall {
 		a.callFunc(seg.Args[0].Value, f)
 	}
 	if (a.aliases != nil || a.pendingAliases != nil) && len(c.Args) > 0 && a.err == nil {

@@ -319,3 +319,53 @@ func TestTrapActionRunsLater(t *testing.T) {
 		}
 	}
 }
+
+// TestFunctionsDefinedInTheCommand checks that a call of a function the
+// command defines at its top level, before the call, is decided by the
+// function's body, analysed where it is defined (a new user's find: in
+// mode auto such calls asked as unknown programs); and that wherever a
+// program of that name could run instead, the call is decided as one.
+func TestFunctionsDefinedInTheCommand(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
+		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}",
+	})
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	for _, text := range []string{
+		"f() { echo hi; }; f; f",
+		"check() { test -f \"$1\" && echo ok; }; check a.json; check b | wc -l",
+		"function show { cat a.json; }\nshow",
+		"f() { cat a.json; } > /dev/null; f",
+	} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+	for _, text := range []string{
+		"f() { cat ~/.ssh/id_rsa; }; f",
+		"f() { echo; }; unset -f f; f",
+		"f() { echo; }; unset f; f",
+		"f() { :; }; eval \"un\"\"set -f f\"; f",
+		"f() { :; }; builtin unset -f f; f",
+		"if true; then f() { :; }; fi; f",
+		"(f() { :; }); f",
+		"f; f() { :; }",
+		"for i in 1 2; do f; f() { :; }; done",
+		"f() { :; }; command f",
+		"f() { :; }; timeout 5 f",
+		"f() { :; }; exec f",
+		"f() { :; }; bash -c f",
+		"f() { :; }; f() { rm -rf ~; }; f",
+		"f() { :; } > ~/.bashrc; f",
+		"f() { :; } & f",
+		"g() { f; }; f() { :; }; g",
+		"f() { :; }; $(echo unset) -f f; f",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+}
