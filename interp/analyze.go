@@ -1952,6 +1952,12 @@ func (a *analyzer) loopArgs(args []Word, uses []int, v string) []Word {
 	return out
 }
 
+// quotedRef reports whether src is "$name" or "${name}", double-quoted:
+// the variable's value as one word, neither split nor globbed.
+func quotedRef(src, name string) bool {
+	return src == `"$`+name+`"` || src == `"${`+name+`}"`
+}
+
 // countRefs counts the plain references to variable name in src: "$name"
 // not followed by a name's byte, and "${name}" (see dropRef).
 func countRefs(src, name string) int {
@@ -2649,7 +2655,8 @@ func (a *analyzer) emitTarget(seg Segment, w *syntax.Word, n int, f *frame) {
 	}
 	lv := a.loopVals[names0(names)]
 	for _, v := range lv.vals {
-		ok = ok && !strings.ContainsAny(v, " \t\n") && !strings.Contains(v, Hole)
+		ok = ok && !strings.ContainsAny(v, " \t\n") &&
+			(!strings.Contains(v, Hole) || seg.Kind == Read && quotedRef(seg.Args[0].Source, names0(names)))
 	}
 	if !ok {
 		a.emit(seg, f)
@@ -2660,6 +2667,12 @@ func (a *analyzer) emitTarget(seg Segment, w *syntax.Word, n int, f *frame) {
 	for i, v := range lv.vals {
 		one := seg
 		one.Args, one.Certain, one.Bounded = a.loopArgs(seg.Args, uses, v), true, nil
+		if strings.Contains(v, Hole) {
+			// `< "$f"` of a glob's value: one name of the glob's shape,
+			// read as the glob would be (GlobWord; the guard decides it
+			// as `cat GLOB`, links beside it included).
+			one.Args[0].Source = strings.ReplaceAll(v, Hole, "*")
+		}
 		a.assuming = lv.assumedAt(i)
 		a.emit(one, f)
 		a.assuming = ""

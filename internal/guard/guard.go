@@ -300,6 +300,11 @@ func (g *Guard) subjectIn(seg interp.Segment, buf []string) (interp.Segment, rul
 		seg = g.withoutPromptAssigns(seg)
 	}
 	s, buf := subjectIn(seg, buf)
+	if s.Kind == rules.KindRead && s.Glob&1 != 0 && len(s.Words) == 1 {
+		// `< "$f"` of a glob loop's value (see interp emitTarget): what
+		// `cat GLOB` reads, each name and the links beside them.
+		s = rules.Subject{Kind: rules.KindExec, Words: []string{"cat", s.Words[0]}, Glob: 2}
+	}
 	return seg, s, buf
 }
 

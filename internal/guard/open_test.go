@@ -148,6 +148,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"for f in lnk/*; do cat \"$f\"; done",
 			"for f in lnk/*; do wc -c < \"$f\"; done",
 			"for f in lnk/*; do cp \"$f\" /tmp/x; done",
+			"for f in lnk/*; do wc -c < $f; done",
+			"for f in src/*; do wc -c < \"$f\"/../../.ssh/id_rsa; done",
+			"for f in ../.ss?/*; do wc -c < \"$f\"; done",
 		} {
 			if o := g.Evaluate(text); o.Decision == rules.Allow {
 				t.Errorf("%s: %q is allowed\n%s", mode, text, describeOutcome(o))
@@ -156,6 +159,7 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 		for _, text := range []string{
 			"for f in *.json; do jq . \"$f\"; done",
 			"for f in src/*.go; do wc -l \"$f\"; done",
+			"for f in src/*.go; do n=$(wc -l < \"$f\"); echo \"$f $n\"; done",
 			"for m in a b; do grep -n \"$m\" a.json; done",
 			"find src -name '*.go' -print0 | xargs -0 grep -l main",
 			"find src -type f -print0 | sort -z | xargs -0 wc -l",
@@ -175,6 +179,7 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"mapfile -t a < <(find src -name '*.go')",
 			"echo x > >(wc -l)",
 			"for f in src/*.go; do wc -l \"$f\"; done",
+			"for f in src/*.go; do n=$(wc -l < \"$f\"); echo \"$f $n\"; done",
 			"n=0; (( n++ )); let n=n+1; echo $n",
 			"d=src; ls \"$d\" && wc -l \"$d\"/b.go",
 		} {
