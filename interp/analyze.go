@@ -2327,6 +2327,13 @@ func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
 		if strings.Contains(seg.Args[0].Value, Hole) || seg.Function {
 			a.envOff = true
 		}
+		if evaluates(seg.Args) {
+			// [[ x=1 -eq 1 ]], test -v 'a[x=1]': their arithmetic may
+			// assign any variable (attack run 43).
+			if _, ops := evaluatedOperands(seg.Args); len(ops) > 0 {
+				a.envOff = true
+			}
+		}
 		// builtin declare -a -l f, command typeset -u f: an attribute
 		// given by a call, not a declaration (see loopValues).
 		for i, w := range seg.Args {
@@ -2572,6 +2579,9 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 			runs = runs || f.runsCode(r.Word)
 			continue
 		}
+		if r.N != nil && len(r.N.Value) > 2 && r.N.Value[0] == '{' && r.N.Value[len(r.N.Value)-1] == '}' {
+			a.namedFd(r.N, f)
+		}
 		a.nestedWord(r.Word, f)
 		if len(r.Word.Parts) == 1 && (r.Op == syntax.RdrIn || r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob) {
 			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && (ps.Op == syntax.CmdIn) == (r.Op == syntax.RdrIn) {
@@ -2633,6 +2643,22 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 		}
 	}
 	return runs
+}
+
+// namedFd handles a redirection's {NAME}, which assigns NAME the number
+// of the descriptor bash opens (attack run 43: `: {IFS}>/dev/null` set
+// IFS to 10, `: {PATH}>/dev/null` PATH): a segment of that assignment, its
+// value only known at run time, as for ${NAME:=…}.
+func (a *analyzer) namedFd(n *syntax.Lit, f *frame) {
+	name := n.Value[1 : len(n.Value)-1]
+	delete(a.assume.vars, name)
+	delete(a.certainVars, name)
+	if a.envAssigned == nil {
+		a.envAssigned = map[string]bool{}
+	}
+	a.envAssigned[name] = true
+	as := Word{Value: name + "=" + Hole, Source: n.Value}
+	a.emit(f.place(n.Pos(), Segment{Kind: Exec, Assigns: []Word{as}, Via: f.via}), f)
 }
 
 // emitTarget emits seg, a redirection's Write or Read segment whose target

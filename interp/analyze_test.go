@@ -230,7 +230,7 @@ func TestAnalyzeRedirections(t *testing.T) {
 			[]string{"read list", "exec read l", "exec echo \"\\x00\""}},
 		{"redirections of a test clause are found", "[[ -f x ]] > out", []string{"write out", "exec [[ -f x ]]"}},
 		{"a redirection before the command name", "> out echo hi", []string{"write out", "exec echo hi"}},
-		{"a named fd redirection is a write", "exec {fd}> f", []string{"write f", "exec exec"}},
+		{"a named fd redirection is a write, and assigns its name", "exec {fd}> f", []string{"exec {\"fd=\\x00\"}", "write f", "exec exec"}},
 		{"a network device is a write and a read", "exec 3<>/dev/tcp/h/80", []string{"write /dev/tcp/h/80", "read /dev/tcp/h/80", "exec exec"}},
 	})
 }

@@ -229,8 +229,11 @@ func (a *analyzer) arithCheck() {
 			if len(s.Assigns) > 0 {
 				args = append(args[:len(args):len(args)], s.Assigns...)
 			}
-			_, ops := evaluatedOperands(args)
+			name, ops := evaluatedOperands(args)
 			for _, op := range ops {
+				if name == "let" && !op.Word.Dynamic() {
+					continue // parsed as arithmetic, walked as such
+				}
 				refs = joinRefs(refs, operandRefs(op))
 			}
 		}
@@ -647,7 +650,7 @@ func (f *arithFacts) safe(name string, depth int) bool {
 // subscript, and every name in it is safe (a word starting with a digit,
 // as 0x1f or 16#ff, is a number).
 func (f *arithFacts) safeText(v string, depth int) bool {
-	if strings.ContainsAny(v, "["+Hole) {
+	if strings.ContainsAny(v, "["+Hole) || assignsIn(v) {
 		return false
 	}
 	for i := 0; i < len(v); {
@@ -666,6 +669,29 @@ func (f *arithFacts) safeText(v string, depth int) bool {
 		i = j
 	}
 	return true
+}
+
+// assignsIn reports whether arithmetic text v may assign a variable: an
+// assignment operator (=, +=, <<= …; not ==, !=, <=, >=) or ++ / --
+// (attack run 43: g=PATH=9; : $((g)) set PATH, [[ PATH=9 -eq 1 ]] too).
+func assignsIn(v string) bool {
+	if strings.Contains(v, "++") || strings.Contains(v, "--") {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] != '=' {
+			continue
+		}
+		if i+1 < len(v) && v[i+1] == '=' {
+			i++ // ==
+			continue
+		}
+		if i > 0 && strings.IndexByte("!<>=", v[i-1]) >= 0 && !(i > 1 && (v[i-2] == '<' || v[i-2] == '>') && v[i-1] == v[i-2]) {
+			continue // !=, <=, >= (but <<= and >>= assign)
+		}
+		return true
+	}
+	return false
 }
 
 // loopWords returns a for loop's words when none has an expansion, a

@@ -83,6 +83,13 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`x=$(cat f); test -v 'a[x]'`, true},
 		{`x=$(cat f); : ${!x[0]}`, true},
 		{`mapfile -t x < f; : ${!x[0]}`, true},
+		// Attack run 43: arithmetic that assigns.
+		{`g=PATH=9; : $((g))`, true},
+		{`g='y<<=1'; : $((g))`, true},
+		{`g=y++; : $((g))`, true},
+		{`[[ PATH=9 -eq 1 ]]`, true},
+		{`test -v 'a[x=1]'`, true},
+		{`[ -v 'a[EV=11]' ]`, true},
 		// Values the text or bash makes safe.
 		{`echo $((x + 1))`, false},
 		{`echo $((N * 2)) $((NAME))`, false},
@@ -102,6 +109,7 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`x=$(cat f); echo "$x" ${#x}`, false},
 		{`read -r x < f; echo "$x"`, false},
 		{`n=3; [[ $n -gt 2 && $# -eq 0 && -f "$f" ]]`, false},
+		{`x=5; y=x; : $((y >= 2)) $((y == 5)) $((y != 1)) $((y <= 9))`, false},
 		{`export PATH="$PATH:/x"; y=$(cat f); local v="$y"; declare -a a=(1 2); : ${!a[@]}`, false},
 		{`for i in 1 2; do n=$((i + 1)); : $((n)); done; x=$(( (1 + 2) * 3 )); : $((x))`, false},
 		{`declare -a arr=($(ls)); local -a f=("$@"); y=$(cat f); declare x=$y`, false},
@@ -156,5 +164,27 @@ func TestIntegerWord(t *testing.T) {
 	}
 	if IntegerWord(Word{Value: Hole + "/x", Source: "$((1))/x"}) {
 		t.Error("IntegerWord of a word with more than the expansion")
+	}
+}
+
+// TestNamedDescriptorAssigns checks that a redirection's {NAME}, which
+// assigns NAME the number of the descriptor bash opens, is a segment of
+// that assignment (attack run 43: {IFS}, {PATH}, {HOME}, {CDPATH}), and
+// that a value read as known is not after it.
+func TestNamedDescriptorAssigns(t *testing.T) {
+	opt := Options{Home: "/h", Env: func(string) (string, bool) { return "", false }}
+	segs, err := Analyze(`f=a.json; : {IFS}>/dev/null; cat $f`, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assigned, certain := false, false
+	for _, s := range segs {
+		for _, w := range s.Assigns {
+			assigned = assigned || w.Value == "IFS="+Hole
+		}
+		certain = certain || s.Certain
+	}
+	if !assigned || certain {
+		t.Errorf("{IFS}>…: an assignment of IFS %v (want true), a value read as known %v (want false): %q", assigned, certain, renderRuns(segs))
 	}
 }

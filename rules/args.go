@@ -568,6 +568,10 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			if i == 0 && !sc.cwdUnknown && sc.cwdCanon != "" {
 				// `cat *` after `cd ~/.ssh`.
 				sc.holedInCwd(w)
+			} else if i == 0 && sc.could == nil {
+				// `cat ?d_rsa` after `cd "$(echo ~/.ssh)"` (attack run
+				// 43): names in a directory only known at run time.
+				sc.holedWhole(Hole + "/" + w)
 			} else if i > 0 && w[0] != '-' {
 				sc.holed(w, w[:i])
 			}

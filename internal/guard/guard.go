@@ -511,7 +511,7 @@ func arithNames(refs string) string {
 		}
 	}
 	if len(names) == 0 {
-		return "a literal naming such a value"
+		return "arithmetic that assigns a variable, or names one holding such a value"
 	}
 	return strings.Join(names, ", ")
 }
