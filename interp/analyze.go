@@ -300,10 +300,28 @@ func (a *analyzer) textFunctionCalls() {
 }
 
 // topLevel marks the statements of list, the top-level statements of the
-// command's own text, that only assign variables and always do when they
-// run: no redirection, not in the background (see certainLiteral).
+// command's own text, that only assign variables, or define a function,
+// and always do when their line runs: the first statement on their line,
+// no redirection, not in the background (see certainLiteral, textFuncs).
 func (a *analyzer) topLevel(list []*syntax.Stmt) {
 	for _, st := range list {
+		// Only one that starts a line: an error earlier on its line (an
+		// assignment to a read-only variable such as UID, an arithmetic
+		// error) makes bash skip the rest of that line and go on with
+		// the next (attack run 44: `UID=0; rm() { :; }⏎rm -rf .git`).
+		prevEnd := a.topEnd
+		a.topEnd = st.End().Line()
+		if prevEnd < st.Pos().Line() {
+			a.topSafe = true // the first on its line
+		} else if !a.topSafe {
+			continue
+		}
+		// What follows on the line is as certain only while every
+		// statement before it there cannot fail so.
+		a.topSafe = cannotFail(st)
+		if !a.topSafe {
+			continue
+		}
 		if fd, ok := st.Cmd.(*syntax.FuncDecl); ok && !st.Background && !st.Coprocess && len(st.Redirs) == 0 {
 			if a.topFuncs == nil {
 				a.topFuncs = map[*syntax.FuncDecl]bool{}
@@ -320,6 +338,35 @@ func (a *analyzer) topLevel(list []*syntax.Stmt) {
 		}
 		a.certainStmts[c] = true
 	}
+}
+
+// cannotFail reports a statement that only assigns plain literal values
+// to variables bash does not manage (a read-only one fails: UID), or
+// defines a function: it cannot make bash skip the rest of its line.
+func cannotFail(st *syntax.Stmt) bool {
+	if st.Background || st.Coprocess || st.Negated || len(st.Redirs) > 0 {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.FuncDecl:
+		return c.Name != nil && isName(c.Name.Value)
+	case *syntax.CallExpr:
+		if len(c.Args) > 0 {
+			return false
+		}
+		for _, as := range c.Assigns {
+			if as.Name == nil || as.Index != nil || as.Array != nil || as.Naked || envSpecial(as.Name.Value) {
+				return false
+			}
+			if as.Value != nil {
+				if _, static := simpleValue(as.Value.Parts, false); !static {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // certainLiteral reports whether variable name holds, where the analysis
@@ -746,6 +793,11 @@ type analyzer struct {
 	topFuncs  map[*syntax.FuncDecl]bool
 	textFuncs map[string]bool
 	textCalls []int
+	// topEnd is the line the last top-level statement seen ends on;
+	// topSafe: no statement before it on that line can fail so that bash
+	// skips the rest of the line (see cannotFail).
+	topEnd  uint
+	topSafe bool
 	// arith is what the arithmetic walked since the last segment was
 	// emitted names, for that segment's Arith (see arith.go);
 	// loopAssigns maps the index of a for loop's assignment segment to

@@ -138,6 +138,8 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"f=.ssh; cat ~/\"$f\"/id_rsa",
 			"f=../.ssh/id_rsa; cat \"$f\"",
 			"IFS=x; f=axbx" + home + "/.ssh/id_rsa; cat $f",
+			"f=../.ssh/id_rsa\nUID=0; f=a.json\ncat \"$f\"",
+			"f=../.ssh/id_rsa\n: $((1/0)); f=a.json\ncat \"$f\"",
 			"cat < <(cat ~/.ssh/id_rsa)",
 			// Attack run 43.
 			"[[ EV=../.ssh/id_rsa -eq 1 ]]; cat \"$EV\"",
@@ -377,6 +379,10 @@ func TestFunctionsDefinedInTheCommand(t *testing.T) {
 		"f() { :; } & f",
 		"g() { f; }; f() { :; }; g",
 		"f() { :; }; $(echo unset) -f f; f",
+		// An error earlier on its line skips the definition (attack run
+		// 44: the next line's call ran the program).
+		"UID=0; rm() { echo safe; }\nrm -rf .git",
+		": $((1/0)); rm() { echo safe; }\nrm -rf .git",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
