@@ -39,6 +39,10 @@ type Guard struct {
 	// up/../.ssh/id_rsa` on the next line): no command decided after it
 	// has rules.Context.NoNewLinks or LinksOnlyHere. MakesLinks sets it.
 	LinksMade bool
+	// loads is workspaceLoads's answer once made, for the environment
+	// loadsEnv and the places loadsAt.
+	loads             *string
+	loadsEnv, loadsAt []string
 	// JailRecord is the file recording where jails of this user wrote
 	// (see JailRecordFile, RecordJail); "" records nothing and reads an
 	// empty record.

@@ -180,7 +180,7 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 			continue
 		}
 		if why == "" {
-			why = g.plantedVarIn(environ(), places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
+			why = g.workspaceLoads(places)
 			if why == "" {
 				return
 			}
@@ -192,6 +192,23 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 	if asked && o.Decision == rules.Allow {
 		o.Decision, o.DecidedBy = rules.Ask, "class"
 	}
+}
+
+// workspaceLoads is askWorkspaceLoads's reason: plantedVarIn of guardsh's
+// environment and the workspace's places. Both are fixed for a Guard, so
+// the answer (a walk of PATH and of the variables' places through their
+// links: some 50 µs) is kept for the commands it decides after the first
+// — but in an interactive session or after a command of a script that
+// can make links (LinksMade), where an earlier command may have made a
+// place lead elsewhere.
+func (g *Guard) workspaceLoads(places []string) string {
+	env := environ()
+	if g.loads != nil && !g.Analysis.Session && !g.LinksMade && slices.Equal(env, g.loadsEnv) && slices.Equal(places, g.loadsAt) {
+		return *g.loads
+	}
+	why := g.plantedVarIn(env, places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
+	g.loads, g.loadsEnv, g.loadsAt = &why, env, places
+	return why
 }
 
 // homeVars are the variables of plantVars that place the user's own
