@@ -1884,7 +1884,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 					// The words' Holes are all this variable's: its
 					// value in their place (what expand would give).
 					seg := main
-					seg.Args, seg.Certain = a.loopArgs(main.Args, uses, v), true
+					seg.Args, seg.Certain = a.loopArgs(main.Args, uses, name, v), true
 					a.assuming = lv.assumedAt(i)
 					a.emit(seg, f)
 					a.payloads(seg, offs, s, f, 0)
@@ -1992,10 +1992,17 @@ func loopUses(uses []int, args []Word, name string) ([]int, bool) {
 // loopArgs returns a copy of args (carved from the shared blocks, see
 // wordSlots) with the Holes of the words at uses (see loopUses) replaced
 // by value v.
-func (a *analyzer) loopArgs(args []Word, uses []int, v string) []Word {
+func (a *analyzer) loopArgs(args []Word, uses []int, name, v string) []Word {
 	out := append(a.wordSlots(len(args)), args...)
 	for _, i := range uses {
 		if out[i].Value == Hole {
+			if strings.Contains(v, Hole) && quotedRef(out[i].Source, name) {
+				// "$f" of a glob's value: one name of the glob's shape,
+				// decided as the glob is (GlobWord; unquoted, a name
+				// with a blank would split).
+				out[i] = Word{Value: v, Source: strings.ReplaceAll(v, Hole, "*")}
+				continue
+			}
 			out[i].Value = v // "$f" alone: what ReplaceAll would make
 		} else {
 			out[i].Value = strings.ReplaceAll(out[i].Value, Hole, v)
@@ -2733,6 +2740,9 @@ func (a *analyzer) emitTarget(seg Segment, w *syntax.Word, n int, f *frame) {
 	}
 	lv := a.loopVals[names0(names)]
 	for _, v := range lv.vals {
+		// (`< "$f"` of a glob's value: one name of the glob's shape,
+		// which loopArgs gives the glob's source; the guard decides it
+		// as `cat GLOB`, links beside it included.)
 		ok = ok && !strings.ContainsAny(v, " \t\n") &&
 			(!strings.Contains(v, Hole) || seg.Kind == Read && quotedRef(seg.Args[0].Source, names0(names)))
 	}
@@ -2744,13 +2754,7 @@ func (a *analyzer) emitTarget(seg Segment, w *syntax.Word, n int, f *frame) {
 	a.emit(seg, f)
 	for i, v := range lv.vals {
 		one := seg
-		one.Args, one.Certain, one.Bounded = a.loopArgs(seg.Args, uses, v), true, nil
-		if strings.Contains(v, Hole) {
-			// `< "$f"` of a glob's value: one name of the glob's shape,
-			// read as the glob would be (GlobWord; the guard decides it
-			// as `cat GLOB`, links beside it included).
-			one.Args[0].Source = strings.ReplaceAll(v, Hole, "*")
-		}
+		one.Args, one.Certain, one.Bounded = a.loopArgs(seg.Args, uses, names0(names), v), true, nil
 		a.assuming = lv.assumedAt(i)
 		a.emit(one, f)
 		a.assuming = ""

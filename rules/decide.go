@@ -451,7 +451,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		// A workspace write: its class is Workspace (mode auto runs it).
 		// In modes chat and bypass the class decides nothing, but the
 		// audit record and guardsh check report it.
-		if ok, why := p.writesOnlyWorkspace(s.Words, ctx, globWords(s)); ok {
+		if ok, why := p.writesOnlyWorkspace(s.Words, ctx, globWords(s), s.Bounded); ok {
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}

@@ -67,7 +67,18 @@ func checksWrites(words []string) bool {
 // sources, and no name that starts with "-" (an option) unless after
 // "--": `rm -rf build/*`, `rm -f ./*.log`, `rm -f -- *.log`, `cp ./*.js
 // dist/`.
-func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string) (bool, string) {
+func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string, bounded uint64) (bool, string) {
+	if bounded != 0 {
+		// A word that holds a bounded loop variable: the segments
+		// assuming each of its values decide it (Subject.Bounded); here
+		// it is a plain name in the working directory.
+		words = slices.Clone(words)
+		for i := range words {
+			if i < 64 && bounded&(1<<i) != 0 {
+				words[i] = "x"
+			}
+		}
+	}
 	if !checksWrites(words) {
 		return false, "" // what Prepared.SameIn counts on
 	}

@@ -389,3 +389,46 @@ func TestFunctionsDefinedInTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopWrites checks, in mode auto, writes whose words hold a bounded
+// loop variable: each value is decided in a segment of its own, so the
+// loop's segment as written is no write outside the workspace for it (a
+// new user's `for f in src/*.py; do cp "$f" out/; done` asked), and "$f"
+// of a glob's value is decided as the glob (the links beside it).
+func TestLoopWrites(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "proj")
+	makeTree(t, []string{filepath.Join(ws, ".git", "hooks"), filepath.Join(ws, "src"), filepath.Join(ws, "out"),
+		filepath.Join(ws, "lnk"), filepath.Join(home, ".ssh")}, map[string]string{
+		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "src", "a.py"): "", filepath.Join(ws, "src", "b.py"): "",
+	})
+	if err := os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(ws, "lnk", "k")); err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	for _, text := range []string{
+		"for f in src/*.py; do cp \"$f\" out/; done",
+		"for f in src/a.py src/b.py; do cp \"$f\" out/; done",
+		"for d in out; do cp src/a.py \"$d\"/; done",
+	} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+	for _, text := range []string{
+		"for f in lnk/*; do cp \"$f\" out/; done",
+		"for f in src/*.py; do cp \"$f\" ~/.bashrc; done",
+		"for d in ~; do cp src/a.py \"$d\"/.bashrc; done",
+		"for f in -t; do cp \"$f\" ~/x src/a.py; done",
+		"for f in .git/*; do rm -rf \"$f\"; done",
+		"for f in src/*.py; do mv \"$f\" .git/hooks/; done",
+		"for f in src/*.py; do cp $f ~/x; done",
+		"for f in ../*; do cp \"$f\" out/; done",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+}
