@@ -359,7 +359,7 @@ func decideNs(n int) (evaluate, decide float64, err error) {
 	}
 	g := &guard.Guard{Policy: p, PolicyFile: "bench.yaml",
 		Context:  rules.Context{Mode: rules.AskMode, Cwd: "/home/bench/proj", Home: "/home/bench", Workspace: "/home/bench/proj"},
-		Analysis: interp.Options{Home: "/home/bench"}}
+		Analysis: interp.Options{Home: "/home/bench", Env: os.LookupEnv}} // as for guardsh -c
 	segs, err := g.Analyze(benchdata.TwentySegments)
 	if err != nil {
 		return 0, 0, err

@@ -273,7 +273,8 @@ func (a *analyzer) top(src string, top *frame) *NotUnderstood {
 		return &NotUnderstood{Line: line, Col: col, Reason: parseErrText(perr)}
 	}
 	top.src, top.blanks, top.written = text, blanks, src
-	a.topLevel(f.Stmts)
+	a.topFirst = true
+	a.topLevel(f.Stmts, text)
 	a.stmts(f.Stmts, top)
 	return nil
 }
@@ -303,19 +304,22 @@ func (a *analyzer) textFunctionCalls() {
 // command's own text, that only assign variables, or define a function,
 // and always do when their line runs: the first statement on their line,
 // no redirection, not in the background (see certainLiteral, textFuncs).
-func (a *analyzer) topLevel(list []*syntax.Stmt) {
+func (a *analyzer) topLevel(list []*syntax.Stmt, src string) {
 	for _, st := range list {
 		// Only one that starts a line: an error earlier on its line (an
 		// assignment to a read-only variable such as UID, an arithmetic
 		// error) makes bash skip the rest of that line and go on with
-		// the next (attack run 44: `UID=0; rm() { :; }⏎rm -rf .git`).
+		// the next (attack run 44: `UID=0; rm() { :; }⏎rm -rf .git`). A
+		// backslash before a newline joins the two lines (attack run 45).
 		prevEnd := a.topEnd
-		a.topEnd = st.End().Line()
-		if prevEnd < st.Pos().Line() {
+		a.topEnd = st.End().Offset()
+		if a.topFirst || newLineBetween(src, prevEnd, st.Pos().Offset()) {
 			a.topSafe = true // the first on its line
 		} else if !a.topSafe {
+			a.topFirst = false
 			continue
 		}
+		a.topFirst = false
 		// What follows on the line is as certain only while every
 		// statement before it there cannot fail so.
 		a.topSafe = cannotFail(st)
@@ -338,6 +342,21 @@ func (a *analyzer) topLevel(list []*syntax.Stmt) {
 		}
 		a.certainStmts[c] = true
 	}
+}
+
+// newLineBetween reports whether src[from:to], the text between two
+// statements, holds a newline that ends a line: one not after a
+// backslash (which joins the next line to it).
+func newLineBetween(src string, from, to uint) bool {
+	if to > uint(len(src)) || from > to {
+		return false
+	}
+	for i := from; i < to; i++ {
+		if src[i] == '\n' && (i == 0 || src[i-1] != '\\') {
+			return true
+		}
+	}
+	return false
 }
 
 // cannotFail reports a statement that only assigns plain literal values
@@ -599,6 +618,7 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 	// Read while the parser's goroutine parses the first statements
 	// (milliseconds for a text of megabytes), before any is analysed.
 	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
+	a.topFirst = true
 	for b := range batches {
 		switch {
 		case b.panic != nil:
@@ -606,7 +626,7 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 		case b.err != nil:
 			err = b.err
 		case err == nil:
-			a.topLevel(b.sts)
+			a.topLevel(b.sts, src)
 			a.stmts(b.sts, top)
 		}
 	}
@@ -793,11 +813,12 @@ type analyzer struct {
 	topFuncs  map[*syntax.FuncDecl]bool
 	textFuncs map[string]bool
 	textCalls []int
-	// topEnd is the line the last top-level statement seen ends on;
-	// topSafe: no statement before it on that line can fail so that bash
-	// skips the rest of the line (see cannotFail).
-	topEnd  uint
-	topSafe bool
+	// topEnd is the offset where the last top-level statement seen ends
+	// (topFirst: none seen yet in this text); topSafe: no statement
+	// before it on that line can fail so that bash skips the rest of the
+	// line (see cannotFail).
+	topEnd            uint
+	topFirst, topSafe bool
 	// arith is what the arithmetic walked since the last segment was
 	// emitted names, for that segment's Arith (see arith.go);
 	// loopAssigns maps the index of a for loop's assignment segment to

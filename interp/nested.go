@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -430,6 +431,23 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 		// `trap 'cat $F' EXIT; F=~/.ssh/id_rsa` read F's start value).
 		a.inBody++
 		defer func() { a.inBody-- }()
+	} else if via == "eval" {
+		// An eval's text runs in order once it runs at all (agents'
+		// wrappers: `source SNAPSHOT && eval '…'`): a plain assignment
+		// first on its line there is as certain for the rest of that
+		// text as at the top level, and for nothing after the eval
+		// (which runs whether or not the eval did).
+		saved, savedEnd, savedFirst, savedSafe := maps.Clone(a.certainVars), a.topEnd, a.topFirst, a.topSafe
+		a.topFirst = true
+		a.topLevel(file.Stmts, parsed)
+		defer func() {
+			for name, v := range a.certainVars {
+				if saved[name] != v {
+					delete(a.certainVars, name)
+				}
+			}
+			a.topEnd, a.topFirst, a.topSafe = savedEnd, savedFirst, savedSafe
+		}()
 	}
 	a.stmts(file.Stmts, c)
 	if posix && a.err == nil && (strings.HasPrefix(via, "sh ") || via == "| sh") {

@@ -330,3 +330,29 @@ func TestRefusalHasNoNUL(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceLoadsMadeAgain: the answer of workspaceLoads is kept only
+// for a Guard deciding one command of a fresh shell. For the later
+// commands of a script on stdin (Options.Env nil) it is made again: an
+// earlier command may have made a place lead into the workspace (attack
+// run 45: GIT_EXTERNAL_DIFF through a link to a directory missing at the
+// first decision, which `mkdir` then made in the workspace).
+func TestWorkspaceLoadsMadeAgain(t *testing.T) {
+	ws, out := t.TempDir(), t.TempDir()
+	if err := os.Symlink(filepath.Join(ws, "cfg"), filepath.Join(out, "gl")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_EXTERNAL_DIFF", filepath.Join(out, "gl", "d.sh"))
+	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: t.TempDir(), Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = g.Context.Home, ws
+	if o := g.Evaluate("git diff"); o.Decision != rules.Allow {
+		t.Fatalf("git diff through a link to nothing: %s", o.Decision)
+	}
+	if err := os.Mkdir(filepath.Join(ws, "cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if o := g.Evaluate("git diff"); o.Decision != rules.Ask || !strings.Contains(o.Segments[0].Verdict.Reason, "GIT_EXTERNAL_DIFF") {
+		t.Errorf("git diff once the link leads into the workspace: %s (%s)", o.Decision, o.Segments[0].Verdict.Reason)
+	}
+}

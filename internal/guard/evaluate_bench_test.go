@@ -22,7 +22,7 @@ func benchGuardT(b testing.TB, n int) *Guard {
 	}
 	return &Guard{Policy: p, PolicyFile: "bench.yaml",
 		Context:  rules.Context{Mode: rules.AskMode, Cwd: "/home/bench/proj", Home: "/home/bench", Workspace: "/home/bench/proj"},
-		Analysis: interp.Options{Home: "/home/bench"}}
+		Analysis: interp.Options{Home: "/home/bench", Env: os.LookupEnv}} // as for guardsh -c
 }
 
 // BenchmarkEvaluate analyses and decides benchdata.TwentySegments under

@@ -140,6 +140,11 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"IFS=x; f=axbx" + home + "/.ssh/id_rsa; cat $f",
 			"f=../.ssh/id_rsa\nUID=0; f=a.json\ncat \"$f\"",
 			"f=../.ssh/id_rsa\n: $((1/0)); f=a.json\ncat \"$f\"",
+			"f=../.ssh/id_rsa; eval 'f=a.json'; cat \"$f\"",
+			"f=../.ssh/id_rsa; false && eval 'f=a.json'; cat \"$f\"",
+			"f=../.ssh/id_rsa\neval 'UID=0; f=a.json\ncat \"$f\"'",
+			"eval 'f=a.json'; f=../.ssh/id_rsa; eval 'cat \"$f\"'",
+			"f=../.ssh/id_rsa\nUID=0; \\\nf=a.json\ncat \"$f\"",
 			"cat < <(cat ~/.ssh/id_rsa)",
 			// Attack run 43.
 			"[[ EV=../.ssh/id_rsa -eq 1 ]]; cat \"$EV\"",
@@ -184,6 +189,8 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"jq . \"$EV\" && wc -l \"$EV\"",
 			"f=a.json; cat \"$f\"",
 			"f=src/b.go; n=3; head -n \"$n\" \"$f\"",
+			"eval 'f=src/b.go; cat \"$f\"' < /dev/null && pwd -P",
+			"f=a.json; eval 'cat \"$f\"'",
 			// A pipe from a process substitution is no file (a new
 			// user's).
 			"while read -r l; do echo \"$l\"; done < <(ls src)",
@@ -383,6 +390,9 @@ func TestFunctionsDefinedInTheCommand(t *testing.T) {
 		// 44: the next line's call ran the program).
 		"UID=0; rm() { echo safe; }\nrm -rf .git",
 		": $((1/0)); rm() { echo safe; }\nrm -rf .git",
+		// A backslash before the newline joins the lines (attack run 45).
+		"UID=0; \\\nrm() { echo FUNC; }\nrm -rf .git",
+		"UID=0 \\\n; \\\nrm() { echo FUNC; }\nrm -rf .git",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))

@@ -195,15 +195,18 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 }
 
 // workspaceLoads is askWorkspaceLoads's reason: plantedVarIn of guardsh's
-// environment and the workspace's places. Both are fixed for a Guard, so
-// the answer (a walk of PATH and of the variables' places through their
-// links: some 50 µs) is kept for the commands it decides after the first
-// — but in an interactive session or after a command of a script that
-// can make links (LinksMade), where an earlier command may have made a
-// place lead elsewhere.
+// environment and the workspace's places. The answer (a walk of PATH and
+// of the variables' places through their links: some 50 µs) is kept for a
+// Guard that decides one command of a fresh shell (Options.Env set, not a
+// session): decided again, the same command sees the same files. In an
+// interactive session and for the later commands of a script on stdin,
+// an earlier command may have made a place lead elsewhere (attack run
+// 45: a link to a missing directory that `mkdir` then made in the
+// workspace), so it is made again at every decision.
 func (g *Guard) workspaceLoads(places []string) string {
 	env := environ()
-	if g.loads != nil && !g.Analysis.Session && !g.LinksMade && slices.Equal(env, g.loadsEnv) && slices.Equal(places, g.loadsAt) {
+	if g.loads != nil && g.Analysis.Env != nil && !g.Analysis.Session && !g.LinksMade && slices.Equal(env, g.loadsEnv) &&
+		slices.Equal(places, g.loadsAt) {
 		return *g.loads
 	}
 	why := g.plantedVarIn(env, places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
