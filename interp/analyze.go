@@ -2002,7 +2002,10 @@ func loopUses(uses []int, args []Word, name string) ([]int, bool) {
 		if refs == 0 {
 			continue
 		}
-		if strings.Count(w.Source, "$") != refs || strings.IndexByte(w.Source, '`') >= 0 || strings.Count(w.Value, Hole) != refs {
+		if strings.Count(w.Source, "$") != refs || strings.IndexByte(w.Source, '`') >= 0 || strings.Count(w.Value, Hole) != refs ||
+			strings.ContainsAny(w.Source, "*?[") {
+			// (A glob character beside the variable globs its value:
+			// no single name replaces it (attack run 46: "$f"?).)
 			return nil, false
 		}
 		uses = append(uses, i)

@@ -317,10 +317,14 @@ func openWord(w Word, bounded []string) bool {
 		return false
 	}
 	src := dropRef(w.Source, "HOME")
+	home := src
 	for _, name := range bounded {
 		src = dropRef(src, name)
 	}
-	return strings.ContainsAny(src, "$`")
+	// A bounded variable's value next to a glob character ("$f"*,
+	// "$f"?/config) is globbed with it: a name of no shape the values
+	// say (attack run 46).
+	return strings.ContainsAny(src, "$`") || src != home && strings.ContainsAny(src, "*?[")
 }
 
 // dropRef returns src without its plain references to variable name:

@@ -436,9 +436,30 @@ func TestLoopWrites(t *testing.T) {
 		"for f in src/*.py; do mv \"$f\" .git/hooks/; done",
 		"for f in src/*.py; do cp $f ~/x; done",
 		"for f in ../*; do cp \"$f\" out/; done",
+		// A glob character beside the variable globs its value (attack
+		// run 46).
+		"for f in ln; do cp src/a.py \"$f\"*; done",
+		"for f in i; do cat < ~/.ssh/\"$f\"*; done",
+		"for f in .gi; do rm -r \"$f\"?; done",
+		"for f in .gi; do cp src/a.py \"$f\"?/hooks/; done",
+		"for f in .gi; do echo x > \"$f\"?/config; done",
+		"for f in ~/.bash; do cp src/a.py \"$f\"r?; done",
+		"for f in ~/.ssh/i; do cat \"$f\"*; done",
+		"for f in ~/.ssh/i; do cat \"${f}\"[d]_rsa; done",
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
+		}
+	}
+	g.Context.Mode = rules.Bypass
+	for _, text := range []string{
+		"for f in .gi; do rm -r \"$f\"?; done",
+		"for f in ~/.bash; do cp src/a.py \"$f\"r?; done",
+		"for f in ~/.ssh/i; do cat \"$f\"*; done",
+		"for f in i; do cat < ~/.ssh/\"$f\"*; done",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("bypass: %q is allowed\n%s", text, describeOutcome(o))
 		}
 	}
 }
