@@ -356,3 +356,37 @@ func TestWorkspaceLoadsMadeAgain(t *testing.T) {
 		t.Errorf("git diff once the link leads into the workspace: %s (%s)", o.Decision, o.Segments[0].Verdict.Reason)
 	}
 }
+
+// TestResolveLooseFastPath checks resolveLoose against the walk it
+// shortens (linkFree: one openat2 instead of an lstat per component) on
+// paths with and without links on their way, missing and not.
+func TestResolveLooseFastPath(t *testing.T) {
+	d := t.TempDir()
+	makeTree(t, []string{filepath.Join(d, "a", "b"), filepath.Join(d, "t")}, map[string]string{filepath.Join(d, "f"): ""})
+	for _, l := range [][2]string{{filepath.Join(d, "t"), filepath.Join(d, "a", "l")}, {filepath.Join(d, "gone"), filepath.Join(d, "dl")}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slow := func(p string) string {
+		p = filepath.Clean(p)
+		rest := ""
+		for q := p; ; q = filepath.Dir(q) {
+			if r, err := filepath.EvalSymlinks(q); err == nil {
+				return filepath.Join(r, rest)
+			}
+			if q == "/" {
+				return p
+			}
+			rest = filepath.Join(filepath.Base(q), rest)
+		}
+	}
+	real, _ := filepath.EvalSymlinks(d)
+	for _, p := range []string{d, filepath.Join(d, "a", "b"), filepath.Join(d, "a", "b", "x", "y"), filepath.Join(d, "f", "x"),
+		filepath.Join(d, "a", "l"), filepath.Join(d, "a", "l", "x"), filepath.Join(d, "dl"), filepath.Join(d, "dl", "x"),
+		filepath.Join(d, "a", "..", "a", "l", "y"), real + "/a/l/z"} {
+		if got, want := resolveLoose(p), slow(p); got != want {
+			t.Errorf("resolveLoose(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

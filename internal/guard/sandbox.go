@@ -13,6 +13,8 @@ import (
 	"github.com/guardsh/guardsh/internal/sandbox"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/rules"
+
+	"golang.org/x/sys/unix"
 )
 
 // contain turns an Ask into a jailed Allow when the policy's sandbox is on
@@ -692,6 +694,9 @@ func writablePathEntry(path, home string, writable []string) string {
 // longest existing prefix resolved, the rest joined as written.
 func resolveLoose(p string) string {
 	p = filepath.Clean(p)
+	if filepath.IsAbs(p) && linkFree(p) {
+		return p
+	}
 	rest := ""
 	for d := p; ; d = filepath.Dir(d) {
 		if r, err := filepath.EvalSymlinks(d); err == nil {
@@ -701,6 +706,29 @@ func resolveLoose(p string) string {
 			return p
 		}
 		rest = filepath.Join(filepath.Base(d), rest)
+	}
+}
+
+// linkFree reports whether the kernel reaches absolute path p, or stops
+// at a component of it that is missing (or no directory), without meeting
+// a symbolic link: then p is what resolveLoose makes of it. One
+// openat2(2) with RESOLVE_NO_SYMLINKS, where EvalSymlinks costs an
+// lstat per component (PATH's entries at every command: attack run 38's
+// check).
+func linkFree(p string) bool {
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
+	for {
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &how)
+		switch err {
+		case unix.EINTR:
+			continue
+		case nil:
+			unix.Close(fd)
+			return true
+		case unix.ENOENT, unix.ENOTDIR:
+			return true
+		}
+		return false // ELOOP (a link), ENOSYS, EPERM …: the long way
 	}
 }
 
