@@ -323,24 +323,13 @@ func makeTree(t *testing.T, dirs []string, files map[string]string) {
 // it is set: a later assignment changes them (the environment's value of
 // EV, a top-level literal's), in mode bypass with the embedded deny rules.
 func TestTrapActionRunsLater(t *testing.T) {
-	home := t.TempDir()
-	ws := filepath.Join(home, "proj")
-	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
-		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}",
-	})
-	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
-		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws}}
-	g.Analysis.Home, g.Analysis.Dir = home, ws
+	g, _, ws := autoWorkspace(t, rules.Bypass, nil, map[string]string{"a.json": "{}"})
 	env := map[string]string{"EV": filepath.Join(ws, "a.json")}
 	g.Analysis.Env = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	for _, text := range []string{
+	expectRuns(t, g, nil, []string{
 		"trap 'cat \"$EV\"' EXIT; EV=~/.ssh/id_rsa",
 		"f=a.json; trap 'cat \"$f\"' EXIT; f=../.ssh/id_rsa",
-	} {
-		if o := g.Evaluate(text); o.Decision == rules.Allow {
-			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
-		}
-	}
+	})
 }
 
 // TestFunctionsDefinedInTheCommand checks that a call of a function the
@@ -349,25 +338,13 @@ func TestTrapActionRunsLater(t *testing.T) {
 // mode auto such calls asked as unknown programs); and that wherever a
 // program of that name could run instead, the call is decided as one.
 func TestFunctionsDefinedInTheCommand(t *testing.T) {
-	home := t.TempDir()
-	ws := filepath.Join(home, "proj")
-	makeTree(t, []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}, map[string]string{
-		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "a.json"): "{}",
-	})
-	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
-		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
-	g.Analysis.Home, g.Analysis.Dir = home, ws
-	for _, text := range []string{
+	g, _, _ := autoWorkspace(t, rules.Auto, nil, map[string]string{"a.json": "{}"})
+	expectRuns(t, g, []string{
 		"f() { echo hi; }; f; f",
 		"check() { test -f \"$1\" && echo ok; }; check a.json; check b | wc -l",
 		"function show { cat a.json; }\nshow",
 		"f() { cat a.json; } > /dev/null; f",
-	} {
-		if o := g.Evaluate(text); o.Decision != rules.Allow {
-			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
-		}
-	}
-	for _, text := range []string{
+	}, []string{
 		"f() { cat ~/.ssh/id_rsa; }; f",
 		"f() { echo; }; unset -f f; f",
 		"f() { echo; }; unset f; f",
@@ -393,11 +370,7 @@ func TestFunctionsDefinedInTheCommand(t *testing.T) {
 		// A backslash before the newline joins the lines (attack run 45).
 		"UID=0; \\\nrm() { echo FUNC; }\nrm -rf .git",
 		"UID=0 \\\n; \\\nrm() { echo FUNC; }\nrm -rf .git",
-	} {
-		if o := g.Evaluate(text); o.Decision == rules.Allow {
-			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
-		}
-	}
+	})
 }
 
 // TestLoopWrites checks, in mode auto, writes whose words hold a bounded
@@ -406,28 +379,16 @@ func TestFunctionsDefinedInTheCommand(t *testing.T) {
 // new user's `for f in src/*.py; do cp "$f" out/; done` asked), and "$f"
 // of a glob's value is decided as the glob (the links beside it).
 func TestLoopWrites(t *testing.T) {
-	home := t.TempDir()
-	ws := filepath.Join(home, "proj")
-	makeTree(t, []string{filepath.Join(ws, ".git", "hooks"), filepath.Join(ws, "src"), filepath.Join(ws, "out"),
-		filepath.Join(ws, "lnk"), filepath.Join(home, ".ssh")}, map[string]string{
-		filepath.Join(home, ".ssh", "id_rsa"): "k", filepath.Join(ws, "src", "a.py"): "", filepath.Join(ws, "src", "b.py"): "",
-	})
+	g, home, ws := autoWorkspace(t, rules.Auto, []string{".git/hooks", "src", "out", "lnk"},
+		map[string]string{"src/a.py": "", "src/b.py": ""})
 	if err := os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(ws, "lnk", "k")); err != nil {
 		t.Fatal(err)
 	}
-	g := &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
-		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws}}
-	g.Analysis.Home, g.Analysis.Dir = home, ws
-	for _, text := range []string{
+	expectRuns(t, g, []string{
 		"for f in src/*.py; do cp \"$f\" out/; done",
 		"for f in src/a.py src/b.py; do cp \"$f\" out/; done",
 		"for d in out; do cp src/a.py \"$d\"/; done",
-	} {
-		if o := g.Evaluate(text); o.Decision != rules.Allow {
-			t.Errorf("%q is %v\n%s", text, o.Decision, describeOutcome(o))
-		}
-	}
-	for _, text := range []string{
+	}, []string{
 		"for f in lnk/*; do cp \"$f\" out/; done",
 		"for f in src/*.py; do cp \"$f\" ~/.bashrc; done",
 		"for d in ~; do cp src/a.py \"$d\"/.bashrc; done",
@@ -446,20 +407,50 @@ func TestLoopWrites(t *testing.T) {
 		"for f in ~/.bash; do cp src/a.py \"$f\"r?; done",
 		"for f in ~/.ssh/i; do cat \"$f\"*; done",
 		"for f in ~/.ssh/i; do cat \"${f}\"[d]_rsa; done",
-	} {
-		if o := g.Evaluate(text); o.Decision == rules.Allow {
-			t.Errorf("%q is allowed\n%s", text, describeOutcome(o))
-		}
-	}
+	})
 	g.Context.Mode = rules.Bypass
-	for _, text := range []string{
+	expectRuns(t, g, nil, []string{
 		"for f in .gi; do rm -r \"$f\"?; done",
 		"for f in ~/.bash; do cp src/a.py \"$f\"r?; done",
 		"for f in ~/.ssh/i; do cat \"$f\"*; done",
 		"for f in i; do cat < ~/.ssh/\"$f\"*; done",
-	} {
+	})
+}
+
+// autoWorkspace makes a home with ~/.ssh/id_rsa and a workspace proj in
+// it holding .git and files (relative to the workspace: contents), and a
+// guard deciding there in mode under the embedded default policy.
+func autoWorkspace(t *testing.T, mode rules.Mode, dirs []string, files map[string]string) (g *Guard, home, ws string) {
+	t.Helper()
+	home = t.TempDir()
+	ws = filepath.Join(home, "proj")
+	all := []string{filepath.Join(ws, ".git"), filepath.Join(home, ".ssh")}
+	for _, d := range dirs {
+		all = append(all, filepath.Join(ws, d))
+	}
+	fs := map[string]string{filepath.Join(home, ".ssh", "id_rsa"): "k"}
+	for name, body := range files {
+		fs[filepath.Join(ws, name)] = body
+	}
+	makeTree(t, all, fs)
+	g = &Guard{Policy: rules.Default(), PolicyFile: rules.DefaultFile,
+		Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir = home, ws
+	return g, home, ws
+}
+
+// expectRuns checks that g lets every text of run run unasked and none of
+// refused.
+func expectRuns(t *testing.T, g *Guard, run, refused []string) {
+	t.Helper()
+	for _, text := range run {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%s: %q is %v\n%s", g.Context.Mode, text, o.Decision, describeOutcome(o))
+		}
+	}
+	for _, text := range refused {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
-			t.Errorf("bypass: %q is allowed\n%s", text, describeOutcome(o))
+			t.Errorf("%s: %q is allowed\n%s", g.Context.Mode, text, describeOutcome(o))
 		}
 	}
 }
