@@ -71,6 +71,19 @@ var codeRunners = sync.OnceValue(func() map[string]bool {
 		"awk", "gawk", "mawk", "nawk", "source", ".", "eval", "exec", "tsx", "ts-node", "irb", "ipython", "pwsh")
 })
 
+// RunsProject reports whether the program named name (a base name) runs
+// code a project or a package defines — make, test runners, build tools,
+// package managers and their runners — or code it is given (RunsCode): it
+// can do anything its user can, so the policy asks for it, jails it, or
+// trusts it by an allow rule or mode bypass.
+func RunsProject(name string) bool {
+	switch name {
+	case "npm", "pnpm", "yarn", "pip", "pip3":
+		return true
+	}
+	return codeRunners()[name] || projectRunners()[name] || packageRunners()[name]
+}
+
 // RunsCode reports whether the program named name (a base name, "bash",
 // "python3") runs a program text it is given — a shell, a language
 // runtime, awk — whose code no pattern of its words names when it reads

@@ -49,9 +49,24 @@ const maxDirs = 8
 // relative path after it starts, is then there (attack run 41: `git
 // checkout evil -- lnk; cd lnk && cat ../.ssh/id_rsa` with lnk a link
 // to a directory below home in branch evil).
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool, firstLinker int) (out []string, each [][]string, known bool) {
+//
+// from is the index of the first segment in a directory only known at run
+// time (len(segs) for none): the one where a cd the analysis cannot
+// follow, or anything else that makes the directory unknown, stands, when
+// no segment may run again or out of order — those before it run before
+// it where they were decided (`make build && cd "$d" && …`: make is
+// decided in the start directory) — else 0.
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool, firstLinker int) (out []string, each [][]string, from int) {
 	out = []string{start}
 	upto := make([]int, len(segs))
+	repeats := slices.ContainsFunc(segs, func(s interp.Segment) bool { return s.Repeats })
+	from = len(segs)
+	unknownAt := func(i int) int {
+		if repeats {
+			return 0
+		}
+		return i
+	}
 	// lands[k] are the directories the cd of segment k may leave the
 	// shell in: where it leads, or for popd any directory counted before.
 	// A segment after `cd DIR &&` (Segment.AfterCd) runs where that cd
@@ -72,17 +87,16 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		return set
 	}
 	ordered := true
+walk:
 	for i, s := range segs {
 		upto[i] = len(out)
 		if s.Repeats {
 			ordered = false
 		}
 		trusted := s.Sourced != "" && vouched[s.Sourced] != nil
-		if !trusted && mentionsDirState(s) {
-			return nil, nil, false
-		}
-		if enablesDirOption(s) {
-			return nil, nil, false
+		if !trusted && mentionsDirState(s) || enablesDirOption(s) {
+			from = unknownAt(i)
+			break
 		}
 		if !s.MayChangeDir() {
 			continue
@@ -96,7 +110,8 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 		}
 		if !ok || (s.Repeats && !strings.HasPrefix(target, "/")) {
 			// A relative cd that may run again goes further each time.
-			return nil, nil, false
+			from = unknownAt(i)
+			break
 		}
 		if target == "" {
 			// popd: back to a directory already counted, any of them.
@@ -104,14 +119,16 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			continue
 		}
 		if !noLinks && rules.ClimbsAfterName(target) || firstLinker < i && namesDir(target) {
-			return nil, nil, false
+			// (The cd's own target is where the shell stands then.)
+			from = unknownAt(i + 1)
+			break
 		}
-		from := out
+		starts := out
 		if k := s.AfterCd - 1; k >= 0 && k < i && lands[k] != nil {
-			from = reach(k, i)
+			starts = reach(k, i)
 		}
 		var landed []string
-		for _, d := range slices.Clone(from) {
+		for _, d := range slices.Clone(starts) {
 			for _, next := range cdLands(d, target) {
 				if !slices.Contains(landed, next) {
 					landed = append(landed, next)
@@ -121,15 +138,20 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 				}
 			}
 			if len(out) > maxDirs {
-				return nil, nil, false
+				from = unknownAt(i)
+				out = out[:upto[i]]
+				break walk
 			}
 		}
-		// (A failed cd leaves the shell where it was, in from: the
+		// (A failed cd leaves the shell where it was, in starts: the
 		// segments after it count that too, in reach or in out.)
 		lands[i] = landed
 	}
+	if from == 0 {
+		return nil, nil, 0
+	}
 	each = make([][]string, len(segs))
-	for i, s := range segs {
+	for i, s := range segs[:from] {
 		switch k := s.AfterCd - 1; {
 		case !ordered:
 			each[i] = out
@@ -139,7 +161,7 @@ func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.R
 			each[i] = out[:upto[i]]
 		}
 	}
-	return out, each, true
+	return out, each, from
 }
 
 // namesDir reports whether the cd target p has a component that is a

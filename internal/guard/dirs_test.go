@@ -117,6 +117,14 @@ func TestCdThatDoesNotMove(t *testing.T) {
 		{"mkdir -p lnk/x; cd lnk && cat ../key.pem", rules.Allow},
 		{"export X=1; cd lnk && cat ../key.pem", rules.Allow},
 		{"git checkout evil -- lnk; cd .. && cat key.pem", rules.Deny},
+		// What runs before the cd that makes the directory unknown is
+		// decided where it runs (a new user's `make build && cd web &&
+		// npm run build` asked); a program that runs a project's code
+		// asks (or runs jailed) on its own account.
+		{"cat ../key.pem; git checkout evil -- lnk; cd lnk && ls", rules.Deny},
+		{"cat ../key.pem; cd \"$d\" && ls", rules.Deny},
+		{"for i in 1; do cat ../key.pem; done; cd \"$d\"", rules.Ask},
+		{"make build && cd lnk && cat ../key.pem", rules.Deny},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))

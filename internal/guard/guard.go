@@ -184,9 +184,13 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	}
 	for i, seg := range segs {
 		if linkMaker(seg) {
-			if seg.Sourced == "" || vouched[seg.Sourced] == nil {
+			if (seg.Sourced == "" || vouched[seg.Sourced] == nil) && !rules.RunsProject(path.Base(seg.Args[0].Value)) {
 				// (A file an allow rule vouches for is trusted with
-				// its cds: see dirs.)
+				// its cds: see dirs. A program that runs a project's
+				// code — make, npm, python3 — is asked about or jailed,
+				// and then so is the command, or trusted by a rule or
+				// mode bypass: `make build && cd web && npm run build`
+				// is decided in web, as run.)
 				firstLinker = min(firstLinker, i)
 			}
 			if linkMakers != -1 || seg.Repeats {
@@ -197,9 +201,9 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		}
 	}
 	ctx.NoNewLinks = linkMakers == -1
-	cwds, each, known := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks, firstLinker)
+	cwds, each, from := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks, firstLinker)
 	mode := g.mode()
-	if g.Analysis.DirChanged || !known {
+	if g.Analysis.DirChanged || from == 0 {
 		ctx.CwdUnknown, cwds, each = true, []string{ctx.Cwd}, nil
 	}
 	// The words of every segment, in one allocation (see subjectIn).
@@ -211,10 +215,15 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	for i, seg := range segs {
 		// The directories a cd before it may lead to (see dirs).
 		segDirs := cwds
-		if each != nil {
+		sctx := ctx
+		switch {
+		case i >= from:
+			// After what makes the directory only known at run time.
+			sctx.CwdUnknown, segDirs = true, []string{ctx.Cwd}
+		case each != nil:
 			segDirs = each[i]
 		}
-		if seg.Relative != "" && !ctx.CwdUnknown {
+		if seg.Relative != "" && !sctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
 			// relative path in each (not as a path only known at run
 			// time).
@@ -226,7 +235,6 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		var subject rules.Subject
 		var as interp.Segment
 		as, subject, words = g.subjectIn(seg, words)
-		sctx := ctx
 		sctx.LinksOnlyHere = linkMakers == i
 		pr := g.Policy.Prepare(subject, sctx)
 		v, counts := g.settle(as, pr.In(segDirs[0]), vouched)
@@ -276,7 +284,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	if g.Verdicts != nil {
 		g.recordClear(segs, ctx, vouched)
 	}
-	g.contain(&out, cwds, ctx.CwdUnknown)
+	g.contain(&out, cwds, ctx.CwdUnknown || from < len(segs))
 	return out
 }
 
