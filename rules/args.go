@@ -84,6 +84,9 @@ var stringOnly = sync.OnceValue(func() map[string]bool {
 		"echo": true, "printf": true, "test": true, "[": true, "[[": true, ":": true, "true": true, "false": true,
 		"basename": true, "dirname": true, "type": true, "which": true,
 		"export": true, "declare": true, "typeset": true, "local": true, "readonly": true, "unset": true,
+		// Code the analysis reads into segments of its own (or, only
+		// known at run time, asks for): eval's text, a trap's action.
+		"eval": true, "trap": true,
 	}
 })
 
@@ -311,8 +314,9 @@ type argPlan struct {
 	first       int
 	notPaths    bool
 	// pattern is the index in args of a search tool's pattern operand
-	// (see searchPattern), which names no file; -1 for none.
-	pattern int
+	// (see searchPattern), which names no file; -1 for none. code is that
+	// of a shell's -c code (see shellCode): code its segments stand for.
+	pattern, code int
 	// nameGlobs are grep's --include and --exclude globs, in order, and
 	// globWords the indices in args of the words that are only such a
 	// glob (or an --exclude-dir one): names to match, no file to open
@@ -427,6 +431,44 @@ func (pl *argPlan) bounded(j int) bool {
 	return i < 64 && pl.bound&(1<<i) != 0
 }
 
+// shellCode returns the index in words of the code a shell given -c runs
+// (`bash -c 'find . -not -path "./.git/*"'`), -1 for none: the first
+// operand after options one of which holds c (bash(1): "commands are read
+// from the first non-option argument"). The code is no file: the analysis
+// reads it into segments of its own (or, only known at run time, asks),
+// so it is not matched as a path (a new user's `find … "./.git/*"` in
+// Claude Code's eval and bash -c asked as a protected path). Options that
+// take an argument (-o, -O, +o, +O, --rcfile, --init-file) skip it.
+func shellCode(words []string) int {
+	switch path.Base(words[0]) {
+	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash":
+	default:
+		return -1
+	}
+	c := false
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			if c && i+1 < len(words) {
+				return i + 1
+			}
+			return -1
+		case w == "-o" || w == "+o" || w == "-O" || w == "+O" || w == "--rcfile" || w == "--init-file":
+			i++
+		case strings.HasPrefix(w, "--"):
+		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
+			c = c || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+		default:
+			if c {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
 // notPaths are programs whose arguments, when only known at run time, are
 // no files they open themselves: code (eval, trap, let), a command that
 // the analysis emits as a segment of its own (exec, command, builtin and
@@ -481,13 +523,16 @@ func planArgs(words []string, open, bound uint64) argPlan {
 		return argPlan{none: true}
 	}
 	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: traits&traitReads != 0, args: words[1:], open: open, bound: bound, first: 1,
-		notPaths: traits&traitNotPaths != 0, pattern: -1}
+		notPaths: traits&traitNotPaths != 0, pattern: -1, code: -1}
 	if traits&traitSubcommands != 0 && isSubcommand(pl.args[0]) {
 		pl.args = pl.args[1:]
 		pl.first = 2
 	}
 	if i := searchPattern(words); i >= pl.first {
 		pl.pattern = i - pl.first
+	}
+	if i := shellCode(words); i >= pl.first {
+		pl.code = i - pl.first
 	}
 	if globs, at := grepNameGlobs(words); len(at) > 0 {
 		pl.nameGlobs = globs
@@ -536,7 +581,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		if sc.deny != nil {
 			break
 		}
-		if w == "" || j == pl.pattern || slices.Contains(pl.globWords, j) {
+		if w == "" || j == pl.pattern || j == pl.code || slices.Contains(pl.globWords, j) {
 			continue
 		}
 		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {

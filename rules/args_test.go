@@ -522,3 +522,27 @@ func TestGrepNameGlobs(t *testing.T) {
 		t.Errorf("reason %q names neither the file nor --exclude", v.Reason)
 	}
 }
+
+// TestShellCode checks which word of a shell's command line is the code
+// of -c (no path: see shellCode).
+func TestShellCode(t *testing.T) {
+	for _, c := range []struct {
+		words []string
+		want  int
+	}{
+		{[]string{"bash", "-c", "x"}, 2},
+		{[]string{"/bin/sh", "-ec", "x", "name"}, 2},
+		{[]string{"bash", "-o", "pipefail", "-c", "x"}, 4},
+		{[]string{"bash", "-c", "-x", "x"}, 3},
+		{[]string{"bash", "--rcfile", "f", "-c", "x"}, 4},
+		{[]string{"bash", "-c", "--", "x"}, 3},
+		{[]string{"bash", "script.sh"}, -1},
+		{[]string{"bash", "-x", "script.sh"}, -1},
+		{[]string{"python3", "-c", "x"}, -1},
+		{[]string{"bash", "+c", "x"}, -1},
+	} {
+		if got := shellCode(c.words); got != c.want {
+			t.Errorf("shellCode(%q) = %d, want %d", c.words, got, c.want)
+		}
+	}
+}

@@ -146,6 +146,9 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"eval 'f=a.json'; f=../.ssh/id_rsa; eval 'cat \"$f\"'",
 			"f=../.ssh/id_rsa\nUID=0; \\\nf=a.json\ncat \"$f\"",
 			"cat < <(cat ~/.ssh/id_rsa)",
+			"bash -c 'cat ~/.ssh/id_rsa'",
+			"bash -o posix -c 'cat ../.ssh/id_rsa'",
+			"eval 'cat ~/.ssh/id_rsa'",
 			// Attack run 43.
 			"[[ EV=../.ssh/id_rsa -eq 1 ]]; cat \"$EV\"",
 			"test -v \"a[EV=11]\"; cat \"$EV\"",
@@ -190,6 +193,11 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"f=a.json; cat \"$f\"",
 			"f=src/b.go; n=3; head -n \"$n\" \"$f\"",
 			"eval 'f=src/b.go; cat \"$f\"' < /dev/null && pwd -P",
+			// Code given to eval or a shell's -c is no path (a new
+			// user's: "./.git/*" in it asked as a protected path).
+			"eval 'find src -name \"*.go\" -not -path \"./.git/*\"' < /dev/null",
+			"bash -c 'find src -not -path \"./.git/*\" | wc -l'",
+			"bash -e -o pipefail -c 'grep -rn x src/ | grep -v /.git/'",
 			"f=a.json; eval 'cat \"$f\"'",
 			// A pipe from a process substitution is no file (a new
 			// user's).
