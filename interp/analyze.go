@@ -399,7 +399,7 @@ func cannotFail(st *syntax.Stmt) bool {
 // and a value that word splitting (with bash's IFS: the text assigns
 // none) and globbing leave whole.
 func (a *analyzer) certainLiteral(name string) bool {
-	if a.opt.Env == nil || a.opt.Session || a.envOff || a.declAttrs || a.loopDepth > 0 || a.inBody > 0 ||
+	if a.opt.Env == nil || a.opt.Session || a.envOff || a.declAttrs || a.loopDepth > 0 || a.inBody > 0 || a.inChild > 0 ||
 		envSpecial(name) || name == "COPROC" || a.envAssigned["IFS"] {
 		// (bash changes PWD, _, REPLY … on its own; an IFS the text
 		// set splits an unquoted value at other bytes.)
@@ -738,8 +738,12 @@ type analyzer struct {
 	envAssigned map[string]bool
 	envOff      bool
 	// inBody counts the function bodies around the statement being
-	// analysed where they are defined (run later, any number of times).
-	inBody int
+	// analysed where they are defined (run later, any number of times);
+	// inChild the payloads around it that another process runs (bash -c,
+	// a shell fed a here-document, a script file): its environment is
+	// what the wrapper before it (env -i, env -u, sudo) leaves, and holds
+	// none of the text's unexported variables.
+	inBody, inChild int
 	opt    Options
 	res    *resolver
 	budget budget
@@ -1794,6 +1798,21 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 	}
+	if len(c.Args) > 0 {
+		// A prefix assignment is in force while the command runs: in
+		// the code it runs (eval, bash -c, a function), the variable
+		// holds it, not what the text or the environment gave it
+		// before (attack run 47: `f=$(…) eval 'cat "$f"'`).
+		for _, as := range c.Assigns {
+			if as.Name != nil {
+				if a.envAssigned == nil {
+					a.envAssigned = map[string]bool{}
+				}
+				a.envAssigned[as.Name.Value] = true
+				delete(a.certainVars, as.Name.Value)
+			}
+		}
+	}
 	seg.Args = a.wordSlots(len(c.Args))
 	offs := make([]int, 0, len(c.Args))
 	for _, w := range c.Args {
@@ -2087,7 +2106,9 @@ func (a *analyzer) boundedParts(parts []syntax.WordPart, names []string) []strin
 			if p.Param == nil || slices.Contains(names, p.Param.Value) {
 				continue
 			}
-			if lv, ok := a.loopVals[p.Param.Value]; ok {
+			if lv, ok := a.loopVals[p.Param.Value]; ok && a.inChild == 0 {
+				// (A child shell has none of the loop's variables
+				// unless exported: attack run 47.)
 				if names == nil {
 					names = lv.bounded // shared: its capacity is its length
 				} else {
@@ -2147,7 +2168,7 @@ func plainParam(p *syntax.ParamExp) bool {
 // inside a loop or a function's body (which may run again after such a
 // thing).
 func (a *analyzer) envValue(name string) (string, bool) {
-	if a.opt.Env == nil || a.opt.Session || a.envOff || a.loopDepth > 0 || a.inBody > 0 || a.envAssigned[name] ||
+	if a.opt.Env == nil || a.opt.Session || a.envOff || a.loopDepth > 0 || a.inBody > 0 || a.inChild > 0 || a.envAssigned[name] ||
 		envSpecial(name) {
 		return "", false
 	}
@@ -2162,7 +2183,12 @@ func envSpecial(name string) bool {
 	case "PWD", "OLDPWD", "SHLVL", "_", "PPID", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS",
 		"EPOCHREALTIME", "HISTCMD", "OPTIND", "OPTARG", "REPLY", "COLUMNS", "LINES", "IFS", "UID", "EUID",
 		"GROUPS", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE", "DIRSTACK", "PIPESTATUS", "FUNCNAME",
-		"SHELLOPTS", "POSIXLY_CORRECT", "HOME", "PS4", "MAPFILE", "CDPATH", "TMOUT":
+		"SHELLOPTS", "POSIXLY_CORRECT", "HOME", "PS4", "MAPFILE", "CDPATH", "TMOUT",
+		// bash drops or resets these in a non-interactive shell, and
+		// guardsh leaves them out of its shell's environment (ShellEnv):
+		// attack run 47's `rm -rf "$PS1".git`.
+		"PS0", "PS1", "PS2", "PS3", "OPTERR", "PROMPT_COMMAND", "HISTFILE", "histchars", "HISTTIMEFORMAT",
+		"MAILPATH", "MAIL", "MAILCHECK", "BASH_ENV", "ENV", "BASHOPTS":
 		return true
 	}
 	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_") || strings.HasPrefix(name, "READLINE_") ||

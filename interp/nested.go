@@ -425,6 +425,10 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 	}
 	c.src, c.blanks, c.written = parsed, blanks, text
 	start := len(a.segs)
+	if !c.deferred && !sameShell(via) {
+		a.inChild++
+		defer func() { a.inChild-- }()
+	}
 	if c.deferred {
 		// A trap's action runs later, after what follows it may have
 		// changed any variable: as a function's body (see envValue;
@@ -453,6 +457,14 @@ func (a *analyzer) nested(text, via string, off int, f *frame, deferred, posix b
 	if posix && a.err == nil && (strings.HasPrefix(via, "sh ") || via == "| sh") {
 		a.bashReading(text, via, off, f, deferred, start)
 	}
+}
+
+// sameShell reports whether the payload of via runs in the shell that
+// runs the text around it: eval's text, an alias's expansion, a sourced
+// function's body, mapfile's callback. Any other (a shell's -c code or its
+// standard input, a script file) runs in another process.
+func sameShell(via string) bool {
+	return via == "eval" || strings.HasPrefix(via, "alias ") || strings.HasSuffix(via, "()") || strings.HasSuffix(via, " -C")
 }
 
 // bashReading analyses the code of sh -c (read as POSIX sh above, from

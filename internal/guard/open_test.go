@@ -34,7 +34,7 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws}}
 		g.Analysis.Home, g.Analysis.Dir = home, ws
 		env := map[string]string{"K": ".ssh/id_rsa", "KUBECONFIG": filepath.Join(home, ".kube", "config"),
-			"D": filepath.Join(home, ".ssh"), "TERM": "xterm", "EV": filepath.Join(ws, "a.json")}
+			"D": filepath.Join(home, ".ssh"), "TERM": "xterm", "EV": filepath.Join(ws, "a.json"), "PS1": "x"}
 		g.Analysis.Env = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 		for _, text := range []string{
 			"cat $(echo ~/.ssh/id_rsa)",
@@ -147,6 +147,17 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"f=../.ssh/id_rsa\nUID=0; \\\nf=a.json\ncat \"$f\"",
 			"cat < <(cat ~/.ssh/id_rsa)",
 			"bash -c 'cat ~/.ssh/id_rsa'",
+			// Attack run 47: a prefix assignment holds in the code the
+			// command runs; a child shell has none of the text's
+			// unexported variables, and what env -i/-u leaves; bash
+			// drops PS1.
+			"f=a.json; f=$(echo ~/.ssh/id_rsa) eval 'cat \"$f\"'",
+			"EV=$(echo ~/.ssh/id_rsa) bash -c 'cat \"$EV\"'",
+			"f=a.json; bash -c 'cat lnk/k\"$f\"'",
+			"for f in a.json; do bash -c 'cat lnk/k\"$f\"'; done",
+			"env -u EV bash -c 'cat lnk/k\"$EV\"'",
+			"env -i sh -c 'cat lnk/k\"$EV\"'",
+			"cat lnk/k\"$PS1\"",
 			"bash -o posix -c 'cat ../.ssh/id_rsa'",
 			"eval 'cat ~/.ssh/id_rsa'",
 			// Attack run 43.
