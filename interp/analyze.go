@@ -744,9 +744,9 @@ type analyzer struct {
 	// what the wrapper before it (env -i, env -u, sudo) leaves, and holds
 	// none of the text's unexported variables.
 	inBody, inChild int
-	opt    Options
-	res    *resolver
-	budget budget
+	opt             Options
+	res             *resolver
+	budget          budget
 
 	segs []Segment
 	meta []segMeta
