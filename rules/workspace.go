@@ -201,9 +201,20 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			}
 			v = val
 		} else if strings.HasPrefix(w, "-") && len(w) > 1 {
+		cluster:
 			for j := 1; j < len(w); j++ {
 				c := w[j]
 				switch {
+				case name == "sed" && c == 'i':
+					// -iSUFFIX: a backup named FILE with SUFFIX added
+					// (a new user's `sed -i.bak …` asked as a write
+					// outside). Only a backup suffix: another could make
+					// a protected name of a file's (`sed -i.yaml …
+					// .pre-commit-config`), or, with '/', put it anywhere.
+					if !slices.Contains([]string{"", ".bak", ".orig", ".old", ".backup", ".save", "~"}, w[j+1:]) {
+						return false, ""
+					}
+					break cluster
 				case strings.IndexByte(opts.flags, c) >= 0:
 				case strings.IndexByte(opts.withArg, c) >= 0 && j == len(w)-1:
 					// its value is the next word, an operand here

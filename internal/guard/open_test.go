@@ -407,7 +407,13 @@ func TestLoopWrites(t *testing.T) {
 		"for f in src/*.py; do cp \"$f\" out/; done",
 		"for f in src/a.py src/b.py; do cp \"$f\" out/; done",
 		"for d in out; do cp src/a.py \"$d\"/; done",
+		// sed's backup suffix glued to -i (a new user's).
+		"sed -i.bak s/a/b/ src/a.py",
+		"sed -ni~ s/a/b/ src/a.py",
 	}, []string{
+		"sed -i.yaml s/a/b/ src/a.py",
+		"sed -i../../x s/a/b/ src/a.py",
+		"sed -i.bak s/a/b/ ~/.bashrc",
 		"for f in lnk/*; do cp \"$f\" out/; done",
 		"for f in src/*.py; do cp \"$f\" ~/.bashrc; done",
 		"for d in ~; do cp src/a.py \"$d\"/.bashrc; done",
