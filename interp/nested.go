@@ -532,9 +532,16 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 		}
 		return false, true
 	}
-	i, sawC, sawS, sawI, rc := 1, false, false, false, -1
+	i, sawC, sawS, sawI, rc, short := 1, false, false, false, -1, false
 	for i < len(args) {
-		v := longOption(args[i].Value)
+		v := args[i].Value
+		if !short {
+			// bash reads long options only before the first short
+			// one: after it, -rcfile is -r -c -f -i -l -e (attack run
+			// 48: `bash -e -rcfile -- CODE ls` ran CODE, read as the
+			// rc file's name and the options it looks like).
+			v = longOption(v)
+		}
 		if strings.Contains(v, Hole) {
 			return false, true // an option only known at run time
 		}
@@ -543,6 +550,11 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 			break
 		}
 		if strings.HasPrefix(v, "--") {
+			if short {
+				// bash refuses it (invalid option): not what it
+				// reads, nor whether it runs anything, is analysed.
+				return false, true
+			}
 			i++
 			if v == "--rcfile" || v == "--init-file" {
 				if i < len(args) && strings.Contains(args[i].Value, Hole) {
@@ -557,6 +569,7 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 			break
 		}
 		i++
+		short = true
 		for _, ch := range v[1:] {
 			switch ch {
 			case 'c':

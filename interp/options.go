@@ -117,13 +117,17 @@ func longOption(v string) string {
 
 // setRisk reads set's (or a shell's) option words up to the first operand.
 func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
+	short := false // a short option came: no long one after it (see shell)
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if strings.Contains(v, Hole) {
 			return "", true
 		}
-		if !isSet {
+		if !isSet && !short {
 			v = longOption(v)
+		}
+		if !strings.HasPrefix(v, "--") && len(v) >= 2 && (v[0] == '-' || v[0] == '+') {
+			short = true
 		}
 		if v == "--" || v == "-" || len(v) < 2 || (v[0] != '-' && v[0] != '+') || strings.HasPrefix(v, "--") {
 			if strings.HasPrefix(v, "--") && v != "--" && !isSet {

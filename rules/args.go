@@ -445,20 +445,32 @@ func shellCode(words []string) int {
 	default:
 		return -1
 	}
-	c := false
+	c, short := false, false
 	for i := 1; i < len(words); i++ {
 		w := words[i]
+		if !short && len(w) > 2 && w[0] == '-' && w[1] != '-' && shellLongOptions[w[1:]] {
+			w = "-" + w // bash's long options spelled with one dash
+		}
 		switch {
 		case w == "--":
 			if c && i+1 < len(words) {
 				return i + 1
 			}
 			return -1
-		case w == "-o" || w == "+o" || w == "-O" || w == "+O" || w == "--rcfile" || w == "--init-file":
-			i++
 		case strings.HasPrefix(w, "--"):
+			if short {
+				return -1 // bash refuses a long option after a short one
+			}
+			if w == "--rcfile" || w == "--init-file" {
+				i++
+			}
 		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
+			// Long options only come before the first short one
+			// (attack run 48: after -e, -rcfile is -r -c -f …), and each
+			// o or O takes the next word (-oc pipefail CODE).
+			short = true
 			c = c || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+			i += strings.Count(w[1:], "o") + strings.Count(w[1:], "O")
 		default:
 			if c {
 				return i
@@ -467,6 +479,16 @@ func shellCode(words []string) int {
 		}
 	}
 	return -1
+}
+
+// shellLongOptions are bash's long options (bash 5.2 shell.c long_args;
+// interp's bashLongOptions), which it also reads spelled with one dash
+// before any short option.
+var shellLongOptions = map[string]bool{
+	"debug": true, "debugger": true, "dump-po-strings": true, "dump-strings": true, "help": true,
+	"init-file": true, "login": true, "noediting": true, "noprofile": true, "norc": true, "posix": true,
+	"pretty-print": true, "protected": true, "rcfile": true, "rpm-requires": true, "restricted": true,
+	"verbose": true, "version": true, "wordexp": true,
 }
 
 // notPaths are programs whose arguments, when only known at run time, are

@@ -540,6 +540,13 @@ func TestShellCode(t *testing.T) {
 		{[]string{"bash", "-x", "script.sh"}, -1},
 		{[]string{"python3", "-c", "x"}, -1},
 		{[]string{"bash", "+c", "x"}, -1},
+		// Long options only before the first short one (attack run 48).
+		{[]string{"bash", "-e", "-rcfile", "--", "x", "ls"}, 4},
+		{[]string{"bash", "-rcfile", "f", "-c", "x"}, 4},
+		{[]string{"bash", "-norc", "script"}, -1},
+		{[]string{"bash", "-restricted", "script"}, -1},
+		{[]string{"bash", "-oc", "pipefail", "x"}, 3},
+		{[]string{"bash", "-e", "--norc", "-c", "x"}, -1},
 	} {
 		if got := shellCode(c.words); got != c.want {
 			t.Errorf("shellCode(%q) = %d, want %d", c.words, got, c.want)

@@ -160,6 +160,13 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cat lnk/k\"$PS1\"",
 			"bash -o posix -c 'cat ../.ssh/id_rsa'",
 			"eval 'cat ~/.ssh/id_rsa'",
+			// Attack run 48: bash reads long options only before the
+			// first short one.
+			"bash -e -rcfile -- \"-x||cat ~/.ssh/$'\\x69'd_rsa\" ls",
+			"bash -x -rcfile 'cat ~/.ssh/id_rsa' -c ls",
+			"bash -e -rcfile 'rm -rf .git' -c ls",
+			"bash -norc ~/.ssh/id_rsa",
+			"bash -oc ~/.ssh/id_rsa README",
 			// Attack run 43.
 			"[[ EV=../.ssh/id_rsa -eq 1 ]]; cat \"$EV\"",
 			"test -v \"a[EV=11]\"; cat \"$EV\"",
