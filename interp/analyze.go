@@ -1798,19 +1798,19 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 		seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
 		seg.RunsCode = seg.RunsCode || f.runsCode(as)
 	}
-	if len(c.Args) > 0 {
-		// A prefix assignment is in force while the command runs: in
-		// the code it runs (eval, bash -c, a function), the variable
-		// holds it, not what the text or the environment gave it
-		// before (attack run 47: `f=$(…) eval 'cat "$f"'`).
-		for _, as := range c.Assigns {
-			if as.Name != nil {
-				if a.envAssigned == nil {
-					a.envAssigned = map[string]bool{}
-				}
-				a.envAssigned[as.Name.Value] = true
-				delete(a.certainVars, as.Name.Value)
+	// The variables it assigns are no longer the environment's, nor
+	// what the text made certain (a statement of plain assignments makes
+	// them so again in track). This before the code the command runs is
+	// analysed: a prefix assignment is in force there (eval, bash -c, a
+	// function: attack run 47's `f=$(…) eval 'cat "$f"'`), and may
+	// persist (`f=x :` in POSIX mode).
+	for _, as := range c.Assigns {
+		if as.Name != nil {
+			if a.envAssigned == nil {
+				a.envAssigned = map[string]bool{}
 			}
+			a.envAssigned[as.Name.Value] = true
+			delete(a.certainVars, as.Name.Value)
 		}
 	}
 	seg.Args = a.wordSlots(len(c.Args))
@@ -2415,17 +2415,6 @@ func (b loopBody) parts(parts []syntax.WordPart) bodyRead {
 // seg): a statement of plain assignments assigns them; unset, read,
 // mapfile/readarray and getopts forget the variables they name.
 func (a *analyzer) track(c *syntax.CallExpr, seg Segment) {
-	for _, as := range c.Assigns {
-		if as.Name != nil {
-			if a.envAssigned == nil {
-				a.envAssigned = map[string]bool{}
-			}
-			a.envAssigned[as.Name.Value] = true
-			// (Made certain again below when this statement is; a
-			// prefix assignment may persist: `f=x :` in POSIX mode.)
-			delete(a.certainVars, as.Name.Value)
-		}
-	}
 	if len(seg.Args) > 0 {
 		switch seg.Args[0].Value {
 		case "read", "mapfile", "readarray", "getopts", "printf", "let", "unset", "wait", "source", ".", "eval",
