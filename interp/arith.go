@@ -270,7 +270,7 @@ func (a *analyzer) arithCheck() {
 				continue
 			}
 			switch {
-			case facts.intAttrs && !facts.safeAssign(name, w):
+			case facts.intAttrs && !facts.safeAssign(w):
 				// Under declare -i every value assigned is arithmetic.
 				flag(s)
 			case declares && facts.arrays[name] && compoundValue(w):
@@ -549,15 +549,15 @@ func (f *arithFacts) assign(name string, w Word) {
 	f.values[name] = append(f.values[name], v...)
 }
 
-// safeAssign reports whether the assignment w of name gives a value
-// arithmetic may evaluate (see arithCheck's -i).
-func (f *arithFacts) safeAssign(name string, w Word) bool {
+// safeAssign reports whether the assignment w gives a value arithmetic
+// may evaluate (see arithCheck's -i).
+func (f *arithFacts) safeAssign(w Word) bool {
 	v, ok := f.safeValue(w)
 	if !ok {
 		return false
 	}
 	for _, x := range v {
-		if !f.safeText(x, 0) {
+		if !f.safeRef(x, 0) {
 			return false
 		}
 	}

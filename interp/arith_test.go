@@ -110,6 +110,7 @@ func TestArithmeticOnRunTimeValues(t *testing.T) {
 		{`read -r x < f; echo "$x"`, false},
 		{`n=3; [[ $n -gt 2 && $# -eq 0 && -f "$f" ]]`, false},
 		{`x=5; y=x; : $((y >= 2)) $((y == 5)) $((y != 1)) $((y <= 9))`, false},
+		{`declare -i n; n=5; m=$((n + 1))`, false},
 		{`export PATH="$PATH:/x"; y=$(cat f); local v="$y"; declare -a a=(1 2); : ${!a[@]}`, false},
 		{`for i in 1 2; do n=$((i + 1)); : $((n)); done; x=$(( (1 + 2) * 3 )); : $((x))`, false},
 		{`declare -a arr=($(ls)); local -a f=("$@"); y=$(cat f); declare x=$y`, false},
