@@ -515,6 +515,8 @@ func arithNames(refs string) string {
 			continue
 		case r == interp.Hole:
 			r = "…"
+		case strings.HasPrefix(r, "!"):
+			r = "the output of a command the text may redefine"
 		default:
 			r = "$" + r
 		}
