@@ -549,6 +549,12 @@ func (a *analyzer) shell(base string, args []Word, offs []int, s *syntax.Stmt, f
 			i++
 			break
 		}
+		if v == "+" {
+			// An empty option group: bash and dash skip it and read on
+			// (attack run 49: `bash -c + CODE` runs CODE).
+			i++
+			continue
+		}
 		if strings.HasPrefix(v, "--") {
 			if short {
 				// bash refuses it (invalid option): not what it

@@ -126,6 +126,9 @@ func setRisk(args []Word, isSet bool) (refuse string, dynamic bool) {
 		if !isSet && !short {
 			v = longOption(v)
 		}
+		if v == "+" && !isSet {
+			continue // an empty option group, which a shell skips (see shell)
+		}
 		if !strings.HasPrefix(v, "--") && len(v) >= 2 && (v[0] == '-' || v[0] == '+') {
 			short = true
 		}

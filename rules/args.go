@@ -457,6 +457,8 @@ func shellCode(words []string) int {
 				return i + 1
 			}
 			return -1
+		case w == "+":
+			// An empty option group, which bash and dash skip.
 		case strings.HasPrefix(w, "--"):
 			if short {
 				return -1 // bash refuses a long option after a short one
@@ -469,7 +471,7 @@ func shellCode(words []string) int {
 			// (attack run 48: after -e, -rcfile is -r -c -f …), and each
 			// o or O takes the next word (-oc pipefail CODE).
 			short = true
-			c = c || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+			c = c || strings.ContainsRune(w[1:], 'c') // +c too, as bash reads it
 			i += strings.Count(w[1:], "o") + strings.Count(w[1:], "O")
 		default:
 			if c {

@@ -539,7 +539,6 @@ func TestShellCode(t *testing.T) {
 		{[]string{"bash", "script.sh"}, -1},
 		{[]string{"bash", "-x", "script.sh"}, -1},
 		{[]string{"python3", "-c", "x"}, -1},
-		{[]string{"bash", "+c", "x"}, -1},
 		// Long options only before the first short one (attack run 48).
 		{[]string{"bash", "-e", "-rcfile", "--", "x", "ls"}, 4},
 		{[]string{"bash", "-rcfile", "f", "-c", "x"}, 4},
@@ -547,6 +546,10 @@ func TestShellCode(t *testing.T) {
 		{[]string{"bash", "-restricted", "script"}, -1},
 		{[]string{"bash", "-oc", "pipefail", "x"}, 3},
 		{[]string{"bash", "-e", "--norc", "-c", "x"}, -1},
+		// A lone + is an empty option group (attack run 49).
+		{[]string{"bash", "-c", "+", "x"}, 3},
+		{[]string{"sh", "+", "-c", "x"}, 3},
+		{[]string{"bash", "+c", "x"}, 2},
 	} {
 		if got := shellCode(c.words); got != c.want {
 			t.Errorf("shellCode(%q) = %d, want %d", c.words, got, c.want)

@@ -486,3 +486,20 @@ func expectRuns(t *testing.T, g *Guard, run, refused []string) {
 		}
 	}
 }
+
+// TestShellOptionsInBypass checks, in mode bypass where only deny rules
+// stop a command, that the code a nested shell runs is the code decided:
+// bash reads long options only before its first short one (attack run
+// 48) and skips a lone + (attack run 49: `bash -c + CODE` runs CODE).
+func TestShellOptionsInBypass(t *testing.T) {
+	g, _, _ := autoWorkspace(t, rules.Bypass, nil, nil)
+	expectRuns(t, g, []string{"bash -c 'echo hi'", "bash -e -o pipefail -c 'ls'"}, []string{
+		"bash -c + 'cat ~/.ssh/id_rsa'",
+		"sh -c + 'cat ~/.ssh/id_rsa'",
+		"bash + -c 'cat ~/.ssh/id_rsa'",
+		"env bash -c + 'cat ~/.ssh/id_rsa'",
+		"bash -e -rcfile -- \"-x||cat ~/.ssh/$'\\x69'd_rsa\" ls",
+		"bash -x -rcfile 'cat ~/.ssh/id_rsa' -c ls",
+		"bash -oc ~/.ssh/id_rsa README",
+	})
+}
