@@ -1374,6 +1374,14 @@ func (a *analyzer) emit(s Segment, f *frame) {
 		s.Arith = joinRefs(s.Arith, a.arith)
 		a.arith = a.arith[:0]
 	}
+	for _, w := range s.Assigns {
+		if strings.HasPrefix(w.Value, "BASH_FUNC_") {
+			// A function exported to the bash it starts (`env
+			// 'BASH_FUNC_ls%%=() { … }' bash -c ls`): code no segment
+			// shows (attack run 50).
+			s.RunsCode = true
+		}
+	}
 	m := segMeta{deferred: f.deferred, cwd: s.MayChangeDir()}
 	if m.cwd && a.firstCd < 0 {
 		a.firstCd = len(a.segs)

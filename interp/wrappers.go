@@ -305,7 +305,10 @@ func unwrapEnv(args []Word) (r wrapResult) {
 	if i < len(args) && args[i].Value == "-" {
 		i++
 	}
-	for i < len(args) && assignPrefixLen(args[i].Value) > 0 {
+	// env(1) takes every operand holding "=" before the command as
+	// NAME=VALUE, whatever NAME is: `BASH_FUNC_ls%%=() { … }` exports a
+	// function to the bash it starts (attack run 50).
+	for i < len(args) && (assignPrefixLen(args[i].Value) > 0 || strings.Index(args[i].Value, "=") > 0) {
 		if !oneWord(args[i]) {
 			r.unknown = true
 			return r
@@ -462,7 +465,10 @@ func unwrapSudo(args []Word) (r wrapResult) {
 		}
 	}
 	var assigns []Word
-	for i < len(args) && assignPrefixLen(args[i].Value) > 0 {
+	// env(1) takes every operand holding "=" before the command as
+	// NAME=VALUE, whatever NAME is: `BASH_FUNC_ls%%=() { … }` exports a
+	// function to the bash it starts (attack run 50).
+	for i < len(args) && (assignPrefixLen(args[i].Value) > 0 || strings.Index(args[i].Value, "=") > 0) {
 		if !oneWord(args[i]) {
 			r.unknown = true
 			return r

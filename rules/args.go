@@ -639,8 +639,11 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 				sc.holedInCwd(w)
 			} else if i == 0 && sc.could == nil {
 				// `cat ?d_rsa` after `cd "$(echo ~/.ssh)"` (attack run
-				// 43): names in a directory only known at run time.
+				// 43): names in a directory only known at run time,
+				// which a deny rule or a built-in secret could match
+				// (attack run 50: `cat *` there read ~/.aws/credentials).
 				sc.holedWhole(Hole + "/" + w)
+				sc.holedSecretWhole(Hole + "/" + w)
 			} else if i > 0 && w[0] != '-' {
 				sc.holed(w, w[:i])
 			}
@@ -1404,6 +1407,26 @@ func (sc *argScan) holedWhole(word string) {
 		if i := minHit(h.deny, h.could); i >= 0 {
 			sc.could = &argHit{rule: t.entries[i].rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
 			return
+		}
+	}
+}
+
+// holedSecretWhole is holedWhole for the built-in secrets (ask rules of
+// SecretsFile): the first that could match the word, each run-time part
+// any string, asks.
+func (sc *argScan) holedSecretWhole(word string) {
+	if sc.ask != nil {
+		return
+	}
+	u := appendUnits(nil, word)
+	for _, sec := range sc.sections {
+		t := sc.x.sections[sec]
+		for i := range t.entries {
+			e := &t.entries[i]
+			if e.rule.Decision == Ask && e.rule.File == SecretsFile && sc.hm.could(e.g, u) {
+				sc.ask = &argHit{rule: e.rule, arg: tildeShown(word, sc.home), could: true, runtime: true}
+				return
+			}
 		}
 	}
 }

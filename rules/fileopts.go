@@ -18,6 +18,10 @@ type fileOpts struct {
 	// name made, never a directory to land in).
 	targetDir                 string
 	hasTargetDir, noTargetDir bool
+	// backup: -b, --backup[=CONTROL], -S, --suffix (a backup is made of
+	// each file replaced); suffix is -S or --suffix's value.
+	backup bool
+	suffix string
 	// operands are the words that are no option nor an option's value,
 	// and at their indices in the words.
 	operands []string
@@ -99,6 +103,10 @@ func parseFileOpts(words []string) (fileOpts, bool) {
 			o.symbolic = true
 		case ln && (opt == "relative" || opt == "r"):
 			o.relative = true
+		case opt == "backup" || opt == "b":
+			o.backup = true
+		case opt == "suffix" || opt == "S":
+			o.backup, o.suffix = true, val
 		}
 	}
 	for i := 1; i < len(words); i++ {

@@ -37,6 +37,17 @@ var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
 	}
 })
 
+// backupSuffix reports a backup suffix that makes no protected name of a
+// file's when added to it (sed -i.bak, cp -b -S .orig): another could
+// (`.json` after `.mcp`, `t/hooks/pre-commit` after `.gi`).
+func backupSuffix(s string) bool {
+	switch s {
+	case ".bak", ".orig", ".old", ".backup", ".save", "~":
+		return true
+	}
+	return false
+}
+
 // writerOptions are a workspace writer's short options: flags, and those
 // whose value is the next word (a value glued to its letter, -t/dir, is
 // not read, so such a word is never taken as staying inside).
@@ -118,6 +129,35 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		if fo, ok = parseFileOpts(words); !ok {
 			return false, ""
 		}
+		if fo.backup && !backupSuffix(fo.suffix) {
+			// A backup named DEST with a suffix added: another suffix
+			// could make a protected name of a file's (attack run 50:
+			// `cp -b -S .json x .mcp`), and none given takes
+			// SIMPLE_BACKUP_SUFFIX from the environment. A suffix with
+			// no '/' that makes none of an operand's is one too (`ln -S
+			// -s f g`).
+			if fo.suffix == "" || strings.Contains(fo.suffix, "/") {
+				return false, ""
+			}
+			// What is backed up: an operand itself, or a source's name
+			// in the directory it lands in.
+			names := slices.Clone(fo.operands)
+			dirs := []string{fo.targetDir}
+			if !fo.hasTargetDir && len(fo.operands) > 0 {
+				dirs = []string{fo.operands[len(fo.operands)-1]}
+			}
+			for _, d := range dirs {
+				for _, op := range fo.operands {
+					names = append(names, path.Join(d, path.Base(op)))
+				}
+			}
+			for _, n := range names {
+				b := newPathSubject(n+fo.suffix, ctx)
+				if !b.static || x.protectedBy(b) != "" {
+					return false, ""
+				}
+			}
+		}
 	}
 	// ln -s TARGET… LINK: a target is what the link will hold, relative
 	// to the link's directory (`ln -sf ../README.md docs/README.md` asked
@@ -195,8 +235,17 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			// `rm -rf -- --x/../.git` after `mkdir ./--x` was skipped as
 			// a long option).
 		} else if strings.HasPrefix(w, "--") {
-			_, val, ok := strings.Cut(w, "=")
+			opt, val, ok := strings.Cut(w, "=")
 			if !ok {
+				continue
+			}
+			if name == "sed" && len(opt) > 3 && strings.HasPrefix("--in-place", opt) {
+				// --in-place=SUFFIX names a backup FILE+SUFFIX (attack
+				// run 50: --in-place=t/hooks/pre-commit renamed .gi to
+				// .git/hooks/pre-commit): a backup suffix only.
+				if !backupSuffix(val) {
+					return false, ""
+				}
 				continue
 			}
 			v = val
@@ -211,7 +260,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 					// outside). Only a backup suffix: another could make
 					// a protected name of a file's (`sed -i.yaml …
 					// .pre-commit-config`), or, with '/', put it anywhere.
-					if !slices.Contains([]string{"", ".bak", ".orig", ".old", ".backup", ".save", "~"}, w[j+1:]) {
+					if w[j+1:] != "" && !backupSuffix(w[j+1:]) {
 						return false, ""
 					}
 					break cluster

@@ -130,6 +130,16 @@ walk:
 		var landed []string
 		for _, d := range slices.Clone(starts) {
 			for _, next := range cdLands(d, target) {
+				if perProcessDir(next) {
+					// /proc/self/root/…, /proc/PID/cwd, /dev/fd/N: a
+					// directory as the shell's process sees it, which
+					// relative paths would be decided as written
+					// (attack run 50: `cd /proc/self/root/home/u/.ssh
+					// && cat id_rsa`).
+					from = unknownAt(i + 1)
+					out = out[:upto[i]]
+					break walk
+				}
 				if !slices.Contains(landed, next) {
 					landed = append(landed, next)
 				}
@@ -162,6 +172,13 @@ walk:
 		}
 	}
 	return out, each, from
+}
+
+// perProcessDir reports a directory under /proc or /dev (/proc/self/root,
+// /proc/PID/cwd, /dev/fd/N …): what it is depends on the process that
+// looks, and a path below it does not read as the file it names.
+func perProcessDir(p string) bool {
+	return p == "/proc" || strings.HasPrefix(p, "/proc/") || p == "/dev" || strings.HasPrefix(p, "/dev/")
 }
 
 // namesDir reports whether the cd target p has a component that is a

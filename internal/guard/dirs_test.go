@@ -125,6 +125,11 @@ func TestCdThatDoesNotMove(t *testing.T) {
 		{"cat ../key.pem; cd \"$d\" && ls", rules.Deny},
 		{"for i in 1; do cat ../key.pem; done; cd \"$d\"", rules.Ask},
 		{"make build && cd lnk && cat ../key.pem", rules.Deny},
+		// A directory under /proc or /dev is the process's view: what
+		// follows a cd there is in a directory only known at run time
+		// (attack run 50: /proc/self/root is /).
+		{"cd /proc/self/root" + home + " && cat key.pem", rules.Ask},
+		{"cd /proc && cat self/root" + home + "/key.pem", rules.Ask},
 	} {
 		if o := g.Evaluate(c.text); o.Decision != c.want {
 			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))

@@ -176,6 +176,7 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cd \"$(echo ~/.ssh)\" && cat *",
 			"cd \"$(echo ~/.ssh)\" && grep -r . *",
 			"d=$(echo ~/.ssh); cd \"$d\" && cat $((1))",
+			"cd \"$(echo ~/.kube)\" && cat *",
 			"wc -l < <(cat ../.ssh/id_rsa)",
 			"for f in ../.ssh/id_*; do wc -c < \"$f\"; done",
 			"for f in ../.ssh/*; do wc -c < \"$f\"; done",
@@ -417,8 +418,16 @@ func TestLoopWrites(t *testing.T) {
 		// sed's backup suffix glued to -i (a new user's).
 		"sed -i.bak s/a/b/ src/a.py",
 		"sed -ni~ s/a/b/ src/a.py",
+		"sed --in-place=.orig s/a/b/ src/a.py",
+		"cp -b -S .bak src/a.py src/b.py",
 	}, []string{
 		"sed -i.yaml s/a/b/ src/a.py",
+		// Backup suffixes that make protected names (attack run 50).
+		"sed --in-place=t/hooks/pre-commit s/a/a/ .gi",
+		"cp -b -S .json src/a.py .mcp",
+		"mv -b -S .yaml src/a.py .pre-commit-config",
+		"cp -b src/a.py src/b.py",
+		"cp -b -S .json src/.mcp ./",
 		"sed -i../../x s/a/b/ src/a.py",
 		"sed -i.bak s/a/b/ ~/.bashrc",
 		"for f in lnk/*; do cp \"$f\" out/; done",
@@ -501,5 +510,6 @@ func TestShellOptionsInBypass(t *testing.T) {
 		"bash -e -rcfile -- \"-x||cat ~/.ssh/$'\\x69'd_rsa\" ls",
 		"bash -x -rcfile 'cat ~/.ssh/id_rsa' -c ls",
 		"bash -oc ~/.ssh/id_rsa README",
+		"env 'BASH_FUNC_ls%%=() { cat ~/.ssh/id_rsa; }' bash -c ls",
 	})
 }
