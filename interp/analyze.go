@@ -2738,7 +2738,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				continue
 			}
 			if selfPath(t.Value) && !devTarget(t.Value, write) && (write || !otherDescriptor(t.Value)) {
-				t.Value = procHole
+				t.Value = selfTarget(t.Value)
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
 				a.emitTarget(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, r.Word, len(targets), f)
@@ -2880,6 +2880,55 @@ func devTarget(v string, write bool) bool {
 // descriptor opened there for writing adds to what that process reads,
 // such as a shell's script.
 const procHole = "/proc/" + Hole
+
+// selfTarget is what a redirection target selfPath reports names for the
+// shell: below /proc/PID/root, the same path from /; below the shell's
+// own /proc/self/cwd, the same path relative to its working directory;
+// below a descriptor (/dev/fd/N/…, /proc/self/fd/N/…) or another
+// process's working directory, a path in a directory only known at run
+// time; a process's file (/proc/PID/environ) as written; a descriptor
+// itself, procHole (attack run 51: `cat < /proc/self/root/home/u/.ssh/
+// id_rsa` read the key in mode auto, decided as procHole).
+func selfTarget(v string) string {
+	if strings.Contains(v, "..") || strings.Contains(v, Hole) {
+		return procHole
+	}
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '/' })
+	switch {
+	case len(parts) >= 2 && parts[0] == "dev" && parts[1] == "fd":
+		if len(parts) > 3 {
+			return Hole + "/" + strings.Join(parts[3:], "/")
+		}
+		return procHole
+	case len(parts) >= 2 && parts[0] == "dev":
+		if len(parts) > 2 {
+			return Hole + "/" + strings.Join(parts[2:], "/") // below /dev/stdin …
+		}
+		return procHole
+	case len(parts) >= 3 && parts[0] == "proc" && (parts[1] == "self" || parts[1] == "thread-self" || allDigits(parts[1])):
+		self := parts[1] != "" && !allDigits(parts[1])
+		rest := strings.Join(parts[3:], "/")
+		switch parts[2] {
+		case "root":
+			return "/" + rest
+		case "cwd":
+			if rest == "" {
+				return procHole
+			}
+			if self {
+				return rest
+			}
+			return Hole + "/" + rest
+		case "fd", "task", "map_files":
+			if len(parts) > 4 {
+				return Hole + "/" + strings.Join(parts[4:], "/")
+			}
+			return procHole
+		}
+		return "/" + strings.Join(parts, "/")
+	}
+	return procHole
+}
 
 // otherDescriptor reports a path /proc/PID/fd/N (or …/task/TID/fd/N) of a
 // process other than the one resolving it, PID a number or only known at

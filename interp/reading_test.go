@@ -242,12 +242,17 @@ func TestAnalyzePOSIXShells(t *testing.T) {
 // A path of the shell's own process means something else to the analysis.
 func TestAnalyzeSelfPaths(t *testing.T) {
 	runCases(t, home, []analyzeCase{
+		// Below its working directory, a path relative to it (here
+		// after a cd, so only known once the cd has run); below a root,
+		// the same path from / (attack run 51 read the key through one).
 		{"the shell's working directory", "cd /secret; echo hi > /proc/self/cwd/x",
-			[]string{"exec cd /secret", "write \"/proc/\\x00\"", "exec echo hi"}},
+			[]string{"exec cd /secret", "write \"\\x00\"", "exec echo hi"}},
 		{"other proc paths of the shell", "echo > /proc/thread-self/cwd/x > /proc/123/root/x < /proc/$pid/environ > /proc/net/x",
-			[]string{"write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "read \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
+			[]string{"write x", "write /x", "read \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
 		{"dots and slashes lead there too", "echo > /proc/./self/cwd/x > //proc/self/x > /tmp/../proc/self/cwd/y > /dev/fd/../cwd/z",
-			[]string{"write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
+			[]string{"write \"/proc/\\x00\"", "write /proc/self/x", "write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
+		{"a root below /proc is /", "cat < /proc/self/root/etc/passwd < /proc/1/environ < /dev/fd/3/x",
+			[]string{"read /etc/passwd", "read /proc/1/environ", "read \"\\x00/x\"", "exec cat"}},
 		{"descriptors other than the standard ones", "cat < /dev/fd/5 > /dev/fd/3 2> /dev/fd/2",
 			[]string{"read \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec cat"}},
 		{"writing standard input", "echo PWN < victim > /dev/stdin",

@@ -608,6 +608,17 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		if w == "" || j == pl.pattern || j == pl.code || slices.Contains(pl.globWords, j) {
 			continue
 		}
+		if !strings.Contains(w, Hole) && sc.could == nil && !pl.notPaths && isProcPath(w) {
+			r, known := procPath(w, sc.cwd)
+			descriptor := strings.Contains(w, "/fd/") || strings.HasPrefix(squeeze(w), "/dev/")
+			if !known && !strings.HasPrefix(r, "/") && (r != "" || strings.HasSuffix(w, "/") || !descriptor) {
+				// Below a descriptor (`grep -r . /dev/fd/3/` with 3<
+				// ~/.ssh: attack run 51), or another process's
+				// directory: any path at all. A descriptor itself
+				// (`readlink /proc/self/fd/2`) is what was opened there.
+				sc.holedAnywhere(Hole + "/" + r)
+			}
+		}
 		if i := strings.Index(w, Hole); i >= 0 && isProcPath(w) {
 			if d, other := otherDescriptor(w); other && sc.ask == nil {
 				// Another process's descriptor, its PID only known
@@ -618,7 +629,13 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			if r, known := procPath(w, sc.cwd); known {
 				w = r
 			} else {
+				// Below a descriptor or another process's directory:
+				// any path at all (attack run 51: `{ grep -r .
+				// /dev/fd/3/; } 3< ~/.ssh`, `cat /dev/fd/3/*`).
 				w = Hole + "/" + r
+				if sc.could == nil && !pl.notPaths {
+					sc.holedAnywhere(w)
+				}
 			}
 		}
 		if i := strings.Index(w, Hole); i >= 0 {

@@ -177,6 +177,14 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cd \"$(echo ~/.ssh)\" && grep -r . *",
 			"d=$(echo ~/.ssh); cd \"$d\" && cat $((1))",
 			"cd \"$(echo ~/.kube)\" && cat *",
+			// Attack run 51: below a descriptor, and /proc paths in
+			// redirections.
+			"{ grep -r . /dev/fd/3/; } 3< ~/.ssh",
+			"{ cat /dev/fd/3/*; } 3< ~/.ssh",
+			"{ cat /dev/stdin/*; } < ~/.ssh",
+			"cat < /proc/self/root" + home + "/.ssh/id_rsa",
+			"cat < /proc/self/cwd/../.ssh/id_rsa",
+			"cat < /proc/self/root" + home + "/.kube/config",
 			"wc -l < <(cat ../.ssh/id_rsa)",
 			"for f in ../.ssh/id_*; do wc -c < \"$f\"; done",
 			"for f in ../.ssh/*; do wc -c < \"$f\"; done",
