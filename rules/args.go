@@ -493,6 +493,21 @@ var shellLongOptions = map[string]bool{
 	"verbose": true, "version": true, "wordexp": true,
 }
 
+// descriptorItself reports a path that names a descriptor directory
+// (/dev/fd, /proc/PID/fd) or a descriptor in it (/dev/fd/2), not a path
+// below a descriptor (/dev/fd/3/, /dev/fd/3/x), which leads into whatever
+// directory was opened there.
+func descriptorItself(w string) bool {
+	s := strings.TrimSuffix(squeeze(w), "/")
+	parts := strings.Split(strings.TrimPrefix(s, "/"), "/")
+	for k, c := range parts {
+		if c == "fd" && (k == 1 && parts[0] == "dev" || k >= 2 && parts[0] == "proc") {
+			return len(parts) <= k+2 && !(len(parts) == k+2 && strings.HasSuffix(w, "/"))
+		}
+	}
+	return false
+}
+
 // notPaths are programs whose arguments, when only known at run time, are
 // no files they open themselves: code (eval, trap, let), a command that
 // the analysis emits as a segment of its own (exec, command, builtin and
@@ -609,9 +624,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			continue
 		}
 		if !strings.Contains(w, Hole) && sc.could == nil && !pl.notPaths && isProcPath(w) {
-			r, known := procPath(w, sc.cwd)
-			descriptor := strings.Contains(w, "/fd/") || strings.HasPrefix(squeeze(w), "/dev/")
-			if !known && !strings.HasPrefix(r, "/") && (r != "" || strings.HasSuffix(w, "/") || !descriptor) {
+			if r, known := procPath(w, sc.cwd); !known && !strings.HasPrefix(r, "/") && !descriptorItself(w) {
 				// Below a descriptor (`grep -r . /dev/fd/3/` with 3<
 				// ~/.ssh: attack run 51), or another process's
 				// directory: any path at all. A descriptor itself

@@ -234,6 +234,10 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"for f in src/*.go; do wc -l \"$f\"; done",
 			"for f in src/*.go; do n=$(wc -l < \"$f\"); echo \"$f $n\"; done",
 			"n=0; (( n++ )); let n=n+1; echo $n",
+			// Descriptors themselves, listed or read as links.
+			"ls -l /proc/self/fd",
+			"ls /dev/fd/",
+			"readlink /proc/self/fd/2",
 			"d=src; ls \"$d\" && wc -l \"$d\"/b.go",
 		} {
 			if o := g.Evaluate(text); o.Decision != rules.Allow {
