@@ -2888,10 +2888,13 @@ const procHole = "/proc/" + Hole
 // process's working directory, a path in a directory only known at run
 // time; a process's file (/proc/PID/environ) as written; a descriptor
 // itself, procHole (attack run 51: `cat < /proc/self/root/home/u/.ssh/
-// id_rsa` read the key in mode auto, decided as procHole).
+// id_rsa` read the key in mode auto, decided as procHole); anything else
+// (a "..", a run-time part, another spelling) any path at all.
 func selfTarget(v string) string {
 	if strings.Contains(v, "..") || strings.Contains(v, Hole) {
-		return procHole
+		// `/proc/self/cwd/../x`, `/proc/$$/root/x`: any path at all
+		// (attack run 52 read the key in mode auto through procHole).
+		return Hole
 	}
 	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '/' })
 	switch {
@@ -2926,8 +2929,10 @@ func selfTarget(v string) string {
 			return procHole
 		}
 		return "/" + strings.Join(parts, "/")
+	case len(parts) >= 2 && parts[0] == "proc" && (parts[1] == "net" || parts[1] == "mounts"):
+		return procHole // the shell's network and mount tables
 	}
-	return procHole
+	return Hole // `/proc/./self/…` and other spellings: any path
 }
 
 // otherDescriptor reports a path /proc/PID/fd/N (or …/task/TID/fd/N) of a

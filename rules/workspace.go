@@ -273,6 +273,9 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			}
 			continue
 		}
+		if name == "tee" && slices.Contains(devSinks, v) {
+			continue // `tee /dev/stderr`: the stream, no file
+		}
 		if ctx.CwdUnknown && !strings.HasPrefix(v, "/") {
 			return false, ""
 		}

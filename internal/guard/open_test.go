@@ -185,6 +185,10 @@ func TestRunTimeReadsOfSecrets(t *testing.T) {
 			"cat < /proc/self/root" + home + "/.ssh/id_rsa",
 			"cat < /proc/self/cwd/../.ssh/id_rsa",
 			"cat < /proc/self/root" + home + "/.kube/config",
+			"cat < /proc/./self/root" + home + "/.kube/config",
+			"cat < /proc/self/../self/root" + home + "/.kube/config",
+			"cat < /proc/$$/root" + home + "/.kube/config",
+			"cat < /proc/$$/environ",
 			"wc -l < <(cat ../.ssh/id_rsa)",
 			"for f in ../.ssh/id_*; do wc -c < \"$f\"; done",
 			"for f in ../.ssh/*; do wc -c < \"$f\"; done",
@@ -523,5 +527,26 @@ func TestShellOptionsInBypass(t *testing.T) {
 		"bash -x -rcfile 'cat ~/.ssh/id_rsa' -c ls",
 		"bash -oc ~/.ssh/id_rsa README",
 		"env 'BASH_FUNC_ls%%=() { cat ~/.ssh/id_rsa; }' bash -c ls",
+	})
+}
+
+// TestProcRedirectionsWithoutDenyRules checks, under a config of just
+// mode auto (the built-in secrets ask, no deny rule could match), that a
+// redirection through /proc is decided as the path it reaches or as any
+// path, not as a descriptor (attack runs 51 and 52 read the key so).
+func TestProcRedirectionsWithoutDenyRules(t *testing.T) {
+	g, home, _ := autoWorkspace(t, rules.Auto, nil, nil)
+	p, err := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Policy = p
+	expectRuns(t, g, []string{"echo x 2>/dev/stderr", "cat < /dev/stdin", "ls -l /proc/self/fd"}, []string{
+		"cat < /proc/self/root" + home + "/.ssh/id_rsa",
+		"cat < /proc/./self/root" + home + "/.ssh/id_rsa",
+		"cat < /proc/self/../self/root" + home + "/.ssh/id_rsa",
+		"cat < /proc/$$/root" + home + "/.ssh/id_rsa",
+		"cat < /proc/self/cwd/../.ssh/id_rsa",
+		"cat < /proc/$$/environ",
 	})
 }
