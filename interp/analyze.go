@@ -2738,7 +2738,7 @@ func (a *analyzer) redirs(rs []*syntax.Redirect, f *frame) (runs bool) {
 				continue
 			}
 			if selfPath(t.Value) && !devTarget(t.Value, write) && (write || !otherDescriptor(t.Value)) {
-				t.Value = selfTarget(t.Value)
+				t.Value = selfTarget(t.Value, write)
 			}
 			if (write || (read && (fd == 1 || fd == 2))) && !devTarget(t.Value, true) {
 				a.emitTarget(Segment{Kind: Write, Args: append(a.wordSlots(1), t), Line: line, Col: col, Via: f.via, RunsCode: targetRuns}, r.Word, len(targets), f)
@@ -2890,26 +2890,38 @@ const procHole = "/proc/" + Hole
 // itself, procHole (attack run 51: `cat < /proc/self/root/home/u/.ssh/
 // id_rsa` read the key in mode auto, decided as procHole); anything else
 // (a "..", a run-time part, another spelling) any path at all.
-func selfTarget(v string) string {
+func selfTarget(v string, write bool) string {
+	// unknown is a path in a directory only known at run time below
+	// rest: to read, any path; to write, procHole still, a protected
+	// path (a process's descriptors: a shell's script pipe).
+	unknown := func(rest string) string {
+		if write {
+			return procHole
+		}
+		if rest == "" {
+			return Hole
+		}
+		return Hole + "/" + rest
+	}
 	if strings.Contains(v, "..") || strings.Contains(v, Hole) {
-		// `/proc/self/cwd/../x`, `/proc/$$/root/x`: any path at all
-		// (attack run 52 read the key in mode auto through procHole).
-		return Hole
+		// `/proc/self/cwd/../x`, `/proc/$$/root/x` (attack run 52 read
+		// the key in mode auto through procHole).
+		return unknown("")
 	}
 	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '/' })
 	switch {
 	case len(parts) >= 2 && parts[0] == "dev" && parts[1] == "fd":
 		if len(parts) > 3 {
-			return Hole + "/" + strings.Join(parts[3:], "/")
+			return unknown(strings.Join(parts[3:], "/"))
 		}
 		return procHole
 	case len(parts) >= 2 && parts[0] == "dev":
 		if len(parts) > 2 {
-			return Hole + "/" + strings.Join(parts[2:], "/") // below /dev/stdin …
+			return unknown(strings.Join(parts[2:], "/")) // below /dev/stdin …
 		}
 		return procHole
 	case len(parts) >= 3 && parts[0] == "proc" && (parts[1] == "self" || parts[1] == "thread-self" || allDigits(parts[1])):
-		self := parts[1] != "" && !allDigits(parts[1])
+		self := !allDigits(parts[1])
 		rest := strings.Join(parts[3:], "/")
 		switch parts[2] {
 		case "root":
@@ -2921,18 +2933,21 @@ func selfTarget(v string) string {
 			if self {
 				return rest
 			}
-			return Hole + "/" + rest
+			return unknown(rest)
 		case "fd", "task", "map_files":
 			if len(parts) > 4 {
-				return Hole + "/" + strings.Join(parts[4:], "/")
+				return unknown(strings.Join(parts[4:], "/"))
 			}
+			return procHole
+		}
+		if write {
 			return procHole
 		}
 		return "/" + strings.Join(parts, "/")
 	case len(parts) >= 2 && parts[0] == "proc" && (parts[1] == "net" || parts[1] == "mounts"):
 		return procHole // the shell's network and mount tables
 	}
-	return Hole // `/proc/./self/…` and other spellings: any path
+	return unknown("") // `/proc/./self/…` and other spellings
 }
 
 // otherDescriptor reports a path /proc/PID/fd/N (or …/task/TID/fd/N) of a

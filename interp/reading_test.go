@@ -249,10 +249,13 @@ func TestAnalyzeSelfPaths(t *testing.T) {
 			[]string{"exec cd /secret", "write \"\\x00\"", "exec echo hi"}},
 		{"other proc paths of the shell", "echo > /proc/thread-self/cwd/x > /proc/123/root/x < /proc/$pid/environ > /proc/net/x",
 			[]string{"write x", "write /x", "read \"\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
-		// A "..", a run-time part or another spelling: any path at all
+		// A "..", a run-time part or another spelling: to write, a
+		// process's file still (protected); to read, any path at all
 		// (attack run 52).
 		{"dots and slashes lead there too", "echo > /proc/./self/cwd/x > //proc/self/x > /tmp/../proc/self/cwd/y > /dev/fd/../cwd/z",
-			[]string{"write \"\\x00\"", "write /proc/self/x", "write \"\\x00\"", "write \"\\x00\"", "exec echo"}},
+			[]string{"write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "write \"/proc/\\x00\"", "exec echo"}},
+		{"read below /proc: any path", "cat < /proc/./self/cwd/x < /proc/self/../1/root/y < /dev/fd/3/z",
+			[]string{"read \"\\x00\"", "read \"\\x00\"", "read \"\\x00/z\"", "exec cat"}},
 		{"a root below /proc is /", "cat < /proc/self/root/etc/passwd < /proc/1/environ < /dev/fd/3/x",
 			[]string{"read /etc/passwd", "read /proc/1/environ", "read \"\\x00/x\"", "exec cat"}},
 		{"descriptors other than the standard ones", "cat < /dev/fd/5 > /dev/fd/3 2> /dev/fd/2",
