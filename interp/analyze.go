@@ -1604,7 +1604,7 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 		runs := a.redirs(s.Redirs, f)
 		x := a.arithWord(c.X, f)
 		args := []Word{{Value: "((", Source: "(("}, x, {Value: "))", Source: "))"}}
-		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Assigns: arithAssigns(c.X), Via: f.via, RunsCode: runs || f.runsCode(c.X)}), f)
 	case *syntax.LetClause:
 		if a.aliasAt("let", c.Let, f) {
 			return
@@ -1622,7 +1622,7 @@ func (a *analyzer) oneStmt(s *syntax.Stmt, f *frame) {
 			a.fail(f, c.Pos(), why)
 			return
 		}
-		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Via: f.via, RunsCode: runs}), f)
+		a.emit(f.place(c.Pos(), Segment{Kind: Exec, Args: args, Assigns: letAssigns(c.Exprs), Via: f.via, RunsCode: runs}), f)
 	default:
 		a.noCarrier(a.redirs(s.Redirs, f), s, f)
 		a.compound(s.Cmd, f)
@@ -1707,6 +1707,10 @@ func (a *analyzer) compound(cmd syntax.Command, f *frame) {
 			a.nestedArith(l.Cond, f)
 			a.nestedArith(l.Post, f)
 			a.noCarrier(f.runsCode(l), l, f)
+			if as := arithAssigns(l.Init, l.Cond, l.Post); len(as) > 0 {
+				// What the loop's arithmetic assigns, as ${x:=…} is.
+				a.emit(f.place(l.Pos(), Segment{Kind: Exec, Assigns: as, Via: f.via}), f)
+			}
 		}
 		a.loopDepth++
 		a.stmts(c.Do, f)
@@ -1841,7 +1845,7 @@ func (a *analyzer) call(c *syntax.CallExpr, s *syntax.Stmt, f *frame) {
 	for _, v := range a.arithmAssigned(c, f) {
 		// $((NAME=…)) in a word assigns NAME, as NAME=value would
 		// ($((BASH_CMDS[ls]=1)) makes a later ls run ./1).
-		seg.Assigns = append(seg.Assigns, Word{Value: v + "=" + Hole, Source: v})
+		seg.Assigns = append(seg.Assigns, arithAssign(v))
 	}
 	if refuse, dynamic := optionRisk(seg.Args); refuse != "" {
 		a.fail(f, c.Pos(), refuse)
@@ -3147,6 +3151,22 @@ func (a *analyzer) arithmAssigned(c *syntax.CallExpr, f *frame) []string {
 	if !a.opt.general && !mayAssignArith(f.src, c) {
 		return nil
 	}
+	nodes := make([]syntax.Node, 0, len(c.Assigns)+len(c.Args))
+	for _, as := range c.Assigns {
+		nodes = append(nodes, as)
+	}
+	for _, w := range c.Args {
+		nodes = append(nodes, w)
+	}
+	return arithAssignedIn(nodes...)
+}
+
+// arithAssignedIn returns the names of the variables the arithmetic in
+// nodes assigns (=, op=, ++, --), an array's name without its subscript,
+// Hole for a target only known at run time: `(( PATH=0 ))`, `let
+// PATH=0` and `for ((PATH=0;;))` set PATH as PATH=0 does (attack run 53
+// ran a workspace's 0/ls unjailed so).
+func arithAssignedIn(nodes ...syntax.Node) []string {
 	var names []string
 	add := func(x syntax.ArithmExpr) {
 		w, ok := x.(*syntax.Word)
@@ -3180,13 +3200,56 @@ func (a *analyzer) arithmAssigned(c *syntax.CallExpr, f *frame) []string {
 		}
 		return true
 	}
-	for _, as := range c.Assigns {
-		syntax.Walk(as, visit)
+	for _, n := range nodes {
+		if n != nil {
+			syntax.Walk(n, visit)
+		}
 	}
-	for _, w := range c.Args {
-		syntax.Walk(w, visit)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// letAssigns is arithAssigns for let's expressions, whose quoted ones
+// ('PATH=0') bash parses as arithmetic from their text: such a text's
+// leading name is assigned (any name, Hole, when it has none).
+func letAssigns(exprs []syntax.ArithmExpr) []Word {
+	var nodes []syntax.Node
+	var out []Word
+	for _, x := range exprs {
+		if w, ok := x.(*syntax.Word); ok && len(w.Parts) > 0 {
+			if v, static := simpleValue(w.Parts, false); static && assignsIn(v) {
+				i := 0
+				for i < len(v) && isNameByte(v[i]) {
+					i++
+				}
+				name := Hole
+				if i > 0 && !isDigit(v[0]) {
+					name = v[:i]
+				}
+				out = append(out, arithAssign(name))
+				continue
+			}
+		}
+		nodes = append(nodes, x)
 	}
-	return names
+	return append(out, arithAssigns(nodes...)...)
+}
+
+// arithAssigns returns the assignment words of what arithmetic x assigns
+// (see arithAssignedIn), for a segment's Assigns.
+func arithAssigns(nodes ...syntax.Node) []Word {
+	var out []Word
+	for _, v := range arithAssignedIn(nodes...) {
+		out = append(out, arithAssign(v))
+	}
+	return out
+}
+
+// arithAssign is the assignment word of variable name by arithmetic: its
+// value, an integer, is only known at run time (its source says how it
+// is made, which the arithmetic check reads as an integer).
+func arithAssign(name string) Word {
+	return Word{Value: name + "=" + Hole, Source: name + "=$((…))"}
 }
 
 // mayAssignArith reports whether the text of c (in src, the text parsed)

@@ -226,7 +226,10 @@ func (a *analyzer) arithCheck() {
 		refs := s.Arith
 		if s.Kind == Exec && len(s.Args) > 0 && evaluates(s.Args) {
 			args := s.Args
-			if len(s.Assigns) > 0 {
+			if len(s.Assigns) > 0 && isDeclare(args) {
+				// (declare's NAME=value operands; a command's prefix
+				// assignments, or what its arithmetic assigns, are no
+				// operands.)
 				args = append(args[:len(args):len(args)], s.Assigns...)
 			}
 			name, ops := evaluatedOperands(args)

@@ -550,3 +550,24 @@ func TestProcRedirectionsWithoutDenyRules(t *testing.T) {
 		"cat < /proc/$$/environ",
 	})
 }
+
+// TestArithmeticAssignments checks that what (( )), let and a C-style
+// for loop assign is decided as an assignment of that name (attack run 53:
+// `(( PATH=0 )); ls` ran a workspace's 0/ls unjailed once (( )) was
+// read-only), while counters run.
+func TestArithmeticAssignments(t *testing.T) {
+	g, _, _ := autoWorkspace(t, rules.Auto, nil, nil)
+	g.Analysis.Env = func(string) (string, bool) { return "", false } // as for guardsh -c
+	expectRuns(t, g, []string{
+		"n=0; (( n++ )); echo $n",
+		"for ((i = 0; i < 3; i++)); do echo $i; done",
+		"n=0; let n=n+1",
+	}, []string{
+		"(( PATH=0 )); ls",
+		"let PATH=0; ls",
+		"let 'PATH=0'; ls",
+		"for ((PATH=0; 0;)); do :; done; ls -la",
+		"(( BASH_CMDS[ls]=1 )); ls",
+		"(( IFS=1 ))",
+	})
+}
