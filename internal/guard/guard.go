@@ -43,6 +43,10 @@ type Guard struct {
 	// loadsEnv and the places loadsAt.
 	loads             *string
 	loadsEnv, loadsAt []string
+	// links is protectedLinks's answer once made, for the workspace and
+	// home linksFor (see fresh).
+	links    *linkedProtected
+	linksFor [2]string
 	// JailRecord is the file recording where jails of this user wrote
 	// (see JailRecordFile, RecordJail); "" records nothing and reads an
 	// empty record.

@@ -207,13 +207,22 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 // workspace), so it is made again at every decision.
 func (g *Guard) workspaceLoads(places []string) string {
 	env := environ()
-	if g.loads != nil && g.Analysis.Env != nil && !g.Analysis.Session && !g.LinksMade && slices.Equal(env, g.loadsEnv) &&
+	if g.loads != nil && g.fresh() && slices.Equal(env, g.loadsEnv) &&
 		slices.Equal(places, g.loadsAt) {
 		return *g.loads
 	}
 	why := g.plantedVarIn(env, places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
 	g.loads, g.loadsEnv, g.loadsAt = &why, env, places
 	return why
+}
+
+// fresh reports whether this Guard decides one command of a fresh shell
+// (Options.Env set, not a session, no link made by a command decided
+// before): what it found on the file system for one decision still holds
+// for the next, which sees the same files (see workspaceLoads and
+// protectedLinks).
+func (g *Guard) fresh() bool {
+	return g.Analysis.Env != nil && !g.Analysis.Session && !g.LinksMade
 }
 
 // homeVars are the variables of plantVars that place the user's own

@@ -177,3 +177,53 @@ func TestGlobalIncludesKept(t *testing.T) {
 		t.Errorf("./build.sh with an include in a temp directory: decision %s, sandbox %v; want it to ask", o.Decision, o.Sandbox)
 	}
 }
+
+// TestProtectedLinksFresh: protectedLinks's answer is kept only for a
+// Guard deciding one command of a fresh shell; in a session, for the
+// later commands of a script on stdin (no Options.Env) and after a
+// command that makes links, a link made since is seen.
+func TestProtectedLinksFresh(t *testing.T) {
+	policy, err := rules.Parse([]byte("sandbox: workspace\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		setup func(g *Guard)
+		kept  bool
+	}{
+		{"fresh shell", func(g *Guard) {}, true},
+		{"session", func(g *Guard) { g.Analysis.Session = true }, false},
+		{"later command of a script on stdin", func(g *Guard) { g.Analysis.Env = nil }, false},
+		{"after a command that makes links", func(g *Guard) { g.LinksMade = true }, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			home, tmp := filepath.Join(root, "home"), filepath.Join(root, "tmp")
+			ws := filepath.Join(home, "ws")
+			for _, d := range []string{ws, tmp} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := &Guard{Policy: policy, Context: rules.Context{Home: home, Workspace: ws, Cwd: ws, TempDirs: []string{tmp}},
+				Analysis: interp.Options{Env: os.LookupEnv}}
+			tt.setup(g)
+			if why := g.linkedOutside(); why != "" {
+				t.Fatalf("before the link: %s", why)
+			}
+			if err := os.Symlink(filepath.Join(tmp, "profile"), filepath.Join(home, ".profile")); err != nil {
+				t.Fatal(err)
+			}
+			why := g.linkedOutside()
+			if tt.kept != (why == "") {
+				t.Errorf("after ~/.profile → %s/profile: linkedOutside %q, want the answer kept: %v", tmp, why, tt.kept)
+			}
+			// Another workspace is never answered from the kept one.
+			g.Context.Workspace = filepath.Join(home, "other")
+			if why := g.linkedOutside(); why == "" {
+				t.Errorf("another workspace: linkedOutside empty, want the link named")
+			}
+		})
+	}
+}

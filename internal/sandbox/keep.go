@@ -127,54 +127,64 @@ func (k *Kept) note(d string) {
 }
 
 // replaced returns the first directory on the way to p (its ancestors,
-// and p itself when isDir) that is no longer what Keep saw, or "". now
-// holds what this Restore has already looked up, so that each directory
-// is looked at once.
-func (k *Kept) replaced(p string, isDir bool, now map[string]idNow) string {
+// and p itself when isDir), from /, that is no longer what Keep saw, or
+// "". now holds what this Restore has already looked up and judged, so
+// that each directory is looked at and judged once.
+func (k *Kept) replaced(p string, isDir bool, now *restoreView) string {
 	d := filepath.Dir(p)
 	if isDir {
 		d = p
 	}
-	var chain []string
-	for {
-		chain = append(chain, d)
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	return k.replacedDir(d, now)
+}
+
+// restoreView is what one Restore found of the directories on the way to
+// the kept paths: ids as looked up (see idNow), and judged, for each
+// directory, the first one on its way that was replaced ("" for none).
+type restoreView struct {
+	ids    map[string]idNow
+	judged map[string]string
+}
+
+// replacedDir is replaced for directory d.
+func (k *Kept) replacedDir(d string, now *restoreView) string {
+	if first, ok := now.judged[d]; ok {
+		return first
 	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		was, known := k.ids[chain[i]]
-		if !known {
-			continue
-		}
-		n, seen := now[chain[i]]
-		if !seen {
-			n.id, n.dir, n.exists = lookupDir(chain[i])
-			now[chain[i]] = n
-		}
-		if was, ok := k.others[chain[i]]; ok {
-			// It was a link (or a file): it must be that very one.
-			if !n.exists || n.dir || otherOf(chain[i], n.id) != was {
-				return chain[i]
-			}
-			continue
-		}
-		if was == (dirID{}) {
-			// It was missing: a real directory made in the jail is
-			// walked (and what it holds removed); a file or a link is
-			// not.
-			if n.exists && !n.dir {
-				return chain[i]
-			}
-			continue
-		}
-		if !n.dir || n.id != was {
-			return chain[i]
-		}
+	first := ""
+	if parent := filepath.Dir(d); parent != d {
+		first = k.replacedDir(parent, now)
 	}
-	return ""
+	if first == "" && k.differs(d, now.ids) {
+		first = d
+	}
+	now.judged[d] = first
+	return first
+}
+
+// differs reports whether directory d, which Keep saw on the way to a
+// kept path, is no longer what Keep saw (looked up once, into now); a
+// directory Keep did not see does not differ.
+func (k *Kept) differs(d string, now map[string]idNow) bool {
+	was, known := k.ids[d]
+	if !known {
+		return false
+	}
+	n, seen := now[d]
+	if !seen {
+		n.id, n.dir, n.exists = lookupDir(d)
+		now[d] = n
+	}
+	if was, ok := k.others[d]; ok {
+		// It was a link (or a file): it must be that very one.
+		return !n.exists || n.dir || otherOf(d, n.id) != was
+	}
+	if was == (dirID{}) {
+		// It was missing: a real directory made in the jail is walked
+		// (and what it holds removed); a file or a link is not.
+		return n.exists && !n.dir
+	}
+	return !n.dir || n.id != was
 }
 
 // linkTampered marks as tampered (bad) the link on the way to p, if one
@@ -271,13 +281,20 @@ func Keep(root string, files, dirs []string) *Kept {
 	k := &Kept{files: map[string]keptFile{}, dirs: map[string][]string{}, ids: map[string]dirID{},
 		modes: map[string]fs.FileMode{}, others: map[string]other{}, taken: time.Now(), root: root}
 	for _, f := range files {
+		k.note(filepath.Dir(f))
+	}
+	listed := keptIn(files, k.ids)
+	for _, f := range files {
 		d := filepath.Dir(f)
-		k.note(d)
 		if _, other := k.others[d]; k.ids[d] == (dirID{}) && !other {
 			// Its directory is missing (or may not be searched): so is
 			// f, without another lstat (most of the agents' settings
 			// directories are missing in most workspaces).
 			k.files[f] = keptFile{}
+			continue
+		}
+		if names, ok := listed[d]; ok && !names[filepath.Base(f)] {
+			k.files[f] = keptFile{} // missing from its directory's listing
 			continue
 		}
 		k.files[f] = k.keepFile(f)
@@ -287,6 +304,64 @@ func Keep(root string, files, dirs []string) *Kept {
 		k.keepDir(d, &budget)
 	}
 	return k
+}
+
+// maxListedSize bounds the directories Keep and Restore list to tell
+// which kept files are missing, by their size in bytes as stat(2) gives
+// it (ext4: 4 KiB per block of entries; tmpfs: 20 bytes per entry):
+// beyond it, one lstat(2) per kept file costs less than the listing.
+const maxListedSize = 32 << 10
+
+// keptIn returns, for each directory holding more than listAbove of
+// paths (a workspace's root holds some forty agent and hook settings
+// files, most of them missing), the names it now holds: one listing
+// instead of one lstat(2) per path. A directory is listed only when it
+// is the directory ids has for it (opened without following a link, the
+// identity compared), and small enough (maxListedSize); else it is left
+// out and its paths are looked up one by one.
+func keptIn(paths []string, ids map[string]dirID) map[string]map[string]bool {
+	perDir := map[string]int{}
+	for _, p := range paths {
+		perDir[filepath.Dir(p)]++
+	}
+	var out map[string]map[string]bool
+	for d, n := range perDir {
+		id, ok := ids[d]
+		if n <= listAbove || !ok || id == (dirID{}) {
+			continue
+		}
+		if names, ok := listNames(d, id); ok {
+			if out == nil {
+				out = map[string]map[string]bool{}
+			}
+			out[d] = names
+		}
+	}
+	return out
+}
+
+// listNames returns the names directory d holds, ok false when d is not
+// the directory id now (or a link), is larger than maxListedSize, or
+// cannot be listed.
+func listNames(d string, id dirID) (map[string]bool, bool) {
+	fd, err := unix.Open(d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || (dirID{uint64(st.Dev), st.Ino}) != id || st.Size > maxListedSize {
+		return nil, false
+	}
+	ents, err := fsview.ReadDirFD(fd, d)
+	if err != nil {
+		return nil, false
+	}
+	names := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		names[e.Name()] = true
+	}
+	return names, true
 }
 
 // maxKeptEntries bounds the entries Keep records below the kept
@@ -462,9 +537,10 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		return rel
 	}
 	bad := map[string]bool{}
-	ids := map[string]idNow{}
+	now := &restoreView{ids: map[string]idNow{}, judged: map[string]string{}}
+	ids := now.ids
 	blocked := func(p string, isDir bool) bool {
-		if d := k.replaced(p, isDir, ids); d != "" {
+		if d := k.replaced(p, isDir, now); d != "" {
 			bad[d] = true
 			return true
 		}
@@ -524,6 +600,15 @@ func (k *Kept) Restore() (changed, tampered []string) {
 			}
 		}
 	}
+	// The kept files that were missing, by directory: those still
+	// missing are told by a listing where a directory holds many.
+	var missing []string
+	for p, was := range k.files {
+		if !was.exists {
+			missing = append(missing, p)
+		}
+	}
+	listed := keptIn(missing, k.ids)
 	for p, was := range k.files {
 		if blocked(p, false) {
 			continue
@@ -534,6 +619,9 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		}
 		var now keptFile
 		var nowInfo fs.FileInfo
+		if names, ok := listed[filepath.Dir(p)]; ok && !was.exists && !names[filepath.Base(p)] {
+			continue // missing still (its directory is the one Keep saw: blocked, listNames)
+		}
 		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
 			// (beneath a directory that is gone, p is gone too) A plain
 			// lstat, one system call where r's walk makes one per

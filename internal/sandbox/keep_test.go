@@ -607,3 +607,45 @@ func TestRestoreOnAFullDisk(t *testing.T) {
 		t.Fatal("the planted config is still in place")
 	}
 }
+
+// TestKeepRestoreManyInOneDirectory: a directory holding many kept paths
+// (a workspace's root: some forty settings files, most missing) is told
+// by its listing, and a big one (thousands of entries) by one lookup per
+// path; either way a file made where one was missing is removed, a
+// changed one put back, and one still missing is left so.
+func TestKeepRestoreManyInOneDirectory(t *testing.T) {
+	for name, others := range map[string]int{"listed": 0, "too big to list": 3000} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for i := range others {
+				must(t, os.WriteFile(filepath.Join(dir, "other"+strings.Repeat("-", 20)+string(rune('a'+i%26))+strings.Repeat("x", i/26)), nil, 0o644))
+			}
+			var files []string
+			for _, name := range []string{".mcp.json", "opencode.json", "lefthook.yml", ".crush.json", "crush.json", ".aider.conf.yml", "HEAD"} {
+				files = append(files, filepath.Join(dir, name))
+			}
+			must(t, os.WriteFile(files[6], []byte("ref: x\n"), 0o644))
+			k := sandbox.Keep(dir, files, nil)
+			must(t, os.WriteFile(files[0], []byte("{}"), 0o644))
+			must(t, os.WriteFile(files[3], []byte("{}"), 0o644))
+			must(t, os.WriteFile(files[6], []byte("ref: evil\n"), 0o644))
+			got, tampered := k.Restore()
+			want := []string{files[0], files[3], files[6]}
+			slices.Sort(want)
+			if len(tampered) > 0 || !slices.Equal(got, want) {
+				t.Errorf("Restore = %q, %q; want %q", got, tampered, want)
+			}
+			for _, p := range files[:6] {
+				if _, err := os.Lstat(p); err == nil {
+					t.Errorf("%s is left", p)
+				}
+			}
+			if b, err := os.ReadFile(files[6]); err != nil || string(b) != "ref: x\n" {
+				t.Errorf("HEAD = %q, %v", b, err)
+			}
+			if got, _ := k.Restore(); len(got) > 0 {
+				t.Errorf("Restore again = %q, want nothing", got)
+			}
+		})
+	}
+}
