@@ -79,22 +79,24 @@ func otherOf(p string, id dirID) other {
 // idOf returns p's identity, ok false when p is not a directory itself
 // (missing, a file, or a symbolic link).
 func idOf(p string) (dirID, bool) {
-	id, ok, _ := lookupDir(p)
+	id, ok, _, _ := lookupDir(p)
 	return id, ok
 }
 
-// lookupDir is idOf, also saying whether p exists at all: one lstat(2).
-// id is p's identity whatever p is (a link's own, not its target's).
-func lookupDir(p string) (id dirID, ok, exists bool) {
+// lookupDir is idOf, also saying whether p exists at all, and whether it
+// is missing for sure (ENOENT, or a file on the way: ENOTDIR) rather
+// than not looked up (EACCES …): one lstat(2). id is p's identity
+// whatever p is (a link's own, not its target's).
+func lookupDir(p string) (id dirID, ok, exists, missing bool) {
 	info, err := os.Lstat(p)
 	if err != nil {
-		return dirID{}, false, false
+		return dirID{}, false, false, errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 	}
 	st, isStat := info.Sys().(*syscall.Stat_t)
 	if !isStat {
-		return dirID{}, false, true
+		return dirID{}, false, true, false
 	}
-	return dirID{uint64(st.Dev), uint64(st.Ino)}, info.IsDir(), true
+	return dirID{uint64(st.Dev), uint64(st.Ino)}, info.IsDir(), true, false
 }
 
 // note records the identity of d and of its ancestors.
@@ -172,7 +174,7 @@ func (k *Kept) differs(d string, now map[string]idNow) bool {
 	}
 	n, seen := now[d]
 	if !seen {
-		n.id, n.dir, n.exists = lookupDir(d)
+		n.id, n.dir, n.exists, n.missing = lookupDir(d)
 		now[d] = n
 	}
 	if was, ok := k.others[d]; ok {
@@ -203,8 +205,8 @@ func (k *Kept) linkTampered(p string, bad map[string]bool) {
 
 // idNow is a directory on the way to a kept path as Restore finds it.
 type idNow struct {
-	id          dirID
-	dir, exists bool
+	id                   dirID
+	dir, exists, missing bool
 }
 
 type keptFile struct {
@@ -573,6 +575,9 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		rd := in(d)
 		if rd == "" {
 			continue
+		}
+		if n, seen := ids[d]; seen && n.missing {
+			continue // missing (looked up by blocked): nothing in it to remove
 		}
 		var ents []fs.DirEntry
 		// O_DIRECTORY and O_NONBLOCK: a FIFO made where a kept
