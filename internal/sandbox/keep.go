@@ -377,8 +377,11 @@ const maxKeptEntries = 4096
 // entries in all. Links are recorded as links, never followed.
 func (k *Kept) keepDir(d string, budget *int) {
 	k.note(d)
-	ents, err := fsview.ReadDir(d)
 	k.dirs[d] = []string{} // a missing directory: every entry made later is new
+	if _, other := k.others[d]; k.ids[d] == (dirID{}) && !other {
+		return // missing, as note's lstat found (or beyond reach, as a listing would be)
+	}
+	ents, err := fsview.ReadDir(d)
 	if err != nil {
 		return
 	}
