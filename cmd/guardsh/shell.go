@@ -460,6 +460,14 @@ func (s *shellRun) serve(text string, args []string) int {
 			s.turn = turn
 		}
 		kept = s.keptFor()
+		if why := s.guard.JailUnavailable(); why != "" {
+			// Found by a record taken again after a wait: a link made
+			// meanwhile (see guard.Guard.Keep).
+			fmt.Fprintf(s.stderr, "guardsh: sandbox %s; nothing ran\n", why)
+			rec.Error = "sandbox " + why
+			s.finish(rec, nil)
+			return exitRefused
+		}
 	}
 	var died syscall.Signal
 	runner.Signaled = func(sig syscall.Signal) { died = sig }

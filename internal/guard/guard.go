@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/workspace"
@@ -43,10 +44,12 @@ type Guard struct {
 	// loadsEnv and the places loadsAt.
 	loads             *string
 	loadsEnv, loadsAt []string
-	// links is protectedLinks's answer once made, for the workspace and
-	// home linksFor (see fresh).
-	links    *linkedProtected
-	linksFor [2]string
+	loadsWhen         time.Time
+	// links is protectedLinks's answer once made, at linksWhen, for the
+	// workspace and home linksFor (see fresh).
+	links     *linkedProtected
+	linksFor  [2]string
+	linksWhen time.Time
 	// JailRecord is the file recording where jails of this user wrote
 	// (see JailRecordFile, RecordJail); "" records nothing and reads an
 	// empty record.

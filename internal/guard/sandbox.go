@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/guardsh/guardsh/internal/sandbox"
@@ -207,23 +208,32 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 // workspace), so it is made again at every decision.
 func (g *Guard) workspaceLoads(places []string) string {
 	env := environ()
-	if g.loads != nil && g.fresh() && slices.Equal(env, g.loadsEnv) &&
+	if g.loads != nil && g.fresh(g.loadsWhen) && slices.Equal(env, g.loadsEnv) &&
 		slices.Equal(places, g.loadsAt) {
 		return *g.loads
 	}
 	why := g.plantedVarIn(env, places, nil, "in the workspace, where commands write and a cloned repository keeps its files", "may be what they put there; start guardsh without it, or with the sandbox on (it runs such commands jailed)", homeVars)
-	g.loads, g.loadsEnv, g.loadsAt = &why, env, places
+	g.loads, g.loadsEnv, g.loadsAt, g.loadsWhen = &why, env, places, time.Now()
 	return why
 }
 
-// fresh reports whether this Guard decides one command of a fresh shell
+// fresh reports whether what this Guard found on the file system at
+// time at still holds: it decides one command of a fresh shell
 // (Options.Env set, not a session, no link made by a command decided
-// before): what it found on the file system for one decision still holds
-// for the next, which sees the same files (see workspaceLoads and
+// before), and less than freshFor has passed (see workspaceLoads and
 // protectedLinks).
-func (g *Guard) fresh() bool {
-	return g.Analysis.Env != nil && !g.Analysis.Session && !g.LinksMade
+func (g *Guard) fresh(at time.Time) bool {
+	return g.Analysis.Env != nil && !g.Analysis.Session && !g.LinksMade && time.Since(at) < freshFor
 }
+
+// freshFor is how long an answer found on the file system is kept for
+// the decisions of one command: its record taken ahead and its decision
+// come within a millisecond of each other; a command that waited between
+// them (for the user's unjailed commands, for the workspace's turn: up to
+// 90 s) looks again, since a link may have been made meanwhile (attack
+// run 54). 250 ms, as long as a record taken ahead stays usable
+// (cmd/guardsh keepFresh).
+const freshFor = 250 * time.Millisecond
 
 // homeVars are the variables of plantVars that place the user's own
 // files (HOME and the XDG base directories): a workspace that holds the
@@ -498,6 +508,15 @@ func (g *Guard) RecordJail() error {
 	return AddJailRecord(g.JailRecord, g.jailWrites())
 }
 
+// JailUnavailable says why a command decided to run jailed may not run
+// so after all, "" when it may: a protected path outside the workspace
+// that now leads where a jail writes outside it (see linkedOutside), as
+// the last Keep found (attack run 54: such a link made while the command
+// waited for its turn was not seen, the decision having looked before).
+func (g *Guard) JailUnavailable() string {
+	return g.linkedOutside()
+}
+
 // linkedOutside says why no command may run jailed while a protected
 // path outside the workspace leads where a jail writes outside the
 // workspace (see linkedProtected), "" when none does: such a path could
@@ -541,8 +560,16 @@ func (g *Guard) unavailable() string {
 // Keep records the protected paths inside the workspace, and the places
 // the policy's write deny and ask rules name there, before a jailed
 // command runs (sandbox.Keep of KeepPaths), so that what the jail could
-// write there is put back afterwards; nil without a workspace.
+// write there is put back afterwards; nil without a workspace. Where the
+// protected paths outside the workspace lead is found anew, not taken
+// from the decision (see protectedLinks): a record taken again after a
+// wait (for the workspace's turn, for the user's unjailed commands, for
+// an approval) must see a link made meanwhile (attack run 54: ~/.bashrc
+// linked into the workspace while the jailed command waited, then
+// appended to by it and not put back); JailUnavailable then says whether
+// the command may still run jailed.
 func (g *Guard) Keep() *sandbox.Kept {
+	g.links = nil
 	files, dirs, ok := g.KeepPaths()
 	if !ok {
 		return nil

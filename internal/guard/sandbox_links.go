@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/guardsh/guardsh/internal/fsview"
 	"github.com/guardsh/guardsh/rules"
@@ -47,16 +48,18 @@ const maxLinkHops = 40
 // per protected directory that exists.
 //
 // The answer (some 80 µs for a home of dotfiles, on a virtual machine) is
-// kept for a Guard that decides one command of a fresh shell (see fresh):
-// a jailed command asks for it twice, for the record kept before it runs
-// (KeepPaths) and for its decision (linkedOutside).
+// kept for a Guard that decides one command of a fresh shell, for
+// freshFor (see fresh): a jailed command asks for it twice, for the
+// record kept before it runs (KeepPaths) and for its decision
+// (linkedOutside); Keep, which takes the record again after a wait, finds
+// it anew.
 func (g *Guard) protectedLinks() linkedProtected {
 	key := [2]string{g.Context.Workspace, g.Context.Home}
-	if g.links != nil && g.fresh() && g.linksFor == key {
+	if g.links != nil && g.fresh(g.linksWhen) && g.linksFor == key {
 		return *g.links
 	}
 	lp := g.findProtectedLinks()
-	g.links, g.linksFor = &lp, key
+	g.links, g.linksFor, g.linksWhen = &lp, key, time.Now()
 	return lp
 }
 

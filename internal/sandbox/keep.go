@@ -295,7 +295,7 @@ func Keep(root string, files, dirs []string) *Kept {
 			k.files[f] = keptFile{}
 			continue
 		}
-		if names, ok := listed[d]; ok && !names[filepath.Base(f)] {
+		if listedMissing(listed, f) {
 			k.files[f] = keptFile{} // missing from its directory's listing
 			continue
 		}
@@ -342,9 +342,15 @@ func keptIn(paths []string, ids map[string]dirID) map[string]map[string]bool {
 	return out
 }
 
-// listNames returns the names directory d holds, ok false when d is not
-// the directory id now (or a link), is larger than maxListedSize, or
-// cannot be listed.
+// listNames returns the names directory d holds, each as nameKey has it,
+// ok false when d is not the directory id now (or a link), is larger than
+// maxListedSize, cannot be listed, or holds a name that is not plain
+// ASCII. A kept path counts as missing only when its key is not among
+// them: on a case-insensitive file system (ext4's casefold, vfat, a
+// macOS or Windows share), .MCP.json is the .mcp.json a lookup finds (an
+// attack run planted it so, and a byte-for-byte listing let it stay);
+// Unicode folding (the Kelvin sign is a k there) and normalization are
+// left to a lookup per path.
 func listNames(d string, id dirID) (map[string]bool, bool) {
 	fd, err := unix.Open(d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -361,9 +367,37 @@ func listNames(d string, id dirID) (map[string]bool, bool) {
 	}
 	names := make(map[string]bool, len(ents))
 	for _, e := range ents {
-		names[e.Name()] = true
+		k, ok := nameKey(e.Name())
+		if !ok {
+			return nil, false
+		}
+		names[k] = true
 	}
 	return names, true
+}
+
+// nameKey is what a name in a directory listing is compared by: ASCII
+// letters folded to lower case and trailing dots and spaces left out
+// (which Windows file systems and shares drop from a name); ok is false
+// for a name that is not plain ASCII.
+func nameKey(name string) (key string, ok bool) {
+	for i := range len(name) {
+		if name[i] >= 0x80 {
+			return "", false
+		}
+	}
+	return strings.ToLower(strings.TrimRight(name, ". ")), true
+}
+
+// listedMissing reports whether a listing (see keptIn) of p's directory
+// proves p missing.
+func listedMissing(listed map[string]map[string]bool, p string) bool {
+	names, ok := listed[filepath.Dir(p)]
+	if !ok {
+		return false
+	}
+	k, ascii := nameKey(filepath.Base(p))
+	return ascii && !names[k]
 }
 
 // maxKeptEntries bounds the entries Keep records below the kept
@@ -627,7 +661,7 @@ func (k *Kept) Restore() (changed, tampered []string) {
 		}
 		var now keptFile
 		var nowInfo fs.FileInfo
-		if names, ok := listed[filepath.Dir(p)]; ok && !was.exists && !names[filepath.Base(p)] {
+		if !was.exists && listedMissing(listed, p) {
 			continue // missing still (its directory is the one Keep saw: blocked, listNames)
 		}
 		if d, seen := ids[filepath.Dir(p)]; !seen || d.exists {
