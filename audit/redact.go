@@ -27,6 +27,13 @@ type redaction struct {
 	valid func(s string, m []int) bool
 }
 
+// redactionNeeds holds, by a redaction's name, what every match of it
+// contains besides one of its triggers: a text without it is left alone
+// as well (every Claude Code command holds `shopt -u extglob`, a trigger
+// of the user-and-password option, and paid for compiling and running its
+// expression: some 0.1 ms).
+var redactionNeeds = map[string]string{"user and password option": ":"}
+
 // sameLabel accepts a key block whose BEGIN and END lines (groups 1 and 2)
 // name the same kind of key.
 func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
@@ -83,8 +90,12 @@ var builtinRE = func() []func() *regexp.Regexp {
 	return out
 }()
 
-// mayHold reports whether s, lowered, contains one of r's triggers.
+// mayHold reports whether s, lowered, contains one of r's triggers (and
+// what r needs).
 func (r *redaction) mayHold(lower string) bool {
+	if n := redactionNeeds[r.name]; n != "" && !strings.Contains(lower, n) {
+		return false
+	}
 	for _, t := range r.triggers {
 		if strings.Contains(lower, t) {
 			return true
