@@ -36,6 +36,12 @@ type shellRun struct {
 	start  time.Time
 	stderr io.Writer
 	guard  *guard.Guard
+	// waited is set once an announce waited for other commands.
+	waited bool
+	// remake builds the guard again (newGuard with this run's
+	// arguments), for what git's configs make protected now (see
+	// refreshGit); nil before the guard is made.
+	remake func() *guard.Guard
 	log    *audit.Log
 	runner interp.Run
 	// prompter answers asks (package prompt).
@@ -201,6 +207,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
+	s.remake = func() *guard.Guard { return newGuard(policy, policyFile, mode, cwd, ws, root, protected...) }
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 	s.guard.JailRecord = guard.JailRecordFile(s.jails)
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
@@ -344,7 +351,8 @@ const keepFresh = 250 * time.Millisecond
 
 // keptFor returns the record of the workspace's protected paths for a
 // jailed command about to start: the one taken while it was decided when
-// fresh, else a new one (nil without a workspace).
+// fresh, else a new one (nil without a workspace), from what git's
+// configs make protected now (see refreshGit).
 func (s *shellRun) keptFor() *sandbox.Kept {
 	if s.keeping != nil {
 		k := <-s.keeping
@@ -353,7 +361,26 @@ func (s *shellRun) keptFor() *sandbox.Kept {
 			return k
 		}
 	}
+	s.refreshGit()
 	return s.guard.Keep()
+}
+
+// refreshGit takes again what the git configs of the workspace, the user
+// and the system make protected (a core.hooksPath, the files an
+// include.path names, see newGuard), which guardsh reads at its start:
+// after a wait (for the user's jailed or unjailed commands, for the
+// workspace's turn, for an approval) a `git config core.hooksPath
+// .githooks` made meanwhile must protect .githooks, for the decision made
+// after the wait and for the record of what the jail may not change
+// (attack run 55: a hook planted there by the jailed command stayed, and
+// an include into /tmp added meanwhile did not keep the command from
+// running jailed).
+func (s *shellRun) refreshGit() {
+	if s.remake == nil {
+		return
+	}
+	g := s.remake()
+	s.guard.Context.Protected, s.guard.Context.Anchors, s.guard.GlobalGit = g.Context.Protected, g.Context.Anchors, g.GlobalGit
 }
 
 // describe words an error the way bash does for a script it cannot open.
@@ -374,7 +401,11 @@ func (s *shellRun) serve(text string, args []string) int {
 	var presence *sandbox.Presence
 	var liveErr error
 	if _, noOp := interp.NoOpStatus(text); !noOp || !s.inv.quiet() {
+		waited := s.waited
 		presence, liveErr = s.announce(false)
+		if s.waited && !waited {
+			s.refreshGit() // what it is decided on is what is there after the wait
+		}
 	}
 	defer func() { presence.Release() }()
 	o, calls := s.review(text, s.evaluate(text))
@@ -534,6 +565,7 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 		})
 	}
 	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait, func(holders string) {
+		s.waited = true
 		fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your jailed commands to end before this command is decided: one could change the files it reads%s\n", liveWait, waitingFor(holders))
 	})
 	var still *sandbox.StillRunningError
