@@ -17,8 +17,8 @@ type optSpec struct {
 	// short is a getopt option string: each letter, followed by ":" when
 	// it takes an argument and "::" when that argument is optional.
 	short string
-	// long maps a long option name (no leading "--") to its argument kind.
-	long map[string]int
+	// long is the long options (no leading "--"), see long.
+	long longOpts
 	// abbrev: a long option may be written as any unambiguous prefix
 	// (getopt_long; not Go's pflag, not sudo).
 	abbrev bool
@@ -56,14 +56,16 @@ func (s *optSpec) shortKind(c byte) (kind int, ok bool) {
 }
 
 func (s *optSpec) longKind(name string) (full string, kind int, ok bool) {
-	if k, ok := s.long[name]; ok {
-		return name, k, true
+	for _, raw := range s.long {
+		if n, k := splitLong(raw); n == name {
+			return name, k, true
+		}
 	}
 	if !s.abbrev || name == "" {
 		return "", 0, false
 	}
-	for n, k := range s.long {
-		if strings.HasPrefix(n, name) {
+	for _, raw := range s.long {
+		if n, k := splitLong(raw); strings.HasPrefix(n, name) {
 			if full != "" {
 				return "", 0, false // ambiguous: the program refuses it
 			}
@@ -177,19 +179,22 @@ func has(opts []option, names ...string) bool {
 	return false
 }
 
-// long builds a long-option table: each name, with a ":" suffix when it
-// takes an argument and "::" when that argument is optional.
-func long(names ...string) map[string]int {
-	m := make(map[string]int, len(names))
-	for _, n := range names {
-		switch {
-		case strings.HasSuffix(n, "::"):
-			m[strings.TrimSuffix(n, "::")] = argOptional
-		case strings.HasSuffix(n, ":"):
-			m[strings.TrimSuffix(n, ":")] = argRequired
-		default:
-			m[n] = argNone
-		}
+// longOpts is a long-option table: each name, with a ":" suffix when it
+// takes an argument and "::" when that argument is optional, looked up
+// by a scan (see splitLong): a table is a few dozen names, and the maps
+// they were built into cost every guardsh's start some 50 µs.
+type longOpts []string
+
+// long builds a long-option table (see longOpts).
+func long(names ...string) longOpts { return names }
+
+// splitLong returns a longOpts entry's option name and argument kind.
+func splitLong(n string) (name string, kind int) {
+	switch {
+	case strings.HasSuffix(n, "::"):
+		return n[:len(n)-2], argOptional
+	case strings.HasSuffix(n, ":"):
+		return n[:len(n)-1], argRequired
 	}
-	return m
+	return n, argNone
 }

@@ -517,7 +517,7 @@ func unwrapSu(base string, args []Word) (r wrapResult) {
 		abbrev: true}
 	if base == "runuser" {
 		spec.short += "u:"
-		spec.long["user"] = argRequired
+		spec.long = append(spec.long[:len(spec.long):len(spec.long)], "user:")
 	}
 	opts, i, ok := getopt(args, 1, &spec)
 	if !ok {
