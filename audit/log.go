@@ -204,7 +204,12 @@ func (l *Log) claim() (f *os.File, pooled bool, err error) {
 			continue // a link or another odd file put there: not used
 		}
 		var st unix.Stat_t
-		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil || unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil || unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink != 1 {
+			// Held by another guardsh, or not a file of its own: a
+			// hard link of the log (guardsh then waited forever for
+			// the log's lock, which its own reservation held) or of
+			// another file (grown with zeros, then emptied) — attack
+			// run 56.
 			unix.Close(fd)
 			continue
 		}
@@ -234,16 +239,27 @@ func (l *Log) ReserveFor(r *Record) error {
 	return l.Reserve(need)
 }
 
-// Release gives back the room Reserve holds when the log's file system
-// has less than need bytes available besides it: a put-back about to
-// write up to need bytes (a command that filled the disk kept a planted
-// .git/config from being put back: an attack run's find). Append gives it
-// back itself when it needs it.
-func (l *Log) Release(need int64) {
+// Lend gives a put-back about to write up to need bytes the room held
+// beyond what record r needs (twice its encoded size and 64 KiB, as
+// ReserveFor holds), when the log's file system has less than need bytes
+// available: a command that filled the disk kept a planted .git/config
+// from being put back (an attack run's find), and once the put-back had
+// taken all of the room, the record was lost (attack run 56: a jailed
+// command deleted 400 hooks and filled the disk). Append gives back the
+// rest itself when it needs it.
+func (l *Log) Lend(r *Record, need int64) {
+	body, err := appendRecord(make([]byte, 0, 1024), r)
+	if err != nil {
+		return
+	}
+	keep := 2*int64(len(body)) + 64<<10
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.reserve != nil && l.short(need) {
-		l.giveBack()
+	if l.reserve == nil || l.held <= keep || !l.short(need) {
+		return
+	}
+	if l.reserve.Truncate(keep) == nil {
+		l.held = keep
 	}
 }
 
@@ -257,12 +273,16 @@ func (l *Log) short(need int64) bool {
 	return int64(st.Bavail)*st.Bsize < need
 }
 
-// giveBack frees the room held: the file is emptied and removed.
+// giveBack frees the room held: the file is emptied (when it is still a
+// file of one name) and removed.
 func (l *Log) giveBack() {
 	if l.reserve == nil {
 		return
 	}
-	_ = l.reserve.Truncate(0)
+	var st unix.Stat_t
+	if unix.Fstat(int(l.reserve.Fd()), &st) == nil && st.Nlink <= 1 {
+		_ = l.reserve.Truncate(0)
+	}
 	os.Remove(l.reserve.Name())
 	l.reserve.Close()
 	l.reserve, l.held = nil, 0

@@ -592,7 +592,10 @@ func TestReservePooled(t *testing.T) {
 		t.Fatal("two logs hold one reservation")
 	}
 	// Plenty of room: a put-back needs none of the reservation's.
-	a.Release(1 << 20)
+	a.Lend(fullRecord(time.Now(), "true"), 1<<20)
+	if info, err := os.Stat(pooled(1)); err != nil || info.Size() != 1<<20 {
+		t.Errorf("lent with plenty of room: %v %v, want 1 MiB still held", info, err)
+	}
 	if err := a.Append(fullRecord(time.Now(), "true")); err != nil {
 		t.Fatal(err)
 	}
@@ -611,10 +614,11 @@ func TestReservePooled(t *testing.T) {
 	if info, err := os.Stat(pooled(1)); err != nil || info.Size() != 1<<20 {
 		t.Errorf("the reservation kept: %v %v, want 1 MiB", info, err)
 	}
-	// More room wanted than the file system has: given back.
-	c.Release(1 << 62)
-	if _, err := os.Lstat(pooled(1)); err == nil {
-		t.Error("Release for a put-back short of room left the reservation")
+	// More room wanted than the file system has: what the record does
+	// not need is lent.
+	c.Lend(fullRecord(time.Now(), "true"), 1<<62)
+	if info, err := os.Stat(pooled(1)); err != nil || info.Size() >= 1<<20 || info.Size() < 64<<10 {
+		t.Errorf("lent to a put-back short of room: %v %v, want the record's room kept", info, err)
 	}
 	// A large reservation is not kept for the next.
 	if err := c.Reserve(8 << 20); err != nil {
@@ -626,5 +630,67 @@ func TestReservePooled(t *testing.T) {
 		if info, _ := e.Info(); strings.Contains(e.Name(), "reserve") && info.Size() > 4<<20 {
 			t.Errorf("kept: %s of %d bytes", e.Name(), info.Size())
 		}
+	}
+	// A hard link planted as a pooled file is not used (nor written):
+	// one of the log made guardsh wait forever for the log's lock.
+	for _, e := range ents {
+		if strings.Contains(e.Name(), "reserve") {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	if err := os.Link(path, pooled(0)); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	d, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Reserve(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Append(fullRecord(time.Now(), "true")); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	after, _ := os.ReadFile(path)
+	if len(after) <= len(before) || bytes.Contains(after, []byte{0}) {
+		t.Errorf("the log through a planted hard link: %d → %d bytes, NULs %v", len(before), len(after), bytes.Contains(after, []byte{0}))
+	}
+}
+
+// TestLendKeepsTheRecordsRoom: on a full file system, a put-back is lent
+// the room held beyond what the record needs, never the record's own: a
+// jailed command that deleted 400 kept hooks and filled the disk had its
+// put-back take all of it, and its record was lost (attack run 56).
+func TestLendKeepsTheRecordsRoom(t *testing.T) {
+	dir := smallFileSystem(t, 8<<20)
+	log, err := audit.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	r := fullRecord(time.Now(), "python3 fill.py # "+strings.Repeat("A", 6000))
+	if err := log.Reserve(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, dir)
+	log.Lend(r, 16<<20)
+	// The put-back writes all it can.
+	f, err := os.Create(filepath.Join(dir, "put-back"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := f.Write(make([]byte, 4096)); err != nil {
+			break
+		}
+	}
+	f.Close()
+	if st, err := os.Stat(filepath.Join(dir, "put-back")); err != nil || st.Size() < 512<<10 {
+		t.Fatalf("the put-back was lent %v bytes (%v), want most of the 1 MiB", st, err)
+	}
+	if err := log.Append(r); err != nil {
+		t.Fatalf("Append after the put-back took the room lent: %v", err)
 	}
 }

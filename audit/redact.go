@@ -28,11 +28,29 @@ type redaction struct {
 }
 
 // redactionNeeds holds, by a redaction's name, what every match of it
-// contains besides one of its triggers: a text without it is left alone
-// as well (every Claude Code command holds `shopt -u extglob`, a trigger
-// of the user-and-password option, and paid for compiling and running its
-// expression: some 0.1 ms).
-var redactionNeeds = map[string]string{"user and password option": ":"}
+// contains one of besides one of its triggers: a text with none is left
+// alone as well (every Claude Code command holds `shopt -u extglob`, a
+// trigger of the user-and-password option, and paid for compiling and
+// running its expression: some 0.1 ms).
+var redactionNeeds = map[string][]string{"user and password option": userPasswordMarks}
+
+// userPasswordMarks are what a user-and-password value holds: its colon,
+// written as is or escaped ($'\x3a', $'\072'), or a run-time part that
+// may make one.
+var userPasswordMarks = []string{":", `\x3a`, `\072`, "$"}
+
+// userPassword accepts a user-and-password option's match whose value
+// (after group 1) holds one of userPasswordMarks: `curl -u "bob:pw"`, and
+// not `shopt -u extglob`.
+func userPassword(s string, m []int) bool {
+	v := strings.ToLower(s[m[3]:m[1]])
+	for _, mark := range userPasswordMarks {
+		if strings.Contains(v, mark) {
+			return true
+		}
+	}
+	return false
+}
 
 // sameLabel accepts a key block whose BEGIN and END lines (groups 1 and 2)
 // name the same kind of key.
@@ -66,7 +84,12 @@ var builtinRedactions = []redaction{
 		[]string{"pass", "token", "secret", "auth", "key", "credential"}, nil},
 	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)\s*:\s*)[^'"\n]+`, 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
-	{"user and password option", `((?:^|\s)(?:-u|--user)(?:=|\s*))[^\s:'"]*:` + shellWord, 1, []string{"-u", "--user"}, nil},
+	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
+	// in a group of short options (curl -su, -fsSLu); the value in any
+	// quoting (attack run 56: `curl -u "bob:pw"` kept pw in the record's
+	// command).
+	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|\s*))` + shellWord, 1,
+		[]string{"-u", "--user", "--proxy-user", "u ", "u'", "u\""}, userPassword},
 	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s'"]+`, 1, []string{"mysql", "mariadb"}, nil},
 	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}, nil},
 	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}, nil},
@@ -93,7 +116,7 @@ var builtinRE = func() []func() *regexp.Regexp {
 // mayHold reports whether s, lowered, contains one of r's triggers (and
 // what r needs).
 func (r *redaction) mayHold(lower string) bool {
-	if n := redactionNeeds[r.name]; n != "" && !strings.Contains(lower, n) {
+	if needs, ok := redactionNeeds[r.name]; ok && !slices.ContainsFunc(needs, func(n string) bool { return strings.Contains(lower, n) }) {
 		return false
 	}
 	for _, t := range r.triggers {

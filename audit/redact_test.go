@@ -52,6 +52,20 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"a value with quotes inside", `PASSWORD=abc"S3CRET quoted"`, "S3CRET", "PASSWORD="},
 		{"a value with an escape", `API_TOKEN=abc\ S3CRETesc x`, "S3CRETesc", "API_TOKEN="},
 		{"a $'...' value", `MY_TOKEN=$'S3CRETdollar'`, "S3CRETdollar", "MY_TOKEN="},
+		// Attack run 56: user-and-password values in other quoting and
+		// options, kept in the record's command.
+		{"curl -u double-quoted", `curl -u "bob:S3CRETb" https://x`, "S3CRETb", "curl -u "},
+		{"curl -u single-quoted", `curl -u 'bob:S3CRETc' https://x`, "S3CRETc", "curl -u "},
+		{"curl -u partly quoted", `curl -u bob":S3CRETd" https://x`, "S3CRETd", "curl -u "},
+		{"curl --user quoted", `curl --user "bob:S3CRETh" https://x`, "S3CRETh", "curl --user "},
+		{"curl -u glued quoted", `curl -u"bob:S3CRETm" https://x`, "S3CRETm", "curl -u"},
+		{"curl -u escaped colon", `curl -u $'bob\x3aS3CRETi' https://x`, "S3CRETi", "curl -u "},
+		{"curl -u colon quoted apart", `curl -u "bob"':'"S3CRETj" https://x`, "S3CRETj", "curl -u "},
+		{"curl -u run-time colon", `curl -u bob${c}S3CRETk https://x`, "S3CRETk", "curl -u "},
+		{"curl -su", `curl -su bob:S3CRETl https://x`, "S3CRETl", "curl -su "},
+		{"curl --user with a space", `curl --user 'b o b:S3CRETn' https://x`, "S3CRETn", "curl --user "},
+		{"curl --proxy-user", `curl --proxy-user bob:S3CRETr https://x`, "S3CRETr", "curl --proxy-user "},
+		{"curl -U", `curl -U bob:S3CRETs https://x`, "S3CRETs", "curl -U "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +75,8 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 			}
 		})
 	}
-	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist"} {
+	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist",
+		"shopt -u extglob", "git status -u", "sort -u a.txt", "docker run -u 1000 img"} {
 		if got := r.String(clean); got != clean {
 			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
 		}

@@ -56,7 +56,11 @@ func auditEnvIgnored(p *rules.Policy) []rules.Finding {
 func auditProtected(p *rules.Policy, logPath string) []string {
 	c := canonical(logPath)
 	rd := tty.RecordingsDir(c)
-	out := []string{c, c + ".*", filepath.Join(filepath.Dir(c), "."+filepath.Base(c)+".new-*"), rd, rd + "/*"}
+	// The room held for its records (audit.Log.Reserve) beside it: an
+	// agent that emptied one and filled the disk lost its command's
+	// record, guardsh exiting 0 (attack run 56, a log under /tmp).
+	dot := filepath.Join(filepath.Dir(c), "."+filepath.Base(c))
+	out := []string{c, c + ".*", dot + ".new-*", dot + ".reserve*", rd, rd + "/*"}
 	if p.Audit.Path == "" && os.Getenv("GUARDSH_AUDIT") == "" {
 		// The default place, $XDG_STATE_HOME/guardsh or
 		// ~/.local/state/guardsh, is guardsh's own directory: all of it

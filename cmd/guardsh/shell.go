@@ -336,8 +336,8 @@ const jailTurnWait = 90 * time.Second
 
 // putBackRoom is the room a put-back may need on the disk, in bytes:
 // twice the contents it writes back at most (8 MiB, sandbox's
-// maxKeptTotal). With less available, the room held for the record is
-// given to it (see audit.Log.Release).
+// maxKeptTotal). With less available, the room held for the record
+// beyond the record's own is lent to it (see audit.Log.Lend).
 const putBackRoom = 16 << 20
 
 // keepFresh is how old a record of the protected paths taken while the
@@ -669,11 +669,11 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			return
 		}
 		if s.log != nil {
-			// The room held for the record, for the put-back first
-			// when the disk is short of it: a command that filled the
-			// disk kept a planted .git/config from being put back (an
-			// attack run's find).
-			s.log.Release(putBackRoom)
+			// The room held for the record beyond what the record
+			// needs, for the put-back first when the disk is short of
+			// it: a command that filled the disk kept a planted
+			// .git/config from being put back (an attack run's find).
+			s.log.Lend(rec, putBackRoom)
 		}
 		changed, tampered := kept.Restore()
 		if len(changed) > 0 {
