@@ -1506,23 +1506,30 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 {
-			if b.Op == syntax.AndStmt && plainCd(b.X) {
-				// `cd DIR && Y`: Y runs only where the cd led (see
-				// Segment.AfterCd).
-				start := len(a.segs)
-				a.stmt(b.X, f)
-				cd := -1
-				for i := start; i < len(a.segs); i++ {
-					if sg := a.segs[i]; sg.Kind == Exec && sg.MayChangeDir() && sg.Assumed == "" && !sg.Aliased && !sg.Function {
-						cd = i
+			if ops := andChain(b); len(ops) > 0 {
+				// `cd DIR && Y && …`: what follows the cd in the chain
+				// runs only where the cd led (see Segment.AfterCd), up
+				// to the next cd of the chain — `cd web && ls && cd ..
+				// && touch f` touches ./f (a new user's find: the
+				// chain's later cds were taken from where a failed
+				// `cd web` would have stayed).
+				saved := a.afterCd
+				for _, op := range ops {
+					if a.err != nil {
 						break
 					}
+					start := len(a.segs)
+					a.stmt(op, f)
+					if !plainCd(op) {
+						continue
+					}
+					for i := start; i < len(a.segs); i++ {
+						if sg := a.segs[i]; sg.Kind == Exec && sg.MayChangeDir() && sg.Assumed == "" && !sg.Aliased && !sg.Function {
+							a.afterCd = i + 1
+							break
+						}
+					}
 				}
-				saved := a.afterCd
-				if cd >= 0 {
-					a.afterCd = cd + 1
-				}
-				a.stmt(b.Y, f)
 				a.afterCd = saved
 				continue
 			}
@@ -1537,6 +1544,33 @@ func (a *analyzer) stmt(s *syntax.Stmt, f *frame) {
 		}
 		a.oneStmt(s, f)
 	}
+}
+
+// andChain returns the operands of b when b is an && list (`A && B &&
+// C`, which the parser builds as ((A && B) && C)) holding a plain cd
+// (see plainCd) that is not its last operand, in the order they run;
+// nil otherwise. Only the left spine of plain && nodes (not negated,
+// backgrounded or redirected) is taken apart, walked without recursion.
+func andChain(b *syntax.BinaryCmd) []*syntax.Stmt {
+	if b.Op != syntax.AndStmt {
+		return nil
+	}
+	ops := []*syntax.Stmt{b.Y}
+	x := b.X
+	for {
+		l, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || l.Op != syntax.AndStmt || len(x.Redirs) > 0 || x.Negated || x.Background || x.Coprocess {
+			break
+		}
+		ops = append(ops, l.Y)
+		x = l.X
+	}
+	ops = append(ops, x)
+	slices.Reverse(ops)
+	if !slices.ContainsFunc(ops[:len(ops)-1], plainCd) {
+		return nil
+	}
+	return ops
 }
 
 // plainCd reports a statement that is only a cd or pushd command, not

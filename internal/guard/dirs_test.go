@@ -54,7 +54,12 @@ func TestWorkingDirectoryAfterCd(t *testing.T) {
 		// one's; unless it may run again or out of order (a loop, a
 		// function's or a trap's body: the trap runs at the end).
 		{"cat key.pem; cd secrets", rules.Allow},
-		{"cat key.pem && cd secrets && ls && cd .. && cat key.pem", rules.Deny},
+		{"cat key.pem && cd secrets && ls && cat key.pem", rules.Deny},
+		// Further along an && chain, after the cd back: only where the
+		// chain's cds led (the cd .. runs only where cd secrets did).
+		{"cat key.pem && cd secrets && ls && cd .. && cat key.pem", rules.Allow},
+		{"cd secrets && ls && cd ..; cat key.pem", rules.Deny},
+		{"cd secrets && ls || cd .. && cat key.pem", rules.Deny},
 		{"for i in 1; do cat key.pem; done; cd secrets", rules.Deny},
 		{"f() { cat key.pem; }; cd secrets; f", rules.Deny},
 		{"trap 'cat key.pem' EXIT; cd secrets", rules.Deny},
@@ -124,7 +129,9 @@ func TestCdThatDoesNotMove(t *testing.T) {
 		{"cat ../key.pem; git checkout evil -- lnk; cd lnk && ls", rules.Deny},
 		{"cat ../key.pem; cd \"$d\" && ls", rules.Deny},
 		{"for i in 1; do cat ../key.pem; done; cd \"$d\"", rules.Ask},
-		{"make build && cd lnk && cat ../key.pem", rules.Deny},
+		// (make asks here, or runs jailed with the sandbox, where a read
+		// deny path is hidden; as with `make build; cd lnk && …`.)
+		{"make build && cd lnk && cat ../key.pem", rules.Ask},
 		// A directory under /proc or /dev is the process's view: what
 		// follows a cd there is in a directory only known at run time
 		// (attack run 50: /proc/self/root is /).
@@ -357,6 +364,42 @@ func TestCdBackAfterWrite(t *testing.T) {
 	} {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
+		}
+	}
+}
+
+// TestCdChain: in `cd DIR && … && cd .. && …`, what follows the chain's
+// later cds runs where they lead from DIR, not from where a failed first
+// cd would have stayed (a new user's `cd web && ls && cd .. && touch f`
+// asked in mode auto as a write in the workspace's parent).
+func TestCdChain(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
+	g.Analysis.Home = root
+	for _, c := range []struct {
+		text string
+		want rules.Decision
+	}{
+		{"cd web && ls && cd .. && touch newfile", rules.Allow},
+		{"cd web && git status && npm --version && cd .. && echo ok > status.txt", rules.Allow},
+		{"cd web && cd .. && touch newfile", rules.Allow},
+		// Where a failed cd or a failed command leaves the shell.
+		{"cd web; ls && cd .. && touch newfile", rules.Ask},
+		{"cd web && ls; cd .. && touch newfile", rules.Ask},
+		{"cd web || cd .. && touch newfile", rules.Ask},
+		{"! cd web && cd .. && touch newfile", rules.Ask},
+	} {
+		if o := g.Evaluate(c.text); o.Decision != c.want {
+			t.Errorf("%q is %v, want %v\n%s", c.text, o.Decision, c.want, describeOutcome(o))
 		}
 	}
 }
