@@ -290,8 +290,24 @@ func (r *Redactor) Record(rec *Record) {
 	r.llm(rec.LLM)
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
+		orig := s.Argv
 		s.Argv = r.strings(s.Argv, nested)
 		s.Reason = r.String(s.Reason)
+		// A reason quotes the segment's words: what was redacted in a
+		// word only for what stands beside it (`curl -u "$U:pw"`: the
+		// option before it) is redacted in the reason too, however the
+		// reason writes the word's run-time parts (attack run 57).
+		for j, w := range orig {
+			if j >= len(s.Argv) || s.Argv[j] == w {
+				continue
+			}
+			for _, f := range secretFragments(w, s.Argv[j]) {
+				s.Reason = strings.ReplaceAll(s.Reason, f, Redacted)
+				if s.LLM != nil {
+					s.LLM.Reason = strings.ReplaceAll(s.LLM.Reason, f, Redacted)
+				}
+			}
+		}
 		r.llm(s.LLM)
 	}
 	if rec.Human != nil {
@@ -299,6 +315,32 @@ func (r *Redactor) Record(rec *Record) {
 		rec.Human.Message = r.String(rec.Human.Message)
 		rec.Human.Rules = r.strings(rec.Human.Rules, nil)
 	}
+}
+
+// expansionOrQuote matches what a word's secret may be written with and
+// a reason renders otherwise: a parameter expansion, a quote.
+var expansionOrQuote = regexp.MustCompile(`\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|["']`)
+
+// secretFragments returns the pieces of word orig that its redaction,
+// redacted, replaced (between what it kept before and after), split at
+// parameter expansions and quotes, those of at least 4 bytes: what a
+// reason quoting orig may hold of the secret.
+func secretFragments(orig, redacted string) []string {
+	pre, post, ok := strings.Cut(redacted, Redacted)
+	if !ok || !strings.HasPrefix(orig, pre) || len(pre)+len(post) > len(orig) {
+		return nil
+	}
+	secret := orig[len(pre):]
+	if i := strings.LastIndex(secret, post); post != "" && i >= 0 {
+		secret = secret[:i]
+	}
+	var out []string
+	for _, f := range expansionOrQuote.Split(secret, -1) {
+		if len(f) >= 4 {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // llm redacts a model's review: its reason may quote the command (an

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -978,6 +979,12 @@ func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall, a
 // it, s.noRoom says why, and a next command is refused.
 func (s *shellRun) finish(rec *audit.Record, status *int) {
 	rec.Exit = status
+	// What a put-back adds (the paths it restored, which the command
+	// named) is bounded, so that the record fits the room kept for it
+	// (see audit.Log.Lend): 20 paths of control characters, 6 bytes each
+	// in JSON, made a record of 421 KB where 68 KB were kept, and it was
+	// lost (attack run 57).
+	rec.Sandbox, rec.Error = capNote(rec.Sandbox), capNote(rec.Error)
 	rec.DurationMS = float64(time.Since(s.start).Microseconds()) / 1000
 	if s.log == nil {
 		return
@@ -988,6 +995,24 @@ func (s *shellRun) finish(rec *audit.Record, status *int) {
 	if s.more {
 		s.noRoom = s.log.Reserve(recordRoom(0))
 	}
+}
+
+// maxNote is the most bytes of a record's sandbox note and error
+// (capNote): at most 6 bytes each once encoded, 48 KiB of the 64 KiB a
+// record's room keeps for what the command adds (audit.Log.ReserveFor).
+const maxNote = 4 << 10
+
+// capNote returns s cut to maxNote bytes (at a character's start), with
+// how many bytes were left out.
+func capNote(s string) string {
+	if len(s) <= maxNote {
+		return s
+	}
+	cut := maxNote
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes more)", len(s)-cut)
 }
 
 // listedPaths is how many paths of a put-back a message and the record
