@@ -90,7 +90,11 @@ var builtinRedactions = []redaction{
 	// command).
 	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|\s*))` + shellWord, 1,
 		[]string{"-u", "--user", "--proxy-user", "u ", "u'", "u\""}, userPassword},
-	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s'"]+`, 1, []string{"mysql", "mariadb"}, nil},
+	// A JSON member written inside a double-quoted shell word, its
+	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
+	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
+		[]string{"pass", "token", "secret", "auth", "key", "credential"}, nil},
+	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
 	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}, nil},
 	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}, nil},
 	{"URL query secret", `(?i)([?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|code|key|api_?key|access_?token|token|password|secret)=)[^&\s'"#]+`, 1,
@@ -291,7 +295,7 @@ func (r *Redactor) Record(rec *Record) {
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
 		orig := s.Argv
-		s.Argv = r.strings(s.Argv, nested)
+		s.Argv = mysqlPasswords(r.strings(s.Argv, nested))
 		s.Reason = r.String(s.Reason)
 		// A reason quotes the segment's words: what was redacted in a
 		// word only for what stands beside it (`curl -u "$U:pw"`: the
@@ -315,6 +319,30 @@ func (r *Redactor) Record(rec *Record) {
 		rec.Human.Message = r.String(rec.Human.Message)
 		rec.Human.Rules = r.strings(rec.Human.Rules, nil)
 	}
+}
+
+// mysqlClients are the programs whose -pPASSWORD option holds the
+// password in the same word.
+var mysqlClients = []string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mariadb", "mariadb-dump", "mariadb-admin"}
+
+// mysqlPasswords redacts, in argv of a MySQL client (by its program's
+// base name), every -pPASSWORD word before a "--": a password option the
+// joined-words pass misses once more than two words stand between it and
+// the program (`mysql -u root -pS db`, attack run 57). -p alone (prompt)
+// and -P (port) are left alone. argv is changed in place and returned.
+func mysqlPasswords(argv []string) []string {
+	if len(argv) < 2 || !slices.Contains(mysqlClients, argv[0][strings.LastIndexByte(argv[0], '/')+1:]) {
+		return argv
+	}
+	for i, w := range argv[1:] {
+		if w == "--" {
+			break
+		}
+		if len(w) > 2 && strings.HasPrefix(w, "-p") && !strings.HasPrefix(w, "-p"+Redacted) {
+			argv[i+1] = "-p" + Redacted
+		}
+	}
+	return argv
 }
 
 // expansionOrQuote matches what a word's secret may be written with and

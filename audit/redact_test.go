@@ -66,6 +66,12 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"curl --user with a space", `curl --user 'b o b:S3CRETn' https://x`, "S3CRETn", "curl --user "},
 		{"curl --proxy-user", `curl --proxy-user bob:S3CRETr https://x`, "S3CRETr", "curl --proxy-user "},
 		{"curl -U", `curl -U bob:S3CRETs https://x`, "S3CRETs", "curl -U "},
+		// Attack run 57: JSON inside a double-quoted word, mysql's -p
+		// with a quoted value.
+		{"escaped JSON password", `curl -d "{\"password\":\"S3CRETej\"}" https://x`, "S3CRETej", `\"password\":`},
+		{"escaped JSON token among members", `curl -d "{\"user\":\"bob\",\"api_token\": \"S3CRETek\\\"x\"}" https://x`, "S3CRETek", `\"user\":\"bob\"`},
+		{"mysql -p double-quoted", `mysql -u root -p"S3CRETmq" db`, "S3CRETmq", "mysql -u root -p"},
+		{"mysqldump -p single-quoted", `mysqldump -uroot -p'S3CRETmr' db`, "S3CRETmr", "mysqldump -uroot -p"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +139,30 @@ func TestAppendWritesTheRedactedRecord(t *testing.T) {
 	}
 	if _, err := audit.Verify([]string{path}, nil); err != nil {
 		t.Errorf("redacted log does not verify: %v", err)
+	}
+}
+
+// TestRedactorCleansMysqlPasswordsInArgv: a MySQL client's -pPASSWORD
+// word is redacted in a segment's argv however many words stand before it
+// (attack run 57: `mysql -u root -pS db` kept S there, three words from
+// the program), and -P (port) and a lone -p are kept.
+func TestRedactorCleansMysqlPasswordsInArgv(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	rec := &audit.Record{Command: "x", Segments: []audit.Segment{
+		{Argv: []string{"/usr/bin/mysql", "-h", "127.0.0.1", "-P", "3306", "-u", "root", "-pS3CRETma", "db"}},
+		{Argv: []string{"mysqldump", "-u", "root", "-p", "db", "--", "-pnotapassword"}},
+		{Argv: []string{"grep", "-u", "root", "-pattern", "f"}},
+	}}
+	r.Record(rec)
+	want := [][]string{
+		{"/usr/bin/mysql", "-h", "127.0.0.1", "-P", "3306", "-u", "root", "-p" + audit.Redacted, "db"},
+		{"mysqldump", "-u", "root", "-p", "db", "--", "-pnotapassword"},
+		{"grep", "-u", "root", "-pattern", "f"},
+	}
+	for i, w := range want {
+		if got := rec.Segments[i].Argv; strings.Join(got, "\x00") != strings.Join(w, "\x00") {
+			t.Errorf("segment %d argv = %q, want %q", i, got, w)
+		}
 	}
 }
 
