@@ -52,6 +52,65 @@ func userPassword(s string, m []int) bool {
 	return false
 }
 
+// programPasswords are the programs whose own option's value is a
+// password, a token or a cookie (attack run 57's table), and those
+// options: docker login -p, redis-cli -a, zip -P, ssh-keygen -N and -P
+// (new and old passphrase), openssl -k and -passin/-passout, curl's
+// cookies, gh secret set's body, smbclient's user%password. Each makes a
+// redaction of the program's name, any words up to the option, and the
+// value in any quoting.
+var programPasswords = []struct {
+	name, program, trigger string
+	options                []string
+	valid                  func(s string, m []int) bool
+}{
+	{"docker login", `docker\s+login`, "docker", []string{"-p"}, nil},
+	{"podman login", `podman\s+login`, "podman", []string{"-p"}, nil},
+	{"redis-cli", `redis-cli`, "redis-cli", []string{"-a"}, nil},
+	{"zip", `zip`, "zip", []string{"-P"}, nil},
+	{"ssh-keygen", `ssh-keygen`, "ssh-keygen", []string{"-N", "-P"}, nil},
+	{"openssl", `openssl`, "openssl", []string{"-k", "-passin", "-passout"}, nil},
+	{"curl", `curl`, "curl", []string{"-b", "--cookie"}, nil},
+	{"gh secret set", `gh\s+secret\s+set`, "secret", []string{"-b", "--body"}, nil},
+	// smbclient's -U holds a password only after a %.
+	{"smbclient", `smbclient`, "smbclient", []string{"-U", "--user"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], "%") }},
+}
+
+// programRedactions returns the redactions of programPasswords.
+func programRedactions() []redaction {
+	var out []redaction
+	for _, p := range programPasswords {
+		opts := make([]string, len(p.options))
+		for i, o := range p.options {
+			opts[i] = regexp.QuoteMeta(o)
+		}
+		out = append(out, redaction{p.name + " password option",
+			`(\b` + p.program + `\b[^|;&\n]*?\s(?:` + strings.Join(opts, "|") + `)(?:=|\s+))` + shellWord, 1, []string{p.trigger}, p.valid})
+	}
+	return out
+}
+
+// vaultToken accepts `vault login TOKEN`, not an option or a
+// method's key=value after login.
+func vaultToken(s string, m []int) bool {
+	v := s[m[3]:m[1]]
+	return !strings.HasPrefix(v, "-") && !strings.Contains(v, "=")
+}
+
+// htpasswdBatch accepts an htpasswd command whose options hold -b (the
+// password on the command line: htpasswd -b FILE USER PASSWORD).
+func htpasswdBatch(s string, m []int) bool {
+	for _, w := range strings.Fields(s[m[2]:m[3]])[1:] {
+		if !strings.HasPrefix(w, "-") {
+			break
+		}
+		if !strings.HasPrefix(w, "--") && strings.Contains(w, "b") {
+			return true
+		}
+	}
+	return false
+}
+
 // sameLabel accepts a key block whose BEGIN and END lines (groups 1 and 2)
 // name the same kind of key.
 func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
@@ -64,7 +123,7 @@ const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
 // they contain.
-var builtinRedactions = []redaction{
+var builtinRedactions = append([]redaction{
 	// A key block is BEGIN and END lines of the same label around
 	// base64 lines (and RFC 1421 headers such as Proc-Type: 4,ENCRYPTED);
 	// without an END line, only the base64 lines that follow are the
@@ -80,8 +139,8 @@ var builtinRedactions = []redaction{
 		[]string{"-pass", "-token", "-api", "-secret", "-client"}, nil},
 	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_]*\s*[=:]\s*)` + shellWord, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 1,
-		[]string{"pass", "token", "secret", "auth", "key", "credential"}, nil},
+	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 1,
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
 	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)\s*:\s*)[^'"\n]+`, 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
@@ -92,9 +151,17 @@ var builtinRedactions = []redaction{
 		[]string{"-u", "--user", "--proxy-user", "u ", "u'", "u\""}, userPassword},
 	// A JSON member written inside a double-quoted shell word, its
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
-	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
-		[]string{"pass", "token", "secret", "auth", "key", "credential"}, nil},
+	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
 	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
+	// Programs whose own option or argument is a password: see also
+	// programPasswords.
+	{"7-Zip password", `(\b7z[ar]?\b[^|;&\n]*?\s-p)` + shellWord, 1, []string{"7z"}, nil},
+	{"config set secret", `(?i)(\b(?:aws\s+configure|npm\s+config|yarn\s+config|pnpm\s+config|pip\s+config)\s+set\s+\S*(?:password|passwd|secret|token|auth|key|credential)\S*\s+)` + shellWord, 1,
+		[]string{"config"}, nil},
+	{"vault login token", `(\bvault\s+login\s+)` + shellWord, 1, []string{"vault"}, vaultToken},
+	{"htpasswd password", `(\bhtpasswd\s+(?:-\S+\s+)+(?:` + shellWord + `\s+){2})` + shellWord, 1, []string{"htpasswd"}, htpasswdBatch},
+	{"SQL password", `(?i)(\b(?:identified\s+by|password)\s+)'(?:[^']|'')*'`, 1, []string{"identified", "password"}, nil},
 	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}, nil},
 	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}, nil},
 	{"URL query secret", `(?i)([?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|code|key|api_?key|access_?token|token|password|secret)=)[^&\s'"#]+`, 1,
@@ -106,7 +173,7 @@ var builtinRedactions = []redaction{
 	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, nil},
 	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0, []string{"sk-"}, nil},
 	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"}, nil},
-}
+}, programRedactions()...)
 
 // builtinRE compiles the built-in redactions, each on first need.
 var builtinRE = func() []func() *regexp.Regexp {
@@ -393,16 +460,63 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	if len(words) == 0 {
 		return words
 	}
-	whole := &bounds{whole: true}
+	whole := func() *bounds { return &bounds{whole: true} }
 	out := make([]string, len(words))
 	script := make([]bool, len(words))
 	spans := make([][][2]int, len(words))
 	for i, w := range words {
-		spans[i] = r.spans(w, func() *bounds { return whole }, true)
+		spans[i] = r.spans(w, whole, true)
 		if len(spans[i]) > 0 && isScript(w, nested) {
 			out[i], script[i], spans[i] = r.command(w, nested), true, nil
 		}
 	}
+	r.wordSpans(words, script, spans)
+	// A word is one value however many blanks it holds (`--user
+	// 'b o b:pw'`, `TOKEN="a b"`), where the patterns' values end at a
+	// blank, as they do in shell text (attack run 57): the words are
+	// matched once more with each blank inside a word made a byte no
+	// value stops at, and both passes' spans redacted.
+	if slices.ContainsFunc(words, hasBlank) {
+		joined := make([]string, len(words))
+		for i, w := range words {
+			b := []byte(w) // byte by byte: invalid UTF-8 keeps its length
+			for j, c := range b {
+				if isBlank(c) {
+					b[j] = wordBlank
+				}
+			}
+			joined[i] = string(b)
+			if !script[i] {
+				spans[i] = append(spans[i], r.spans(joined[i], whole, true)...)
+			}
+		}
+		r.wordSpans(joined, script, spans)
+	}
+	for i, w := range words {
+		if !script[i] {
+			out[i] = replaceSpans(w, spans[i])
+		}
+	}
+	return out
+}
+
+// wordBlank stands for a blank inside an argv word in strings' second
+// pass: a control character no pattern's value stops at (shellWord, \S)
+// and none takes for a separator.
+const wordBlank = '\x1f'
+
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func hasBlank(w string) bool { return strings.ContainsAny(w, " \t\n\r\f\v") }
+
+// wordSpans adds to spans, per word, the secrets found in words joined
+// by a space, window at a time (a header name and its value, an option
+// and its value in two words), each span kept inside one word; words
+// that are scripts are never joined. words keep their byte lengths
+// whatever pass strings makes, so the spans fit the words it was given.
+func (r *Redactor) wordSpans(words []string, script []bool, spans [][][2]int) {
 	for n := 2; n <= window; n++ {
 	next:
 		for i := 0; i+n <= len(words); i++ {
@@ -427,10 +541,4 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 			}
 		}
 	}
-	for i, w := range words {
-		if !script[i] {
-			out[i] = replaceSpans(w, spans[i])
-		}
-	}
-	return out
 }

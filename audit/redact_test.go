@@ -71,6 +71,22 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"escaped JSON password", `curl -d "{\"password\":\"S3CRETej\"}" https://x`, "S3CRETej", `\"password\":`},
 		{"escaped JSON token among members", `curl -d "{\"user\":\"bob\",\"api_token\": \"S3CRETek\\\"x\"}" https://x`, "S3CRETek", `\"user\":\"bob\"`},
 		{"mysql -p double-quoted", `mysql -u root -p"S3CRETmq" db`, "S3CRETmq", "mysql -u root -p"},
+		{"docker login -p", `docker login -u bob -p S3CRETdk ghcr.io`, "S3CRETdk", "docker login -u bob -p "},
+		{"redis-cli -a after -p", `redis-cli -h db -p 6379 -a 'S3CRETrc' ping`, "S3CRETrc", "-p 6379 -a "},
+		{"curl cookie", `curl -b 'session=S3CRETck' https://x`, "S3CRETck", "curl -b "},
+		{"aws configure set", `aws configure set aws_secret_access_key S3CRETaw`, "S3CRETaw", "aws_secret_access_key "},
+		{"npm config set", `npm config set //registry.npmjs.org/:_authToken S3CRETnp`, "S3CRETnp", ":_authToken "},
+		{"gh secret set --body", `gh secret set DEPLOY_KEY --body "S3CRETgh"`, "S3CRETgh", "--body "},
+		{"vault login", `vault login S3CRETvl`, "S3CRETvl", "vault login "},
+		{"htpasswd -b", `htpasswd -cb .htpasswd bob S3CRETht`, "S3CRETht", ".htpasswd bob "},
+		{"zip -P", `zip -r -P S3CRETzp out.zip dir`, "S3CRETzp", "zip -r -P "},
+		{"openssl -passin", `openssl rsa -in k.pem -passin pass:S3CRETos`, "S3CRETos", "-passin "},
+		{"ssh-keygen -N", `ssh-keygen -t ed25519 -N 'S3CRETsk' -f k`, "S3CRETsk", "-N "},
+		{"smbclient -U user%password", `smbclient //h/s -U 'bob%S3CRETsm'`, "S3CRETsm", "-U "},
+		{"7z -p", `7z a -pS3CRET7z out.7z dir`, "S3CRET7z", "7z a -p"},
+		{"JSON pwd", `curl -d '{"pwd": "S3CRETpw"}' https://x`, "S3CRETpw", `"pwd": `},
+		{"SQL IDENTIFIED BY", `mysql -e "CREATE USER bob IDENTIFIED BY 'S3CRETsq'"`, "S3CRETsq", "IDENTIFIED BY "},
+		{"SQL PASSWORD", `psql -c "ALTER USER bob WITH PASSWORD 'S3CRETpg'"`, "S3CRETpg", "PASSWORD "},
 		{"mysqldump -p single-quoted", `mysqldump -uroot -p'S3CRETmr' db`, "S3CRETmr", "mysqldump -uroot -p"},
 	}
 	for _, tt := range tests {
@@ -82,7 +98,9 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		})
 	}
 	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist",
-		"shopt -u extglob", "git status -u", "sort -u a.txt", "docker run -u 1000 img"} {
+		"shopt -u extglob", "git status -u", "sort -u a.txt", "docker run -u 1000 img",
+		"redis-cli -p 6379 ping", "openssl x509 -in c.pem -noout -text", "vault login -method=github", "date -u +%s",
+		"curl -P - https://x", "smbclient -L h -U bob", "htpasswd -c .htpasswd bob", "git checkout -b feature"} {
 		if got := r.String(clean); got != clean {
 			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
 		}
@@ -163,6 +181,31 @@ func TestRedactorCleansMysqlPasswordsInArgv(t *testing.T) {
 		if got := rec.Segments[i].Argv; strings.Join(got, "\x00") != strings.Join(w, "\x00") {
 			t.Errorf("segment %d argv = %q, want %q", i, got, w)
 		}
+	}
+}
+
+// TestRedactorCleansArgvValuesWithBlanks: an argv word is one value
+// however many blanks it holds, and is redacted whole (attack run 57:
+// `--user 'b o b:pw'`, `--password "a b"`, `TOKEN="a b"` kept what
+// followed the first blank in a segment's argv).
+func TestRedactorCleansArgvValuesWithBlanks(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	rec := &audit.Record{Command: "x", Segments: []audit.Segment{
+		{Argv: []string{"curl", "--user", "b o b:S3CRETua zz", "https://x"}},
+		{Argv: []string{"wget", "--password", "SEK S3CRETwg", "https://x"}},
+		{Argv: []string{"export", "TOKEN=SEK S3CRETex"}},
+		{Argv: []string{"sshpass", "-p", "a\tS3CRETsp", "ssh", "h"}},
+		{Argv: []string{"curl", "-u", "bob:S3CRET\xffb c", "https://x"}},
+	}}
+	r.Record(rec)
+	for _, s := range rec.Segments {
+		j := strings.Join(s.Argv, " ")
+		if strings.Contains(j, "S3CRET") || !strings.Contains(j, audit.Redacted) {
+			t.Errorf("argv %q: want the whole value redacted", s.Argv)
+		}
+	}
+	if got := rec.Segments[0].Argv; got[0] != "curl" || got[1] != "--user" || got[3] != "https://x" {
+		t.Errorf("argv %q: want the other words kept", got)
 	}
 }
 
