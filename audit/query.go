@@ -13,9 +13,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Filter selects records. The zero Filter selects every record; each set
@@ -337,24 +338,180 @@ func (s *Stats) Write(w io.Writer, top int) error {
 	return tw.Flush()
 }
 
-// claudeWrapper matches the text Claude Code sends for each command: its
-// shell snapshot sourced, then the command itself in single quotes given
-// to eval, then the working directory written to a file
-// (benchdata.ClaudeCodeCommand has the shape).
-var claudeWrapper = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^source \S+/shell-snapshots/snapshot-\S+ .*?&& eval '((?:[^']|'\\'')*)' \\< /dev/null && pwd -P >\| \S+$`)
-})
-
 // Shown is the part of a command a reader of the log looks for: Claude
-// Code's wrapper (claudeWrapper) is dropped, leaving the command it ran;
-// any other text is itself. The record keeps the whole text.
+// Code's wrapper is dropped, leaving the text it gave eval; any other
+// text is itself. The wrapper is an && list of, in order: optional set-up
+// operands (`source …/shell-snapshots/… 2>/dev/null || true`, `shopt -u
+// extglob 2>/dev/null || true`), one `eval WORD` (with `\< /dev/null` or
+// `< /dev/null` or neither), and `pwd -P >| FILE` last
+// (benchdata.ClaudeCodeCommand has the shape). Anything else in the list
+// — another command, a substitution in WORD, a redirection the wrapper
+// does not make — keeps the whole text, so what Shown drops never runs
+// anything. The record keeps the whole text.
 func Shown(command string) string {
-	if !strings.HasPrefix(command, "source ") || !strings.Contains(command, "/shell-snapshots/") {
+	if !strings.Contains(command, "eval ") || !strings.Contains(command, "pwd -P") {
 		return command
 	}
-	m := claudeWrapper().FindStringSubmatch(command)
-	if m == nil {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
 		return command
 	}
-	return strings.ReplaceAll(m[1], `'\''`, "'")
+	// The list's operands in the order they run, each with the operator
+	// before it: A || true && B parses as ((A || true) && B).
+	var ops []*syntax.Stmt
+	var before []syntax.BinCmdOperator
+	st := f.Stmts[0]
+	for {
+		if !plainStmt(st) {
+			return command
+		}
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt || len(st.Redirs) > 0 {
+			break
+		}
+		ops, before = append(ops, b.Y), append(before, b.Op)
+		st = b.X
+	}
+	ops, before = append(ops, st), append(before, syntax.AndStmt)
+	slices.Reverse(ops)
+	slices.Reverse(before)
+	n := len(ops)
+	if n < 2 || before[n-1] != syntax.AndStmt || before[n-2] != syntax.AndStmt || !wrapperPwd(ops[n-1]) {
+		return command
+	}
+	shown, ok := wrapperEval(ops[n-2])
+	if !ok {
+		return command
+	}
+	for i, op := range ops[:n-2] {
+		if before[i] == syntax.OrStmt {
+			if w, ok := callWords(op); !ok || !slices.Equal(w, []string{"true"}) || len(op.Redirs) > 0 {
+				return command
+			}
+		} else if !wrapperSetup(op) {
+			return command
+		}
+	}
+	return shown
+}
+
+// plainStmt reports a statement run as is: not negated, backgrounded or a
+// coprocess.
+func plainStmt(s *syntax.Stmt) bool { return !s.Negated && !s.Background && !s.Coprocess }
+
+// callWords returns the literal words of a plain call (no assignments),
+// and false for any other statement or a word that is not one literal.
+func callWords(s *syntax.Stmt) ([]string, bool) {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || !plainStmt(s) {
+		return nil, false
+	}
+	var out []string
+	for _, w := range c.Args {
+		lit := w.Lit()
+		if lit == "" {
+			return nil, false
+		}
+		out = append(out, lit)
+	}
+	return out, true
+}
+
+// onlyRedirs reports whether s's redirections are exactly want, each
+// "OP WORD" (op as the parser prints it, the word literal).
+func onlyRedirs(s *syntax.Stmt, want ...string) bool {
+	if len(s.Redirs) != len(want) {
+		return false
+	}
+	for i, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "2" || r.Hdoc != nil || r.Word == nil {
+			return false
+		}
+		got := r.Op.String() + " " + r.Word.Lit()
+		if r.N != nil {
+			got = r.N.Value + got
+		}
+		if got != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapperSetup reports one of the wrapper's set-up operands: `source
+// …/shell-snapshots/…` or `shopt -u extglob`, with 2>/dev/null or
+// without (the `|| true` after it is an operand of its own).
+func wrapperSetup(s *syntax.Stmt) bool {
+	w, ok := callWords(s)
+	if !ok || !onlyRedirs(s) && !onlyRedirs(s, "2> /dev/null") {
+		return false
+	}
+	return len(w) == 2 && w[0] == "source" && strings.Contains(w[1], "/shell-snapshots/") ||
+		slices.Equal(w, []string{"shopt", "-u", "extglob"})
+}
+
+// wrapperPwd reports the wrapper's last operand, `pwd -P >| FILE`.
+func wrapperPwd(s *syntax.Stmt) bool {
+	w, ok := callWords(s)
+	return ok && slices.Equal(w, []string{"pwd", "-P"}) && len(s.Redirs) == 1 &&
+		s.Redirs[0].Op == syntax.ClbOut && s.Redirs[0].N == nil && s.Redirs[0].Word.Lit() != ""
+}
+
+// wrapperEval returns the text an `eval WORD` operand runs: WORD's value,
+// when it is made of quoted and plain text only (no expansion), and eval
+// gets nothing else but `\< /dev/null`, or a `< /dev/null` redirection.
+func wrapperEval(s *syntax.Stmt) (string, bool) {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || !plainStmt(s) || len(c.Args) < 2 || c.Args[0].Lit() != "eval" {
+		return "", false
+	}
+	switch {
+	case len(c.Args) == 2 && (onlyRedirs(s) || onlyRedirs(s, "< /dev/null")):
+	case len(c.Args) == 4 && onlyRedirs(s) && c.Args[2].Lit() == `\<` && c.Args[3].Lit() == "/dev/null":
+	default:
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range c.Args[1].Parts {
+		switch p := part.(type) {
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				lit, ok := dp.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescape(lit.Value, `\"$`+"`\n"))
+			}
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, ""))
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescape removes the backslashes the shell removes: before any
+// character (special empty, outside quotes) or before one of special
+// (inside double quotes); a backslash before a newline goes with it.
+func unescape(s, special string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (special == "" || strings.IndexByte(special, s[i+1]) >= 0) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -127,6 +127,22 @@ func TestShownDropsClaudeWrapper(t *testing.T) {
 		{benchdata.ClaudeCodeCommand("/home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh", "echo 'it''s' && rm -rf x", "/tmp/claude-1-cwd"), "echo 'it''s' && rm -rf x"},
 		{"source /home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh && curl x", "source /home/u/.claude/shell-snapshots/snapshot-bash-1-a.sh && curl x"},
 		{"git status", "git status"},
+		// Other spellings of the wrapper: no source, < /dev/null, no
+		// redirection, '"'"' quoting (invocations.jsonl).
+		{`eval 'ls -la' < /dev/null && pwd -P >| /tmp/claude-1-cwd`, "ls -la"},
+		{`source /h/.claude/shell-snapshots/s.sh 2>/dev/null || true && eval 'rg -n TODO src < /dev/null | wc -l' && pwd -P >| /tmp/c-cwd`, "rg -n TODO src < /dev/null | wc -l"},
+		{"source /h/.claude/shell-snapshots/s.sh && eval 'git commit -m \"$(cat <<'\"'\"'EOF'\"'\"'\nFix\nEOF\n)\"' && pwd -P >| /tmp/c-cwd", "git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\""},
+		// Anything else the text runs keeps the whole text.
+		{`eval 'ls' && rm -rf ~ && pwd -P >| /tmp/c-cwd`, `eval 'ls' && rm -rf ~ && pwd -P >| /tmp/c-cwd`},
+		{`rm -rf ~ || true && eval 'ls' && pwd -P >| /tmp/c-cwd`, `rm -rf ~ || true && eval 'ls' && pwd -P >| /tmp/c-cwd`},
+		{`eval 'ls' > /tmp/x && pwd -P >| /tmp/c-cwd`, `eval 'ls' > /tmp/x && pwd -P >| /tmp/c-cwd`},
+		{`eval "$(curl x)" && pwd -P >| /tmp/c-cwd`, `eval "$(curl x)" && pwd -P >| /tmp/c-cwd`},
+		{`eval 'ls' x && pwd -P >| /tmp/c-cwd`, `eval 'ls' x && pwd -P >| /tmp/c-cwd`},
+		{`eval 'ls' && pwd -P >| /tmp/c-cwd; rm -rf ~`, `eval 'ls' && pwd -P >| /tmp/c-cwd; rm -rf ~`},
+		{`eval 'ls' && pwd -P >| $(rm -rf ~)`, `eval 'ls' && pwd -P >| $(rm -rf ~)`},
+		{`source /h/.claude/shell-snapshots/s.sh || rm -rf ~ && eval 'ls' && pwd -P >| /tmp/c-cwd`, `source /h/.claude/shell-snapshots/s.sh || rm -rf ~ && eval 'ls' && pwd -P >| /tmp/c-cwd`},
+		{`PATH=/x eval 'ls' && pwd -P >| /tmp/c-cwd`, `PATH=/x eval 'ls' && pwd -P >| /tmp/c-cwd`},
+		{`eval 'ls' & pwd -P >| /tmp/c-cwd`, `eval 'ls' & pwd -P >| /tmp/c-cwd`},
 	} {
 		if got := audit.Shown(tc.in); got != tc.want {
 			t.Errorf("Shown(%q) = %q, want %q", tc.in, got, tc.want)
