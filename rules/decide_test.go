@@ -572,6 +572,13 @@ func TestReadOnlyTable(t *testing.T) {
 		{[]string{"local", "-rn", "r=HOME"}, Sensitive},
 		{[]string{"declare", "-x", "A=1"}, ReadOnly},
 		{[]string{"bg"}, ReadOnly},
+		{[]string{"kill", "-0", "1234", "%1"}, ReadOnly},
+		{[]string{"kill", "-0", "-s", "KILL", "12"}, Sensitive},
+		{[]string{"kill", "-0", "-9", "12"}, Sensitive},
+		{[]string{"kill", "-09", "12"}, Sensitive},
+		{[]string{"kill", "-0", H}, Sensitive}, // a run-time word may be -9
+		{[]string{"kill", "12"}, Sensitive},
+		{[]string{"kill", "-l"}, Sensitive},
 		{[]string{"date", "-Iseconds"}, ReadOnly},
 		{[]string{"date", "-s", "now"}, Sensitive},
 		{[]string{"date", "+%s"}, ReadOnly},

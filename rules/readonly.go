@@ -122,6 +122,8 @@ var readOnlyPrograms = []program{
 	{Name: "let", Source: "bash builtin: evaluates arithmetic, as (( )) does", HoleSafe: true},
 	{Name: "command", Source: "bash builtin: only with -v/-V, which describe a name; otherwise it runs one",
 		HoleSafe: true, Require: []string{"-v", "-V"}},
+	{Name: "kill", Source: "bash builtin and procps kill(1): only as kill -0 PID…, which sends no signal and only says whether the processes exist and may be signalled; any other option (-s SIG, -SIG, -l), or a run-time word that could be one, is a signal",
+		HoleSafe: true, Require: []string{"-0"}, Only: []string{"-0"}, OptionsFirst: true},
 	{Name: "exit", Source: "bash builtin: ends the shell", HoleSafe: true},
 	{Name: "return", Source: "bash builtin: returns from a function", HoleSafe: true},
 	{Name: "break", Source: "bash builtin: leaves a loop", HoleSafe: true},
