@@ -27,12 +27,20 @@ type redaction struct {
 	valid func(s string, m []int) bool
 }
 
-// redactionNeeds holds, by a redaction's name, what every match of it
-// contains one of besides one of its triggers: a text with none is left
-// alone as well (every Claude Code command holds `shopt -u extglob`, a
-// trigger of the user-and-password option, and paid for compiling and
-// running its expression: some 0.1 ms).
-var redactionNeeds = map[string][]string{"user and password option": userPasswordMarks}
+// redactionNeeds holds, by a redaction's name, lists of which every match
+// of it contains one of each besides one of its triggers: a text without
+// is left alone as well. A rule's reason names its file (config.yaml:4),
+// a .env's ask names <built-in secrets>, every Claude Code command holds
+// `shopt -u extglob` and pwd: without these, every such record would
+// compile and run the patterns they trigger (some 0.1 ms each).
+var redactionNeeds = map[string][][]string{
+	"user and password option":      {{"-"}, userPasswordMarks},
+	"config set secret":             {{"set"}},
+	"gh secret set password option": {{"gh"}},
+	"secret assignment":             {{"=", ":"}},
+	"JSON secret member":            {{":"}},
+	"escaped JSON secret member":    {{`\"`}},
+}
 
 // userPasswordMarks are what a user-and-password value holds: its colon,
 // written as is or escaped ($'\x3a', $'\072'), or a run-time part that
@@ -146,9 +154,11 @@ var builtinRedactions = append([]redaction{
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
 	// in a group of short options (curl -su, -fsSLu); the value in any
 	// quoting (attack run 56: `curl -u "bob:pw"` kept pw in the record's
-	// command).
+	// command). Its trigger is the u every match holds (-AU$ is one:
+	// a cluster glued to its value); what it needs besides
+	// (userPasswordMarks) keeps most texts from running it.
 	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|\s*))` + shellWord, 1,
-		[]string{"-u", "--user", "--proxy-user", "u ", "u'", "u\""}, userPassword},
+		[]string{"u"}, userPassword},
 	// A JSON member written inside a double-quoted shell word, its
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
 	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
@@ -187,8 +197,10 @@ var builtinRE = func() []func() *regexp.Regexp {
 // mayHold reports whether s, lowered, contains one of r's triggers (and
 // what r needs).
 func (r *redaction) mayHold(lower string) bool {
-	if needs, ok := redactionNeeds[r.name]; ok && !slices.ContainsFunc(needs, func(n string) bool { return strings.Contains(lower, n) }) {
-		return false
+	for _, needs := range redactionNeeds[r.name] {
+		if !slices.ContainsFunc(needs, func(n string) bool { return strings.Contains(lower, n) }) {
+			return false
+		}
 	}
 	for _, t := range r.triggers {
 		if strings.Contains(lower, t) {
