@@ -491,6 +491,15 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
 	}
+	if j.protected == "" && j.h.deny < 0 && len(s.Words) > 1 && path.Base(s.Words[0]) == "git" {
+		// The repository's and the user's git config: a key that makes
+		// git run a program (core.hooksPath, core.fsmonitor) is a hook
+		// written another way (a new user's find: mode bypass, the CI
+		// preset's, ran `git config core.hooksPath DIR`).
+		if key := GitConfigRunsCode(s.Words); key != "" {
+			j.protected, j.target = "git config keys that can make git run a program, load a file or trust one: any but "+gitHarmlessShown, "git config key "+key
+		}
+	}
 	j.suggest, j.suggestWords = suggestCommand, s.Words
 	if e.runsAt >= 0 {
 		j.suggest, j.suggestKey = suggestCode, e.runsKey

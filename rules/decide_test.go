@@ -284,6 +284,47 @@ func TestNoBroadSuggestions(t *testing.T) {
 	}
 }
 
+// TestGitConfigKeysThatRunCodeAskInBypass: git config writing a key
+// that makes git run a program, load a file or trust one is a protected
+// write, asked in every mode whatever an allow rule says (a new user's
+// find: the CI preset, mode bypass, ran `git config core.hooksPath DIR`);
+// the keys a CI step sets before a commit (user.name, user.email) are
+// not.
+func TestGitConfigKeysThatRunCodeAskInBypass(t *testing.T) {
+	ctx := testContext(t, "")
+	for _, conf := range []string{"mode: bypass\n", "mode: auto\nrules:\n  shell:\n    allow:\n      - \"git config *\"\n      - \"git *\"\n"} {
+		p := mustParse(t, conf)
+		for _, words := range [][]string{
+			{"git", "config", "core.hooksPath", "/tmp/h"},
+			{"git", "config", "--global", "core.pager", "sh -c id"},
+			{"git", "config", "--add", "alias.x", "!sh"},
+			{"git", "-C", "sub", "config", "set", "include.path", "../x"},
+			{"git", "config", "Core.FSMonitor", "touch x"},
+			{"git", "config", "filter.a.clean", "sh x"},
+			{"git", "config", "--unset", "core.hooksPath"},
+			{"git", "config", "--edit"},
+			{"git", "config", "--rename-section", "user", "core"},
+			{"git", "config", Hole, "v"},
+		} {
+			v := p.Decide(exec(words...), ctx)
+			if v.Decision != Ask || !strings.Contains(v.Reason, "git config key") && !strings.Contains(v.Reason, "protected") {
+				t.Errorf("%q: %q = %v (%s), want ask as a protected write", conf, words, v.Decision, v.Reason)
+			}
+		}
+		for _, words := range [][]string{
+			{"git", "config", "user.name", "CI Bot"},
+			{"git", "config", "--global", "User.Email", "ci@example.com"},
+			{"git", "config", "branch.main.remote", "origin"},
+			{"git", "config", "core.hooksPath"}, // a read
+			{"git", "config", "--file", "/tmp/x.ini", "core.hooksPath", "y"},
+		} {
+			if v := p.Decide(exec(words...), ctx); v.Decision != Allow {
+				t.Errorf("%q: %q = %v (%s), want allow", conf, words, v.Decision, v.Reason)
+			}
+		}
+	}
+}
+
 func TestProtectedPathsInBypass(t *testing.T) {
 	p := mustParse(t, "mode: bypass\n")
 	ctx := testContext(t, "")

@@ -286,6 +286,89 @@ func gitWritesConfig(words []string) bool {
 	return false
 }
 
+// gitConfigHarmless are the git config keys (lower-cased; "*" a
+// subsection) whose value only sets a name, a default or a display
+// choice — nothing git runs, loads or trusts: what a CI step sets before
+// a commit or a tag (git-config(1)). Every other key may make git run a
+// program (core.hooksPath, core.fsmonitor, core.pager, core.sshCommand,
+// diff.external, filter.*.clean, credential.helper, alias.* with "!"),
+// load a file (include.path) or trust what it did not (safe.directory,
+// http.sslVerify), so writing it needs a human's yes in every mode.
+var gitConfigHarmless = []string{
+	"user.name", "user.email", "init.defaultbranch", "pull.rebase", "pull.ff", "push.default",
+	"push.autosetupremote", "fetch.prune", "fetch.prunetags", "rebase.autostash", "rebase.autosquash",
+	"merge.ff", "merge.conflictstyle", "core.autocrlf", "core.filemode", "core.ignorecase", "core.quotepath",
+	"core.safecrlf", "core.eol", "core.longpaths", "commit.gpgsign", "tag.gpgsign", "color.ui",
+	"advice.detachedhead", "diff.renames", "diff.algorithm", "diff.colormoved", "branch.*.remote",
+	"branch.*.merge", "branch.*.rebase", "checkout.defaultremote", "column.ui", "log.date", "status.short",
+	"gc.auto",
+}
+
+// gitHarmlessShown names gitConfigHarmless in a reason.
+const gitHarmlessShown = "user.name, user.email and the other naming, default and display keys"
+
+// GitConfigRunsCode returns the key a git command (words, its program's
+// base name git) writes to its config that is not among
+// gitConfigHarmless (the whole section for --rename-section,
+// --remove-section; "an editor's choice" for --edit), "" when it writes
+// none or only harmless keys, or writes a file named by --file/--blob
+// (decided by that path).
+func GitConfigRunsCode(words []string) string {
+	if !gitWritesConfig(words) {
+		return ""
+	}
+	i := 1
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		if words[i] == "-C" || words[i] == "-c" || words[i] == "--git-dir" || words[i] == "--work-tree" || words[i] == "--namespace" {
+			i++
+		}
+		i++
+	}
+	if i >= len(words) || words[i] != "config" {
+		return "" // remote add, submodule …: decided as before
+	}
+	args := words[i+1:]
+	for j := 0; j < len(args); j++ {
+		w := args[j]
+		switch {
+		case j == 0 && (w == "edit" || w == "rename-section" || w == "remove-section"):
+			return w
+		case j == 0 && (w == "set" || w == "unset"):
+		case w == "-e" || strings.HasPrefix(w, "--e") || strings.HasPrefix(w, "--ren") || strings.HasPrefix(w, "--rem"):
+			return w
+		case w == "-f" || w == "--file" || w == "--blob" || strings.HasPrefix(w, "--file=") || strings.HasPrefix(w, "--blob="):
+			return ""
+		case w == "--type" || w == "--default" || w == "--comment" || w == "--value":
+			j++ // the option's value
+		case strings.HasPrefix(w, "-"):
+		default:
+			if !harmlessGitKey(w) {
+				return w
+			}
+			return "" // the key; what follows is its value
+		}
+	}
+	return ""
+}
+
+// harmlessGitKey reports whether key (section.name or
+// section.subsection.name, the section and name in any case) is one of
+// gitConfigHarmless.
+func harmlessGitKey(key string) bool {
+	if strings.Contains(key, Hole) {
+		return false
+	}
+	first, last := strings.Index(key, "."), strings.LastIndex(key, ".")
+	if first <= 0 || last == len(key)-1 {
+		return false
+	}
+	k := strings.ToLower(key)
+	if first != last {
+		k = strings.ToLower(key[:first]) + ".*" + strings.ToLower(key[last:])
+	}
+	return slices.Contains(gitConfigHarmless, k)
+}
+
 // configWriteOptions are the options by which git config writes
 // (git-config(1)).
 var configWriteOptions = []string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit"}
