@@ -34,12 +34,14 @@ type redaction struct {
 // `shopt -u extglob` and pwd: without these, every such record would
 // compile and run the patterns they trigger (some 0.1 ms each).
 var redactionNeeds = map[string][][]string{
-	"user and password option":      {{"-"}, userPasswordMarks},
-	"config set secret":             {{"set"}},
-	"gh secret set password option": {{"gh"}},
-	"secret assignment":             {{"=", ":"}},
-	"JSON secret member":            {{":"}},
-	"escaped JSON secret member":    {{`\"`}},
+	"user and password option":       {{"-"}, userPasswordMarks},
+	"config set secret":              {{"set"}},
+	"gh secret set password option":  {{"gh"}},
+	"secret assignment":              {{"=", ":"}},
+	"JSON secret member":             {{":"}},
+	"quoted secret member":           {{":"}, {"'"}},
+	"password after a run-time user": {{"-"}, {":"}},
+	"escaped JSON secret member":     {{`\"`}},
 }
 
 // userPasswordMarks are what a user-and-password value holds: its colon,
@@ -71,17 +73,26 @@ var programPasswords = []struct {
 	name, program, trigger string
 	options                []string
 	valid                  func(s string, m []int) bool
+	// glued: the value may follow the option in the same word (-pS),
+	// as getopt and pflag read it.
+	glued bool
 }{
-	{"docker login", `docker\s+login`, "docker", []string{"-p"}, nil},
-	{"podman login", `podman\s+login`, "podman", []string{"-p"}, nil},
-	{"redis-cli", `redis-cli`, "redis-cli", []string{"-a"}, nil},
-	{"zip", `zip`, "zip", []string{"-P"}, nil},
-	{"ssh-keygen", `ssh-keygen`, "ssh-keygen", []string{"-N", "-P"}, nil},
-	{"openssl", `openssl`, "openssl", []string{"-k", "-passin", "-passout"}, nil},
-	{"curl", `curl`, "curl", []string{"-b", "--cookie"}, nil},
-	{"gh secret set", `gh\s+secret\s+set`, "secret", []string{"-b", "--body"}, nil},
+	{"docker login", `docker[ \t]+login`, "docker", []string{"-p"}, nil, true},
+	{"podman login", `podman[ \t]+login`, "podman", []string{"-p"}, nil, true},
+	{"helm registry login", `helm[ \t]+registry[ \t]+login`, "helm", []string{"-p"}, nil, true},
+	{"oc login", `oc[ \t]+login`, "oc", []string{"-p"}, nil, true},
+	{"az login", `az[ \t]+login`, "az", []string{"-p"}, nil, true},
+	{"twine", `twine`, "twine", []string{"-p"}, nil, true},
+	{"poetry publish", `poetry[ \t]+publish`, "poetry", []string{"-p"}, nil, true},
+	{"mongosh", `mongo(?:sh)?`, "mongo", []string{"-p"}, nil, true},
+	{"redis-cli", `redis-cli`, "redis-cli", []string{"-a"}, nil, true},
+	{"zip", `zip`, "zip", []string{"-P"}, nil, true},
+	{"ssh-keygen", `ssh-keygen`, "ssh-keygen", []string{"-N", "-P"}, nil, true},
+	{"openssl", `openssl`, "openssl", []string{"-k", "-passin", "-passout"}, nil, false},
+	{"curl", `curl`, "curl", []string{"-b", "--cookie"}, nil, true},
+	{"gh secret set", `gh[ \t]+secret[ \t]+set`, "secret", []string{"-b", "--body"}, nil, true},
 	// smbclient's -U holds a password only after a %.
-	{"smbclient", `smbclient`, "smbclient", []string{"-U", "--user"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], "%") }},
+	{"smbclient", `smbclient`, "smbclient", []string{"-U", "--user"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], "%") }, true},
 }
 
 // programRedactions returns the redactions of programPasswords.
@@ -92,8 +103,12 @@ func programRedactions() []redaction {
 		for i, o := range p.options {
 			opts[i] = regexp.QuoteMeta(o)
 		}
+		sep := `=|[ \t]+`
+		if p.glued {
+			sep += "|"
+		}
 		out = append(out, redaction{p.name + " password option",
-			`(\b` + p.program + `\b[^|;&\n]*?\s(?:` + strings.Join(opts, "|") + `)(?:=|\s+))` + shellWord, 1, []string{p.trigger}, p.valid})
+			`(\b` + p.program + `\b[^|;&\n]*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
 	}
 	return out
 }
@@ -137,19 +152,27 @@ var builtinRedactions = append([]redaction{
 	// without an END line, only the base64 lines that follow are the
 	// key. Nothing else is: an attack run hid `touch h2` between a BEGIN
 	// and an END line written as arguments of two echo commands.
-	{"private key block", `-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----(?:\s*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,._/-]+))*\s*-----END ([A-Z0-9 ]*PRIVATE KEY)-----`, 0,
+	{"private key block", `-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----(?:(?:\s|\\[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,._/-]+))*(?:\s|\\[nr])*-----END ([A-Z0-9 ]*PRIVATE KEY)-----`, 0,
 		[]string{"private key-----"}, sameLabel},
-	{"private key without its END line", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\s*[A-Za-z0-9+/]{16,}={0,2})*`, 0, []string{"private key-----"}, nil},
-	{"Authorization header", `(?i)(\b(?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`, 1, []string{"authorization"}, nil},
-	{"bearer token", `(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}, nil},
-	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]+:[^/\s@'"]+@`, 1, []string{"://"}, nil},
-	{"password option", `(?i)(--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|\s+))` + shellWord, 1,
+	{"private key without its END line", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\s|\\[nr])*[A-Za-z0-9+/]{16,}={0,2})*`, 0, []string{"private key-----"}, nil},
+	{"Authorization header", `(?i)(\b(?:proxy-)?authorization[ \t]*:[ \t]*)(?:(?:bearer|basic|token|digest)[ \t]+)?[^\s'"]+`, 1, []string{"authorization"}, nil},
+	{"bearer token", `(?i)(\bbearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}, nil},
+	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]*:[^/\s@'"]+@`, 1, []string{"://"}, nil},
+	{"password option", `(?i)((?:^|[\s'"=])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+))` + shellWord, 1,
 		[]string{"-pass", "-token", "-api", "-secret", "-client"}, nil},
-	{"secret assignment", `(?i)(\b[a-z0-9_]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_]*\s*[=:]\s*)` + shellWord, 1,
+	// The value follows = at once (NAME= prog is an empty value and a
+	// program), or = with blanks before it (SECRET_KEY = 'v' in a
+	// here-document's Python), or a colon and blanks, never a newline: a
+	// comment ending in "key:" made the next line's program [REDACTED]
+	// (attack run 59).
+	{"secret assignment", `(?i)(\b(?:[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?|creds)[a-z0-9_-]*|[a-z0-9_-]*_(?:pat|pw))(?:=|[ \t]+=[ \t]*|[ \t]*:[ \t]*))` + shellWord, 1,
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "_pat", "_pw"}, nil},
+	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"[ \t]*:[ \t]*)"(?:[^"\\]|\\.)*"`, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 1,
+	// The same in a Python or JavaScript literal: {'password': 'v'}.
+	{"quoted secret member", `(?i)('[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*'[ \t]*:[ \t]*)'(?:[^'\\]|\\.)*'`, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)\s*:\s*)[^'"\n]+`, 1,
+	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \t]*:[ \t]*)[^'"\n]+`, 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
 	// in a group of short options (curl -su, -fsSLu); the value in any
@@ -157,23 +180,29 @@ var builtinRedactions = append([]redaction{
 	// command). Its trigger is the u every match holds (-AU$ is one:
 	// a cluster glued to its value); what it needs besides
 	// (userPasswordMarks) keeps most texts from running it.
-	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|\s*))` + shellWord, 1,
+	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|[ \t]*))` + shellWord, 1,
 		[]string{"u"}, userPassword},
+	// Its password after a user only known at run time ($(id -un),
+	// backquotes, ${U:-bob}): the text after the user's last colon
+	// (attack run 59: the substitution stopped the redaction above).
+	{"password after a run-time user", "((?:^|\\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|[ \\t]*)[\"']?(?:\\$\\([^)]*\\)|`[^`]*`|\\$\\{[^}]*\\}|[^\\s:'\"])*:)[^\\s'\"]+", 1,
+		[]string{"u"}, nil},
 	// A JSON member written inside a double-quoted shell word, its
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
-	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
+	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"[ \t]*:[ \t]*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
+	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
 	// Programs whose own option or argument is a password: see also
 	// programPasswords.
-	{"7-Zip password", `(\b7z[ar]?\b[^|;&\n]*?\s-p)` + shellWord, 1, []string{"7z"}, nil},
-	{"config set secret", `(?i)(\b(?:aws\s+configure|npm\s+config|yarn\s+config|pnpm\s+config|pip\s+config)\s+set\s+\S*(?:password|passwd|secret|token|auth|key|credential)\S*\s+)` + shellWord, 1,
+	{"7-Zip password", `(\b7z[ar]?\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"7z"}, nil},
+	{"config set secret", `(?i)(\b(?:aws[ \t]+configure|npm[ \t]+config|yarn[ \t]+config|pnpm[ \t]+config|pip[ \t]+config)[ \t]+set[ \t]+\S*(?:password|passwd|secret|token|auth|key|credential)\S*[ \t]+)` + shellWord, 1,
 		[]string{"config"}, nil},
-	{"vault login token", `(\bvault\s+login\s+)` + shellWord, 1, []string{"vault"}, vaultToken},
-	{"htpasswd password", `(\bhtpasswd\s+(?:-\S+\s+)+(?:` + shellWord + `\s+){2})` + shellWord, 1, []string{"htpasswd"}, htpasswdBatch},
-	{"SQL password", `(?i)(\b(?:identified\s+by|password)\s+)'(?:[^']|'')*'`, 1, []string{"identified", "password"}, nil},
-	{"sshpass password", `(\bsshpass\s+-p\s*)\S+`, 1, []string{"sshpass"}, nil},
-	{"netrc password", `(?i)(\blogin\s+\S+\s+password\s+)\S+`, 1, []string{"password"}, nil},
+	{"poetry config secret", `(?i)(\bpoetry[ \t]+config[ \t]+(?:pypi-token|http-basic)\.\S+[ \t]+(?:\S+[ \t]+)?)` + shellWord, 1, []string{"poetry"}, nil},
+	{"login token", `(\b(?:vault|cargo)[ \t]+login(?:[ \t]+-\S+)*[ \t]+)` + shellWord, 1, []string{"login"}, vaultToken},
+	{"htpasswd password", `(\bhtpasswd(?:[ \t]+-\S+)+(?:[ \t]+` + shellWord + `){2}[ \t]+)` + shellWord, 1, []string{"htpasswd"}, htpasswdBatch},
+	{"SQL password", `(?i)(\b(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by|password(?:[ \t]+for[ \t]+\S+[ \t]*=)?)[ \t]+)'(?:[^']|'')*'`, 1, []string{"identified", "password"}, nil},
+	{"sshpass password", `(\bsshpass[ \t]+-p[ \t]*)` + shellWord, 1, []string{"sshpass"}, nil},
+	{"netrc password", `(?i)(\blogin\s+\S+\s+password[ \t]+)\S+`, 1, []string{"password"}, nil},
 	{"URL query secret", `(?i)([?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-credential|code|key|api_?key|access_?token|token|password|secret)=)[^&\s'"#]+`, 1,
 		[]string{"sig", "signature", "credential", "code=", "key=", "token=", "password=", "secret="}, nil},
 	{"URL token", `(?i)(\b[a-z][a-z0-9+.-]*://)[A-Za-z0-9_.~+/=-]{16,}@`, 1, []string{"://"}, nil},
@@ -183,6 +212,12 @@ var builtinRedactions = append([]redaction{
 	{"GitHub token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, nil},
 	{"OpenAI or Anthropic key", `\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, 0, []string{"sk-"}, nil},
 	{"Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"}, nil},
+	{"Stripe key", `\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}`, 0, []string{"k_live_", "k_test_"}, nil},
+	{"Hugging Face, npm, PyPI or GitLab token", `\b(?:hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36,}|pypi-[A-Za-z0-9_-]{50,}|glpat-[A-Za-z0-9_-]{20,})`, 0,
+		[]string{"hf_", "npm_", "pypi-", "glpat-"}, nil},
+	{"JSON web token", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 0, []string{"eyj"}, nil},
+	{"webhook URL", `(?i)(\bhooks\.slack\.com/services/|\bdiscord(?:app)?\.com/api/webhooks/|\bapi\.telegram\.org/bot)[A-Za-z0-9/:_-]+`, 1,
+		[]string{"hooks.slack.com", "/api/webhooks/", "api.telegram.org"}, nil},
 }, programRedactions()...)
 
 // builtinRE compiles the built-in redactions, each on first need.

@@ -87,6 +87,30 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		{"JSON pwd", `curl -d '{"pwd": "S3CRETpw"}' https://x`, "S3CRETpw", `"pwd": `},
 		{"SQL IDENTIFIED BY", `mysql -e "CREATE USER bob IDENTIFIED BY 'S3CRETsq'"`, "S3CRETsq", "IDENTIFIED BY "},
 		{"SQL PASSWORD", `psql -c "ALTER USER bob WITH PASSWORD 'S3CRETpg'"`, "S3CRETpg", "PASSWORD "},
+		// Attack run 59: glued values, more programs and token forms.
+		{"docker login -pS", `docker login -u bob -pS3CRETg1 reg`, "S3CRETg1", "docker login -u bob -p"},
+		{"redis-cli -aS", `redis-cli -aS3CRETg2 ping`, "S3CRETg2", "redis-cli -a"},
+		{"ssh-keygen -NS", `ssh-keygen -q -t ed25519 -NS3CRETg3 -f k`, "S3CRETg3", "-N"},
+		{"smbclient -Uuser%S", `smbclient -Ubob%S3CRETg4 //h/s`, "S3CRETg4", "smbclient -U"},
+		{"vault login -method=token", `vault login -method=token S3CRETg5`, "S3CRETg5", "-method=token "},
+		{"cargo login", `cargo login S3CRETg6`, "S3CRETg6", "cargo login "},
+		{"oc login -p", `oc login -u bob -p S3CRETg7 https://api`, "S3CRETg7", "-p "},
+		{"twine -p", `twine upload -u __token__ -p S3CRETg8 dist/*`, "S3CRETg8", "-p "},
+		{"poetry config http-basic", `poetry config http-basic.repo bob S3CRETg9`, "S3CRETg9", "http-basic.repo bob "},
+		{"empty-user URL", `psql "postgres://:S3CRETh1@127.0.0.1/db"`, "S3CRETh1", "postgres://"},
+		{"Stripe key", `export STRIPE=sk_live_S3CRETh2abcdef`, "S3CRETh2", "export STRIPE="},
+		{"JWT", `export J=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.S3CRETh3abcdef`, "S3CRETh3", "export J="},
+		{"Slack webhook", `curl -X POST https://hooks.slack.com/services/T0000/B0000/S3CRETh4xyz`, "S3CRETh4", "https://hooks.slack.com/services/"},
+		{"Telegram bot", `curl https://api.telegram.org/bot123456:S3CRETh5abc/sendMessage`, "S3CRETh5", "api.telegram.org/bot"},
+		{"a _PAT name", `export GITHUB_PAT=S3CRETh6`, "S3CRETh6", "GITHUB_PAT="},
+		{"a _PW name", `export DB_PW=S3CRETh7`, "S3CRETh7", "DB_PW="},
+		{"a hyphenated key name", `client-key-data: S3CRETh8`, "S3CRETh8", "client-key-data: "},
+		{"a Python dict", `python3 -c "print({'password': 'S3CRETh9'})"`, "S3CRETh9", `'password': `},
+		{"SQL SET PASSWORD", `mysql -e "SET PASSWORD FOR 'bob'@'%' = 'S3CRETi1'"`, "S3CRETi1", "SET PASSWORD FOR"},
+		{"SQL IDENTIFIED WITH", `mysql -e "ALTER USER bob IDENTIFIED WITH mysql_native_password BY 'S3CRETi2'"`, "S3CRETi2", "IDENTIFIED WITH"},
+		{"sshpass value with a blank", `sshpass -p 'SEK S3CRETi3' ssh h`, "S3CRETi3", "sshpass -p "},
+		{"curl -u after a substitution", `curl -u "$(whoami):S3CRETi4" https://x`, "S3CRETi4", "curl -u "},
+		{"curl -u after a default", `curl -u "${U:-bob}:S3CRETi5" https://x`, "S3CRETi5", "curl -u "},
 		{"mysqldump -p single-quoted", `mysqldump -uroot -p'S3CRETmr' db`, "S3CRETmr", "mysqldump -uroot -p"},
 	}
 	for _, tt := range tests {
@@ -100,7 +124,13 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 	for _, clean := range []string{"git status", "go test ./...", "echo password", "grep -r token src/", "ls --password-file-does-not-exist",
 		"shopt -u extglob", "git status -u", "sort -u a.txt", "docker run -u 1000 img",
 		"redis-cli -p 6379 ping", "openssl x509 -in c.pem -noout -text", "vault login -method=github", "date -u +%s",
-		"curl -P - https://x", "smbclient -L h -U bob", "htpasswd -c .htpasswd bob", "git checkout -b feature"} {
+		"curl -P - https://x", "smbclient -L h -U bob", "htpasswd -c .htpasswd bob", "git checkout -b feature",
+		// Attack run 59: a key's value never starts on the next line or
+		// after a blank following =, and --no-password is no option of
+		// a password.
+		"# Check the API key:\ntouch f", "echo password=\ntouch f", "ls --no-password\ntouch f", "vault login\ntouch f",
+		"GITHUB_TOKEN= git status --short", "psql --no-password -h localhost db", "gh auth login --with-token < t\ntouch f",
+		"echo PATH=/usr/bin MY_PATH=x"} {
 		if got := r.String(clean); got != clean {
 			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
 		}
@@ -206,6 +236,26 @@ func TestRedactorCleansArgvValuesWithBlanks(t *testing.T) {
 	}
 	if got := rec.Segments[0].Argv; got[0] != "curl" || got[1] != "--user" || got[3] != "https://x" {
 		t.Errorf("argv %q: want the other words kept", got)
+	}
+}
+
+// TestRedactorCommandFormsAttackRun59: as shell text, each redaction
+// kept inside its word, these lose their secret and keep every command
+// (attack run 59).
+func TestRedactorCommandFormsAttackRun59(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	for _, tc := range []struct{ in, secret, keep string }{
+		{`curl -u "$(whoami):S3CRETj1" https://x`, "S3CRETj1", `"$(whoami):`},
+		{"curl -u \"`whoami`:S3CRETj2\" https://x", "S3CRETj2", "`whoami`:"},
+		{`curl -u "${U:-bob}:S3CRETj3" https://x`, "S3CRETj3", `"${U:-bob}:`},
+		{`sshpass -p 'SEK S3CRETj4' ssh h`, "S3CRETj4", "sshpass -p "},
+		{"# Check the API key:\ntouch f\nexport TOKEN=S3CRETj5", "S3CRETj5", "\ntouch f\n"},
+		{"GITHUB_TOKEN= git status && API_KEY=S3CRETj6 make", "S3CRETj6", "GITHUB_TOKEN= git status && "},
+	} {
+		got := r.Command(tc.in, nil)
+		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
+			t.Errorf("Command(%q) = %q: want %q gone, %q kept", tc.in, got, tc.secret, tc.keep)
+		}
 	}
 }
 
