@@ -289,6 +289,19 @@ func arithOnly(src string) bool {
 	return depth == 0
 }
 
+// dirStackTilde reports a tilde prefix ~N (digits) in src at a place bash
+// expands one (the start, after an unquoted ":" or "="): the directory
+// stack's entry N (`pushd ~/.ssh && pushd / && cat ~1/id_rsa` read the
+// key, attack run 58), any directory.
+func dirStackTilde(src string) bool {
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] == '~' && (i == 0 || src[i-1] == ':' || src[i-1] == '=') && '0' <= src[i+1] && src[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
 // GlobWord reports whether w's run-time parts (its Holes) are pathname
 // expansion's alone, written plainly: its source holds a '*', '?' or '['
 // and no quote, backslash, expansion ("$", "`"), tilde, brace or
@@ -310,8 +323,8 @@ func openWord(w Word, bounded []string) bool {
 	if !strings.Contains(w.Value, Hole) {
 		return false
 	}
-	if strings.Contains(w.Source, xargsInput) || strings.Contains(w.Source, "~+") || strings.Contains(w.Source, "~-") {
-		return true // ~+ and ~- are $PWD and $OLDPWD
+	if strings.Contains(w.Source, xargsInput) || strings.Contains(w.Source, "~+") || strings.Contains(w.Source, "~-") || dirStackTilde(w.Source) {
+		return true // ~+ and ~- are $PWD and $OLDPWD, ~N an entry of the directory stack
 	}
 	if !strings.ContainsAny(w.Source, "$`") {
 		return false

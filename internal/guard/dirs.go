@@ -98,6 +98,14 @@ walk:
 			from = unknownAt(i)
 			break
 		}
+		if !trusted && movesDir(s, out, home) {
+			// The shell's directory (or one above it) moved: it is the
+			// same directory, somewhere else, and a ".." from it
+			// climbs from there (attack run 58: `cd t && mv ../t ../a/
+			// && cat ../../../.ssh/id_rsa` read the key).
+			from = unknownAt(i + 1)
+			break
+		}
 		if !s.MayChangeDir() {
 			continue
 		}
@@ -172,6 +180,102 @@ walk:
 		}
 	}
 	return out, each, from
+}
+
+// movesDir reports a segment that renames files (mv, git mv, rename,
+// mmv) and may move one of dirs — the directories the shell may be in —
+// or a directory above one: an operand only known at run time, or a
+// source (not the destination) that names such a directory from any of
+// dirs, as written or with its links resolved. rename and mmv take
+// patterns: any call may. (A short option cluster ending in t takes the
+// next word as the target directory; one holding it glued, -tDIR, is read
+// as the target too, which at worst takes a source for none.)
+func movesDir(s interp.Segment, dirs []string, home string) bool {
+	if len(s.Args) == 0 {
+		return false
+	}
+	args := s.Args[1:]
+	switch path.Base(s.Args[0].Value) {
+	case "mv":
+	case "rename", "mmv", "prename", "file-rename":
+		return true
+	case "git":
+		i := 0
+		for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+			if v := args[i].Value; v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" {
+				i++
+			}
+			i++
+		}
+		if i >= len(args) || args[i].Value != "mv" {
+			return false
+		}
+		args = args[i+1:]
+	default:
+		return false
+	}
+	// The sources: every operand but the last (the destination, which
+	// stays where it is), or all of them after -t DIR.
+	var sources []string
+	target := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case strings.Contains(v, interp.Hole):
+			return true
+		case v == "--":
+			for _, a := range args[i+1:] {
+				sources = append(sources, a.Value)
+			}
+			i = len(args)
+		case v == "-t" || v == "--target-directory":
+			target = true
+			i++
+		case strings.HasPrefix(v, "--target-directory=") || strings.HasPrefix(v, "-t") && !strings.HasPrefix(v, "--"):
+			target = true
+		case strings.HasPrefix(v, "-"):
+		default:
+			sources = append(sources, v)
+		}
+	}
+	if !target && len(sources) > 0 {
+		sources = sources[:len(sources)-1]
+	}
+	for _, v := range sources {
+		if strings.Contains(v, interp.Hole) {
+			return true
+		}
+		if v == "~" || strings.HasPrefix(v, "~/") {
+			v = home + v[1:]
+		}
+		for _, d := range dirs {
+			p := v
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(d, p)
+			}
+			p = filepath.Clean(p)
+			real, err := filepath.EvalSymlinks(p)
+			for _, e := range dirs {
+				if within(e, p) || err == nil && (within(e, real) || within(realOr(e), real)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether dir is p or below it.
+func within(dir, p string) bool {
+	return dir == p || p == "/" || strings.HasPrefix(dir, p+"/")
+}
+
+// realOr returns d with its links resolved, or d.
+func realOr(d string) string {
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		return r
+	}
+	return d
 }
 
 // perProcessDir reports a directory under /proc or /dev (/proc/self/root,

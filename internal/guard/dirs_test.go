@@ -403,3 +403,85 @@ func TestCdChain(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveOfTheShellsDirectory: a mv (git mv, rename) of the directory
+// the shell stands in, or of one above it, moves the shell with it: a
+// ".." after it climbs from the new place, so what follows is decided in
+// a directory only known at run time (attack run 58: `cd t && mkdir -p
+// ../a && mv ../t ../a/ && cat ../../../.ssh/id_rsa` read the key in mode
+// auto and past a deny rule in mode bypass). A mv of files, or into the
+// parent, moves no directory of the shell's.
+func TestMoveOfTheShellsDirectory(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	for _, d := range []string{"t", "x/y/t", "src", "a"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, mode := range []string{"auto", "bypass"} {
+		p, err := rules.Parse([]byte("mode: "+mode+"\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+			Context: rules.Context{Mode: p.Mode, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
+		g.Analysis.Home = root
+		for _, text := range []string{
+			// Each cat reads root/.ssh/id_rsa from where the shell is
+			// after the mv; from where it was, the path leads above root.
+			"cd t && mkdir -p ../a && mv ../t ../a/ && cat ../../../.ssh/id_rsa",
+			"cd t && { mv ../t ../a/ && cat ../../../.ssh/id_rsa; }",
+			"cd x/y/t && mv ../../../x ../../../a/ && cat ../../../../../.ssh/id_rsa",
+			"cd t && mv -t ../a ../t && cat ../../../.ssh/id_rsa",
+			"cd t && git mv ../t ../a/ && cat ../../../.ssh/id_rsa",
+			"cd t && rename s/t/u/ ../t && cat ../../../.ssh/id_rsa",
+			"cd t && mv \"$d\" ../a && cat ../../../.ssh/id_rsa",
+		} {
+			if o := g.Evaluate(text); o.Decision == rules.Allow {
+				t.Errorf("mode %s: %q is allowed, want it asked or denied\n%s", mode, text, describeOutcome(o))
+			}
+		}
+	}
+	p, _ := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
+	g.Analysis.Home = root
+	for _, text := range []string{"cd src && mv a.py b.py && cat b.py", "mv src/a.py src/b.py && cat src/b.py", "cd src && mv ../a ../b && ls"} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v, want allow\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+}
+
+// TestDirectoryStackTilde: ~N is the directory stack's entry N (bash's
+// dirs +N), any directory: `pushd ~/.ssh && pushd / && cat ~1/id_rsa`
+// read the key in every config, the word taken for a name "~1" in / (attack
+// run 58).
+func TestDirectoryStackTilde(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	if err := os.MkdirAll(filepath.Join(root, ".ssh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
+	g.Analysis.Home = root
+	for _, text := range []string{
+		"pushd " + root + "/.ssh && pushd / && cat ~1/id_rsa",
+		"pushd ~/.ssh && pushd / && cat < ~1/id_rsa",
+		"pushd ~/.ssh >/dev/null; cd /; cat ~0/id_rsa",
+		"pushd ~/.ssh && pushd / && cat x=~1/id_rsa",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed, want it asked or denied\n%s", text, describeOutcome(o))
+		}
+	}
+}
