@@ -74,6 +74,12 @@ type Options struct {
 	// have changed it (see Segment.MayChangeDir): every relative
 	// redirection target is then a Hole.
 	DirChanged bool
+	// CDPATHMaySet says the shell's start-up files (a login or
+	// interactive bash's profile or bashrc, which guardsh does not
+	// analyse) may set CDPATH, which sends a relative cd whose target
+	// does not start with "." or ".." anywhere: guardsh's guard then
+	// takes the directory after such a cd for one only known at run time.
+	CDPATHMaySet bool
 	// Sources, when not nil, keeps the analyses of files read by source
 	// and . between runs (see SourceCache); nil analyses them every time.
 	Sources SourceCache

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -413,6 +415,23 @@ func sessionOptions(options []string) []string {
 	return out
 }
 
+// hasOption reports whether bash gets the option long ("--login") or the
+// short one (a letter in a cluster: -lc).
+func (inv *invocation) hasOption(long string, short byte) bool {
+	for _, o := range inv.options {
+		if o == long || short != 0 && len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o, short) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readsStartup reports whether bash reads start-up files: a login or an
+// interactive shell, or one given --rcfile (see startupFiles).
+func (inv *invocation) readsStartup() bool {
+	return inv.login || inv.interactive || inv.initFile != "" || inv.hasOption("--login", 'l') || inv.hasOption("", 'i')
+}
+
 // startupFiles lists the files bash reads when an interactive session
 // starts (bash(1) INVOCATION), which guardsh sends as `. FILE` commands
 // so that they are decided: a login shell's /etc/profile and the first of
@@ -420,14 +439,7 @@ func sessionOptions(options []string) []string {
 // --rcfile's file, or /etc/bash.bashrc and ~/.bashrc (not with --norc).
 // Files that do not exist are left out.
 func startupFiles(inv *invocation, home string) []string {
-	has := func(long string, short byte) bool {
-		for _, o := range inv.options {
-			if o == long || short != 0 && len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o, short) > 0 {
-				return true
-			}
-		}
-		return false
-	}
+	has := inv.hasOption
 	exists := func(p string) bool {
 		info, err := os.Stat(p)
 		return err == nil && !info.IsDir()
@@ -459,6 +471,81 @@ func startupFiles(inv *invocation, home string) []string {
 		}
 	}
 	return files
+}
+
+// startupSetsCDPATH reports whether the start-up files bash reads
+// (files, see startupFiles), or what they source, may set CDPATH: one of
+// them names it. Followed too: what /etc/profile sources on Debian
+// (/etc/bash.bashrc, /etc/profile.d/*.sh) and each file a line `source
+// PATH` or `. PATH` names with a literal path (~, $HOME and ${HOME}
+// expanded, quotes removed), up to 64 files of at most 1 MiB read each.
+// A file sourced by a path only known at run time is not followed
+// (README "Known limits").
+func startupSetsCDPATH(files []string, home string) bool {
+	if slices.Contains(files, "/etc/profile") {
+		extra, _ := filepath.Glob("/etc/profile.d/*.sh")
+		files = append(append(slices.Clone(files), "/etc/bash.bashrc"), extra...)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(files) && i < 64; i++ {
+		f := files[i]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		data, err := readHead(f, 1<<20)
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(data, []byte("CDPATH")) {
+			return true
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if p := sourcedPath(line, home); p != "" {
+				files = append(files, p)
+			}
+		}
+	}
+	return false
+}
+
+// sourcedPath returns the literal path a start-up file's line sources
+// (`source PATH`, `. PATH`, after `[ -f PATH ] &&` and the like), or "".
+func sourcedPath(line, home string) string {
+	line = strings.TrimSpace(line)
+	if i := strings.LastIndex(line, "&& "); i >= 0 {
+		line = strings.TrimSpace(line[i+3:])
+	}
+	rest, ok := strings.CutPrefix(line, "source ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(line, ". "); !ok {
+			return ""
+		}
+	}
+	p := strings.Fields(rest)
+	if len(p) == 0 {
+		return ""
+	}
+	v := strings.Trim(p[0], `"'`)
+	for _, h := range []string{"$HOME", "${HOME}", "~"} {
+		if strings.HasPrefix(v, h) && home != "" {
+			v = home + v[len(h):]
+		}
+	}
+	if !filepath.IsAbs(v) || strings.ContainsAny(v, "$`*?[") {
+		return ""
+	}
+	return v
+}
+
+// readHead reads at most n bytes of file f.
+func readHead(f string, n int64) ([]byte, error) {
+	fd, err := os.Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer fd.Close()
+	return io.ReadAll(io.LimitReader(fd, n))
 }
 
 // lineSource reads command lines, printing the prompts: on a terminal

@@ -259,6 +259,11 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		defer s.log.Close()
 	}
 
+	if inv.readsStartup() {
+		// bash runs its start-up files first, which guardsh does not
+		// analyse: one that sets CDPATH sends a relative cd elsewhere.
+		s.guard.Analysis.CDPATHMaySet = startupSetsCDPATH(startupFiles(inv, os.Getenv("HOME")), os.Getenv("HOME"))
+	}
 	if isInteractive(inv, stdin) {
 		return s.interactive(stdin, inv.operands)
 	}

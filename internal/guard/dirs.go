@@ -56,7 +56,12 @@ const maxDirs = 8
 // no segment may run again or out of order — those before it run before
 // it where they were decided (`make build && cd "$d" && …`: make is
 // decided in the start directory) — else 0.
-func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool, firstLinker int) (out []string, each [][]string, from int) {
+//
+// With cdpath (interp.Options.CDPATHMaySet), a cd to a relative target
+// whose first component is not "." or ".." leaves the directory unknown:
+// CDPATH may send it anywhere (attack run 58: `guardsh -lc 'cd .ssh &&
+// cat id_rsa'` with CDPATH=.:~ in ~/.bash_profile read the key).
+func dirs(segs []interp.Segment, start, home string, vouched map[string]*rules.Rule, noLinks bool, firstLinker int, cdpath bool) (out []string, each [][]string, from int) {
 	out = []string{start}
 	upto := make([]int, len(segs))
 	repeats := slices.ContainsFunc(segs, func(s interp.Segment) bool { return s.Repeats })
@@ -121,6 +126,10 @@ walk:
 			from = unknownAt(i)
 			break
 		}
+		if cdpath && !trusted && viaCDPATH(target) {
+			from = unknownAt(i + 1)
+			break
+		}
 		if target == "" {
 			// popd: back to a directory already counted, any of them.
 			lands[i] = slices.Clone(out)
@@ -180,6 +189,16 @@ walk:
 		}
 	}
 	return out, each, from
+}
+
+// viaCDPATH reports a cd target bash looks up in CDPATH: relative, its
+// first component not "." nor "..".
+func viaCDPATH(target string) bool {
+	if target == "" || strings.HasPrefix(target, "/") {
+		return false
+	}
+	first, _, _ := strings.Cut(target, "/")
+	return first != "." && first != ".."
 }
 
 // movesDir reports a segment that renames files (mv, git mv, rename,

@@ -208,7 +208,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		}
 	}
 	ctx.NoNewLinks = linkMakers == -1
-	cwds, each, from := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks, firstLinker)
+	cwds, each, from := dirs(segs, ctx.Cwd, ctx.Home, vouched, ctx.NoNewLinks, firstLinker, g.Analysis.CDPATHMaySet)
 	mode := g.mode()
 	if g.Analysis.DirChanged || from == 0 {
 		ctx.CwdUnknown, cwds, each = true, []string{ctx.Cwd}, nil
