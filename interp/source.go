@@ -48,7 +48,7 @@ type SourceCache interface {
 
 // sourceFormat names the encoding of a cached analysis; a change to the
 // analysis or to Segment bumps it, so old entries are never read.
-const sourceFormat = "guardsh-source-v5"
+const sourceFormat = "guardsh-source-v6"
 
 // sourcedFile is one file's analysis, as cached.
 type sourcedFile struct {
@@ -344,7 +344,12 @@ func (a *analyzer) sourceData(name, path, key string, data []byte, off int, f *f
 			}
 		}
 	}
+	base := len(a.segs)
 	for _, s := range sf.Segments {
+		if s.AfterCd > 0 {
+			// The file's own index, made the command's.
+			s.AfterCd += base
+		}
 		s.Via = append(append(append([]string(nil), f.via...), via), s.Via...)
 		s.Line, s.Col = line, col
 		if f.line > 0 {
@@ -403,6 +408,15 @@ func (a *analyzer) analyseFile(path, text string, f *frame) (sf *sourcedFile, ca
 		return nil, false, sub.err
 	}
 	sub.flushArith()
+	// What runs in the file's loops, function bodies and trap actions
+	// may run again, as in the command's own text (attack run 58: a
+	// sourced file's `while …; do cd ..; done` counted its cd once, and
+	// `cat .ssh/id_rsa` after it was decided two directories too deep).
+	for j, in := range sub.inLoops(nil) {
+		if in || sub.meta[j].deferred {
+			sub.segs[j].Repeats = true
+		}
+	}
 	return &sourcedFile{Segments: sub.segs, Funcs: sub.funcs, Aliases: sub.aliases}, !sub.readFiles, nil
 }
 
@@ -452,8 +466,14 @@ func (a *analyzer) callFunc(name string, f *frame) {
 	}
 	a.called[name] = true
 	// The body is the caller's doing: its segments are Sourced only when
-	// the sourced file itself calls the function.
+	// the sourced file itself calls the function. It is analysed once for
+	// every call, so what it runs may run again (attack run 58: `up() {
+	// cd ..; }; up; up; up` in a sourced file counted one cd).
+	start := len(a.segs)
 	a.nested(def.Body, name+"()", 0, f, false, def.POSIX)
+	for j := start; j < len(a.segs); j++ {
+		a.segs[j].Repeats = true
+	}
 }
 
 func sourceKey(data []byte, home string, posix bool) string {

@@ -485,3 +485,48 @@ func TestDirectoryStackTilde(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcedFileRepeats: a sourced file's loops, function bodies (its
+// functions called more than once) and trap actions may run again, as in
+// the command's own text: a relative cd among them leaves the directory
+// unknown (attack run 58: `cd sub/deep && source f.sh && cat
+// .ssh/id_rsa`, f.sh climbing three times in a loop, read the key past
+// mode bypass's deny rule).
+func TestSourcedFileRepeats(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "sub", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"f2.sh": "up() { cd ..; }\nup; up; up\n",
+		"f3.sh": "i=0; while [ $i -lt 3 ]; do cd ..; i=$((i+1)); done\n",
+		"f4.sh": "trap \"cd ..\" DEBUG\n",
+		"f5.sh": "cd .. && cd ..\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
+	g.Analysis.Home = root
+	for _, text := range []string{
+		"cd sub/deep && source " + ws + "/f2.sh && cat .ssh/id_rsa",
+		"cd sub/deep && source " + ws + "/f3.sh && cat .ssh/id_rsa",
+		"cd sub/deep && source " + ws + "/f4.sh && true && cat ../.ssh/id_rsa",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed, want it asked or denied\n%s", text, describeOutcome(o))
+		}
+	}
+	// A file's own cd chain is followed where it leads.
+	if o := g.Evaluate("cd sub/deep && source " + ws + "/f5.sh && cat ../.ssh/id_rsa"); o.Decision != rules.Deny {
+		t.Errorf("f5: %v, want deny\n%s", o.Decision, describeOutcome(o))
+	}
+}
