@@ -2,6 +2,7 @@ package audit
 
 import (
 	"cmp"
+	"path"
 	"slices"
 	"strings"
 
@@ -230,6 +231,19 @@ func (b *bounds) add(n syntax.Node, off []int, nested map[string]bool, depth int
 			if depth < maxNesting && len(nested) > 0 {
 				b.script(n, off, nested, depth)
 			}
+		case *syntax.CallExpr:
+			// The words after a program that runs code it is given
+			// (bash -c's, eval's, python -c's) are bounded as code,
+			// read or not: a redaction in one never reaches past a
+			// separator inside it (attack run 59: `bash -c "echo
+			// Cookie: a; touch f; echo $PWD"`, a script the analysis
+			// did not read, was recorded as `bash -c "echo Cookie:
+			// [REDACTED]"`).
+			if k := codeRunnerAt(n.Args); k >= 0 && depth < maxNesting {
+				for _, w := range n.Args[k+1:] {
+					b.code(w, off, span(w), nested, depth)
+				}
+			}
 		case *syntax.Stmt:
 			b.cuts = append(b.cuts, span(n)[0])
 		case *syntax.SglQuoted:
@@ -287,6 +301,62 @@ func (b *bounds) script(w *syntax.Word, off []int, nested map[string]bool, depth
 		}
 	}
 	b.add(f, voff, nested, depth+1)
+}
+
+// code adds the bounds of w, a word a code runner gets: the words of its
+// text when it parses as shell (a script the analysis read adds them
+// through script already), else a stop before and a cut after every
+// character that may separate commands or statements (; & | newline `
+// ( ) < >) and every backslash (an escape in $'…' may stand for one).
+func (b *bounds) code(w *syntax.Word, off []int, sp [2]int, nested map[string]bool, depth int) {
+	if val, voff, ok := literal(w); ok {
+		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(val), ""); err == nil {
+			if off != nil {
+				for i, o := range voff {
+					voff[i] = off[o]
+				}
+			}
+			b.add(f, voff, nested, depth+1)
+			return
+		}
+	}
+	for i := sp[0]; i < sp[1] && i < len(b.text); i++ {
+		if strings.IndexByte(";&|\n`()<>\\", b.text[i]) >= 0 {
+			b.stops = append(b.stops, i)
+			b.cuts = append(b.cuts, i+1)
+		}
+	}
+}
+
+// codeRunners are the programs whose arguments may be code they run:
+// shells, eval and trap, interpreters, and programs that hand a string
+// to a shell (su -c, ssh's remote command, watch, flock -c, script -c,
+// parallel). A wrapper (sudo, env, timeout) needs no entry: the shell it
+// starts is found after it. audit cannot import rules; the list is its
+// own.
+var codeRunners = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "fish": true, "busybox": true,
+	"csh": true, "tcsh": true, "eval": true, "trap": true, "su": true, "ssh": true, "watch": true, "flock": true,
+	"script": true, "parallel": true, "node": true, "nodejs": true, "deno": true, "bun": true,
+	"ruby": true, "perl": true, "php": true, "lua": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
+}
+
+// isCodeRunner reports whether name (a word's value) names one of
+// codeRunners, or a Python.
+func isCodeRunner(name string) bool {
+	name = path.Base(name)
+	return codeRunners[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
+}
+
+// codeRunnerAt returns the index of the first of args that names a code
+// runner (a literal word), or -1.
+func codeRunnerAt(args []*syntax.Word) int {
+	for i, w := range args {
+		if v, _, ok := literal(w); ok && isCodeRunner(v) {
+			return i
+		}
+	}
+	return -1
 }
 
 // isScript reports whether text parses to a script running one of the

@@ -511,9 +511,18 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	out := make([]string, len(words))
 	script := make([]bool, len(words))
 	spans := make([][][2]int, len(words))
+	code := len(words) // the first word after a code runner (see bounds.code)
+	for i, w := range words {
+		if isCodeRunner(w) {
+			code = i + 1
+			break
+		}
+	}
 	for i, w := range words {
 		spans[i] = r.spans(w, whole, true)
-		if len(spans[i]) > 0 && isScript(w, nested) {
+		if len(spans[i]) > 0 && (i >= code || isScript(w, nested)) {
+			// Redacted as shell text, each redaction inside one of its
+			// words (or, if it does not parse, between separators).
 			out[i], script[i], spans[i] = r.command(w, nested), true, nil
 		}
 	}

@@ -251,10 +251,36 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`sshpass -p 'SEK S3CRETj4' ssh h`, "S3CRETj4", "sshpass -p "},
 		{"# Check the API key:\ntouch f\nexport TOKEN=S3CRETj5", "S3CRETj5", "\ntouch f\n"},
 		{"GITHUB_TOKEN= git status && API_KEY=S3CRETj6 make", "S3CRETj6", "GITHUB_TOKEN= git status && "},
+		// A script the analysis did not read is bounded as code: no
+		// redaction reaches past a separator inside it.
+		{`bash -c "echo Cookie: S3CRETj7; touch f; echo $PWD"`, "S3CRETj7", "; touch f; echo $PWD"},
+		{"bash -c $'export GH_TOKEN=S3CRETj8\\ntouch\\tf'", "S3CRETj8", "touch"},
+		{`eval "echo Cookie: S3CRETj9; touch hidden $PWD"`, "S3CRETj9", "; touch hidden $PWD"},
+		{`eval 'bash -c "curl -s -H Cookie:sid=S3CRETk1 https://127.0.0.1:9/; rm -f v2-a1.txt; echo $PWD"' \< /dev/null && pwd -P >| /tmp/c`, "S3CRETk1", "; rm -f v2-a1.txt; echo $PWD"},
+		{`python3 -c "print(1) # Cookie: S3CRETk2; import os; os.system('touch f')"`, "S3CRETk2", "; import os; os.system('touch f')"},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
 			t.Errorf("Command(%q) = %q: want %q gone, %q kept", tc.in, got, tc.secret, tc.keep)
+		}
+	}
+}
+
+// TestRedactorSegmentScriptsKeepCommands: a segment's word that a code
+// runner gets is redacted as shell text, so a redaction never hides the
+// commands after a separator in it (attack run 59).
+func TestRedactorSegmentScriptsKeepCommands(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	rec := &audit.Record{Command: "x", Segments: []audit.Segment{
+		{Argv: []string{"bash", "-c", "echo Cookie: S3CRETk3; touch f; echo $PWD"}},
+		{Argv: []string{"eval", "API_KEY=S3CRETk4; rm -f g"}},
+		{Argv: []string{"sudo", "sh", "-c", "export TOKEN=S3CRETk5\nrm -f h"}},
+	}}
+	r.Record(rec)
+	for i, want := range []string{"touch f; echo $PWD", "rm -f g", "rm -f h"} {
+		j := strings.Join(rec.Segments[i].Argv, " ")
+		if strings.Contains(j, "S3CRET") || !strings.Contains(j, want) {
+			t.Errorf("segment %d argv %q: want the secret gone and %q kept", i, rec.Segments[i].Argv, want)
 		}
 	}
 }
