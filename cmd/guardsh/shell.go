@@ -946,7 +946,8 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 	// The runner reads workflow commands from the step's stdout.
 	fmt.Fprint(s.stdout, ci.Annotation(lines))
 	if p := s.fc["GITHUB_STEP_SUMMARY"]; p != "" {
-		if err := ci.AppendSummary(p, text, o); err != nil {
+		red, _ := audit.NewRedactor(s.guard.Policy.Audit.Redact) // (checked when the log opened)
+		if err := ci.AppendSummary(p, text, o, red); err != nil {
 			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		}
 	}

@@ -2,6 +2,7 @@ package ci_test
 
 import (
 	"bytes"
+	"github.com/guardsh/guardsh/audit"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func TestAnnotationEscapesTheMessage(t *testing.T) {
 func TestSummaryIsAMarkdownTable(t *testing.T) {
 	o := decideIn(t, "mode: ask\nrules:\n  shell:\n    deny: [\"git push *\"]\n", "git status && git push origin main | tee x")
 	var b bytes.Buffer
-	if err := ci.Summary(&b, "git status && git push origin main | tee x", o); err != nil {
+	if err := ci.Summary(&b, "git status && git push origin main | tee x", o, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -123,6 +124,25 @@ func TestSummaryIsAMarkdownTable(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestSummaryIsRedacted: the step summary, published with the run, shows
+// the command and its segments redacted as the audit record is (a new
+// user's find: a literal token of a refused step was in it twice).
+func TestSummaryIsRedacted(t *testing.T) {
+	const text = "curl -H 'Authorization: token ghp_S3CRETabcdefghijklmnopqrstuvwxyz0123' https://api.github.com && git push origin main"
+	o := decideIn(t, "mode: ask\nrules:\n  shell:\n    deny: [\"git push *\"]\n", text)
+	red, err := audit.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := ci.Summary(&b, text, o, red); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "S3CRET") || !strings.Contains(out, audit.Redacted) || !strings.Contains(out, "git push origin main") {
+		t.Errorf("summary keeps the token or loses the command:\n%s", out)
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
-	"github.com/guardsh/guardsh/interp"
 )
 
 // escapeData escapes the message of a GitHub workflow command (%, CR, LF).
@@ -32,31 +32,37 @@ func Annotation(refusal []string) string {
 // Summary writes, in GitHub-flavoured Markdown, the decision table of a
 // refused command: one row per segment with its decision, the rule and
 // its source, and the reason. It is appended to $GITHUB_STEP_SUMMARY.
-func Summary(w io.Writer, command string, o guard.Outcome) error {
+// What it shows is redacted as the audit record is (red; nil redacts
+// nothing): the summary is published with the run (a new user's find: a
+// literal token of a refused step was in it twice).
+func Summary(w io.Writer, command string, o guard.Outcome, red *audit.Redactor) error {
 	cell := func(s string) string {
 		return strings.NewReplacer("|", `\|`, "\n", "<br>", "`", "'").Replace(s)
 	}
+	rec := &audit.Record{Command: command}
+	o.Record(rec)
+	red.Record(rec)
 	var b strings.Builder
-	fmt.Fprintf(&b, "### guardsh refused a command\n\n```sh\n%s\n```\n\n", strings.ReplaceAll(command, "```", "'''"))
+	fmt.Fprintf(&b, "### guardsh refused a command\n\n```sh\n%s\n```\n\n", strings.ReplaceAll(rec.Command, "```", "'''"))
 	if o.Err != nil {
-		fmt.Fprintf(&b, "Not understood: %s\n\n", cell(o.Err.Error()))
+		fmt.Fprintf(&b, "Not understood: %s\n\n", cell(red.String(o.Err.Error())))
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
 	b.WriteString("| decision | segment | rule | reason |\n|---|---|---|---|\n")
-	for _, c := range o.Segments {
+	for _, seg := range rec.Segments {
 		rule := ""
-		if r := c.Verdict.Rule; r != nil {
-			rule = "`" + cell(r.Pattern) + "` (" + cell(r.Source()) + ")"
+		if seg.Rule != nil {
+			rule = "`" + cell(*seg.Rule) + "` (" + cell(seg.Source) + ")"
 		}
-		seg := strings.Join(guard.DisplayArgv(c.Segment), " ")
-		switch c.Segment.Kind {
-		case interp.Write:
-			seg = "> " + seg
-		case interp.Read:
-			seg = "< " + seg
+		text := strings.Join(seg.Argv, " ")
+		switch seg.Kind {
+		case "write":
+			text = "> " + text
+		case "read":
+			text = "< " + text
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", c.Verdict.Decision, cell(seg), rule, cell(c.Verdict.Reason))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", seg.Decision, cell(text), rule, cell(seg.Reason))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -64,13 +70,13 @@ func Summary(w io.Writer, command string, o guard.Outcome) error {
 }
 
 // AppendSummary appends Summary to the file at path (the step summary).
-func AppendSummary(path, command string, o guard.Outcome) error {
+func AppendSummary(path, command string, o guard.Outcome, red *audit.Redactor) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("step summary: %w", err)
 	}
 	defer f.Close()
-	if err := Summary(f, command, o); err != nil {
+	if err := Summary(f, command, o, red); err != nil {
 		return fmt.Errorf("step summary %s: %w", path, err)
 	}
 	return nil
