@@ -2,10 +2,10 @@ package ci_test
 
 import (
 	"bytes"
-	"github.com/guardsh/guardsh/audit"
 	"strings"
 	"testing"
 
+	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/ci"
 	"github.com/guardsh/guardsh/internal/guard"
 	"github.com/guardsh/guardsh/rules"
