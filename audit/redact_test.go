@@ -130,7 +130,12 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		// a password.
 		"# Check the API key:\ntouch f", "echo password=\ntouch f", "ls --no-password\ntouch f", "vault login\ntouch f",
 		"GITHUB_TOKEN= git status --short", "psql --no-password -h localhost db", "gh auth login --with-token < t\ntouch f",
-		"echo PATH=/usr/bin MY_PATH=x"} {
+		"echo PATH=/usr/bin MY_PATH=x",
+		// A value that only names variables holds no secret the text
+		// shows (a new user's find: records of CI steps lost which
+		// variable they used).
+		`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://x`, `curl -u "$GITHUB_ACTOR:$GITHUB_TOKEN" https://x`,
+		`export TOKEN=${GH_TOKEN}`, `docker login -u "$U" -p "$P" ghcr.io`} {
 		if got := r.String(clean); got != clean {
 			t.Errorf("String(%q) = %q, want it unchanged", clean, got)
 		}
@@ -198,13 +203,13 @@ func TestRedactorCleansMysqlPasswordsInArgv(t *testing.T) {
 	r, _ := audit.NewRedactor(nil)
 	rec := &audit.Record{Command: "x", Segments: []audit.Segment{
 		{Argv: []string{"/usr/bin/mysql", "-h", "127.0.0.1", "-P", "3306", "-u", "root", "-pS3CRETma", "db"}},
-		{Argv: []string{"mysqldump", "-u", "root", "-p", "db", "--", "-pnotapassword"}},
+		{Argv: []string{"mysqldump", "-u", "root", "-p", "db"}},
 		{Argv: []string{"grep", "-u", "root", "-pattern", "f"}},
 	}}
 	r.Record(rec)
 	want := [][]string{
 		{"/usr/bin/mysql", "-h", "127.0.0.1", "-P", "3306", "-u", "root", "-p" + audit.Redacted, "db"},
-		{"mysqldump", "-u", "root", "-p", "db", "--", "-pnotapassword"},
+		{"mysqldump", "-u", "root", "-p", "db"},
 		{"grep", "-u", "root", "-pattern", "f"},
 	}
 	for i, w := range want {
@@ -285,6 +290,42 @@ func TestRedactorSegmentScriptsKeepCommands(t *testing.T) {
 	}
 }
 
+// TestRedactorSegmentArgvProgramOptions: a program's own password option
+// is redacted in a segment's argv wherever it stands after the program,
+// and a key block whose lines are words of their own loses every line
+// (attack run 59).
+func TestRedactorSegmentArgvProgramOptions(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	argvs := [][]string{
+		{"docker", "login", "-u", "bob", "-p", "S3CRETm1", "registry.example"},
+		{"redis-cli", "-h", "127.0.0.1", "-p", "6379", "-a", "S3CRETm2", "ping"},
+		{"curl", "-s", "-X", "GET", "--cookie", "sid=S3CRETm3", "https://x"},
+		{"openssl", "enc", "-d", "-aes-256-cbc", "-pbkdf2", "-in", "a.txt", "-k", "S3CRETm4"},
+		{"ssh-keygen", "-p", "-f", "k", "-P", "S3CRETm5", "-N", "new"},
+		{"htpasswd", "-bc", "h", "bob", "S3CRETm6"},
+		{"pnpm", "config", "set", "//registry.npmjs.org/:_authToken", "S3CRETm7"},
+		{"gh", "secret", "set", "MYSECRET", "--body", "S3CRETm8"},
+		{"aws", "configure", "set", "aws_secret_access_key", "S3CRETm9"},
+		{"printf", "%s\\n", "-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQS3CRETn1", "-----END OPENSSH PRIVATE KEY-----"},
+		{"echo", "-e", "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQS3CRETn2\\n-----END OPENSSH PRIVATE KEY-----"},
+	}
+	rec := &audit.Record{Command: "x"}
+	for _, a := range argvs {
+		rec.Segments = append(rec.Segments, audit.Segment{Argv: a})
+	}
+	r.Record(rec)
+	for i, s := range rec.Segments {
+		j := strings.Join(s.Argv, " ")
+		if strings.Contains(j, "S3CRET") || s.Argv[0] != argvs[i][0] {
+			t.Errorf("argv %q: want the secret gone, the program kept", s.Argv)
+		}
+	}
+	// The words around stay: the host, the port, the URL.
+	if got := rec.Segments[1].Argv; got[2] != "127.0.0.1" || got[4] != "6379" || got[7] != "ping" {
+		t.Errorf("redis-cli argv %q: want the other words kept", got)
+	}
+}
+
 func TestNewRedactorRejectsBadPatterns(t *testing.T) {
 	for _, bad := range []string{"(", "x*"} {
 		if _, err := audit.NewRedactor([]string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
@@ -306,6 +347,16 @@ func TestRedactorCleansReasonsOfArgvSecrets(t *testing.T) {
 	r.Record(rec)
 	if s := rec.Segments[0]; strings.Contains(s.Reason, "S3CRETzz") || strings.Contains(strings.Join(s.Argv, " "), "S3CRETzz") || strings.Contains(rec.Command, "S3CRETzz") {
 		t.Errorf("kept: command %q, argv %q, reason %q", rec.Command, s.Argv, s.Reason)
+	}
+	for _, word := range []string{"$(whoami):S3CRETzy", "`whoami`:S3CRETzy", "${U:-bob}:S3CRETzy", "$1:S3CRETzy"} {
+		rec := &audit.Record{Command: "curl -u \"" + word + "\" https://x", Segments: []audit.Segment{{
+			Argv:   []string{"curl", "-u", word, "https://x"},
+			Reason: "argument …:S3CRETzy is only known at run time",
+		}}}
+		r.Record(rec)
+		if s := rec.Segments[0]; strings.Contains(s.Reason, "S3CRETzy") || strings.Contains(strings.Join(s.Argv, " "), "S3CRETzy") {
+			t.Errorf("%s: kept: argv %q, reason %q", word, s.Argv, s.Reason)
+		}
 	}
 	if got := rec.Segments[0].Reason; !strings.HasPrefix(got, "argument …") {
 		t.Errorf("reason %q: want the rest kept", got)
