@@ -74,10 +74,22 @@ func (b *bounds) clamp(s, e int) (int, int, bool) {
 	s, e = b.fitParts(s, e, w[0])
 	// Nor is a backslash that escapes what follows the span (\" in a
 	// double-quoted script): replaced, it would unquote the rest.
-	if e > s && e < len(b.text) && b.text[e-1] == '\\' {
+	if e > s && e < len(b.text) && escapes(b.text, e-1) {
 		e--
 	}
 	return s, e, s < e
+}
+
+// escapes reports whether text[i] is a backslash that escapes what
+// follows it: one preceded by an even number of backslashes (\\ is an
+// escaped backslash, which escapes nothing; fuzzing found `"Cookie:\\"`
+// redacted to `"Cookie:[REDACTED]\"`, its closing quote escaped).
+func escapes(text string, i int) bool {
+	n := 0
+	for j := i; j >= 0 && text[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // fitParts narrows [s, e), inside the word starting at w0, so that it
