@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,10 +158,21 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // parseWhen reads a --since/--until value: RFC 3339, a date (UTC
-// midnight), or a duration before now ("90m", "2h").
+// midnight), a duration before now ("90m", "2h", and days or weeks: "1d",
+// "2w", "1d12h"), or "today"/"yesterday" (UTC midnight).
 func parseWhen(s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
+	}
+	midnight := time.Now().UTC().Truncate(24 * time.Hour)
+	switch s {
+	case "today":
+		return midnight, nil
+	case "yesterday":
+		return midnight.Add(-24 * time.Hour), nil
+	}
+	if d, ok := parseDays(s); ok {
+		return time.Now().Add(-d), nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
@@ -171,7 +183,37 @@ func parseWhen(s string) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return time.Now().Add(-d), nil
 	}
-	return time.Time{}, fmt.Errorf("%q is not RFC 3339, YYYY-MM-DD or a duration like 2h", s)
+	return time.Time{}, fmt.Errorf("%q is not RFC 3339, YYYY-MM-DD, today, yesterday or a duration like 2h or 7d", s)
+}
+
+// parseDays reads a duration with a leading count of days (d) or weeks
+// (w), what time.ParseDuration has no unit for, and an optional rest it
+// reads ("1d12h").
+func parseDays(s string) (time.Duration, bool) {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(s) || s[i] != 'd' && s[i] != 'w' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil || n > 100000 {
+		return 0, false
+	}
+	unit := 24 * time.Hour
+	if s[i] == 'w' {
+		unit *= 7
+	}
+	d := time.Duration(n) * unit
+	if rest := s[i+1:]; rest != "" {
+		r, err := time.ParseDuration(rest)
+		if err != nil || r < 0 {
+			return 0, false
+		}
+		d += r
+	}
+	return d, true
 }
 
 // auditFiles returns the files named, else the configured log's rotated
