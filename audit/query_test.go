@@ -149,3 +149,23 @@ func TestShownDropsClaudeWrapper(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsCountsCouldMatchApart: a rule a run-time word only could
+// match is counted apart from its matches, and the most-asked commands
+// are grouped by the command Claude Code ran, not its wrapper (whose
+// working-directory file differs every time).
+func TestStatsCountsCouldMatchApart(t *testing.T) {
+	rule := "~/.ssh/id_*"
+	var s audit.Stats
+	s.Add(&audit.Record{Command: "cat ~/.ssh/id_rsa", Decision: "deny", Segments: []audit.Segment{{Rule: &rule, Source: "c.yaml:3", Decision: "deny", Reason: `matches read deny rule "~/.ssh/id_*"`}}})
+	for _, cwd := range []string{"/tmp/claude-1-cwd", "/tmp/claude-2-cwd"} {
+		s.Add(&audit.Record{Command: benchdata.ClaudeCodeCommand("/h/.claude/shell-snapshots/snapshot-bash-1-a.sh", `cat "$f"`, cwd), Decision: "ask",
+			Segments: []audit.Segment{{Rule: &rule, Source: "c.yaml:3", Decision: "ask", Reason: `argument … could match read deny rule "~/.ssh/id_*"`}}})
+	}
+	if s.Rules["~/.ssh/id_* (c.yaml:3)"] != 1 || s.Rules["~/.ssh/id_* (c.yaml:3) — could match"] != 2 {
+		t.Errorf("rules = %v", s.Rules)
+	}
+	if s.Asked[`cat "$f"`] != 2 {
+		t.Errorf("asked = %v, want the Claude Code command counted twice", s.Asked)
+	}
+}
