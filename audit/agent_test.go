@@ -106,3 +106,20 @@ func TestDetectFromParentProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestDetectCI: a record made in a CI step names the run, job and step
+// (a team lead could not tell which step a record came from); outside CI
+// there is none.
+func TestDetectCI(t *testing.T) {
+	gh := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "9", "GITHUB_JOB": "test", "GITHUB_ACTION": "lint"}
+	if c := audit.DetectCI(func(k string) string { return gh[k] }); c == nil || c.System != "github-actions" || c.Run != "9" || c.Job != "test" || c.Step != "lint" || c.Repository != "o/r" {
+		t.Errorf("GitHub: %+v", c)
+	}
+	gl := map[string]string{"GITLAB_CI": "true", "CI_PIPELINE_ID": "7", "CI_JOB_NAME": "build", "CI_JOB_ID": "70", "CI_PROJECT_PATH": "g/p"}
+	if c := audit.DetectCI(func(k string) string { return gl[k] }); c == nil || c.System != "gitlab" || c.Run != "7" || c.JobID != "70" {
+		t.Errorf("GitLab: %+v", c)
+	}
+	if c := audit.DetectCI(func(string) string { return "" }); c != nil {
+		t.Errorf("outside CI: %+v", c)
+	}
+}

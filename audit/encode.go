@@ -33,6 +33,17 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	if r.Agent != "" {
 		b = appendMember(b, "agent", r.Agent)
 	}
+	if c := r.CI; c != nil {
+		b = append(b, `,"ci":{"system":`...)
+		b = appendString(b, c.System)
+		for _, m := range [...]struct{ key, v string }{{"repository", c.Repository}, {"workflow", c.Workflow}, {"run", c.Run},
+			{"attempt", c.Attempt}, {"job", c.Job}, {"job_id", c.JobID}, {"step", c.Step}} {
+			if m.v != "" {
+				b = appendMember(b, m.key, m.v)
+			}
+		}
+		b = append(b, '}')
+	}
 	b = appendMember(b, "user", r.User)
 	b = appendMember(b, "cwd", r.Cwd)
 	b = append(b, `,"argv":`...)

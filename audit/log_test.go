@@ -29,6 +29,9 @@ func fullRecord(t time.Time, command string) *audit.Record {
 	r.Session = "sess-1"
 	r.PPID = 4242
 	r.Agent = "claude-code"
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_WORKFLOW": "CI",
+		"GITHUB_RUN_ID": "123", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_JOB": "build", "GITHUB_ACTION": "__run_2"}
+	r.CI = audit.DetectCI(func(k string) string { return env[k] })
 	r.User = "dev"
 	r.Cwd = "/home/dev/project"
 	r.Argv = []string{"bash", "-c", command}

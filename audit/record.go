@@ -53,6 +53,9 @@ type Record struct {
 	// Agent names the caller as Detect found it ("claude-code", "codex",
 	// "github-actions", …); empty when unknown.
 	Agent string `json:"agent,omitempty"`
+	// CI names the CI run, job and step that invoked guardsh, as the CI
+	// system's environment says (see DetectCI); absent outside CI.
+	CI *CI `json:"ci,omitempty"`
 	// User is the login name guardsh ran as.
 	User string `json:"user"`
 	// Cwd is the absolute working directory of the invocation.
@@ -144,6 +147,44 @@ type Human struct {
 	Rules []string `json:"rules,omitempty"`
 	// Message is the human's message for the agent with a denial.
 	Message string `json:"message,omitempty"`
+}
+
+// CI is where in a CI system a record was made, from the variables the
+// system sets for every step: a team auditing what ran finds a record's
+// run, job and step. Empty fields are left out.
+type CI struct {
+	// System is "github-actions" or "gitlab".
+	System string `json:"system"`
+	// Repository is owner/name (GITHUB_REPOSITORY, CI_PROJECT_PATH).
+	Repository string `json:"repository,omitempty"`
+	// Workflow is the workflow's name (GITHUB_WORKFLOW).
+	Workflow string `json:"workflow,omitempty"`
+	// Run is the run's or pipeline's ID (GITHUB_RUN_ID, CI_PIPELINE_ID)
+	// and Attempt its attempt (GITHUB_RUN_ATTEMPT).
+	Run     string `json:"run,omitempty"`
+	Attempt string `json:"attempt,omitempty"`
+	// Job is the job's ID or name (GITHUB_JOB, CI_JOB_NAME) and JobID
+	// GitLab's numeric job ID (CI_JOB_ID).
+	Job   string `json:"job,omitempty"`
+	JobID string `json:"job_id,omitempty"`
+	// Step is the step's ID (GITHUB_ACTION: the id: of the step, or
+	// __run_N for an unnamed run step).
+	Step string `json:"step,omitempty"`
+}
+
+// DetectCI returns where in a CI system guardsh runs, from getenv
+// (os.Getenv): GitHub Actions when GITHUB_ACTIONS is "true", GitLab when
+// GITLAB_CI is; nil otherwise.
+func DetectCI(getenv func(string) string) *CI {
+	switch {
+	case getenv("GITHUB_ACTIONS") == "true":
+		return &CI{System: "github-actions", Repository: getenv("GITHUB_REPOSITORY"), Workflow: getenv("GITHUB_WORKFLOW"),
+			Run: getenv("GITHUB_RUN_ID"), Attempt: getenv("GITHUB_RUN_ATTEMPT"), Job: getenv("GITHUB_JOB"), Step: getenv("GITHUB_ACTION")}
+	case getenv("GITLAB_CI") == "true":
+		return &CI{System: "gitlab", Repository: getenv("CI_PROJECT_PATH"), Run: getenv("CI_PIPELINE_ID"),
+			Job: getenv("CI_JOB_NAME"), JobID: getenv("CI_JOB_ID")}
+	}
+	return nil
 }
 
 // Segment is the decision for one segment: one simple command that would

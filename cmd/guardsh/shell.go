@@ -963,6 +963,7 @@ func (s *shellRun) record(text string, o guard.Outcome, calls []guard.LLMCall, a
 		s.agent, s.user = audit.Detect(os.Getenv, rec.PPID), userName()
 	}
 	rec.Agent, rec.User = s.agent, s.user
+	rec.CI = audit.DetectCI(os.Getenv)
 	rec.Cwd = s.guard.Context.Cwd
 	rec.Argv = s.argv
 	rec.Command = text
