@@ -126,5 +126,5 @@ func ExampleRedactor_Command() {
 	fmt.Println(red.Command(`curl -H 'Cookie: sid=a; csrf=b' https://example.com && make`, nil))
 	// Output:
 	// echo Cookie: [REDACTED]; touch hidden.txt
-	// curl -H 'Cookie: [REDACTED]' https://example.com && make
+	// curl -H 'Cookie: [REDACTED]; csrf=[REDACTED]' https://example.com && make
 }

@@ -121,9 +121,26 @@ func programRedactions() []redaction {
 			sep += "|"
 		}
 		out = append(out, redaction{p.name + " password option",
-			`(\b` + p.program + `\b[^|;&\n]*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
+			`(\b` + p.program + `\b[^|;\n]*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
 	}
 	return out
+}
+
+// cookieHeadPairs matches a Cookie header up to a pair: its name, and
+// name=value pairs separated by "; ", nothing else.
+var cookieHeadPairs = regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+
+// cookiePair accepts a "; name=value" that follows a Cookie header's
+// pairs and nothing else: `Cookie: a=1; sid=S`, not `echo Cookie: a
+// $HOME; X=1 touch f` (an assignment of a command).
+func cookiePair(s string, m []int) bool {
+	i := strings.LastIndex(strings.ToLower(s[:m[0]]), "cookie")
+	return i >= 0 && cookieHeadPairs.MatchString(s[i:m[0]])
+}
+
+// notNegated rejects an option --no-…: --no-password takes no value.
+func notNegated(s string, m []int) bool {
+	return !strings.Contains(strings.ToLower(s[m[2]:m[3]]), "-no-")
 }
 
 // vaultToken accepts `vault login TOKEN`, not an option or a
@@ -153,8 +170,10 @@ func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
 
 // shellWord matches a value as the shell reads one word of it: single- and
 // double-quoted parts, $'…' parts, backslash escapes and plain characters,
-// in any sequence (PASSWORD=abc"S3CRET" is one word).
-const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\&;|])+`
+// command substitutions, in any sequence (PASSWORD=abc"S3CRET" is one
+// word); an unquoted < > ( ) or backquote that starts none ends it, as it
+// ends a word (--with-token < t took "<").
+const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\$\((?:[^()]|\([^()]*\))*\)|\x60(?:[^\x60\\]|\\.)*\x60|\\.|[^\s'"\\&;|<>()\x60])+`
 
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
@@ -171,8 +190,10 @@ var builtinRedactions = append([]redaction{
 	{"Authorization header", `(?i)(\b(?:proxy-)?authorization[ \t]*:[ \t]*)(?:(?:bearer|basic|token|digest)[ \t]+)?[^\s'"]+`, 1, []string{"authorization"}, nil},
 	{"bearer token", `(?i)(\bbearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}, nil},
 	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]*:[^/\s@'"]+@`, 1, []string{"://"}, nil},
-	{"password option", `(?i)((?:^|[\s'"=])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+))` + shellWord, 1,
-		[]string{"-pass", "-token", "-api", "-secret", "-client"}, nil},
+	// Any option whose last word is one of these (--http-password,
+	// --docker-password, --access-token), not --no-… (attack run 61).
+	{"password option", `(?i)((?:^|[\s'"=])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+))` + shellWord, 1,
+		[]string{"-pass", "-token", "-api", "-secret", "-client"}, notNegated},
 	// The value follows = at once (NAME= prog is an empty value and a
 	// program), or = with blanks before it (SECRET_KEY = 'v' in a
 	// here-document's Python), or a colon and blanks, never a newline: a
@@ -185,8 +206,13 @@ var builtinRedactions = append([]redaction{
 	// The same in a Python or JavaScript literal: {'password': 'v'}.
 	{"quoted secret member", `(?i)('[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*'[ \t]*:[ \t]*)'(?:[^'\\]|\\.)*'`, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"secret header", `(?i)(\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \t]*:[ \t]*)[^'"\n]+`, 1,
+	// A header's value ends at a character that may separate commands:
+	// a script the analysis never read (a variable's value eval runs)
+	// kept `; touch F` after a Cookie header's value hidden (attack run
+	// 61). A cookie's later pairs are the next form.
+	{"secret header", "(?i)(\\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \\t]*:[ \\t]*)[^'\"\\n;&|<>()`]+", 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
+	{"cookie pair", "(;[ \\t]*[A-Za-z0-9_.!#%*+^~-]+=)[^'\"\\s;&|<>()`$]+", 1, []string{"cookie"}, cookiePair},
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
 	// in a group of short options (curl -su, -fsSLu); the value in any
 	// quoting (attack run 56: `curl -u "bob:pw"` kept pw in the record's
@@ -383,11 +409,12 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 
 // onlyReferences matches a value made of parameter expansions alone
 // ($TOKEN, "${GITHUB_TOKEN}", "$USER:$PASS"), quotes and separators,
-// after an authorization scheme (Bearer $TOKEN) or the scheme alone: it
+// after an authorization scheme (Bearer $TOKEN) or the scheme alone (not
+// in single quotes, where '$k9:$Qx7' is a literal): it
 // holds no secret the text shows, and redacting it hid which variable a
 // command used and kept its record from being replayed (a new user's
 // find: -H "Authorization: Bearer $GITHUB_TOKEN").
-var onlyReferences = regexp.MustCompile(`^(?:(?i:bearer|basic|token|digest)(?:[ \t]+|$))?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|["':@ ])*$`)
+var onlyReferences = regexp.MustCompile(`^(?:(?i:bearer|basic|token|digest)(?:[ \t]+|$))?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[":@ ])*$`)
 
 // replaceSpans returns s with each of spans, joined where they overlap or
 // touch, replaced by one Redacted.

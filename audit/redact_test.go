@@ -263,6 +263,14 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`eval "echo Cookie: S3CRETj9; touch hidden $PWD"`, "S3CRETj9", "; touch hidden $PWD"},
 		{`eval 'bash -c "curl -s -H Cookie:sid=S3CRETk1 https://127.0.0.1:9/; rm -f v2-a1.txt; echo $PWD"' \< /dev/null && pwd -P >| /tmp/c`, "S3CRETk1", "; rm -f v2-a1.txt; echo $PWD"},
 		{`python3 -c "print(1) # Cookie: S3CRETk2; import os; os.system('touch f')"`, "S3CRETk2", "; import os; os.system('touch f')"},
+		// Attack run 61: code that reaches a shell another way.
+		{`cmd="echo Cookie: S3CRETk6; touch F"; eval "$cmd"`, "S3CRETk6", `; touch F"; eval "$cmd"`},
+		{"bash <<EOF\necho Cookie: S3CRETk7; touch F\nEOF", "S3CRETk7", "; touch F\nEOF"},
+		{`wget --http-password S3CRETk8 https://x`, "S3CRETk8", "--http-password "},
+		{`docker run --docker-password=S3CRETk9 x`, "S3CRETk9", "--docker-password="},
+		{`curl -b "a=1; sid=S3CRETl1" https://x`, "S3CRETl1", "curl -b "},
+		{`curl 'https://x/?a=1&b=2' -b sid=S3CRETl2`, "S3CRETl2", "-b "},
+		{`curl -u '$k9:$S3CRETl3' https://x`, "S3CRETl3", "curl -u "},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {

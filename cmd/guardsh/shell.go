@@ -936,6 +936,16 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 		channel = "CI mode: no one to approve (headless deny)"
 	}
 	lines := o.Refusal(s.guard.PolicyFile, channel)
+	var red *audit.Redactor
+	if s.ci || s.github {
+		// A CI job's log is read by others (its annotations on the
+		// run's page too): what it quotes of the command is redacted
+		// as the audit record is (attack run 61).
+		red, _ = audit.NewRedactor(s.guard.Policy.Audit.Redact) // (checked when the log opened)
+		for i, line := range lines {
+			lines[i] = red.String(line)
+		}
+	}
 	for _, line := range lines {
 		fmt.Fprintln(s.stderr, line)
 	}
@@ -946,7 +956,6 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 	// The runner reads workflow commands from the step's stdout.
 	fmt.Fprint(s.stdout, ci.Annotation(lines))
 	if p := s.fc["GITHUB_STEP_SUMMARY"]; p != "" {
-		red, _ := audit.NewRedactor(s.guard.Policy.Audit.Redact) // (checked when the log opened)
 		if err := ci.AppendSummary(p, text, o, red); err != nil {
 			fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 		}
