@@ -130,8 +130,9 @@ func TestShownDropsClaudeWrapper(t *testing.T) {
 		// Other spellings of the wrapper: no source, < /dev/null, no
 		// redirection, '"'"' quoting (invocations.jsonl).
 		{`eval 'ls -la' < /dev/null && pwd -P >| /tmp/claude-1-cwd`, "ls -la"},
-		{`source /h/.claude/shell-snapshots/s.sh 2>/dev/null || true && eval 'rg -n TODO src < /dev/null | wc -l' && pwd -P >| /tmp/c-cwd`, "rg -n TODO src < /dev/null | wc -l"},
-		{"source /h/.claude/shell-snapshots/s.sh && eval 'git commit -m \"$(cat <<'\"'\"'EOF'\"'\"'\nFix\nEOF\n)\"' && pwd -P >| /tmp/c-cwd", "git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\""},
+		{`eval 'ls' && pwd -P >| /tmp/claude-4f2a-cwd`, "ls"},
+		{`source /h/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && eval 'rg -n TODO src < /dev/null | wc -l' && pwd -P >| /tmp/claude-1-cwd`, "rg -n TODO src < /dev/null | wc -l"},
+		{"source /h/.claude/shell-snapshots/snapshot-bash-1-a.sh && eval 'git commit -m \"$(cat <<'\"'\"'EOF'\"'\"'\nFix\nEOF\n)\"' && pwd -P >| /tmp/claude-1-cwd", "git commit -m \"$(cat <<'EOF'\nFix\nEOF\n)\""},
 		// Anything else the text runs keeps the whole text.
 		{`eval 'ls' && rm -rf ~ && pwd -P >| /tmp/c-cwd`, `eval 'ls' && rm -rf ~ && pwd -P >| /tmp/c-cwd`},
 		{`rm -rf ~ || true && eval 'ls' && pwd -P >| /tmp/c-cwd`, `rm -rf ~ || true && eval 'ls' && pwd -P >| /tmp/c-cwd`},
@@ -143,6 +144,10 @@ func TestShownDropsClaudeWrapper(t *testing.T) {
 		{`source /h/.claude/shell-snapshots/s.sh || rm -rf ~ && eval 'ls' && pwd -P >| /tmp/c-cwd`, `source /h/.claude/shell-snapshots/s.sh || rm -rf ~ && eval 'ls' && pwd -P >| /tmp/c-cwd`},
 		{`PATH=/x eval 'ls' && pwd -P >| /tmp/c-cwd`, `PATH=/x eval 'ls' && pwd -P >| /tmp/c-cwd`},
 		{`eval 'ls' & pwd -P >| /tmp/c-cwd`, `eval 'ls' & pwd -P >| /tmp/c-cwd`},
+		// Attack run 60: a snapshot outside ~/.claude, a pwd that
+		// writes another file.
+		{`source /w/ws/shell-snapshots/snapshot-x.sh && eval 'git status' && pwd -P >| /tmp/claude-1-cwd`, `source /w/ws/shell-snapshots/snapshot-x.sh && eval 'git status' && pwd -P >| /tmp/claude-1-cwd`},
+		{`eval 'git status' && pwd -P >| src/app.py`, `eval 'git status' && pwd -P >| src/app.py`},
 	} {
 		if got := audit.Shown(tc.in); got != tc.want {
 			t.Errorf("Shown(%q) = %q, want %q", tc.in, got, tc.want)

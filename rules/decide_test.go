@@ -304,6 +304,8 @@ func TestGitConfigKeysThatRunCodeAskInBypass(t *testing.T) {
 			{"git", "config", "--unset", "core.hooksPath"},
 			{"git", "config", "--edit"},
 			{"git", "config", "--rename-section", "user", "core"},
+			{"git", "config", "core.fsmonitor", "touch x", "--get"},
+			{"git", "config", "alias.zz", "!sh", "-l"},
 			{"git", "config", Hole, "v"},
 		} {
 			v := p.Decide(exec(words...), ctx)

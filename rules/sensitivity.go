@@ -384,8 +384,10 @@ func gitConfigWrites(args []string) bool {
 			return true
 		case i == 0 && (w == "get" || w == "list"):
 			return false
-		case w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--get-urlmatch" || w == "--get-color" ||
-			w == "--get-colorbool" || w == "-l" || w == "--list":
+		case operands == 0 && (w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--get-urlmatch" || w == "--get-color" ||
+			w == "--get-colorbool" || w == "-l" || w == "--list"):
+			// A read option counts only before the key: git 2.39 wrote
+			// `git config core.fsmonitor CMD --get` (attack run 60).
 			return false
 		case w == "-e" || strings.HasPrefix(w, "--") && len(w) > 2 && slices.ContainsFunc(configWriteOptions, func(o string) bool {
 			// An option git takes abbreviated as well (--ad, --remove-sec).

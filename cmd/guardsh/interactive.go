@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -474,8 +475,9 @@ func startupFiles(inv *invocation, home string) []string {
 }
 
 // startupSetsCDPATH reports whether the start-up files bash reads
-// (files, see startupFiles), or what they source, may set CDPATH: one of
-// them names it. Followed too: what /etc/profile sources on Debian
+// (files, see startupFiles), or what they source, may set CDPATH or turn
+// on cdable_vars or autocd (a cd to a variable's value, a directory's
+// name run as a cd: attack run 60): one of them names it. Followed too: what /etc/profile sources on Debian
 // (/etc/bash.bashrc, /etc/profile.d/*.sh) and each file a line `source
 // PATH` or `. PATH` names with a literal path (~, $HOME and ${HOME}
 // expanded, quotes removed), up to 64 files of at most 1 MiB read each.
@@ -497,11 +499,11 @@ func startupSetsCDPATH(files []string, home string) bool {
 		if err != nil {
 			continue
 		}
-		if bytes.Contains(data, []byte("CDPATH")) {
+		if bytes.Contains(data, []byte("CDPATH")) || bytes.Contains(data, []byte("cdable_vars")) || bytes.Contains(data, []byte("autocd")) {
 			return true
 		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if p := sourcedPath(line, home); p != "" {
+		for _, m := range sourceLine.FindAllStringSubmatch(string(data), -1) {
+			if p := sourcedPath(m[1], home); p != "" {
 				files = append(files, p)
 			}
 		}
@@ -509,24 +511,15 @@ func startupSetsCDPATH(files []string, home string) bool {
 	return false
 }
 
-// sourcedPath returns the literal path a start-up file's line sources
-// (`source PATH`, `. PATH`, after `[ -f PATH ] &&` and the like), or "".
-func sourcedPath(line, home string) string {
-	line = strings.TrimSpace(line)
-	if i := strings.LastIndex(line, "&& "); i >= 0 {
-		line = strings.TrimSpace(line[i+3:])
-	}
-	rest, ok := strings.CutPrefix(line, "source ")
-	if !ok {
-		if rest, ok = strings.CutPrefix(line, ". "); !ok {
-			return ""
-		}
-	}
-	p := strings.Fields(rest)
-	if len(p) == 0 {
-		return ""
-	}
-	v := strings.Trim(p[0], `"'`)
+// sourceLine matches a source or . command anywhere in a line (after
+// `&&`, `then`, `;`, a brace): its first argument, group 1.
+var sourceLine = regexp.MustCompile(`(?m)(?:^|[\s;&|({])(?:source|\.)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|)}]+)`)
+
+// sourcedPath returns the literal path a start-up file sources, from the
+// word it gives source or . (quotes removed; ~, $HOME and ${HOME}
+// expanded), or "" for a path only known at run time.
+func sourcedPath(word, home string) string {
+	v := strings.Trim(word, `"'`)
 	for _, h := range []string{"$HOME", "${HOME}", "~"} {
 		if strings.HasPrefix(v, h) && home != "" {
 			v = home + v[len(h):]

@@ -247,10 +247,10 @@ func movesDir(s interp.Segment, dirs []string, home string) bool {
 				sources = append(sources, a.Value)
 			}
 			i = len(args)
-		case v == "-t" || v == "--target-directory":
-			target = true
-			i++
-		case strings.HasPrefix(v, "--target-directory=") || strings.HasPrefix(v, "-t") && !strings.HasPrefix(v, "--"):
+		case targetOption(v):
+			// Then every operand may be a source, the option's value
+			// (the destination) too: at worst a destination taken for
+			// a source.
 			target = true
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -282,6 +282,19 @@ func movesDir(s interp.Segment, dirs []string, home string) bool {
 		}
 	}
 	return false
+}
+
+// targetOption reports mv's -t DIR in any spelling: a short option group
+// holding t (-t, -vt, -tDIR), or --target-directory abbreviated as
+// getopt takes it (--t, --target, --target=DIR; attack run 60: `mv -vt
+// ../a ../t` and `mv --target ../a ../t` moved the shell's directory
+// unseen).
+func targetOption(v string) bool {
+	if len(v) >= 2 && v[0] == '-' && v[1] != '-' {
+		return strings.IndexByte(v[1:], 't') >= 0
+	}
+	name, _, _ := strings.Cut(v, "=")
+	return len(name) >= 3 && strings.HasPrefix("--target-directory", name)
 }
 
 // within reports whether dir is p or below it.
