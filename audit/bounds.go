@@ -29,6 +29,8 @@ type bounds struct {
 	// would start there is none (a value that is $(…) holds no secret
 	// the text shows).
 	stops []int
+	// stmts are where statements start, sorted.
+	stmts []int
 	// parts are the quoted and expanded parts of words ('…', "…",
 	// $'…', ${…}, $((…)), @(…)): start, end and the lengths of their
 	// opening and closing delimiters. A redaction replaces a part whole
@@ -92,6 +94,37 @@ func escapes(text string, i int) bool {
 	return n%2 == 1
 }
 
+// spread returns [s, e) clamped in each word it covers, for a secret
+// that is its whole match (a key block whose lines are words of their
+// own: printf '%s\n' BEGIN BODY END kept BODY, attack run 59); only when
+// no statement starts inside it, else the first word's part alone (an
+// attack run hid `touch h2` between a BEGIN and an END line written as
+// arguments of two echo commands).
+func (b *bounds) spread(s, e int) [][2]int {
+	first := func() [][2]int {
+		if s, e, ok := b.clamp(s, e); ok {
+			return [][2]int{{s, e}}
+		}
+		return nil
+	}
+	if b == nil || b.whole {
+		return first()
+	}
+	if i, _ := slices.BinarySearch(b.stmts, s+1); i < len(b.stmts) && b.stmts[i] < e {
+		return first()
+	}
+	var out [][2]int
+	for _, w := range b.words {
+		if w[1] <= s || w[0] >= e {
+			continue
+		}
+		if ws, we, ok := b.clamp(max(s, w[0]), min(e, w[1])); ok {
+			out = append(out, [2]int{ws, we})
+		}
+	}
+	return out
+}
+
 // fitParts narrows [s, e), inside the word starting at w0, so that it
 // holds each part it meets whole or lies inside its delimiters: a span
 // that starts in a part ends before the part's closing delimiter, one
@@ -138,6 +171,7 @@ func (b *bounds) sort() *bounds {
 	slices.SortFunc(b.words, func(x, y [2]int) int { return cmp.Or(x[0]-y[0], y[1]-x[1]) })
 	slices.Sort(b.cuts)
 	slices.Sort(b.stops)
+	slices.Sort(b.stmts)
 	slices.SortFunc(b.parts, func(x, y [4]int) int { return cmp.Or(x[0]-y[0], y[1]-x[1]) })
 	return b
 }
@@ -258,6 +292,7 @@ func (b *bounds) add(n syntax.Node, off []int, nested map[string]bool, depth int
 			}
 		case *syntax.Stmt:
 			b.cuts = append(b.cuts, span(n)[0])
+			b.stmts = append(b.stmts, span(n)[0])
 		case *syntax.SglQuoted:
 			b.part(span(n), len("'")+boolInt(n.Dollar), len("'"))
 		case *syntax.DblQuoted:

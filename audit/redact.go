@@ -184,9 +184,9 @@ var builtinRedactions = append([]redaction{
 	// without an END line, only the base64 lines that follow are the
 	// key. Nothing else is: an attack run hid `touch h2` between a BEGIN
 	// and an END line written as arguments of two echo commands.
-	{"private key block", `-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----(?:(?:\s|\\[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,._/-]+))*(?:\s|\\[nr])*-----END ([A-Z0-9 ]*PRIVATE KEY)-----`, 0,
+	{"private key block", `-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----(?:(?:\s|\\[nr]|['"])*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,._/-]+))*(?:\s|\\[nr]|['"])*-----END ([A-Z0-9 ]*PRIVATE KEY)-----`, 0,
 		[]string{"private key-----"}, sameLabel},
-	{"private key without its END line", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\s|\\[nr])*[A-Za-z0-9+/]{16,}={0,2})*`, 0, []string{"private key-----"}, nil},
+	{"private key without its END line", `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\s|\\[nr]|['"])*[A-Za-z0-9+/]{16,}={0,2})*`, 0, []string{"private key-----"}, nil},
 	{"Authorization header", `(?i)(\b(?:proxy-)?authorization[ \t]*:[ \t]*)(?:(?:bearer|basic|token|digest)[ \t]+)?[^\s'"]+`, 1, []string{"authorization"}, nil},
 	{"bearer token", `(?i)(\bbearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, 1, []string{"bearer"}, nil},
 	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]*:[^/\s@'"]+@`, 1, []string{"://"}, nil},
@@ -382,6 +382,12 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 				start = m[2*keep+1]
 			} else if across {
 				spans = append(spans, [2]int{start, end})
+				continue
+			}
+			if keep == 0 && (strings.ContainsAny(s[start:end], "\n'\"") || strings.Contains(s[start:end], `\n`)) {
+				// A whole-match secret over several lines or quoted
+				// words (a key block written as printf's arguments).
+				spans = append(spans, bnd().spread(start, end)...)
 				continue
 			}
 			if start, end, ok := bnd().clamp(start, end); ok && !onlyReferences.MatchString(s[start:end]) {

@@ -265,6 +265,7 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`python3 -c "print(1) # Cookie: S3CRETk2; import os; os.system('touch f')"`, "S3CRETk2", "; import os; os.system('touch f')"},
 		// Attack run 61: code that reaches a shell another way.
 		{`cmd="echo Cookie: S3CRETk6; touch F"; eval "$cmd"`, "S3CRETk6", `; touch F"; eval "$cmd"`},
+		{`printf '%s\n' '-----BEGIN OPENSSH PRIVATE KEY-----' 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAS3CRETl4' '-----END OPENSSH PRIVATE KEY-----' > k`, "S3CRETl4", "printf '%s\\n' "},
 		{"bash <<EOF\necho Cookie: S3CRETk7; touch F\nEOF", "S3CRETk7", "; touch F\nEOF"},
 		{`wget --http-password S3CRETk8 https://x`, "S3CRETk8", "--http-password "},
 		{`docker run --docker-password=S3CRETk9 x`, "S3CRETk9", "--docker-password="},
