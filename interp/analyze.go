@@ -80,6 +80,10 @@ type Options struct {
 	// does not start with "." or ".." anywhere: guardsh's guard then
 	// takes the directory after such a cd for one only known at run time.
 	CDPATHMaySet bool
+	// StartupUnknown, when not empty, says why what the shell's start-up
+	// files do to every command cannot be known (aliases bash expands in
+	// the command): every text is then not understood, for that reason.
+	StartupUnknown string
 	// Sources, when not nil, keeps the analyses of files read by source
 	// and . between runs (see SourceCache); nil analyses them every time.
 	Sources SourceCache
@@ -174,6 +178,9 @@ func (e *NotUnderstood) Error() string {
 func Analyze(src string, opt Options) (segs []Segment, err error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = DefaultMaxDepth
+	}
+	if opt.StartupUnknown != "" {
+		return nil, &NotUnderstood{Line: 1, Col: 1, Reason: opt.StartupUnknown}
 	}
 	a := &analyzer{opt: opt, firstCd: -1}
 	if len(opt.Aliases) > 0 {

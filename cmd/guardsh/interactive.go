@@ -483,7 +483,21 @@ func startupFiles(inv *invocation, home string) []string {
 // expanded, quotes removed), up to 64 files of at most 1 MiB read each.
 // A file sourced by a path only known at run time is not followed
 // (README "Known limits").
-func startupSetsCDPATH(files []string, home string) bool {
+func startupSetsCDPATH(files []string, home string) bool { return scanStartup(files, home).cdpath }
+
+// startupScan is what scanStartup finds in start-up files.
+type startupScan struct {
+	// cdpath: CDPATH, cdable_vars or autocd is named (see
+	// startupSetsCDPATH); aliases: an alias is defined ("alias " at a
+	// line's start, after blanks); expandAliases: expand_aliases is
+	// named.
+	cdpath, aliases, expandAliases bool
+}
+
+// scanStartup reads the start-up files as startupSetsCDPATH does and
+// reports what they name.
+func scanStartup(files []string, home string) startupScan {
+	var out startupScan
 	if slices.Contains(files, "/etc/profile") {
 		extra, _ := filepath.Glob("/etc/profile.d/*.sh")
 		files = append(append(slices.Clone(files), "/etc/bash.bashrc"), extra...)
@@ -500,16 +514,22 @@ func startupSetsCDPATH(files []string, home string) bool {
 			continue
 		}
 		if bytes.Contains(data, []byte("CDPATH")) || bytes.Contains(data, []byte("cdable_vars")) || bytes.Contains(data, []byte("autocd")) {
-			return true
+			out.cdpath = true
 		}
+		out.aliases = out.aliases || aliasLine.Match(data)
+		out.expandAliases = out.expandAliases || bytes.Contains(data, []byte("expand_aliases"))
 		for _, m := range sourceLine.FindAllStringSubmatch(string(data), -1) {
 			if p := sourcedPath(m[1], home); p != "" {
 				files = append(files, p)
 			}
 		}
 	}
-	return false
+	return out
 }
+
+// aliasLine matches an alias definition at a line's start (after blanks,
+// or after `then`/`&&`/`;`): `alias ll='ls -l'`.
+var aliasLine = regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)?alias[ \t]+[^\s=]+=`)
 
 // sourceLine matches a source or . command anywhere in a line (after
 // `&&`, `then`, `;`, a brace): its first argument, group 1.

@@ -262,7 +262,16 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	if inv.readsStartup() {
 		// bash runs its start-up files first, which guardsh does not
 		// analyse: one that sets CDPATH sends a relative cd elsewhere.
-		s.guard.Analysis.CDPATHMaySet = startupSetsCDPATH(startupFiles(inv, os.Getenv("HOME")), os.Getenv("HOME"))
+		st := scanStartup(startupFiles(inv, os.Getenv("HOME")), os.Getenv("HOME"))
+		s.guard.Analysis.CDPATHMaySet = st.cdpath
+		if st.aliases && (inv.interactive || inv.hasOption("", 'i') || st.expandAliases) && (inv.command || len(inv.operands) > 0) {
+			// An interactive bash (or one whose start-up files turn on
+			// expand_aliases) expands the aliases its start-up files
+			// define in the command, which guardsh never sees (attack
+			// run 60: alias ..='cd ..' in ~/.bashrc, then `guardsh -ic
+			// '.. && cat .ssh/id_rsa'` read the key past a deny rule).
+			s.guard.Analysis.StartupUnknown = "your shell's start-up files define aliases, which bash expands in this command and guardsh does not know; run it without -i (or turn expand_aliases off) to have it decided"
+		}
 	}
 	if isInteractive(inv, stdin) {
 		return s.interactive(stdin, inv.operands)
