@@ -327,6 +327,32 @@ func TestGitConfigKeysThatRunCodeAskInBypass(t *testing.T) {
 	}
 }
 
+// TestGitConfigNamingKeysInAuto: in mode auto, git config of a naming,
+// default or display key writes only the workspace's repository, and
+// runs (a new user's `git config user.email` asked as a protected write);
+// --global, --file and the other keys do not.
+func TestGitConfigNamingKeysInAuto(t *testing.T) {
+	ctx := testContext(t, Auto)
+	if err := os.Mkdir(filepath.Join(ctx.Workspace, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "mode: auto\n")
+	for words, want := range map[string]Decision{
+		"git config user.email ci@example.com":   Allow,
+		"git config --local User.Name bot":       Allow,
+		"git config branch.main.remote origin":   Allow,
+		"git config --global user.email a@b.c":   Ask,
+		"git config -f x.ini user.email a@b.c":   Ask,
+		"git config --file=x user.email a@b.c":   Ask,
+		"git config core.hooksPath /tmp/h":       Ask,
+		"git config user.email a@b.c --worktree": Ask,
+	} {
+		if v := p.Decide(exec(strings.Fields(words)...), ctx); v.Decision != want {
+			t.Errorf("%s = %v (%s), want %v", words, v.Decision, v.Reason, want)
+		}
+	}
+}
+
 func TestProtectedPathsInBypass(t *testing.T) {
 	p := mustParse(t, "mode: bypass\n")
 	ctx := testContext(t, "")

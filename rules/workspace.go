@@ -631,6 +631,9 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 	if len(words) < 2 || ctx.CwdUnknown || ctx.Workspace == "" || !within(ctx.Cwd, ctx.Workspace) {
 		return false, ""
 	}
+	if words[1] == "config" {
+		return gitConfigWritesOnlyWorkspace(words, ctx)
+	}
 	excluded, ok := gitWorkspaceSubcommands()[words[1]]
 	if !ok {
 		return false, ""
@@ -688,6 +691,39 @@ func (p *Policy) gitWritesOnlyWorkspace(words []string, ctx Context) (bool, stri
 		}
 	}
 	return true, fmt.Sprintf("git %s changes only the workspace's repository", words[1])
+}
+
+// gitConfigWritesOnlyWorkspace reports `git config` writing only keys of
+// gitConfigHarmless (user.email: what a CI step or an agent sets before a
+// commit) to the repository's own config: no --global, --system,
+// --file/-f, --blob or --worktree, the workspace the top of its work
+// tree. Other keys are protected writes (GitConfigRunsCode); a read is
+// decided as the program it is.
+func gitConfigWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
+	if !gitWritesConfig(words) || GitConfigRunsCode(words) != "" {
+		return false, ""
+	}
+	for _, w := range words[2:] {
+		if strings.Contains(w, Hole) {
+			return false, ""
+		}
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(w, "=")
+		for _, o := range []string{"--global", "--system", "--file", "--blob", "--worktree"} {
+			if len(name) > 3 && strings.HasPrefix(o, name) {
+				return false, ""
+			}
+		}
+		if len(w) > 1 && w[1] != '-' && strings.ContainsAny(w[1:], "f") {
+			return false, "" // -f FILE, alone or in a group
+		}
+	}
+	if _, err := ctx.Lookups.lstat(ctx.Workspace + "/.git"); err != nil {
+		return false, ""
+	}
+	return true, "git config of a naming, default or display key (" + gitHarmlessShown + ") changes only the workspace's repository"
 }
 
 // stagedOnly reports whether git restore's arguments (args) restore the

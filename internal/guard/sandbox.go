@@ -649,6 +649,13 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, where f
 	if seg.Kind != interp.Exec || len(seg.Args) == 0 || filepath.Base(seg.Args[0].Value) != "git" || c.Verdict.Rule != nil {
 		return ""
 	}
+	if gitConfigOnly(seg) {
+		// git config runs nothing a config names (no hook, pager or
+		// fsmonitor; --edit's editor is a protected write, asked): it
+		// runs unjailed, and a jail would put back the .git/config it
+		// was asked to write (a new user's `git config user.email`).
+		return ""
+	}
 	if cwdUnknown {
 		return "of a run-time directory"
 	}
@@ -671,6 +678,33 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, where f
 		}
 	}
 	return ""
+}
+
+// gitConfigOnly reports a git segment whose subcommand is config, reading
+// or writing keys that run nothing (rules.GitConfigRunsCode: not --edit,
+// not a key that makes git run a program), with no -c or --exec-path
+// option before it and no word only known at run time.
+func gitConfigOnly(seg interp.Segment) bool {
+	words := make([]string, len(seg.Args))
+	for i, a := range seg.Args {
+		if strings.Contains(a.Value, interp.Hole) {
+			return false
+		}
+		words[i] = a.Value
+	}
+	i := 1
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		switch words[i] {
+		case "-C":
+			i += 2
+			continue
+		case "--no-pager", "--no-replace-objects", "--literal-pathspecs", "--no-optional-locks":
+			i++
+			continue
+		}
+		return false // -c, --exec-path, --git-dir…: decided as they are
+	}
+	return i < len(words) && words[i] == "config" && rules.GitConfigRunsCode(words) == ""
 }
 
 // JailWrites reports whether p is one of the writable directories or

@@ -61,10 +61,12 @@ rules:
 		{rules.Auto, "screen -X stuff y", rules.Ask, false, false, ""},
 		// Writes of the repository's config, which the jail would only
 		// put back (the command then failing with no approval to give):
-		// they ask up front (a new user's find).
-		{rules.Auto, "git config user.email a@b.c", rules.Ask, false, false, ""},
+		// they ask up front (a new user's find) — but a naming key's
+		// write, and any read, run unjailed: git config runs nothing.
+		{rules.Auto, "git config core.pager less", rules.Ask, false, false, ""},
+		{rules.Auto, "git config user.email a@b.c", rules.Allow, false, false, ""},
 		{rules.Auto, "git remote add origin https://example.com/r.git", rules.Ask, false, false, ""},
-		{rules.Auto, "git config --get user.email", rules.Allow, true, false, ""},
+		{rules.Auto, "git config --get user.email", rules.Allow, true, false, ""}, // a read asks unjailed: not in the read-only table
 		// A loop's variable over plain words is its values, not a
 		// run-time `-m pip` (a new user's loop asked as network).
 		{rules.Auto, "for f in a.py b.py; do python3 $f; done", rules.Allow, true, false, ""},
