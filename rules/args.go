@@ -1052,6 +1052,7 @@ func (sc *argScan) path(word, c string) {
 		sc.check(word, "", "", c, pathLike)
 	case sc.cwdUnknown && c[0] != '~':
 		sc.unknownDir(word, c)
+		sc.unknownProtected(word, c)
 	case sc.cwd != "":
 		sc.check(word, sc.cwd, sc.cwdCanon, c, pathLike)
 	}
@@ -1595,6 +1596,21 @@ func (sc *argScan) secretIn(dir string) (*Rule, string) {
 		}
 	}
 	return nil, ""
+}
+
+// unknownProtected notes word, c relative to a working directory only
+// known at run time, as a protected path when some directory's c could be
+// one (a program that may write its arguments): `.bashrc`, `.git/config`
+// and `.git/hooks/pre-commit` may be the home's and the repository's
+// (attack run 62: after `cd "$(dirname "$PWD")"` a write of .bashrc, and
+// `git -C .git config -f config …`, ran in mode bypass).
+func (sc *argScan) unknownProtected(word, c string) {
+	if !sc.protect || sc.protected != nil {
+		return
+	}
+	if pat := sc.x.protectedTail(c); pat != "" {
+		sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(word, Hole, "…"), sc.home), via: pat}
+	}
 }
 
 // unknownDir matches c, relative to a working directory only known at run

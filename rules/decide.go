@@ -898,6 +898,14 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 			// The word as written counts too: a path that does not
 			// resolve (/proc/PID/fd/N names a pipe) keeps no literal
 			// part above.
+			if rel, ok := strings.CutPrefix(s.Words[0], Hole+"/"); ok && j.protected == "" && !strings.Contains(rel, Hole) {
+				// A name in a directory only known at run time (`cd
+				// "$(dirname "$PWD")" && echo x >> .bashrc`): protected
+				// if some directory's name is (attack run 62).
+				if pat := x.protectedTail(rel); pat != "" {
+					j.protected, j.target = pat, ps.shown
+				}
+			}
 			raw, _, _ := strings.Cut(s.Words[0], Hole)
 			for _, l := range []string{string(lit), raw} {
 				if !strings.HasPrefix(l, "/") || j.protected != "" {

@@ -306,6 +306,7 @@ func TestGitConfigKeysThatRunCodeAskInBypass(t *testing.T) {
 			{"git", "config", "--rename-section", "user", "core"},
 			{"git", "config", "core.fsmonitor", "touch x", "--get"},
 			{"git", "config", "alias.zz", "!sh", "-l"},
+			{"git", "--config-env", "core.x=HOME", "config", "core.fsmonitor", "touch x"},
 			{"git", "config", Hole, "v"},
 		} {
 			v := p.Decide(exec(words...), ctx)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -763,6 +764,38 @@ func (x *pathIndex) protectedBy(s pathSubject) string {
 		return ""
 	}
 	return x.protected[i].pat
+}
+
+// protectedTail returns the protected pattern that c, a relative path in
+// a directory only known at run time, may name in some directory: a
+// suffix of the pattern from one of its "/" matches "/"+c, and holds a
+// literal name (.bashrc, .git/config, .git/hooks/x); a pattern's bare
+// "/*" (a protected directory's every file) matches no name alone, or
+// every write after `cd "$GITHUB_WORKSPACE"` would be protected.
+func (x *pathIndex) protectedTail(c string) string {
+	c = path.Clean(c)
+	for strings.HasPrefix(c, "../") {
+		c = c[3:]
+	}
+	if c == "." || c == ".." || c == "" || strings.HasPrefix(c, "/") {
+		return ""
+	}
+	for _, g := range x.protected {
+		pat := g.pat
+		for i := 0; i < len(pat); i++ {
+			if pat[i] != '/' {
+				continue
+			}
+			suffix := pat[i:]
+			if strings.Trim(suffix, "/*") == "" {
+				break
+			}
+			if compileGlob(suffix, false).match("/" + c) {
+				return pat
+			}
+		}
+	}
+	return ""
 }
 
 func withinAny(p string, dirs []string) bool {

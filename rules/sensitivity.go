@@ -242,13 +242,7 @@ func gitWritesConfig(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
 	}
-	i := 1
-	for i < len(words) && strings.HasPrefix(words[i], "-") {
-		if words[i] == "-C" || words[i] == "-c" || words[i] == "--git-dir" || words[i] == "--work-tree" || words[i] == "--namespace" {
-			i++
-		}
-		i++
-	}
+	i := gitSubcommandAt(words)
 	if i >= len(words) {
 		return false
 	}
@@ -304,6 +298,21 @@ var gitConfigHarmless = []string{
 	"gc.auto",
 }
 
+// gitSubcommandAt returns the index in words (git's) of the subcommand:
+// past the global options, those of gitGlobalWithArg taking the next
+// word unless written with "=" (--config-env NAME=ENV was taken for the
+// subcommand, attack run 62); len(words) when there is none.
+func gitSubcommandAt(words []string) int {
+	i := 1
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		if slices.Contains(gitGlobalWithArg, words[i]) {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
 // gitHarmlessShown names gitConfigHarmless in a reason.
 const gitHarmlessShown = "user.name, user.email and the other naming, default and display keys"
 
@@ -317,13 +326,7 @@ func GitConfigRunsCode(words []string) string {
 	if !gitWritesConfig(words) {
 		return ""
 	}
-	i := 1
-	for i < len(words) && strings.HasPrefix(words[i], "-") {
-		if words[i] == "-C" || words[i] == "-c" || words[i] == "--git-dir" || words[i] == "--work-tree" || words[i] == "--namespace" {
-			i++
-		}
-		i++
-	}
+	i := gitSubcommandAt(words)
 	if i >= len(words) || words[i] != "config" {
 		return "" // remote add, submodule …: decided as before
 	}

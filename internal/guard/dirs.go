@@ -191,6 +191,26 @@ walk:
 	return out, each, from
 }
 
+// gitElsewhere reports a git segment with a global option that moves
+// where git resolves relative paths: -C DIR, --git-dir, --work-tree (in
+// any spelling, glued with = too).
+func gitElsewhere(seg interp.Segment) bool {
+	if seg.Kind != interp.Exec || len(seg.Args) < 2 || path.Base(seg.Args[0].Value) != "git" {
+		return false
+	}
+	for _, a := range seg.Args[1:] {
+		v := a.Value
+		if !strings.HasPrefix(v, "-") {
+			return false
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if strings.HasPrefix(v, "-C") || name == "--git-dir" || name == "--work-tree" {
+			return true
+		}
+	}
+	return false
+}
+
 // viaCDPATH reports a cd target bash looks up in CDPATH: relative, its
 // first component not "." nor "..".
 func viaCDPATH(target string) bool {

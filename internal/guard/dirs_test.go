@@ -533,3 +533,43 @@ func TestSourcedFileRepeats(t *testing.T) {
 		t.Errorf("f5: %v, want deny\n%s", o.Decision, describeOutcome(o))
 	}
 }
+
+// TestProtectedNamesInRunTimeDirectories: a name written in a directory
+// only known at run time — after `cd "$(dirname "$PWD")"`, or through
+// git -C DIR, which resolves -f and --output from DIR — is a protected
+// write when some directory's name is one (.bashrc, .git/config,
+// .git/hooks/x), in mode bypass too (attack run 62 wrote ~/.bashrc and
+// .git/config so under the CI preset). Other names in such a directory
+// are not.
+func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
+	g.Analysis.Home = root
+	for _, text := range []string{
+		`cd "$(dirname "$PWD")" && echo 'echo hi' >> .bashrc`,
+		`cd - && cp payload .bashrc`,
+		`cd - && echo x > .git/hooks/pre-commit`,
+		`git -C .git config -f config core.fsmonitor 'touch x'`,
+		`git -C .. config -f .gitconfig core.fsmonitor 'touch x'`,
+		`git -C .. --git-dir=ws/.git log -1 --format=%B --output=.bashrc`,
+		`git --config-env core.x=HOME config core.fsmonitor 'touch x'`,
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
+		}
+	}
+	for _, text := range []string{`cd - && echo x > out.txt`, `cd - && cp a b`, `git -C sub status`} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%q is %v, want allow\n%s", text, o.Decision, describeOutcome(o))
+		}
+	}
+}

@@ -230,11 +230,24 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		case each != nil:
 			segDirs = each[i]
 		}
+		if gitElsewhere(seg) {
+			// git -C DIR, --git-dir, --work-tree: git resolves a path
+			// option (-f FILE, --output=FILE) from there, not from the
+			// shell's directory (attack run 62: `git -C .git config -f
+			// config core.fsmonitor CMD` wrote .git/config in mode
+			// bypass).
+			sctx.CwdUnknown = true
+		}
 		if seg.Relative != "" && !sctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
 			// relative path in each (not as a path only known at run
 			// time).
 			seg.Args = []interp.Word{{Value: seg.Relative, Source: seg.Args[0].Source}}
+		} else if seg.Relative != "" && !strings.Contains(seg.Relative, interp.Hole) {
+			// The name in a directory only known at run time: what it
+			// names there (`> .bashrc` after `cd "$(dirname "$PWD")"`)
+			// may be protected in some directory (attack run 62).
+			seg.Args = []interp.Word{{Value: interp.Hole + "/" + seg.Relative, Source: seg.Args[0].Source}}
 		}
 		// What the rules see of the segment does not change with the
 		// directory: it is made once, and so is the part of its verdict
