@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"cmp"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -311,6 +313,56 @@ func gitSubcommandAt(words []string) int {
 		i++
 	}
 	return i
+}
+
+// gitWorkTreeWriters are git's subcommands that write work-tree files.
+var gitWorkTreeWriters = []string{"checkout", "restore", "reset", "switch", "stash", "merge", "pull", "rebase",
+	"cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "mv", "rm", "clean", "worktree", "sparse-checkout"}
+
+// GitWorkTreeElsewhere returns the directory (as written) a git command
+// (words) that writes work-tree files takes for its work tree or its
+// start, when that is not a directory inside the workspace the analysis
+// resolves: --work-tree=DIR or -C DIR outside the workspace (or only known
+// at run time, or with cwd unknown). Any file of that tree may be
+// written, the pathspecs are git's (`:/.bashrc` is the tree's top), so
+// the command is a protected write (attack run 62: `git --work-tree=..
+// checkout HEAD -- :/.bashrc` replaced ~/.bashrc in mode bypass). ""
+// otherwise.
+func GitWorkTreeElsewhere(words []string, ctx Context) string {
+	if len(words) < 2 || path.Base(words[0]) != "git" {
+		return ""
+	}
+	i := gitSubcommandAt(words)
+	if i >= len(words) || !slices.Contains(gitWorkTreeWriters, words[i]) {
+		return ""
+	}
+	for k := 1; k < i; k++ {
+		w := words[k]
+		dir := ""
+		switch {
+		case w == "-C" || w == "--work-tree":
+			if k+1 < i {
+				dir = words[k+1]
+			}
+		case strings.HasPrefix(w, "--work-tree="):
+			dir = w[len("--work-tree="):]
+		case strings.HasPrefix(w, "-C") && len(w) > 2:
+			dir = w[2:]
+		default:
+			continue
+		}
+		if dir == "" || strings.Contains(dir, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
+			return cmp.Or(dir, "…")
+		}
+		abs := dir
+		if !strings.HasPrefix(abs, "/") {
+			abs = filepath.Join(ctx.Cwd, abs)
+		}
+		if ctx.Workspace == "" || !within(filepath.Clean(abs), ctx.Workspace) {
+			return dir
+		}
+	}
+	return ""
 }
 
 // gitHarmlessShown names gitConfigHarmless in a reason.

@@ -562,6 +562,8 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 		`git -C .. config -f .gitconfig core.fsmonitor 'touch x'`,
 		`git -C .. --git-dir=ws/.git log -1 --format=%B --output=.bashrc`,
 		`git --config-env core.x=HOME config core.fsmonitor 'touch x'`,
+		`git --work-tree=.. checkout HEAD -- :/.bashrc`,
+		`git --work-tree=.. restore --source=HEAD :/.ssh/authorized_keys`,
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
