@@ -518,14 +518,115 @@ func scanStartup(files []string, home string) startupScan {
 		}
 		out.aliases = out.aliases || aliasLine.Match(data)
 		out.expandAliases = out.expandAliases || bytes.Contains(data, []byte("expand_aliases"))
+		vars := startupVars(string(data), home)
 		for _, m := range sourceLine.FindAllStringSubmatch(string(data), -1) {
-			if p := sourcedPath(m[1], home); p != "" {
-				files = append(files, p)
+			word := m[1]
+			if word == "--" {
+				continue
 			}
+			paths, known := sourcedPaths(word, home, vars)
+			if !known {
+				// A file sourced through what the scan cannot follow
+				// may set CDPATH as well: taken as if it did (attack
+				// run 62: Fedora's ~/.bashrc sources ~/.bashrc.d/*
+				// in a loop).
+				out.cdpath = true
+			}
+			files = append(files, paths...)
 		}
 	}
 	return out
 }
+
+// startupVarAssign and startupFor match a start-up file's plain
+// assignments (export NVM_DIR="$HOME/.nvm") and for loops' words (for rc
+// in ~/.bashrc.d/*), which its source lines may use.
+var (
+	startupVarAssign = regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$` + "`" + `]*(?:\$\{?HOME\}?[^"\n$` + "`" + `]*)?"|'[^'\n]*'|[^\s;&|$` + "`" + `]*(?:\$\{?HOME\}?[^\s;&|$` + "`" + `]*)?)(?:[ \t]|;|$)`)
+	startupFor       = regexp.MustCompile(`(?m)\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]+([^;\n]+)`)
+)
+
+// startupVars returns the values a start-up file's text gives its
+// variables, by name: plain assignments ($HOME and ~ expanded) and the
+// words of for loops, each glob expanded.
+func startupVars(text, home string) map[string][]string {
+	vars := map[string][]string{}
+	for _, m := range startupVarAssign.FindAllStringSubmatch(text, -1) {
+		vars[m[1]] = append(vars[m[1]], expandStartupHome(strings.Trim(m[2], `"'`), home))
+	}
+	for _, m := range startupFor.FindAllStringSubmatch(text, -1) {
+		for _, w := range strings.Fields(m[2]) {
+			w = expandStartupHome(strings.Trim(w, `"'`), home)
+			if strings.ContainsAny(w, "*?[") {
+				matches, _ := filepath.Glob(w)
+				vars[m[1]] = append(vars[m[1]], matches...)
+				continue
+			}
+			vars[m[1]] = append(vars[m[1]], w)
+		}
+	}
+	return vars
+}
+
+// expandStartupHome replaces a leading ~ and every $HOME and ${HOME} in v.
+func expandStartupHome(v, home string) string {
+	if home == "" {
+		return v
+	}
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		v = home + v[1:]
+	}
+	return strings.NewReplacer("${HOME}", home, "$HOME", home).Replace(v)
+}
+
+// sourcedPaths returns the files a source word may name, from the
+// start-up file's variables (vars): known false when it names one
+// through what is only known at run time (a variable the file does not
+// give a value, a substitution).
+func sourcedPaths(word, home string, vars map[string][]string) ([]string, bool) {
+	v := expandStartupHome(strings.Trim(word, `"'`), home)
+	cands := []string{v}
+	for strings.Contains(cands[0], "$") && len(cands) < 64 {
+		m := varRef.FindStringSubmatchIndex(cands[0])
+		if m == nil {
+			return nil, false
+		}
+		name := cands[0][m[2]:m[3]]
+		if m[4] >= 0 {
+			name = cands[0][m[4]:m[5]]
+		}
+		vals, ok := vars[name]
+		if !ok {
+			return nil, false
+		}
+		var next []string
+		for _, c := range cands {
+			for _, val := range vals {
+				next = append(next, c[:m[0]]+val+c[m[1]:])
+			}
+		}
+		if len(next) == 0 {
+			return nil, true // a loop over nothing
+		}
+		cands = next
+	}
+	var out []string
+	for _, c := range cands {
+		if strings.ContainsAny(c, "`$") || !filepath.IsAbs(c) {
+			return nil, false
+		}
+		if strings.ContainsAny(c, "*?[") {
+			matches, _ := filepath.Glob(c)
+			out = append(out, matches...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// varRef matches $NAME or ${NAME}.
+var varRef = regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})`)
 
 // aliasLine matches an alias definition at a line's start (after blanks,
 // or after `then`/`&&`/`;`): `alias ll='ls -l'`.
@@ -533,23 +634,7 @@ var aliasLine = regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)
 
 // sourceLine matches a source or . command anywhere in a line (after
 // `&&`, `then`, `;`, a brace): its first argument, group 1.
-var sourceLine = regexp.MustCompile(`(?m)(?:^|[\s;&|({])(?:source|\.)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|)}]+)`)
-
-// sourcedPath returns the literal path a start-up file sources, from the
-// word it gives source or . (quotes removed; ~, $HOME and ${HOME}
-// expanded), or "" for a path only known at run time.
-func sourcedPath(word, home string) string {
-	v := strings.Trim(word, `"'`)
-	for _, h := range []string{"$HOME", "${HOME}", "~"} {
-		if strings.HasPrefix(v, h) && home != "" {
-			v = home + v[len(h):]
-		}
-	}
-	if !filepath.IsAbs(v) || strings.ContainsAny(v, "$`*?[") {
-		return ""
-	}
-	return v
-}
+var sourceLine = regexp.MustCompile(`(?m)(?:^|[\s;&|({])(?:builtin[ \t]+)?(?:source|\\?\.)[ \t]+(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|)}]+)`)
 
 // readHead reads at most n bytes of file f.
 func readHead(f string, n int64) ([]byte, error) {
