@@ -54,6 +54,7 @@ var redactionNeeds = map[string][][]string{
 	"JSON secret member":             {{":"}},
 	"quoted secret member":           {{":"}, {"'"}},
 	"password after a run-time user": {{"-"}, {":"}},
+	"cookie pair":                    {{";"}, {"="}},
 	"escaped JSON secret member":     {{`\"`}},
 }
 
@@ -121,7 +122,7 @@ func programRedactions() []redaction {
 			sep += "|"
 		}
 		out = append(out, redaction{p.name + " password option",
-			`(\b` + p.program + `\b[^|;\n]*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
+			`(\b` + p.program + `\b(?:[^|;&\n]|&[^&\s|;])*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
 	}
 	return out
 }
@@ -130,12 +131,30 @@ func programRedactions() []redaction {
 // name=value pairs separated by "; ", nothing else.
 var cookieHeadPairs = regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
 
+// cookieOptionPairs matches curl's -b or --cookie and the pairs of its
+// value up to a pair.
+var cookieOptionPairs = regexp.MustCompile("^(?:-b|--cookie)(?:=|[ \\t]+)[\"']?[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+
 // cookiePair accepts a "; name=value" that follows a Cookie header's
 // pairs and nothing else: `Cookie: a=1; sid=S`, not `echo Cookie: a
 // $HOME; X=1 touch f` (an assignment of a command).
 func cookiePair(s string, m []int) bool {
 	i := strings.LastIndex(strings.ToLower(s[:m[0]]), "cookie")
-	return i >= 0 && cookieHeadPairs.MatchString(s[i:m[0]])
+	head := i >= 0 && cookieHeadPairs.MatchString(s[i:m[0]])
+	if !head {
+		// Or a cookie string given to curl's -b/--cookie (attack run
+		// 62: -b "a=1; sid=S" published sid's value).
+		b := max(strings.LastIndex(s[:m[0]], "-b"), strings.LastIndex(s[:m[0]], "--cookie"))
+		head = b >= 0 && cookieOptionPairs.MatchString(s[b:m[0]])
+	}
+	if !head {
+		return false
+	}
+	// Its value ends the pairs or is followed by another: a word after
+	// it makes it an assignment of a command's (`echo Cookie: a;
+	// BASH_ENV=x bash`, attack run 62).
+	rest := s[m[1]:]
+	return rest == "" || strings.ContainsRune(";'\"\n", rune(rest[0]))
 }
 
 // notNegated rejects an option --no-…: --no-password takes no value.
@@ -173,7 +192,7 @@ func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
 // command substitutions, in any sequence (PASSWORD=abc"S3CRET" is one
 // word); an unquoted < > ( ) or backquote that starts none ends it, as it
 // ends a word (--with-token < t took "<").
-const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\$\((?:[^()]|\([^()]*\))*\)|\x60(?:[^\x60\\]|\\.)*\x60|\\.|[^\s'"\\&;|<>()\x60])+`
+const shellWord = `(?:\$'(?:[^'\\]|\\[^ntrvfabeEcxuU0-7])*'|'[^']*'|"(?:[^"\\]|\\[^ntrvfabeEcxuU0-7])*"|\$\((?:[^()]|\([^()]*\))*\)|\x60(?:[^\x60\\]|\\.)*\x60|\\[^ntrvfabeEcxuU0-7]|[^\s'"\\&;|<>()\x60])+`
 
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
@@ -210,9 +229,9 @@ var builtinRedactions = append([]redaction{
 	// a script the analysis never read (a variable's value eval runs)
 	// kept `; touch F` after a Cookie header's value hidden (attack run
 	// 61). A cookie's later pairs are the next form.
-	{"secret header", "(?i)(\\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \\t]*:[ \\t]*)[^'\"\\n;&|<>()`]+", 1,
+	{"secret header", "(?i)(\\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \\t]*:[ \\t]*)[^'\"\\n;&|<>()`\\\\]+", 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
-	{"cookie pair", "(;[ \\t]*[A-Za-z0-9_.!#%*+^~-]+=)[^'\"\\s;&|<>()`$]+", 1, []string{"cookie"}, cookiePair},
+	{"cookie pair", "(;[ \\t]*[A-Za-z0-9_.!#%*+^~-]+=)[^'\"\\s;&|<>()`$\\\\]+", 1, []string{"cookie", "-b"}, cookiePair},
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
 	// in a group of short options (curl -su, -fsSLu); the value in any
 	// quoting (attack run 56: `curl -u "bob:pw"` kept pw in the record's

@@ -131,6 +131,9 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		"# Check the API key:\ntouch f", "echo password=\ntouch f", "ls --no-password\ntouch f", "vault login\ntouch f",
 		"GITHUB_TOKEN= git status --short", "psql --no-password -h localhost db", "gh auth login --with-token < t\ntouch f",
 		"echo PATH=/usr/bin MY_PATH=x",
+		// Attack run 62: a password option's program in another
+		// command, a cookie pair before a command's word.
+		"echo redis-cli && cp -a src dst",
 		// A value that only names variables holds no secret the text
 		// shows (a new user's find: records of CI steps lost which
 		// variable they used).
@@ -267,11 +270,17 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`cmd="echo Cookie: S3CRETk6; touch F"; eval "$cmd"`, "S3CRETk6", `; touch F"; eval "$cmd"`},
 		{`printf '%s\n' '-----BEGIN OPENSSH PRIVATE KEY-----' 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAS3CRETl4' '-----END OPENSSH PRIVATE KEY-----' > k`, "S3CRETl4", "printf '%s\\n' "},
 		{"bash <<EOF\necho Cookie: S3CRETk7; touch F\nEOF", "S3CRETk7", "; touch F\nEOF"},
+		{`c=$'echo Cookie: S3CRETl6\ntouch F'; eval "$c"`, "S3CRETl6", `\ntouch F'; eval "$c"`},
+		{`printf 'echo Cookie: S3CRETl7\ntouch F\n' | bash`, "S3CRETl7", `\ntouch F\n' | bash`},
+		{`echo Cookie: S3CRETl9; BASH_ENV=x bash -c true`, "S3CRETl9", "; BASH_ENV=x bash -c true"},
+		{`c=$'API_KEY=S3CRETl8\ntouch F'; eval "$c"`, "S3CRETl8", `\ntouch F'`},
 		{`wget --http-password S3CRETk8 https://x`, "S3CRETk8", "--http-password "},
 		{`docker run --docker-password=S3CRETk9 x`, "S3CRETk9", "--docker-password="},
 		{`curl -b "a=1; sid=S3CRETl1" https://x`, "S3CRETl1", "curl -b "},
 		{`curl 'https://x/?a=1&b=2' -b sid=S3CRETl2`, "S3CRETl2", "-b "},
 		{`curl -u '$k9:$S3CRETl3' https://x`, "S3CRETl3", "curl -u "},
+		// Attack run 62.
+		{`curl -b "a=1; sid=S3CRETl5; b=2" https://x`, "S3CRETl5", "curl -b "},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
