@@ -420,13 +420,7 @@ func TestMoveOfTheShellsDirectory(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"auto", "bypass"} {
-		p, err := rules.Parse([]byte("mode: "+mode+"\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := &Guard{Policy: p, PolicyFile: "policy.yaml",
-			Context: rules.Context{Mode: p.Mode, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
-		g.Analysis.Home = root
+		g := guardAt(t, "mode: "+mode+"\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n", root, ws)
 		for _, text := range []string{
 			// Each cat reads root/.ssh/id_rsa from where the shell is
 			// after the mv; from where it was, the path leads above root.
@@ -446,10 +440,7 @@ func TestMoveOfTheShellsDirectory(t *testing.T) {
 			}
 		}
 	}
-	p, _ := rules.Parse([]byte("mode: auto\n"), "policy.yaml")
-	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
-		Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
-	g.Analysis.Home = root
+	g := guardAt(t, "mode: auto\n", root, ws)
 	for _, text := range []string{"cd src && mv a.py b.py && cat b.py", "mv src/a.py src/b.py && cat src/b.py", "cd src && mv ../a ../b && ls"} {
 		if o := g.Evaluate(text); o.Decision != rules.Allow {
 			t.Errorf("%q is %v, want allow\n%s", text, o.Decision, describeOutcome(o))
@@ -470,13 +461,7 @@ func TestDirectoryStackTilde(t *testing.T) {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
-		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
-	g.Analysis.Home = root
+	g := guardAt(t, "mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n", root, ws)
 	for _, text := range []string{
 		"pushd " + root + "/.ssh && pushd / && cat ~1/id_rsa",
 		"pushd ~/.ssh && pushd / && cat < ~1/id_rsa",
@@ -512,13 +497,7 @@ func TestSourcedFileRepeats(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := rules.Parse([]byte("mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n"), "policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
-		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
-	g.Analysis.Home = root
+	g := guardAt(t, "mode: bypass\nrules:\n  read:\n    deny:\n      - \"~/.ssh/id_*\"\n", root, ws)
 	for _, text := range []string{
 		"cd sub/deep && source " + ws + "/f2.sh && cat .ssh/id_rsa",
 		"cd sub/deep && source " + ws + "/f3.sh && cat .ssh/id_rsa",
@@ -547,13 +526,7 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
-		Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: root, Workspace: ws}}
-	g.Analysis.Home = root
+	g := guardAt(t, "mode: bypass\n", root, ws)
 	for _, text := range []string{
 		`cd "$(dirname "$PWD")" && echo 'echo hi' >> .bashrc`,
 		`cd - && cp payload .bashrc`,
@@ -574,4 +547,18 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 			t.Errorf("%q is %v, want allow\n%s", text, o.Decision, describeOutcome(o))
 		}
 	}
+}
+
+// guardAt returns a Guard for policy (YAML) in the workspace ws under
+// root, the home, with root/tmp for the temp directory.
+func guardAt(t *testing.T, policy, root, ws string) *Guard {
+	t.Helper()
+	p, err := rules.Parse([]byte(policy), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml",
+		Context: rules.Context{Mode: p.Mode, Cwd: ws, Home: root, Workspace: ws, TempDirs: []string{filepath.Join(root, "tmp")}}}
+	g.Analysis.Home = root
+	return g
 }
