@@ -474,28 +474,21 @@ func startupFiles(inv *invocation, home string) []string {
 	return files
 }
 
-// startupSetsCDPATH reports whether the start-up files bash reads
-// (files, see startupFiles), or what they source, may set CDPATH or turn
-// on cdable_vars or autocd (a cd to a variable's value, a directory's
-// name run as a cd: attack run 60): one of them names it. Followed too: what /etc/profile sources on Debian
-// (/etc/bash.bashrc, /etc/profile.d/*.sh) and each file a line `source
-// PATH` or `. PATH` names with a literal path (~, $HOME and ${HOME}
-// expanded, quotes removed), up to 64 files of at most 1 MiB read each.
-// A file sourced by a path only known at run time is not followed
-// (README "Known limits").
-func startupSetsCDPATH(files []string, home string) bool { return scanStartup(files, home).cdpath }
-
 // startupScan is what scanStartup finds in start-up files.
 type startupScan struct {
-	// cdpath: CDPATH, cdable_vars or autocd is named (see
-	// startupSetsCDPATH); aliases: an alias is defined ("alias " at a
-	// line's start, after blanks); expandAliases: expand_aliases is
-	// named.
+	// cdpath: CDPATH, cdable_vars or autocd is named (a relative cd may
+	// then go anywhere: attack runs 58, 60), or a file is sourced through
+	// what the scan cannot follow; aliases: an alias is defined;
+	// expandAliases: expand_aliases is named.
 	cdpath, aliases, expandAliases bool
 }
 
-// scanStartup reads the start-up files as startupSetsCDPATH does and
-// reports what they name.
+// scanStartup reads the start-up files bash reads (files, see
+// startupFiles) and what they source, and reports what they name. Followed
+// too: what /etc/profile sources on Debian (/etc/bash.bashrc,
+// /etc/profile.d/*.sh), and each file a `source` or `.` names, through
+// the file's plain assignments and for loops (see sourcedPaths); up to 64
+// files of at most 1 MiB read each.
 func scanStartup(files []string, home string) startupScan {
 	var out startupScan
 	if slices.Contains(files, "/etc/profile") {
