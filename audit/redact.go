@@ -249,7 +249,7 @@ var builtinRedactions = append([]redaction{
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
 	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"[ \t]*:[ \t]*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
 		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
-	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
+	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
 	// Programs whose own option or argument is a password: see also
 	// programPasswords.
 	{"7-Zip password", `(\b7z[ar]?\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"7z"}, nil},
@@ -495,7 +495,7 @@ func (r *Redactor) Record(rec *Record) {
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
 		orig := s.Argv
-		s.Argv = mysqlPasswords(r.strings(s.Argv, nested))
+		s.Argv = r.strings(s.Argv, nested)
 		s.Reason = r.String(s.Reason)
 		// A reason quotes the segment's words: what was redacted in a
 		// word only for what stands beside it (`curl -u "$U:pw"`: the
@@ -519,30 +519,6 @@ func (r *Redactor) Record(rec *Record) {
 		rec.Human.Message = r.String(rec.Human.Message)
 		rec.Human.Rules = r.strings(rec.Human.Rules, nil)
 	}
-}
-
-// mysqlClients are the programs whose -pPASSWORD option holds the
-// password in the same word.
-var mysqlClients = []string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mariadb", "mariadb-dump", "mariadb-admin"}
-
-// mysqlPasswords redacts, in argv of a MySQL client (by its program's
-// base name), every -pPASSWORD word before a "--": a password option the
-// joined-words pass misses once more than two words stand between it and
-// the program (`mysql -u root -pS db`, attack run 57). -p alone (prompt)
-// and -P (port) are left alone. argv is changed in place and returned.
-func mysqlPasswords(argv []string) []string {
-	if len(argv) < 2 || !slices.Contains(mysqlClients, argv[0][strings.LastIndexByte(argv[0], '/')+1:]) {
-		return argv
-	}
-	for i, w := range argv[1:] {
-		if w == "--" {
-			break
-		}
-		if len(w) > 2 && strings.HasPrefix(w, "-p") && !strings.HasPrefix(w, "-p"+Redacted) {
-			argv[i+1] = "-p" + Redacted
-		}
-	}
-	return argv
 }
 
 // expansionOrQuote matches what a word's secret may be written with and
