@@ -496,7 +496,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		// git run a program (core.hooksPath, core.fsmonitor) is a hook
 		// written another way (a new user's find: mode bypass, the CI
 		// preset's, ran `git config core.hooksPath DIR`).
-		if dir := GitWorkTreeElsewhere(s.Words, ctx); dir != "" {
+		if dir := GitWorkTreeElsewhere(s.Words, s.Assigns, ctx); dir != "" {
 			j.protected, j.target = "any file of a git work tree outside the workspace, protected ones included", "the work tree at "+dir
 		} else if key := GitConfigRunsCode(s.Words); key != "" {
 			j.protected, j.target = "git config keys that can make git run a program, load a file or trust one: any but "+gitHarmlessShown, "git config key "+key

@@ -352,6 +352,19 @@ func TestGitConfigNamingKeysInAuto(t *testing.T) {
 			t.Errorf("%s = %v (%s), want %v", words, v.Decision, v.Reason, want)
 		}
 	}
+	// A .git file between the working directory and the workspace names
+	// another repository, anywhere (attack run 63).
+	sub := filepath.Join(ctx.Workspace, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Cwd = sub
+	if v := p.Decide(exec("git", "config", "user.email", "a@b.c"), ctx); v.Decision != Ask {
+		t.Errorf("git config user.email through a .git file = %v (%s), want ask", v.Decision, v.Reason)
+	}
 }
 
 func TestProtectedPathsInBypass(t *testing.T) {

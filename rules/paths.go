@@ -766,6 +766,16 @@ func (x *pathIndex) protectedBy(s pathSubject) string {
 	return x.protected[i].pat
 }
 
+// protectedDirNames are the files ssh and git read from the directories
+// the policy protects whole (~/.ssh/*, .git/*): what they hold runs code or
+// lets a key in (sshd(8) AUTHORIZED_KEYS FILE FORMAT, ssh_config(5),
+// githooks(5)).
+var protectedDirNames = []string{"authorized_keys", "authorized_keys2", "config", "environment", "rc",
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg",
+	"commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update",
+	"proc-receive", "post-receive", "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc",
+	"post-rewrite", "sendemail-validate", "fsmonitor-watchman", "post-index-change"}
+
 // protectedTail returns the protected pattern that c, a relative path in
 // a directory only known at run time, may name in some directory: a
 // suffix of the pattern from one of its "/" matches "/"+c, and holds a
@@ -779,6 +789,17 @@ func (x *pathIndex) protectedTail(c string) string {
 	}
 	if c == "." || c == ".." || c == "" || strings.HasPrefix(c, "/") {
 		return ""
+	}
+	if base := path.Base(c); slices.Contains(protectedDirNames, base) {
+		// A name only a protected directory gives meaning to (~/.ssh's
+		// authorized_keys, a git hook): the directory may be that one
+		// (attack run 63: `cd "$(dirname "$PWD")/.ssh" && echo KEY >>
+		// authorized_keys`).
+		for _, g := range x.protected {
+			if strings.HasSuffix(g.pat, "/*") {
+				return g.pat
+			}
+		}
 	}
 	for _, g := range x.protected {
 		pat := g.pat

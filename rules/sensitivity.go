@@ -317,7 +317,8 @@ func gitSubcommandAt(words []string) int {
 
 // gitWorkTreeWriters are git's subcommands that write work-tree files.
 var gitWorkTreeWriters = []string{"checkout", "restore", "reset", "switch", "stash", "merge", "pull", "rebase",
-	"cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "mv", "rm", "clean", "worktree", "sparse-checkout"}
+	"cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "mv", "rm", "clean", "worktree", "sparse-checkout",
+	"clone", "submodule", "bisect", "commit", "add"}
 
 // GitWorkTreeElsewhere returns the directory (as written) a git command
 // (words) that writes work-tree files takes for its work tree or its
@@ -328,13 +329,28 @@ var gitWorkTreeWriters = []string{"checkout", "restore", "reset", "switch", "sta
 // the command is a protected write (attack run 62: `git --work-tree=..
 // checkout HEAD -- :/.bashrc` replaced ~/.bashrc in mode bypass). ""
 // otherwise.
-func GitWorkTreeElsewhere(words []string, ctx Context) string {
+func GitWorkTreeElsewhere(words, assigns []string, ctx Context) string {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return ""
 	}
 	i := gitSubcommandAt(words)
 	if i >= len(words) || !slices.Contains(gitWorkTreeWriters, words[i]) {
 		return ""
+	}
+	// Where the tree is, said another way: GIT_WORK_TREE, GIT_DIR (a
+	// repository whose core.worktree may be anywhere) in the command's
+	// environment (attack run 63), and the subcommand's own options that
+	// write outside the tree (checkout-index --prefix, apply
+	// --unsafe-paths and --directory).
+	for _, a := range assigns {
+		if name, v, _ := strings.Cut(a, "="); name == "GIT_WORK_TREE" || name == "GIT_DIR" || name == "GIT_COMMON_DIR" {
+			return cmp.Or(v, "…")
+		}
+	}
+	for _, w := range words[i+1:] {
+		if strings.HasPrefix(w, "--prefix") || strings.HasPrefix(w, "--unsafe-paths") || strings.HasPrefix(w, "--directory") {
+			return w
+		}
 	}
 	for k := 1; k < i; k++ {
 		w := words[k]

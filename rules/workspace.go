@@ -720,8 +720,17 @@ func gitConfigWritesOnlyWorkspace(words []string, ctx Context) (bool, string) {
 			return false, "" // -f FILE, alone or in a group
 		}
 	}
-	if _, err := ctx.Lookups.lstat(ctx.Workspace + "/.git"); err != nil {
+	// The repository git finds is the workspace's own: its .git a
+	// directory, and none between the working directory and it (a .git
+	// file names a repository anywhere: attack run 63 wrote another
+	// repository's config through one).
+	if info, err := ctx.Lookups.lstat(ctx.Workspace + "/.git"); err != nil || !info.IsDir() {
 		return false, ""
+	}
+	for d := ctx.Cwd; d != ctx.Workspace && within(d, ctx.Workspace); d = path.Dir(d) {
+		if _, err := ctx.Lookups.lstat(d + "/.git"); err == nil {
+			return false, ""
+		}
 	}
 	return true, "git config of a naming, default or display key (" + gitHarmlessShown + ") changes only the workspace's repository"
 }

@@ -511,6 +511,11 @@ func scanStartup(files []string, home string) startupScan {
 		}
 		out.aliases = out.aliases || aliasLine.Match(data)
 		out.expandAliases = out.expandAliases || bytes.Contains(data, []byte("expand_aliases"))
+		if evalOfFile.Match(data) {
+			// Code read from a file at run time (eval "$(cat F)"): as
+			// a source the scan cannot follow (attack run 63).
+			out.cdpath = true
+		}
 		vars := startupVars(string(data), home)
 		for _, m := range sourceLine.FindAllStringSubmatch(string(data), -1) {
 			word := m[1]
@@ -605,7 +610,9 @@ func sourcedPaths(word, home string, vars map[string][]string) ([]string, bool) 
 	}
 	var out []string
 	for _, c := range cands {
-		if strings.ContainsAny(c, "`$") || !filepath.IsAbs(c) {
+		if strings.ContainsAny(c, "`$") || !filepath.IsAbs(c) || strings.HasPrefix(c, "/dev/") || strings.HasPrefix(c, "/proc/") {
+			// (/dev/stdin, /dev/fd/N: what another file or command
+			// feeds it, and never read here: guardsh's own stdin.)
 			return nil, false
 		}
 		if strings.ContainsAny(c, "*?[") {
@@ -618,12 +625,16 @@ func sourcedPaths(word, home string, vars map[string][]string) ([]string, bool) 
 	return out, true
 }
 
+// evalOfFile matches eval of a file's text: eval "$(cat F)", eval
+// "$(< F)", eval `cat F`.
+var evalOfFile = regexp.MustCompile("\\beval[ \\t]+[\"']?(?:\\$\\([ \\t]*(?:cat\\b|<)|`[ \\t]*cat\\b)")
+
 // varRef matches $NAME or ${NAME}.
 var varRef = regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})`)
 
 // aliasLine matches an alias definition at a line's start (after blanks,
 // or after `then`/`&&`/`;`): `alias ll='ls -l'`.
-var aliasLine = regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)?alias[ \t]+[^\s=]+=`)
+var aliasLine = regexp.MustCompile(`(?m)(?:(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)?alias[ \t]+(?:--[ \t]+)?[^\s=]+=|BASH_ALIASES\[)`)
 
 // sourceLine matches a source or . command anywhere in a line (after
 // `&&`, `then`, `;`, a brace): its first argument, group 1.

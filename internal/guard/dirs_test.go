@@ -537,6 +537,12 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 		`git --config-env core.x=HOME config core.fsmonitor 'touch x'`,
 		`git --work-tree=.. checkout HEAD -- :/.bashrc`,
 		`git --work-tree=.. restore --source=HEAD :/.ssh/authorized_keys`,
+		// Attack run 63.
+		`GIT_WORK_TREE=.. git checkout HEAD -- :/.bashrc`,
+		`git checkout-index -f --prefix=../ .bashrc`,
+		`git apply --unsafe-paths p.diff`,
+		`cd "$(dirname "$PWD")/.ssh" && echo KEY >> authorized_keys`,
+		`cd "$(printf .git)" && cp x hooks/pre-commit`,
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
