@@ -568,3 +568,30 @@ func guardAt(t *testing.T, policy, root, ws string) *Guard {
 	g.Analysis.Home = root
 	return g
 }
+
+// TestNestedRepositoryAsks: with no sandbox, in mode auto, git in a
+// repository inside the workspace other than its own — a directory a
+// command made, whose config is no protected path — asks: git runs what
+// its config names (attack run 63: `cd sub && git status` ran
+// sub/.git/config's core.fsmonitor unasked).
+func TestNestedRepositoryAsks(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	for _, d := range []string{".git", "sub/.git", "src"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := guardAt(t, "mode: auto\n", root, ws)
+	for text, want := range map[string]rules.Decision{
+		"cd sub && git status":           rules.Ask,
+		"git -C sub log -1":              rules.Ask,
+		"git status":                     rules.Allow,
+		"cd src && git status":           rules.Allow,
+		"cd sub && git config user.name": rules.Ask, // a read outside the read-only table asks anyway
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
+		}
+	}
+}

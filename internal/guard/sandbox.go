@@ -45,6 +45,7 @@ func (g *Guard) contain(o *Outcome, cwds []string, cwdUnknown bool) {
 	if !sb.On() || o.Err != nil || o.Decision == rules.Deny {
 		if !sb.On() && o.Err == nil && o.Decision != rules.Deny {
 			g.askWorkspaceLoads(o)
+			g.askNestedRepos(o, cwds, cwdUnknown)
 		}
 		return
 	}
@@ -187,6 +188,54 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 			if why == "" {
 				return
 			}
+		}
+		c.Verdict.Decision = rules.Ask
+		c.Verdict.Reason += "; " + why
+		asked = true
+	}
+	if asked && o.Decision == rules.Allow {
+		o.Decision, o.DecidedBy = rules.Ask, "class"
+	}
+}
+
+// askNestedRepos asks, in modes ask and auto with no sandbox, for a git
+// segment allowed by its class that runs in a repository inside the
+// workspace other than the workspace's own: a directory holding .git made
+// by a command (or a .git file naming a repository anywhere), whose config
+// and hooks are no protected path, and which git runs (attack run 63:
+// `cd sub && git status` ran sub/.git/config's core.fsmonitor, unasked).
+// With the sandbox on, such a segment runs jailed (untrustedRepo).
+func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
+	ws := g.Context.Workspace
+	if g.mode() == rules.Bypass || ws == "" {
+		return
+	}
+	asked := false
+	for i := range o.Segments {
+		c := &o.Segments[i]
+		seg := c.Segment
+		if c.Verdict.Decision != rules.Allow || c.Verdict.Rule != nil || seg.Kind != interp.Exec || len(seg.Args) == 0 ||
+			filepath.Base(seg.Args[0].Value) != "git" || gitConfigOnly(seg) {
+			continue
+		}
+		why := ""
+		if cwdUnknown {
+			why = "git runs in a directory only known at run time, whose repository's config and hooks may be of a command's making"
+		}
+		for _, dir := range cwds {
+			if why != "" {
+				break
+			}
+			repo, _, ok := gitRepo(seg, dir)
+			switch {
+			case !ok:
+				why = "git's repository is only known at run time, and its config and hooks may be of a command's making"
+			case repo != "" && repo != ws && JailWrites(repo, []string{ws}):
+				why = "the repository " + repo + " is not the workspace's own: its config and hooks are no protected path, and git runs what they name"
+			}
+		}
+		if why == "" {
+			continue
 		}
 		c.Verdict.Decision = rules.Ask
 		c.Verdict.Reason += "; " + why
