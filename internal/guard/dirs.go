@@ -226,9 +226,9 @@ func viaCDPATH(target string) bool {
 // or a directory above one: an operand only known at run time, or a
 // source (not the destination) that names such a directory from any of
 // dirs, as written or with its links resolved. rename and mmv take
-// patterns: any call may. (A short option cluster ending in t takes the
-// next word as the target directory; one holding it glued, -tDIR, is read
-// as the target too, which at worst takes a source for none.)
+// patterns: any call may; so may git mv run from elsewhere (-C,
+// --work-tree). With -t DIR in any spelling (targetOption), every operand
+// is taken for a source.
 func movesDir(s interp.Segment, dirs []string, home string) bool {
 	if len(s.Args) == 0 {
 		return false
@@ -239,6 +239,9 @@ func movesDir(s interp.Segment, dirs []string, home string) bool {
 	case "rename", "mmv", "prename", "file-rename":
 		return true
 	case "git":
+		if gitElsewhere(s) {
+			return true
+		}
 		i := 0
 		for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 			if v := args[i].Value; v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" {
