@@ -94,6 +94,16 @@ func escapes(text string, i int) bool {
 	return n%2 == 1
 }
 
+// oneWord reports whether offsets a and b lie in one word (always, for
+// text that is not shell).
+func (b *bounds) oneWord(a, c int) bool {
+	if b == nil || b.whole {
+		return true
+	}
+	w, ok := b.innermost(a)
+	return ok && w[0] <= c && c < w[1]
+}
+
 // spread returns [s, e) clamped in each word it covers, for a secret
 // that is its whole match (a key block whose lines are words of their
 // own: printf '%s\n' BEGIN BODY END kept BODY, attack run 59); only when

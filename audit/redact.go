@@ -33,7 +33,8 @@ type redaction struct {
 // and login forms, and each of programPasswords.
 var programAnchored = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"mysql password": true, "7-Zip password": true, "config set secret": true,
-		"poetry config secret": true, "login token": true, "htpasswd password": true, "sshpass password": true}
+		"poetry config secret": true, "login token": true, "htpasswd password": true, "sshpass password": true,
+		"cookie pair": true}
 	for _, p := range programPasswords {
 		m[p.name+" password option"] = true
 	}
@@ -122,7 +123,7 @@ func programRedactions() []redaction {
 			sep += "|"
 		}
 		out = append(out, redaction{p.name + " password option",
-			`(\b` + p.program + `\b(?:[^|;&\n]|&[^&\s|;])*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
+			`(\b` + p.program + `\b(?:'[^'\n]*'|"[^"\n]*"|[^|;&\n'"])*?[ \t](?:` + strings.Join(opts, "|") + `)(?:` + sep + `))` + shellWord, 1, []string{p.trigger}, p.valid})
 	}
 	return out
 }
@@ -131,21 +132,37 @@ func programRedactions() []redaction {
 // name=value pairs separated by "; ", nothing else.
 var cookieHeadPairs = regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
 
+// cookieLookback bounds how far before a cookie pair cookiePair looks
+// for its header or option (bytes).
+const cookieLookback = 8 << 10
+
 // cookieOptionPairs matches curl's -b or --cookie and the pairs of its
 // value up to a pair.
-var cookieOptionPairs = regexp.MustCompile("^(?:-b|--cookie)(?:=|[ \\t]+)[\"']?[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+var cookieOptionPairs = regexp.MustCompile("^(?:-[A-Za-z]*b|--cookie)(?:=|[ \\t]+)[\"']?[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
 
 // cookiePair accepts a "; name=value" that follows a Cookie header's
 // pairs and nothing else: `Cookie: a=1; sid=S`, not `echo Cookie: a
 // $HOME; X=1 touch f` (an assignment of a command).
 func cookiePair(s string, m []int) bool {
-	i := strings.LastIndex(strings.ToLower(s[:m[0]]), "cookie")
-	head := i >= 0 && cookieHeadPairs.MatchString(s[i:m[0]])
+	// Looked for within cookieLookback bytes before the pair: a whole
+	// text's rescan per pair made a 100 KB cookie string take 20 s
+	// (attack run 64).
+	from := max(0, m[0]-cookieLookback)
+	before := s[from:m[0]]
+	i := strings.LastIndex(strings.ToLower(before), "cookie")
+	head := i >= 0 && cookieHeadPairs.MatchString(before[i:])
 	if !head {
 		// Or a cookie string given to curl's -b/--cookie (attack run
-		// 62: -b "a=1; sid=S" published sid's value).
-		b := max(strings.LastIndex(s[:m[0]], "-b"), strings.LastIndex(s[:m[0]], "--cookie"))
-		head = b >= 0 && cookieOptionPairs.MatchString(s[b:m[0]])
+		// 62: -b "a=1; sid=S" published sid's value), in a group of
+		// short options too (-sb).
+		b := max(strings.LastIndex(before, "b "), strings.LastIndex(before, "b="), strings.LastIndex(before, "--cookie"))
+		if b >= 0 && before[b] == 'b' {
+			for b > 0 && ('a' <= before[b-1] && before[b-1] <= 'z' || 'A' <= before[b-1] && before[b-1] <= 'Z') {
+				b--
+			}
+			b--
+		}
+		head = b >= 0 && strings.Contains(before[:b], "curl") && cookieOptionPairs.MatchString(before[b:])
 	}
 	if !head {
 		return false
@@ -153,7 +170,14 @@ func cookiePair(s string, m []int) bool {
 	// Its value ends the pairs or is followed by another: a word after
 	// it makes it an assignment of a command's (`echo Cookie: a;
 	// BASH_ENV=x bash`, attack run 62).
-	rest := s[m[1]:]
+	return cookiePairEnds(s, m)
+}
+
+// cookiePairEnds reports whether a cookie pair's value (ending at m[1])
+// is followed by another pair, a quote, a newline or the end, blanks
+// aside.
+func cookiePairEnds(s string, m []int) bool {
+	rest := strings.TrimLeft(s[m[1]:], " \t")
 	return rest == "" || strings.ContainsRune(";'\"\n", rune(rest[0]))
 }
 
@@ -192,7 +216,7 @@ func sameLabel(s string, m []int) bool { return s[m[2]:m[3]] == s[m[4]:m[5]] }
 // command substitutions, in any sequence (PASSWORD=abc"S3CRET" is one
 // word); an unquoted < > ( ) or backquote that starts none ends it, as it
 // ends a word (--with-token < t took "<").
-const shellWord = `(?:\$'(?:[^'\\]|\\[^ntrvfabeEcxuU0-7])*'|'[^']*'|"(?:[^"\\]|\\[^ntrvfabeEcxuU0-7])*"|\$\((?:[^()]|\([^()]*\))*\)|\x60(?:[^\x60\\]|\\.)*\x60|\\[^ntrvfabeEcxuU0-7]|[^\s'"\\&;|<>()\x60])+`
+const shellWord = `(?:\$'(?:[^'\\]|\\.)*'|'[^']*'|"(?:[^"\\]|\\.)*"|\$\((?:[^()]|\([^()]*\))*\)|\x60(?:[^\x60\\]|\\.)*\x60|\\.|[^\s'"\\&;|<>()\x60])+`
 
 // builtinRedactions are the secrets every record is cleaned of. Order
 // matters: the wider forms (a whole header) come before the narrower ones
@@ -229,9 +253,9 @@ var builtinRedactions = append([]redaction{
 	// a script the analysis never read (a variable's value eval runs)
 	// kept `; touch F` after a Cookie header's value hidden (attack run
 	// 61). A cookie's later pairs are the next form.
-	{"secret header", "(?i)(\\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \\t]*:[ \\t]*)[^'\"\\n;&|<>()`\\\\]+", 1,
+	{"secret header", "(?i)(\\b(?:x-api-key|api-key|x-auth-token|auth-token|private-token|x-amz-security-token|cookie|set-cookie)[ \\t]*:[ \\t]*)[^'\"\\n;&|<>()`\\\\$]+", 1,
 		[]string{"api-key", "auth-token", "private-token", "security-token", "cookie"}, nil},
-	{"cookie pair", "(;[ \\t]*[A-Za-z0-9_.!#%*+^~-]+=)[^'\"\\s;&|<>()`$\\\\]+", 1, []string{"cookie", "-b"}, cookiePair},
+	{"cookie pair", "(;[ \\t]*[A-Za-z0-9_.!#%*+^~-]+=)[^'\"\\s;&|<>()`$\\\\]+", 1, []string{"cookie", "b"}, cookiePair},
 	// curl, wget and the like: -u/--user, -U/--proxy-user, and -u last
 	// in a group of short options (curl -su, -fsSLu); the value in any
 	// quoting (attack run 56: `curl -u "bob:pw"` kept pw in the record's
@@ -391,9 +415,25 @@ func (r *Redactor) spans(s string, bnd func() *bounds, filter bool) [][2]int {
 // nil, just the built-in patterns it picks run (and no extra ones).
 func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, only func(*redaction) bool) [][2]int {
 	var spans [][2]int
-	add := func(re *regexp.Regexp, keep int, valid func(string, []int) bool) {
+	// same: the key and the value must lie in one word of shell text
+	// (see bounds.oneWord): the cookie pair's.
+	add := func(re *regexp.Regexp, keep int, valid func(string, []int) bool, same bool) {
+		// Where the last cookie pair ended, and whether it was taken:
+		// the next pair of the same cookie has the same header, found
+		// (or not) for the first (a rescan per pair was quadratic).
+		chain, taken := -1, false
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
-			if valid != nil && !valid(s, m) {
+			ok := true
+			switch {
+			case same && m[0] == chain:
+				ok = taken && cookiePairEnds(s, m)
+			case valid != nil:
+				ok = valid(s, m)
+			}
+			if same {
+				chain, taken = m[1], ok
+			}
+			if !ok {
 				continue
 			}
 			start, end := m[0], m[1]
@@ -409,6 +449,12 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 				spans = append(spans, bnd().spread(start, end)...)
 				continue
 			}
+			if same && !bnd().oneWord(m[2], start) {
+				// A cookie's ";" is inside its word: one between
+				// statements leaves the next one's assignment alone
+				// (attack run 64: `echo Cookie: a=1; BASH_ENV=x; …`).
+				continue
+			}
 			if start, end, ok := bnd().clamp(start, end); ok && !onlyReferences.MatchString(s[start:end]) {
 				spans = append(spans, [2]int{start, end})
 			}
@@ -422,11 +468,11 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 		if filter && !builtinRedactions[i].mayHold(lower) || only != nil && !only(&builtinRedactions[i]) {
 			continue
 		}
-		add(builtinRE[i](), builtinRedactions[i].keep, builtinRedactions[i].valid)
+		add(builtinRE[i](), builtinRedactions[i].keep, builtinRedactions[i].valid, builtinRedactions[i].name == "cookie pair")
 	}
 	if only == nil {
 		for _, re := range r.extra {
-			add(re, 0, nil)
+			add(re, 0, nil, false)
 		}
 	}
 	return spans

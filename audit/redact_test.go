@@ -133,7 +133,7 @@ func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
 		"echo PATH=/usr/bin MY_PATH=x",
 		// Attack run 62: a password option's program in another
 		// command, a cookie pair before a command's word.
-		"echo redis-cli && cp -a src dst",
+		"echo redis-cli && cp -a src dst", "echo redis-cli &cp -a src dst", "git checkout -b x; PATH=t/ws/bin; ls",
 		// A value that only names variables holds no secret the text
 		// shows (a new user's find: records of CI steps lost which
 		// variable they used).
@@ -273,7 +273,8 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`c=$'echo Cookie: S3CRETl6\ntouch F'; eval "$c"`, "S3CRETl6", `\ntouch F'; eval "$c"`},
 		{`printf 'echo Cookie: S3CRETl7\ntouch F\n' | bash`, "S3CRETl7", `\ntouch F\n' | bash`},
 		{`echo Cookie: S3CRETl9; BASH_ENV=x bash -c true`, "S3CRETl9", "; BASH_ENV=x bash -c true"},
-		{`c=$'API_KEY=S3CRETl8\ntouch F'; eval "$c"`, "S3CRETl8", `\ntouch F'`},
+		{`echo Cookie: a=S3CRETn1; BASH_ENV=evil.sh; bash -c true`, "S3CRETn1", "; BASH_ENV=evil.sh; bash -c true"},
+		{`nl=$'\n'; sh -c "echo Cookie: S3CRETn3${nl}touch F"`, "S3CRETn3", "${nl}touch F"},
 		{`wget --http-password S3CRETk8 https://x`, "S3CRETk8", "--http-password "},
 		{`docker run --docker-password=S3CRETk9 x`, "S3CRETk9", "--docker-password="},
 		{`curl -b "a=1; sid=S3CRETl1" https://x`, "S3CRETl1", "curl -b "},
@@ -281,6 +282,12 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`curl -u '$k9:$S3CRETl3' https://x`, "S3CRETl3", "curl -u "},
 		// Attack run 62.
 		{`curl -b "a=1; sid=S3CRETl5; b=2" https://x`, "S3CRETl5", "curl -b "},
+		// Attack run 64: escapes in a secret, grouped -b, a blank
+		// before the closing quote.
+		{`mysql -p"Pa\tS3CRETm1"`, "S3CRETm1", "mysql -p"},
+		{`export API_TOKEN="a\bS3CRETm2"`, "S3CRETm2", "export API_TOKEN="},
+		{`curl -sb "a=1; sid=S3CRETm3" https://x`, "S3CRETm3", "curl -sb "},
+		{`curl -H "Cookie: a=1; sid=S3CRETm4 " https://x`, "S3CRETm4", "Cookie: "},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
