@@ -367,7 +367,7 @@ func GitWorkTreeElsewhere(words, assigns []string, ctx Context) string {
 		default:
 			continue
 		}
-		if dir == "" || strings.Contains(dir, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
+		if dir == "" || strings.Contains(dir, Hole) || ctx.CwdUnknown && !ctx.CwdForGit && !strings.HasPrefix(dir, "/") {
 			return cmp.Or(dir, "…")
 		}
 		abs := dir

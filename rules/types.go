@@ -108,6 +108,11 @@ type Context struct {
 	// path argument then names a path only known at run time, which asks
 	// when a write or read deny rule could match it.
 	CwdUnknown bool
+	// CwdForGit says CwdUnknown was set only because the segment is git
+	// with -C, --git-dir or --work-tree, which resolves relative paths
+	// elsewhere: Cwd is still the shell's directory (GitWorkTreeElsewhere
+	// reads -C against it).
+	CwdForGit bool
 	// NoNewLinks says no segment of the command can make a symbolic link
 	// (see MakesNoLinks): a directory that does not exist now is then made
 	// a directory or nothing, and a ".." after it is read lexically. Unset

@@ -548,7 +548,7 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
 		}
 	}
-	for _, text := range []string{`cd - && echo x > out.txt`, `cd - && cp a b`, `git -C sub status`} {
+	for _, text := range []string{`cd - && echo x > out.txt`, `cd - && cp a b`, `git -C sub status`, `git -C sub checkout main`} {
 		if o := g.Evaluate(text); o.Decision != rules.Allow {
 			t.Errorf("%q is %v, want allow\n%s", text, o.Decision, describeOutcome(o))
 		}

@@ -236,6 +236,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 			// shell's directory (attack run 62: `git -C .git config -f
 			// config core.fsmonitor CMD` wrote .git/config in mode
 			// bypass).
+			sctx.CwdForGit = !sctx.CwdUnknown
 			sctx.CwdUnknown = true
 		}
 		if seg.Relative != "" && !sctx.CwdUnknown {
