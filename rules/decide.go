@@ -491,6 +491,23 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			j.protected, j.target = prot.via, "argument "+prot.arg
 		}
 	}
+	if j.protected == "" && j.h.deny < 0 {
+		// GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR set for what follows
+		// (export, declare -x, set -a, a prefix): where git writes the
+		// work tree's files, or whose config it runs (attack run 65:
+		// `export GIT_WORK_TREE=..; git checkout HEAD -- :/.bashrc`
+		// replaced ~/.bashrc under the CI preset).
+		names := s.Assigns
+		if len(s.Words) > 1 && slices.Contains([]string{"export", "declare", "typeset", "local", "readonly"}, s.Words[0]) {
+			names = append(slices.Clip(names), s.Words[1:]...)
+		}
+		for _, w := range names {
+			if n := assignedName(w); n == "GIT_WORK_TREE" || n == "GIT_DIR" || n == "GIT_COMMON_DIR" {
+				j.protected, j.target = "where git writes and what config it reads (GIT_WORK_TREE, GIT_DIR, GIT_COMMON_DIR)", n
+				break
+			}
+		}
+	}
 	if j.protected == "" && j.h.deny < 0 && len(s.Words) > 1 && path.Base(s.Words[0]) == "git" {
 		// The repository's and the user's git config: a key that makes
 		// git run a program (core.hooksPath, core.fsmonitor) is a hook

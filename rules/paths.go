@@ -761,9 +761,24 @@ func (x *pathIndex) protectedBy(s pathSubject) string {
 		i = minHit(i, x.protectedIndex.matchString(s.resolved).deny)
 	}
 	if i < 0 {
+		for _, p := range []string{s.cleaned, s.resolved} {
+			if p != "" && withinAny(p, x.wsDirs) && gitComponent(p) {
+				// A repository's git directory (or .git file) inside
+				// the workspace other than its own, made in the same
+				// command or before: git runs what its config names
+				// (attack run 65: `… > sub/.git && cd sub && git
+				// status` ran a planted core.fsmonitor).
+				return "a .git inside the workspace"
+			}
+		}
 		return ""
 	}
 	return x.protected[i].pat
+}
+
+// gitComponent reports whether p has a component named .git.
+func gitComponent(p string) bool {
+	return strings.HasSuffix(p, "/.git") || strings.Contains(p, "/.git/")
 }
 
 // protectedDirNames are the files ssh and git read from the directories
@@ -771,6 +786,7 @@ func (x *pathIndex) protectedBy(s pathSubject) string {
 // lets a key in (sshd(8) AUTHORIZED_KEYS FILE FORMAT, ssh_config(5),
 // githooks(5)).
 var protectedDirNames = []string{"authorized_keys", "authorized_keys2", "config", "environment", "rc",
+	"commondir", "gitdir", "config.worktree", "attributes", "exclude", "alternates", ".git",
 	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg",
 	"commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update",
 	"proc-receive", "post-receive", "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc",

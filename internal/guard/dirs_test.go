@@ -543,6 +543,10 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 		`git apply --unsafe-paths p.diff`,
 		`cd "$(dirname "$PWD")/.ssh" && echo KEY >> authorized_keys`,
 		`cd "$(printf .git)" && cp x hooks/pre-commit`,
+		// Attack run 65.
+		`export GIT_WORK_TREE=..; git checkout HEAD -- :/.bashrc`,
+		`mkdir -p sub && echo "gitdir: /x" > sub/.git && cd sub && git status`,
+		`cd "$(printf .git)" && echo DIR > commondir`,
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
@@ -577,13 +581,19 @@ func guardAt(t *testing.T, policy, root, ws string) *Guard {
 func TestNestedRepositoryAsks(t *testing.T) {
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
-	for _, d := range []string{".git", "sub/.git", "src"} {
+	for _, d := range []string{".git", "sub/.git", "src", ".git/modules/sm", "sm"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// A submodule: its .git file names a git directory inside the
+	// workspace's own .git, protected with it.
+	if err := os.WriteFile(filepath.Join(ws, "sm", ".git"), []byte("gitdir: ../.git/modules/sm\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g := guardAt(t, "mode: auto\n", root, ws)
 	for text, want := range map[string]rules.Decision{
+		"cd sm && git status":            rules.Allow,
 		"cd sub && git status":           rules.Ask,
 		"git -C sub log -1":              rules.Ask,
 		"git status":                     rules.Allow,

@@ -230,7 +230,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 			switch {
 			case !ok:
 				why = "git's repository is only known at run time, and its config and hooks may be of a command's making"
-			case repo != "" && repo != ws && JailWrites(repo, []string{ws}):
+			case repo != "" && repo != ws && JailWrites(repo, []string{ws}) && !submoduleOf(repo, ws):
 				why = "the repository " + repo + " is not the workspace's own: its config and hooks are no protected path, and git runs what they name"
 			}
 		}
@@ -244,6 +244,29 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	if asked && o.Decision == rules.Allow {
 		o.Decision, o.DecidedBy = rules.Ask, "class"
 	}
+}
+
+// submoduleOf reports whether repo's .git is a file naming a git
+// directory inside ws's own .git (a submodule's, .git/modules/NAME), which
+// is protected with it (attack run 65: `cd sm && git status` asked).
+func submoduleOf(repo, ws string) bool {
+	data, err := os.ReadFile(filepath.Join(repo, ".git"))
+	if err != nil || len(data) > 4096 {
+		return false
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return false
+	}
+	dir = absIn(repo, strings.TrimSpace(dir))
+	gitDir := filepath.Join(ws, ".git")
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if real, err := filepath.EvalSymlinks(gitDir); err == nil {
+		gitDir = real
+	}
+	return strings.HasPrefix(dir, gitDir+"/")
 }
 
 // workspaceLoads is askWorkspaceLoads's reason: plantedVarIn of guardsh's
