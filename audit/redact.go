@@ -134,7 +134,7 @@ var cookieHeadPairs = regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<
 
 // cookieLookback bounds how far before a cookie pair cookiePair looks
 // for its header or option (bytes).
-const cookieLookback = 8 << 10
+const cookieLookback = 64 << 10
 
 // cookieOptionPairs matches curl's -b or --cookie and the pairs of its
 // value up to a pair.
