@@ -172,7 +172,6 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 		places = append(places, ws, resolveLoose(ws))
 	}
 	why := ""
-	asked := false
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		// By class or by an allow rule: the rule vouches for the
@@ -189,11 +188,15 @@ func (g *Guard) askWorkspaceLoads(o *Outcome) {
 				return
 			}
 		}
-		c.Verdict.Decision = rules.Ask
-		c.Verdict.Reason += "; " + why
-		asked = true
+		o.askFor(c, why)
 	}
-	if asked && o.Decision == rules.Allow {
+}
+
+// askFor makes c, allowed, ask for why, and o with it.
+func (o *Outcome) askFor(c *Checked, why string) {
+	c.Verdict.Decision = rules.Ask
+	c.Verdict.Reason += "; " + why
+	if o.Decision == rules.Allow {
 		o.Decision, o.DecidedBy = rules.Ask, "class"
 	}
 }
@@ -210,7 +213,6 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	if g.mode() == rules.Bypass || ws == "" {
 		return
 	}
-	asked := false
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
@@ -237,12 +239,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		if why == "" {
 			continue
 		}
-		c.Verdict.Decision = rules.Ask
-		c.Verdict.Reason += "; " + why
-		asked = true
-	}
-	if asked && o.Decision == rules.Allow {
-		o.Decision, o.DecidedBy = rules.Ask, "class"
+		o.askFor(c, why)
 	}
 }
 
