@@ -367,7 +367,14 @@ func GitWorkTreeElsewhere(words, assigns []string, ctx Context) string {
 		default:
 			continue
 		}
-		if dir == "" || strings.Contains(dir, Hole) || ctx.CwdUnknown && !ctx.CwdForGit && !strings.HasPrefix(dir, "/") {
+		if (w == "-C" || strings.HasPrefix(w, "-C") && len(w) > 2) && ctx.CwdForGit {
+			// ctx.Cwd is where the -C options lead already.
+			if ctx.Workspace == "" || !within(filepath.Clean(ctx.Cwd), ctx.Workspace) {
+				return dir
+			}
+			continue
+		}
+		if dir == "" || strings.Contains(dir, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dir, "/") {
 			return cmp.Or(dir, "…")
 		}
 		abs := dir

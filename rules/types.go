@@ -108,10 +108,8 @@ type Context struct {
 	// path argument then names a path only known at run time, which asks
 	// when a write or read deny rule could match it.
 	CwdUnknown bool
-	// CwdForGit says CwdUnknown was set only because the segment is git
-	// with -C, --git-dir or --work-tree, which resolves relative paths
-	// elsewhere: Cwd is still the shell's directory (GitWorkTreeElsewhere
-	// reads -C against it).
+	// CwdForGit says Cwd is where a git segment's -C options lead, not
+	// the shell's directory (GitWorkTreeElsewhere then takes -C as read).
 	CwdForGit bool
 	// NoNewLinks says no segment of the command can make a symbolic link
 	// (see MakesNoLinks): a directory that does not exist now is then made

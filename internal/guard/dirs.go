@@ -191,6 +191,48 @@ walk:
 	return out, each, from
 }
 
+// gitCDirs returns where a git segment's -C options lead from each of
+// dirs (each -C taken from the last, as git does), or nil when it has
+// none; dynamic when one is only known at run time.
+func gitCDirs(seg interp.Segment, dirs []string) (out []string, dynamic bool) {
+	if seg.Kind != interp.Exec || len(seg.Args) < 2 || path.Base(seg.Args[0].Value) != "git" {
+		return nil, false
+	}
+	var cs []string
+	args := seg.Args[1:]
+	for i := 0; i < len(args) && strings.HasPrefix(args[i].Value, "-"); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-C":
+			if i+1 >= len(args) {
+				return nil, true
+			}
+			cs = append(cs, args[i+1].Value)
+			i++
+		case strings.HasPrefix(v, "-C"):
+			cs = append(cs, v[2:])
+		case v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--exec-path" || v == "--config-env":
+			i++
+		}
+	}
+	if len(cs) == 0 {
+		return nil, false
+	}
+	for _, c := range cs {
+		if c == "" || strings.Contains(c, interp.Hole) {
+			return nil, true
+		}
+	}
+	out = make([]string, len(dirs))
+	for k, d := range dirs {
+		for _, c := range cs {
+			d = absIn(d, c)
+		}
+		out[k] = d
+	}
+	return out, false
+}
+
 // gitElsewhere reports a git segment with a global option that moves
 // where git resolves relative paths: -C DIR, --git-dir, --work-tree (in
 // any spelling, glued with = too).

@@ -230,14 +230,15 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		case each != nil:
 			segDirs = each[i]
 		}
-		if gitElsewhere(seg) {
-			// git -C DIR, --git-dir, --work-tree: git resolves a path
-			// option (-f FILE, --output=FILE) from there, not from the
-			// shell's directory (attack run 62: `git -C .git config -f
-			// config core.fsmonitor CMD` wrote .git/config in mode
-			// bypass).
-			sctx.CwdForGit = !sctx.CwdUnknown
+		if dirs, dynamic := gitCDirs(seg, segDirs); dynamic {
+			// git -C DIR: git resolves a path option (-f FILE,
+			// --output=FILE) from there, not from the shell's directory
+			// (attack run 62: `git -C .git config -f config
+			// core.fsmonitor CMD` wrote .git/config in mode bypass); a
+			// DIR only known at run time leaves it unknown.
 			sctx.CwdUnknown = true
+		} else if dirs != nil {
+			segDirs, sctx.CwdForGit = dirs, true
 		}
 		if seg.Relative != "" && !sctx.CwdUnknown {
 			// Each directory a cd may lead to is known: decide the
