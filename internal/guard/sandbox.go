@@ -243,6 +243,35 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	}
 }
 
+// worktreeGitDirs returns the git directory ws's .git file names and
+// that directory's commondir, cleaned, when ws's .git is such a file
+// (git-worktree(1)); nil otherwise.
+func worktreeGitDirs(ws string) []string {
+	if ws == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(ws, ".git"))
+	if err != nil || len(data) > 4096 {
+		return nil
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	real := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return p
+	}
+	gitDir := real(absIn(ws, strings.TrimSpace(dir)))
+	out := []string{gitDir}
+	if common, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil && len(common) < 4096 {
+		out = append(out, real(absIn(gitDir, strings.TrimSpace(string(common)))))
+	}
+	return out
+}
+
 // submoduleOf reports whether repo's .git is a file naming a git
 // directory inside ws's own .git (a submodule's, .git/modules/NAME), which
 // is protected with it (attack run 65: `cd sm && git status` asked).
@@ -415,6 +444,14 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 		for _, p := range list {
 			gitReach[p] = true
 		}
+	}
+	// A linked work tree's git directory (its .git file names one under
+	// the main repository's .git/worktrees) and that repository's common
+	// directory: git in the jail reads them, and a jail cannot write
+	// them (outside the workspace); hidden, git failed there with "not a
+	// git repository" (a new user's find).
+	for _, d := range worktreeGitDirs(ctx.Workspace) {
+		gitReach[d] = true
 	}
 	for _, p := range ctx.Protected {
 		p = strings.TrimSuffix(p, "/*")
