@@ -501,8 +501,16 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		if len(s.Words) > 1 && slices.Contains([]string{"export", "declare", "typeset", "local", "readonly"}, s.Words[0]) {
 			names = append(slices.Clip(names), s.Words[1:]...)
 		}
+		nameref := len(s.Words) > 1 && slices.ContainsFunc(s.Words[1:], func(w string) bool {
+			return strings.HasPrefix(w, "-") && strings.ContainsRune(w, 'n')
+		})
 		for _, w := range names {
-			if n := assignedName(w); n == "GIT_WORK_TREE" || n == "GIT_DIR" || n == "GIT_COMMON_DIR" {
+			n := assignedName(w)
+			if nameref {
+				// declare -n r=GIT_WORK_TREE: r names it (attack run 66).
+				_, n, _ = strings.Cut(w, "=")
+			}
+			if n == "GIT_WORK_TREE" || n == "GIT_DIR" || n == "GIT_COMMON_DIR" || assignedName(w) == "GIT_WORK_TREE" || assignedName(w) == "GIT_DIR" || assignedName(w) == "GIT_COMMON_DIR" {
 				j.protected, j.target = "where git writes and what config it reads (GIT_WORK_TREE, GIT_DIR, GIT_COMMON_DIR)", n
 				break
 			}

@@ -547,6 +547,8 @@ func TestProtectedNamesInRunTimeDirectories(t *testing.T) {
 		`export GIT_WORK_TREE=..; git checkout HEAD -- :/.bashrc`,
 		`mkdir -p sub && echo "gitdir: /x" > sub/.git && cd sub && git status`,
 		`cd "$(printf .git)" && echo DIR > commondir`,
+		// Attack run 66.
+		`declare -n r=GIT_WORK_TREE; export r=..; git checkout HEAD -- :/.bashrc`,
 	} {
 		if o := g.Evaluate(text); o.Decision == rules.Allow {
 			t.Errorf("%q is allowed, want it asked\n%s", text, describeOutcome(o))
@@ -581,7 +583,7 @@ func guardAt(t *testing.T, policy, root, ws string) *Guard {
 func TestNestedRepositoryAsks(t *testing.T) {
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
-	for _, d := range []string{".git", "sub/.git", "src", ".git/modules/sm", "sm"} {
+	for _, d := range []string{".git", "sub/.git", "src", ".git/modules/sm", "sm", "bare/objects", "bare/refs"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -591,14 +593,22 @@ func TestNestedRepositoryAsks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "sm", ".git"), []byte("gitdir: ../.git/modules/sm\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(ws, "bare", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g := guardAt(t, "mode: auto\n", root, ws)
 	for text, want := range map[string]rules.Decision{
-		"cd sm && git status":            rules.Allow,
-		"cd sub && git status":           rules.Ask,
-		"git -C sub log -1":              rules.Ask,
-		"git status":                     rules.Allow,
-		"cd src && git status":           rules.Allow,
-		"cd sub && git config user.name": rules.Ask, // a read outside the read-only table asks anyway
+		// A bare layout, and git run without guardsh's
+		// safe.bareRepository (attack run 66).
+		"cd bare && env -u GIT_CONFIG_PARAMETERS git status": rules.Ask,
+		"cd bare && git status":                              rules.Ask,
+		"env -i git status":                                  rules.Ask,
+		"cd sm && git status":                                rules.Allow,
+		"cd sub && git status":                               rules.Ask,
+		"git -C sub log -1":                                  rules.Ask,
+		"git status":                                         rules.Allow,
+		"cd src && git status":                               rules.Allow,
+		"cd sub && git config user.name":                     rules.Ask, // a read outside the read-only table asks anyway
 	} {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))

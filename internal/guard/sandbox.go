@@ -224,6 +224,17 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		if cwdUnknown {
 			why = "git runs in a directory only known at run time, whose repository's config and hooks may be of a command's making"
 		}
+		if why == "" && dropsGitSafety(o.Segments) {
+			why = "the command runs git without the safe.bareRepository=explicit guardsh gives it (env -i, env -u GIT_CONFIG_PARAMETERS, exec -c, unset), so git may take a directory of the workspace for a bare repository and run its config"
+		}
+		for _, dir := range cwds {
+			if why != "" {
+				break
+			}
+			if bare := bareBelow(dir, ws); bare != "" {
+				why = "the directory " + bare + " has a bare repository's layout (HEAD, objects, refs), whose config git runs"
+			}
+		}
 		for _, dir := range cwds {
 			if why != "" {
 				break
@@ -241,6 +252,53 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		}
 		o.askFor(c, why)
 	}
+}
+
+// dropsGitSafety reports a segment that takes GIT_CONFIG_PARAMETERS (and
+// with it safe.bareRepository=explicit, see interp.ShellEnv) away from
+// what it runs: env -i or --ignore-environment, env -u or --unset of it,
+// exec -c, unset of it (attack run 66: `env -u GIT_CONFIG_PARAMETERS git
+// status` in a planted bare layout ran its core.fsmonitor).
+func dropsGitSafety(segs []Checked) bool {
+	for _, c := range segs {
+		args := c.Segment.Args
+		if len(args) == 0 {
+			continue
+		}
+		name := filepath.Base(args[0].Value)
+		for i, a := range args[1:] {
+			v := a.Value
+			switch {
+			case name == "env" && (v == "-i" || v == "--ignore-environment" || v == "-" || strings.Contains(v, "GIT_CONFIG_PARAMETERS") ||
+				strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i')):
+				return true
+			case name == "exec" && i == 0 && strings.HasPrefix(v, "-") && strings.ContainsRune(v, 'c'):
+				return true
+			case name == "unset" && strings.Contains(v, "GIT_CONFIG_PARAMETERS"):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bareBelow returns the first directory from dir up to ws (not ws
+// itself) holding HEAD, objects and refs, a bare repository's layout
+// (gitrepository-layout(5)), or "".
+func bareBelow(dir, ws string) string {
+	for d := dir; d != ws && JailWrites(d, []string{ws}); d = filepath.Dir(d) {
+		ok := true
+		for _, n := range []string{"HEAD", "objects", "refs"} {
+			if _, err := os.Lstat(filepath.Join(d, n)); err != nil {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return d
+		}
+	}
+	return ""
 }
 
 // worktreeGitDirs returns the git directory ws's .git file names and
@@ -284,15 +342,19 @@ func submoduleOf(repo, ws string) bool {
 	if !ok {
 		return false
 	}
-	dir = absIn(repo, strings.TrimSpace(dir))
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = repo + "/" + dir // not cleaned: ".." after a link is the link's (attack run 66)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
 	gitDir := filepath.Join(ws, ".git")
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	if r, err := filepath.EvalSymlinks(gitDir); err == nil {
+		gitDir = r
 	}
-	if real, err := filepath.EvalSymlinks(gitDir); err == nil {
-		gitDir = real
-	}
-	return strings.HasPrefix(dir, gitDir+"/")
+	return strings.HasPrefix(real, gitDir+"/")
 }
 
 // workspaceLoads is askWorkspaceLoads's reason: plantedVarIn of guardsh's
