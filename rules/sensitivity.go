@@ -320,6 +320,16 @@ var gitWorkTreeWriters = []string{"checkout", "restore", "reset", "switch", "sta
 	"cherry-pick", "revert", "am", "apply", "read-tree", "checkout-index", "mv", "rm", "clean", "worktree", "sparse-checkout",
 	"clone", "submodule", "bisect", "commit", "add"}
 
+// GitWritesWorkTree reports whether a git command (words) runs a
+// subcommand that writes work-tree files (gitWorkTreeWriters).
+func GitWritesWorkTree(words []string) bool {
+	if len(words) < 2 || path.Base(words[0]) != "git" {
+		return false
+	}
+	i := gitSubcommandAt(words)
+	return i < len(words) && slices.Contains(gitWorkTreeWriters, words[i])
+}
+
 // GitWorkTreeElsewhere returns the directory (as written) a git command
 // (words) that writes work-tree files takes for its work tree or its
 // start, when that is not a directory inside the workspace the analysis

@@ -614,4 +614,16 @@ func TestNestedRepositoryAsks(t *testing.T) {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
 		}
 	}
+	// Mode bypass runs what such a repository's config names, but not a
+	// work-tree write its core.worktree may put anywhere (attack run 65).
+	b := guardAt(t, "mode: bypass\n", root, ws)
+	for text, want := range map[string]rules.Decision{
+		"cd bare && git checkout HEAD -- .bashrc": rules.Ask,
+		"cd bare && git status":                   rules.Allow,
+		"git checkout main":                       rules.Allow,
+	} {
+		if o := b.Evaluate(text); o.Decision != want {
+			t.Errorf("bypass: %q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))
+		}
+	}
 }

@@ -202,7 +202,8 @@ func (o *Outcome) askFor(c *Checked, why string) {
 }
 
 // askNestedRepos asks, in modes ask and auto with no sandbox, for a git
-// segment allowed by its class that runs in a repository inside the
+// segment allowed by its class (in mode bypass, for one that writes the
+// work tree, which such a repository's core.worktree may put anywhere) that runs in a repository inside the
 // workspace other than the workspace's own: a directory holding .git made
 // by a command (or a .git file naming a repository anywhere), whose config
 // and hooks are no protected path, and which git runs (attack run 63:
@@ -210,15 +211,28 @@ func (o *Outcome) askFor(c *Checked, why string) {
 // With the sandbox on, such a segment runs jailed (untrustedRepo).
 func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	ws := g.Context.Workspace
-	if g.mode() == rules.Bypass || ws == "" {
+	if ws == "" {
 		return
 	}
+	bypass := g.mode() == rules.Bypass
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
 		if c.Verdict.Decision != rules.Allow || c.Verdict.Rule != nil || seg.Kind != interp.Exec || len(seg.Args) == 0 ||
 			filepath.Base(seg.Args[0].Value) != "git" || gitConfigOnly(seg) {
 			continue
+		}
+		if bypass {
+			// Mode bypass runs what a config names; not a work tree
+			// such a config puts anywhere (core.worktree=$HOME: attack
+			// run 65's checkout over ~/.bashrc), a protected write.
+			words := make([]string, len(seg.Args))
+			for k, a := range seg.Args {
+				words[k] = a.Value
+			}
+			if !rules.GitWritesWorkTree(words) {
+				continue
+			}
 		}
 		why := ""
 		if cwdUnknown {
