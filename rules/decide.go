@@ -510,7 +510,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 				// declare -n r=GIT_WORK_TREE: r names it (attack run 66).
 				_, n, _ = strings.Cut(w, "=")
 			}
-			if n == "GIT_WORK_TREE" || n == "GIT_DIR" || n == "GIT_COMMON_DIR" || assignedName(w) == "GIT_WORK_TREE" || assignedName(w) == "GIT_DIR" || assignedName(w) == "GIT_COMMON_DIR" {
+			if gitPlaceVars[n] || gitPlaceVars[assignedName(w)] {
 				j.protected, j.target = "where git writes and what config it reads (GIT_WORK_TREE, GIT_DIR, GIT_COMMON_DIR)", n
 				break
 			}
@@ -993,6 +993,10 @@ func ruleClause(prefix string, r *Rule, suffix string) string {
 	b = append(b, suffix...)
 	return string(b)
 }
+
+// gitPlaceVars are the variables that say where git writes the work tree
+// and which config it reads.
+var gitPlaceVars = map[string]bool{"GIT_WORK_TREE": true, "GIT_DIR": true, "GIT_COMMON_DIR": true}
 
 func minHit(a, b int) int {
 	if a < 0 || (b >= 0 && b < a) {

@@ -244,7 +244,7 @@ func gitWritesConfig(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
 	}
-	i := gitSubcommandAt(words)
+	i := GitSubcommandAt(words)
 	if i >= len(words) {
 		return false
 	}
@@ -300,11 +300,11 @@ var gitConfigHarmless = []string{
 	"gc.auto",
 }
 
-// gitSubcommandAt returns the index in words (git's) of the subcommand:
+// GitSubcommandAt returns the index in words (git's) of the subcommand:
 // past the global options, those of gitGlobalWithArg taking the next
 // word unless written with "=" (--config-env NAME=ENV was taken for the
 // subcommand, attack run 62); len(words) when there is none.
-func gitSubcommandAt(words []string) int {
+func GitSubcommandAt(words []string) int {
 	i := 1
 	for i < len(words) && strings.HasPrefix(words[i], "-") {
 		if slices.Contains(gitGlobalWithArg, words[i]) {
@@ -326,7 +326,7 @@ func GitWritesWorkTree(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
 	}
-	i := gitSubcommandAt(words)
+	i := GitSubcommandAt(words)
 	return i < len(words) && slices.Contains(gitWorkTreeWriters, words[i])
 }
 
@@ -343,7 +343,7 @@ func GitWorkTreeElsewhere(words, assigns []string, ctx Context) string {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return ""
 	}
-	i := gitSubcommandAt(words)
+	i := GitSubcommandAt(words)
 	if i >= len(words) || !slices.Contains(gitWorkTreeWriters, words[i]) {
 		return ""
 	}
@@ -353,7 +353,7 @@ func GitWorkTreeElsewhere(words, assigns []string, ctx Context) string {
 	// write outside the tree (checkout-index --prefix, apply
 	// --unsafe-paths and --directory).
 	for _, a := range assigns {
-		if name, v, _ := strings.Cut(a, "="); name == "GIT_WORK_TREE" || name == "GIT_DIR" || name == "GIT_COMMON_DIR" {
+		if name, v, _ := strings.Cut(a, "="); gitPlaceVars[name] {
 			return cmp.Or(v, "…")
 		}
 	}
@@ -411,7 +411,7 @@ func GitConfigRunsCode(words []string) string {
 	if !gitWritesConfig(words) {
 		return ""
 	}
-	i := gitSubcommandAt(words)
+	i := GitSubcommandAt(words)
 	if i >= len(words) || words[i] != "config" {
 		return "" // remote add, submodule …: decided as before
 	}

@@ -284,17 +284,15 @@ func movesDir(s interp.Segment, dirs []string, home string) bool {
 		if gitElsewhere(s) {
 			return true
 		}
-		i := 0
-		for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
-			if v := args[i].Value; v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" {
-				i++
-			}
-			i++
+		words := make([]string, len(s.Args))
+		for k, a := range s.Args {
+			words[k] = a.Value
 		}
-		if i >= len(args) || args[i].Value != "mv" {
+		i := rules.GitSubcommandAt(words)
+		if i >= len(words) || words[i] != "mv" {
 			return false
 		}
-		args = args[i+1:]
+		args = s.Args[i+1:]
 	default:
 		return false
 	}

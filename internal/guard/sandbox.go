@@ -215,6 +215,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		return
 	}
 	bypass := g.mode() == rules.Bypass
+	dropsSafety := sync.OnceValue(func() bool { return dropsGitSafety(o.Segments) })
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
@@ -238,7 +239,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		if cwdUnknown {
 			why = "git runs in a directory only known at run time, whose repository's config and hooks may be of a command's making"
 		}
-		if why == "" && dropsGitSafety(o.Segments) {
+		if why == "" && dropsSafety() {
 			why = "the command runs git without the safe.bareRepository=explicit guardsh gives it (env -i, env -u GIT_CONFIG_PARAMETERS, exec -c, unset), so git may take a directory of the workspace for a bare repository and run its config"
 		}
 		for _, dir := range cwds {
