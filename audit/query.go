@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -464,14 +465,14 @@ func wrapperSetup(s *syntax.Stmt) bool {
 func wrapperPwd(s *syntax.Stmt) bool {
 	w, ok := callWords(s)
 	return ok && slices.Equal(w, []string{"pwd", "-P"}) && len(s.Redirs) == 1 &&
-		s.Redirs[0].Op == syntax.ClbOut && s.Redirs[0].N == nil && claudeCwdFile.MatchString(s.Redirs[0].Word.Lit())
+		s.Redirs[0].Op == syntax.ClbOut && s.Redirs[0].N == nil && claudeCwdFile().MatchString(s.Redirs[0].Word.Lit())
 }
 
 // claudeCwdFile matches the file Claude Code has pwd -P write: a
 // temporary directory's claude-HEX-cwd. Another target is no wrapper's
 // (attack run 60: `pwd -P >| src/app.py` overwrote a file the table did
 // not show).
-var claudeCwdFile = regexp.MustCompile(`^/[^\s]*/claude-[0-9A-Za-z]+-cwd$`)
+var claudeCwdFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[^\s]*/claude-[0-9A-Za-z]+-cwd$`) })
 
 // wrapperEval returns the text an `eval WORD` operand runs: WORD's value,
 // when it is made of quoted and plain text only (no expansion), and eval

@@ -130,7 +130,9 @@ func programRedactions() []redaction {
 
 // cookieHeadPairs matches a Cookie header up to a pair: its name, and
 // name=value pairs separated by "; ", nothing else.
-var cookieHeadPairs = regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+var cookieHeadPairs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?i)^cookie[ \\t]*:[ \\t]*[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+})
 
 // cookieLookback bounds how far before a cookie pair cookiePair looks
 // for its header or option (bytes).
@@ -138,7 +140,9 @@ const cookieLookback = 64 << 10
 
 // cookieOptionPairs matches curl's -b or --cookie and the pairs of its
 // value up to a pair.
-var cookieOptionPairs = regexp.MustCompile("^(?:-[A-Za-z]*b|--cookie)(?:=|[ \\t]+)[\"']?[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+var cookieOptionPairs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^(?:-[A-Za-z]*b|--cookie)(?:=|[ \\t]+)[\"']?[^'\"\\s;&|<>()`]*(?:;[ \\t]*[^'\"\\s;&|<>()`]*)*$")
+})
 
 // cookiePair accepts a "; name=value" that follows a Cookie header's
 // pairs and nothing else: `Cookie: a=1; sid=S`, not `echo Cookie: a
@@ -150,7 +154,7 @@ func cookiePair(s string, m []int) bool {
 	from := max(0, m[0]-cookieLookback)
 	before := s[from:m[0]]
 	i := strings.LastIndex(strings.ToLower(before), "cookie")
-	head := i >= 0 && cookieHeadPairs.MatchString(before[i:])
+	head := i >= 0 && cookieHeadPairs().MatchString(before[i:])
 	if !head {
 		// Or a cookie string given to curl's -b/--cookie (attack run
 		// 62: -b "a=1; sid=S" published sid's value), in a group of
@@ -162,7 +166,7 @@ func cookiePair(s string, m []int) bool {
 			}
 			b--
 		}
-		head = b >= 0 && strings.Contains(before[:b], "curl") && cookieOptionPairs.MatchString(before[b:])
+		head = b >= 0 && strings.Contains(before[:b], "curl") && cookieOptionPairs().MatchString(before[b:])
 	}
 	if !head {
 		return false
@@ -455,7 +459,7 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 				// (attack run 64: `echo Cookie: a=1; BASH_ENV=x; …`).
 				continue
 			}
-			if start, end, ok := bnd().clamp(start, end); ok && !onlyReferences.MatchString(s[start:end]) {
+			if start, end, ok := bnd().clamp(start, end); ok && !onlyReferences().MatchString(s[start:end]) {
 				spans = append(spans, [2]int{start, end})
 			}
 		}
@@ -485,7 +489,9 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 // holds no secret the text shows, and redacting it hid which variable a
 // command used and kept its record from being replayed (a new user's
 // find: -H "Authorization: Bearer $GITHUB_TOKEN").
-var onlyReferences = regexp.MustCompile(`^(?:(?i:bearer|basic|token|digest)(?:[ \t]+|$))?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[":@ ])*$`)
+var onlyReferences = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?i:bearer|basic|token|digest)(?:[ \t]+|$))?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[":@ ])*$`)
+})
 
 // replaceSpans returns s with each of spans, joined where they overlap or
 // touch, replaced by one Redacted.
@@ -571,7 +577,9 @@ func (r *Redactor) Record(rec *Record) {
 // a reason renders otherwise: a parameter expansion (${…} with any
 // operator, $1, $@), a command substitution ($(…), backquotes), a quote
 // (attack run 59: curl -u "$(whoami):pw" kept pw in the reason).
-var expansionOrQuote = regexp.MustCompile("\\$\\{[^}]*\\}|\\$\\([^)]*\\)|`[^`]*`|\\$[A-Za-z_][A-Za-z0-9_]*|\\$[0-9@*#?$!-]|[\"']")
+var expansionOrQuote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\\$\\{[^}]*\\}|\\$\\([^)]*\\)|`[^`]*`|\\$[A-Za-z_][A-Za-z0-9_]*|\\$[0-9@*#?$!-]|[\"']")
+})
 
 // secretFragments returns the pieces of word orig that its redaction,
 // redacted, replaced (between what it kept before and after), split at
@@ -587,7 +595,7 @@ func secretFragments(orig, redacted string) []string {
 		secret = secret[:i]
 	}
 	var out []string
-	for _, f := range expansionOrQuote.Split(secret, -1) {
+	for _, f := range expansionOrQuote().Split(secret, -1) {
 		if len(f) >= 4 {
 			out = append(out, f)
 		}

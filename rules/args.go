@@ -554,11 +554,11 @@ var planTraits = sync.OnceValue(func() map[string]uint8 {
 // planArgs returns the plan of matchArgs for words, whose open ones
 // open marks (Subject.Open).
 func planArgs(words []string, open, bound uint64) argPlan {
-	var traits uint8
-	if len(words) > 0 {
-		traits = planTraits()[words[0]]
+	if len(words) < 2 {
+		return argPlan{none: true}
 	}
-	if len(words) < 2 || traits&traitStringOnly != 0 {
+	traits := planTraits()[words[0]]
+	if traits&traitStringOnly != 0 {
 		return argPlan{none: true}
 	}
 	pl := argPlan{skipsHidden: skipsHiddenFiles(words), walker: walker(words), reads: traits&traitReads != 0, args: words[1:], open: open, bound: bound, first: 1,

@@ -509,15 +509,15 @@ func scanStartup(files []string, home string) startupScan {
 		if bytes.Contains(data, []byte("CDPATH")) || bytes.Contains(data, []byte("cdable_vars")) || bytes.Contains(data, []byte("autocd")) {
 			out.cdpath = true
 		}
-		out.aliases = out.aliases || aliasLine.Match(data)
+		out.aliases = out.aliases || aliasLine().Match(data)
 		out.expandAliases = out.expandAliases || bytes.Contains(data, []byte("expand_aliases"))
-		if evalOfFile.Match(data) {
+		if evalOfFile().Match(data) {
 			// Code read from a file at run time (eval "$(cat F)"): as
 			// a source the scan cannot follow (attack run 63).
 			out.cdpath = true
 		}
 		vars := startupVars(string(data), home)
-		for _, m := range sourceLine.FindAllStringSubmatch(string(data), -1) {
+		for _, m := range sourceLine().FindAllStringSubmatch(string(data), -1) {
 			word := m[1]
 			if word == "--" {
 				continue
@@ -540,8 +540,12 @@ func scanStartup(files []string, home string) startupScan {
 // assignments (export NVM_DIR="$HOME/.nvm") and for loops' words (for rc
 // in ~/.bashrc.d/*), which its source lines may use.
 var (
-	startupVarAssign = regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$` + "`" + `]*(?:\$\{?HOME\}?[^"\n$` + "`" + `]*)?"|'[^'\n]*'|[^\s;&|$` + "`" + `]*(?:\$\{?HOME\}?[^\s;&|$` + "`" + `]*)?)(?:[ \t]|;|$)`)
-	startupFor       = regexp.MustCompile(`(?m)\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]+([^;\n]+)`)
+	startupVarAssign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)(?:^|[;&]|\bthen)[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$` + "`" + `]*(?:\$\{?HOME\}?[^"\n$` + "`" + `]*)?"|'[^'\n]*'|[^\s;&|$` + "`" + `]*(?:\$\{?HOME\}?[^\s;&|$` + "`" + `]*)?)(?:[ \t]|;|$)`)
+	})
+	startupFor = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t]+([^;\n]+)`)
+	})
 )
 
 // startupVars returns the values a start-up file's text gives its
@@ -549,10 +553,10 @@ var (
 // words of for loops, each glob expanded.
 func startupVars(text, home string) map[string][]string {
 	vars := map[string][]string{}
-	for _, m := range startupVarAssign.FindAllStringSubmatch(text, -1) {
+	for _, m := range startupVarAssign().FindAllStringSubmatch(text, -1) {
 		vars[m[1]] = append(vars[m[1]], expandStartupHome(strings.Trim(m[2], `"'`), home))
 	}
-	for _, m := range startupFor.FindAllStringSubmatch(text, -1) {
+	for _, m := range startupFor().FindAllStringSubmatch(text, -1) {
 		for _, w := range strings.Fields(m[2]) {
 			w = expandStartupHome(strings.Trim(w, `"'`), home)
 			if strings.ContainsAny(w, "*?[") {
@@ -585,7 +589,7 @@ func sourcedPaths(word, home string, vars map[string][]string) ([]string, bool) 
 	v := expandStartupHome(strings.Trim(word, `"'`), home)
 	cands := []string{v}
 	for strings.Contains(cands[0], "$") && len(cands) < 64 {
-		m := varRef.FindStringSubmatchIndex(cands[0])
+		m := varRef().FindStringSubmatchIndex(cands[0])
 		if m == nil {
 			return nil, false
 		}
@@ -627,18 +631,26 @@ func sourcedPaths(word, home string, vars map[string][]string) ([]string, bool) 
 
 // evalOfFile matches eval of a file's text: eval "$(cat F)", eval
 // "$(< F)", eval `cat F`.
-var evalOfFile = regexp.MustCompile("\\beval[ \\t]+[\"']?(?:\\$\\([ \\t]*(?:cat\\b|<)|`[ \\t]*cat\\b)")
+var evalOfFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\\beval[ \\t]+[\"']?(?:\\$\\([ \\t]*(?:cat\\b|<)|`[ \\t]*cat\\b)")
+})
 
 // varRef matches $NAME or ${NAME}.
-var varRef = regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})`)
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})`)
+})
 
 // aliasLine matches an alias definition at a line's start (after blanks,
 // or after `then`/`&&`/`;`): `alias ll='ls -l'`.
-var aliasLine = regexp.MustCompile(`(?m)(?:(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)?alias[ \t]+(?:--[ \t]+)?[^\s=]+=|BASH_ALIASES\[)`)
+var aliasLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:(?:^|[;&]|\bthen)[ \t]*(?:builtin[ \t]+)?alias[ \t]+(?:--[ \t]+)?[^\s=]+=|BASH_ALIASES\[)`)
+})
 
 // sourceLine matches a source or . command anywhere in a line (after
 // `&&`, `then`, `;`, a brace): its first argument, group 1.
-var sourceLine = regexp.MustCompile(`(?m)(?:^|[\s;&|({])(?:builtin[ \t]+)?(?:source|\\?\.)[ \t]+(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|)}]+)`)
+var sourceLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|[\s;&|({])(?:builtin[ \t]+)?(?:source|\\?\.)[ \t]+(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|)}]+)`)
+})
 
 // readHead reads at most n bytes of file f.
 func readHead(f string, n int64) ([]byte, error) {

@@ -111,7 +111,13 @@ func startAhead() {
 // string, a script file, or a script read from stdin.
 func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	s := &shellRun{inv: inv, argv: argv, start: time.Now(), stderr: stderr, stdout: stdout}
-	go startAhead()
+	// A command bash would only return a status for starts nothing: the
+	// goroutines that get ahead of starting something would only cost it
+	// their threads (`-c true`: 0.15 ms on a 2-CPU machine).
+	ahead := !noOp(inv)
+	if ahead {
+		go startAhead()
+	}
 	// The bash on PATH is looked for while the config loads (a stat per
 	// PATH entry); a config's shell: is looked at instead once known.
 	self, _ := os.Executable()
@@ -120,10 +126,15 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		err  error
 	}
 	onPath := make(chan found, 1)
-	go func() {
+	lookPath := func() {
 		p, err := interp.FindShell("", os.Getenv("PATH"), self)
 		onPath <- found{p, err}
-	}()
+	}
+	if ahead {
+		go lookPath()
+	} else {
+		lookPath()
+	}
 	if s.ci = ci.Enabled(os.Getenv, inv.ci); s.ci {
 		s.github, s.fc = ci.GitHub(os.Getenv), ci.FindFileCommands(os.Getenv)
 	}
