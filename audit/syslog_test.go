@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -119,6 +120,84 @@ func TestDialSyslogRejectsBadSpecs(t *testing.T) {
 	for _, bad := range []string{"udp://", "http://x", "x"} {
 		if _, err := audit.DialSyslog(bad); err == nil {
 			t.Errorf("DialSyslog(%q) accepted", bad)
+		}
+	}
+}
+
+// receive reads one datagram from pc within five seconds.
+func receive(t *testing.T, pc net.PacketConn) string {
+	t.Helper()
+	pc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 65536)
+	n, _, err := pc.ReadFrom(buf)
+	if err != nil {
+		t.Fatalf("no datagram: %v", err)
+	}
+	return string(buf[:n])
+}
+
+// The other destinations DialSyslog takes, each to a real socket: a Unix
+// datagram socket (as /dev/log is), an IPv6 address in brackets, and a
+// host name (looked up with getent).
+func TestSyslogDestinations(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "log.sock")
+	unixPC, err := net.ListenPacket("unixgram", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unixPC.Close()
+	dests := map[string]net.PacketConn{"unix://" + sock: unixPC, "unixgram://" + sock: unixPC}
+	if pc, err := net.ListenPacket("udp6", "[::1]:0"); err == nil {
+		defer pc.Close()
+		dests["udp://"+pc.LocalAddr().String()] = pc
+	} else {
+		t.Logf("no IPv6 loopback here: %v", err)
+	}
+	if _, err := exec.LookPath("getent"); err == nil {
+		pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pc.Close()
+		port := pc.LocalAddr().(*net.UDPAddr).Port
+		if out, _ := exec.Command("getent", "ahosts", "localhost").Output(); strings.HasPrefix(string(out), "127.0.0.1") {
+			dests["udp://localhost:"+strconv.Itoa(port)] = pc
+		}
+	}
+	for spec, pc := range dests {
+		sl, err := audit.DialSyslog(spec)
+		if err != nil {
+			t.Errorf("DialSyslog(%q): %v", spec, err)
+			continue
+		}
+		if err := sl.Send(audit.SeverityNotice, "record", "to "+spec); err != nil {
+			t.Errorf("%s: send: %v", spec, err)
+		}
+		got := receive(t, pc)
+		if m := rfc5424.FindStringSubmatch(got); m == nil || m[1] != "85" || m[3] != "to "+spec {
+			t.Errorf("%s: got %q", spec, got)
+		}
+		sl.Close()
+	}
+}
+
+// A destination that is not there is an error naming it, at once.
+func TestDialSyslogNamesAnUnreachableDestination(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	for _, spec := range []string{"tcp://" + addr, "unix://" + filepath.Join(t.TempDir(), "none.sock"),
+		"udp://[::1:514", "udp://127.0.0.1:0", "udp://127.0.0.1:65536", "udp://-x:514", "sctp://127.0.0.1:514"} {
+		start := time.Now()
+		_, err := audit.DialSyslog(spec)
+		if err == nil || !strings.Contains(err.Error(), spec) {
+			t.Errorf("DialSyslog(%q) = %v, want an error naming it", spec, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("DialSyslog(%q) took %v", spec, d)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +93,7 @@ func (ps *parser) llm(n *yaml.Node) error {
 	if c.BaseURL == "" || c.Model == "" {
 		return ps.errorf(n, "llm: needs base_url and model (for example base_url: http://127.0.0.1:11434/v1, model: llama3.1)")
 	}
-	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !httpURL(c.BaseURL) {
 		return ps.errorf(f["base_url"], "llm.base_url: %q is not an http or https URL", c.BaseURL)
 	}
 	if c.Helper != "" && !strings.HasPrefix(c.Helper, "/") {
@@ -237,4 +236,25 @@ func (ps *parser) count(n *yaml.Node, where string) (int, error) {
 		return 0, ps.errorf(n, "%s: expected a non-negative integer, got %s", where, fmt.Sprintf("%q", n.Value))
 	}
 	return i, nil
+}
+
+// httpURL reports whether s is an http or https URL with a host: a
+// scheme of either (any case), "://", then a host (with optional user
+// and port) before any path, query or fragment, with no space or control
+// character anywhere. guardsh-llm, which calls it, parses it whole. (Not
+// net/url, which would link net/netip into guardsh: see loopbackURL.)
+func httpURL(s string) bool {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if s := strings.ToLower(scheme); !ok || s != "http" && s != "https" {
+		return false
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	host := authority[strings.LastIndexByte(authority, '@')+1:]
+	if host == "" || host[0] == ':' {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
 }

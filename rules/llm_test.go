@@ -40,6 +40,11 @@ func TestParseLLMErrors(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"llm: {model: m}\n", "c.yaml:1: llm: needs base_url and model"},
 		{"llm: {base_url: 'file:///x', model: m}\n", "is not an http or https URL"},
+		{"llm: {base_url: 'http://', model: m}\n", "is not an http or https URL"},
+		{"llm: {base_url: 'https:///v1', model: m}\n", "is not an http or https URL"},
+		{"llm: {base_url: 'http://:8080/v1', model: m}\n", "is not an http or https URL"},
+		{"llm: {base_url: 'http://h x/v1', model: m}\n", "is not an http or https URL"},
+		{"llm: {base_url: 'localhost:11434/v1', model: m}\n", "is not an http or https URL"},
 		{"llm: {base_url: http://h, model: m, timeout: 10}\n", "llm.timeout: 10 has no unit"},
 		{"llm: {base_url: http://h, model: m, timeout: -1s}\n", "not a positive duration"},
 		{"llm: {base_url: http://h, model: m, history: -2}\n", "llm.history: expected a non-negative integer"},
@@ -94,6 +99,21 @@ func TestMatchCommand(t *testing.T) {
 	} {
 		if got := MatchCommand(c.pat, c.words); got != c.want {
 			t.Errorf("MatchCommand(%q, %q) = %v", c.pat, c.words, got)
+		}
+	}
+}
+
+// TestHTTPURL: the base URLs llm.base_url takes, and ones it refuses.
+func TestHTTPURL(t *testing.T) {
+	for _, u := range []string{"http://127.0.0.1:11434/v1", "https://api.openai.com/v1", "HTTPS://[::1]:8443/v1",
+		"http://user:pw@proxy:8080/v1", "http://h", "http://h?x=1"} {
+		if !httpURL(u) {
+			t.Errorf("httpURL(%q) = false", u)
+		}
+	}
+	for _, u := range []string{"", "http://", "http:///v1", "http://@/v1", "http://u@:80/", "ftp://h/", "http:/h", "h:80", "http://h/a b", "http://h/\x7f"} {
+		if httpURL(u) {
+			t.Errorf("httpURL(%q) = true", u)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,25 +102,43 @@ var curlSwitches = sync.OnceValue(func() map[string]bool {
 })
 
 // loopbackURL reports whether s is an http or https URL for this machine:
-// host localhost or a loopback address (127.0.0.0/8, ::1), no user name,
-// no curl URL glob.
+// host localhost or a loopback address (127.0.0.0/8, ::1), an optional
+// decimal port, no user name, no curl URL glob. The URL is taken apart
+// here rather than by net/url, which would link net/netip, and its
+// start-up cost, into every command (see issue 9); what is not exactly
+// that shape is not a loopback URL, so a spelling either parser reads
+// differently only ever asks.
 func loopbackURL(s string) bool {
 	if strings.ContainsAny(s, "{}\\ \t\n") {
 		return false
 	}
-	if i := strings.Index(s, "://"); i < 0 {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
 		// curl guesses http:// for a bare host: localhost:3000/x.
-		s = "http://" + s
+		scheme, rest = "http", s
 	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" {
+	if s := strings.ToLower(scheme); s != "http" && s != "https" {
 		return false
 	}
-	rest := strings.TrimPrefix(s, u.Scheme+"://")
 	if strings.ContainsAny(strings.TrimPrefix(rest, "[::1]"), "[]") {
 		return false
 	}
-	host := u.Hostname()
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	host, port := authority, ""
+	if strings.HasPrefix(authority, "[::1]") {
+		host, port = "::1", authority[len("[::1]"):]
+	} else if i := strings.IndexByte(authority, ':'); i >= 0 {
+		host, port = authority[:i], authority[i:]
+	}
+	if port != "" {
+		digits := port[1:]
+		if port[0] != ':' || len(digits) == 0 || len(digits) > 5 || strings.Trim(digits, "0123456789") != "" {
+			return false
+		}
+	}
 	return host == "localhost" || host == "::1" || loopbackIPv4(host)
 }
 
