@@ -16,7 +16,8 @@ import (
 // cmd/guardsh). Any other text, including text that does not parse, gives
 // ok false.
 func NoOpStatus(text string) (status int, ok bool) {
-	if len(text) > 256 || strings.ContainsAny(text, "\\'\"$`") {
+	if len(text) > 256 || strings.ContainsAny(text, "\\'\"$`") ||
+		!strings.Contains(text, "true") && !strings.Contains(text, ":") && !strings.Contains(text, "false") {
 		return 0, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")

@@ -119,8 +119,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		go startAhead()
 	}
 	// The bash on PATH is looked for while the config loads (a stat per
-	// PATH entry); a config's shell: is looked at instead once known.
-	self, _ := os.Executable()
+	// PATH entry); a config's shell: is looked at instead once known. A
+	// command that starts nothing needs no bash on PATH: it is not looked
+	// for (a config's shell: still is, so that a broken one is reported).
+	var self string
+	if ahead || inv.version || inv.help {
+		self, _ = os.Executable()
+	}
 	type found struct {
 		path string
 		err  error
@@ -130,10 +135,13 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		p, err := interp.FindShell("", os.Getenv("PATH"), self)
 		onPath <- found{p, err}
 	}
-	if ahead {
+	switch {
+	case ahead:
 		go lookPath()
-	} else {
+	case inv.version || inv.help:
 		lookPath()
+	default:
+		onPath <- found{}
 	}
 	if s.ci = ci.Enabled(os.Getenv, inv.ci); s.ci {
 		s.github, s.fc = ci.GitHub(os.Getenv), ci.FindFileCommands(os.Getenv)
@@ -160,6 +168,9 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	f := <-onPath
 	shell, err := f.path, f.err
 	if policy.Shell != "" {
+		if self == "" {
+			self, _ = os.Executable()
+		}
 		shell, err = interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
 	}
 	if err != nil {
@@ -170,7 +181,9 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		fmt.Fprintf(stderr, "guardsh: %v%s\n", err, where)
 		return exitRefused
 	}
-	if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
+	if shell == "" {
+		// Not looked for: nothing is started.
+	} else if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
 		// It runs every command unjailed, --version too: a jailed
 		// command could have put it there (an attack run's
 		// node_modules/.bin/bash), or what it loads (LD_LIBRARY_PATH).
