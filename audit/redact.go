@@ -48,15 +48,50 @@ var programAnchored = sync.OnceValue(func() map[string]bool {
 // `shopt -u extglob` and pwd: without these, every such record would
 // compile and run the patterns they trigger (some 0.1 ms each).
 var redactionNeeds = map[string][][]string{
-	"user and password option":       {{"-"}, userPasswordMarks},
+	"user and password option":       {{userOption}, userPasswordMarks},
 	"config set secret":              {{"set"}},
 	"gh secret set password option":  {{"gh"}},
 	"secret assignment":              {{"=", ":"}},
 	"JSON secret member":             {{":"}},
 	"quoted secret member":           {{":"}, {"'"}},
-	"password after a run-time user": {{"-"}, {":"}},
+	"password after a run-time user": {{userOption}, {":"}},
 	"cookie pair":                    {{";"}, {"="}},
 	"escaped JSON secret member":     {{`\"`}},
+}
+
+// userOption, as a need, stands for an option that takes a user: a word
+// starting with "-" and letters, one of them u (-u, -su, -fsSLu, -U), or
+// --user, --proxy-user (see hasUserOption). Reasons and paths hold a u,
+// a "-" and a ":" often enough (`<embedded default>:104`,
+// shell-snapshots) that the two patterns it guards compiled and ran for
+// every Claude Code command's record.
+const userOption = "\x00user option"
+
+// hasUserOption reports whether lower, lower-cased, holds a user option
+// (see userOption) at its start or after a blank or control character.
+func hasUserOption(lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		if lower[i] != '-' || i > 0 && lower[i-1] > ' ' {
+			continue
+		}
+		if rest := lower[i:]; strings.HasPrefix(rest, "--user") || strings.HasPrefix(rest, "--proxy-user") {
+			return true
+		}
+		for j := i + 1; j < len(lower) && lower[j] >= 'a' && lower[j] <= 'z'; j++ {
+			if lower[j] == 'u' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holds reports whether lower holds need n (see redactionNeeds).
+func holds(lower, n string) bool {
+	if n == userOption {
+		return hasUserOption(lower)
+	}
+	return strings.Contains(lower, n)
 }
 
 // userPasswordMarks are what a user-and-password value holds: its colon,
@@ -316,10 +351,13 @@ var builtinRE = func() []func() *regexp.Regexp {
 }()
 
 // mayHold reports whether s, lowered, contains one of r's triggers (and
-// what r needs).
+// what r needs): the definition the redactors work by, which they reach
+// by wordMarks (marksOf, wordMarks.may) so that a text or a window of
+// words is searched once for all redactions' strings, not once per
+// redaction (TestWordMarksAgreeWithMayHold holds the two together).
 func (r *redaction) mayHold(lower string) bool {
 	for _, needs := range redactionNeeds[r.name] {
-		if !slices.ContainsFunc(needs, func(n string) bool { return strings.Contains(lower, n) }) {
+		if !slices.ContainsFunc(needs, func(n string) bool { return holds(lower, n) }) {
 			return false
 		}
 	}
@@ -417,7 +455,7 @@ func (r *Redactor) spans(s string, bnd func() *bounds, filter bool) [][2]int {
 // across, a whole-match secret (keep 0: a key block, a token) is not
 // clamped, so that it is redacted in every word it covers; with only not
 // nil, just the built-in patterns it picks run (and no extra ones).
-func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, only func(*redaction) bool) [][2]int {
+func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, only func(i int) bool) [][2]int {
 	var spans [][2]int
 	// same: the key and the value must lie in one word of shell text
 	// (see bounds.oneWord): the cookie pair's.
@@ -464,12 +502,12 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 			}
 		}
 	}
-	lower := ""
+	var marks wordMarks
 	if filter {
-		lower = strings.ToLower(s)
+		marks = marksOf(strings.ToLower(s))
 	}
 	for i := range builtinRedactions {
-		if filter && !builtinRedactions[i].mayHold(lower) || only != nil && !only(&builtinRedactions[i]) {
+		if filter && !marks.may(i) || only != nil && !only(i) {
 			continue
 		}
 		add(builtinRE[i](), builtinRedactions[i].keep, builtinRedactions[i].valid, builtinRedactions[i].name == "cookie pair")
@@ -693,13 +731,39 @@ func hasBlank(w string) bool { return strings.ContainsAny(w, " \t\n\r\f\v") }
 func (r *Redactor) wordSpans(words []string, script []bool, spans [][][2]int) {
 	// A window none of whose words holds a trigger (or a word of one)
 	// holds no built-in secret: 17,000 plain words took 52 ms (attack
-	// run 59). Extra patterns have no triggers: with them, every window
-	// runs.
-	trig := make([]bool, len(words))
+	// run 59); nor one whose words lack what a redaction needs besides
+	// its trigger (see redactionNeeds): the u of `-u` is in most words,
+	// and a Claude Code command's record took 0.2 ms joining windows
+	// whose patterns then did not run. Extra patterns have no triggers:
+	// with them, every window runs.
+	marks := make([]wordMarks, len(words))
 	for k, w := range words {
-		trig[k] = len(r.extra) > 0 || mayHoldAny(strings.ToLower(w))
+		marks[k] = marksOf(strings.ToLower(w))
 	}
-	join := func(i, n int, only func(*redaction) bool) {
+	// held returns which redactions may hold a secret in words[i:j]
+	// (by their index in builtinRedactions), nil for none.
+	lists, _ := needTables()
+	held := func(i, j int) func(k int) bool {
+		if len(r.extra) > 0 || len(builtinRedactions) > 64 || len(lists) > 64 {
+			return func(int) bool { return true }
+		}
+		var m wordMarks
+		for _, w := range marks[i:j] {
+			m.trig |= w.trig
+			m.needs |= w.needs
+		}
+		var set uint64
+		for k := range builtinRedactions {
+			if m.may(k) {
+				set |= 1 << k
+			}
+		}
+		if set == 0 {
+			return nil
+		}
+		return func(k int) bool { return set&(1<<k) != 0 }
+	}
+	join := func(i, n int, only func(i int) bool) {
 		b := &bounds{words: make([][2]int, 0, n)}
 		var sb strings.Builder
 		for k := i; k < i+n; k++ {
@@ -734,15 +798,16 @@ func (r *Redactor) wordSpans(words []string, script []bool, spans [][][2]int) {
 			if many && !introducesValue(words[i]) {
 				continue
 			}
-			any := false
 			for k := i; k < i+n; k++ {
 				if script[k] {
 					continue next
 				}
-				any = any || trig[k]
 			}
-			if any {
-				join(i, n, nil)
+			if only := held(i, i+n); only != nil {
+				if len(r.extra) > 0 {
+					only = nil // the extra patterns run too
+				}
+				join(i, n, only)
 			}
 		}
 	}
@@ -755,8 +820,10 @@ func (r *Redactor) wordSpans(words []string, script []bool, spans [][][2]int) {
 		for j < len(words) && !script[j] {
 			j++
 		}
-		if j-i > window && slices.Contains(trig[i:j], true) {
-			join(i, j-i, func(r *redaction) bool { return programAnchored()[r.name] })
+		if j-i > window {
+			if only := held(i, j); only != nil {
+				join(i, j-i, func(k int) bool { return only(k) && programAnchored()[builtinRedactions[k].name] })
+			}
 		}
 		i = j + 1
 	}
@@ -783,18 +850,85 @@ func introducesValue(w string) bool {
 	return false
 }
 
-// mayHoldAny reports whether lower holds a trigger of any built-in
-// pattern, or a word of a trigger that has several (private key-----).
-func mayHoldAny(lower string) bool {
-	for i := range builtinRedactions {
-		for _, t := range builtinRedactions[i].triggers {
-			if strings.Contains(lower, t) {
-				return true
-			}
-			if strings.IndexByte(t, ' ') >= 0 && slices.ContainsFunc(strings.Fields(t), func(p string) bool { return strings.Contains(lower, p) }) {
-				return true
+// wordMarks are what one word holds of what the built-in redactions
+// need (see wordSpans): bit k of trig for a trigger of
+// builtinRedactions[k] (or a word of one that has several: private
+// key-----), bit j of needs for one of the strings of needTables' list j.
+// No trigger or need holds a blank, so a window of words joined by blanks
+// holds one exactly where one of its words does.
+type wordMarks struct{ trig, needs uint64 }
+
+// needTables numbers the lists of redactionNeeds: lists[j] is list j, and
+// masks[k] the bits of builtinRedactions[k]'s lists.
+var needTables = sync.OnceValues(func() (lists [][]string, masks []uint64) {
+	masks = make([]uint64, len(builtinRedactions))
+	for k := range builtinRedactions {
+		for _, l := range redactionNeeds[builtinRedactions[k].name] {
+			masks[k] |= 1 << len(lists)
+			lists = append(lists, l)
+		}
+	}
+	return lists, masks
+})
+
+// markTable holds each string a trigger or a need list of the built-in
+// redactions names (a trigger with blanks, each of its words), once, with
+// the bits it sets in wordMarks: marksOf searches each string once
+// (several redactions share pass, token, key, u).
+var markTable = sync.OnceValue(func() (t struct {
+	strs        []string
+	trig, needs []uint64
+}) {
+	at := map[string]int{}
+	add := func(str string, trig, needs uint64) {
+		i, ok := at[str]
+		if !ok {
+			i = len(t.strs)
+			at[str] = i
+			t.strs = append(t.strs, str)
+			t.trig, t.needs = append(t.trig, 0), append(t.needs, 0)
+		}
+		t.trig[i] |= trig
+		t.needs[i] |= needs
+	}
+	for k := range builtinRedactions {
+		for _, tr := range builtinRedactions[k].triggers {
+			for _, w := range strings.Fields(tr) {
+				add(w, 1<<k, 0)
 			}
 		}
 	}
-	return false
+	lists, _ := needTables()
+	for j, l := range lists {
+		for _, n := range l {
+			add(n, 0, 1<<j)
+		}
+	}
+	return t
+})
+
+// marksOf returns the wordMarks of a text, lower-cased (the bits of the
+// first 64 redactions and lists: with more, wordSpans joins every window,
+// and TestRedactionsFitTheMasks fails).
+func marksOf(lower string) (m wordMarks) {
+	t := markTable()
+	for i, str := range t.strs {
+		if holds(lower, str) {
+			m.trig |= t.trig[i]
+			m.needs |= t.needs[i]
+		}
+	}
+	return m
+}
+
+// may reports whether builtinRedactions[k] may match a text of marks m:
+// one of its triggers and something of each of its need lists are there
+// (what mayHold says, but a trigger with blanks counts when one of its
+// words is there).
+func (m wordMarks) may(k int) bool {
+	if k >= 64 {
+		return true
+	}
+	_, needs := needTables()
+	return m.trig&(1<<k) != 0 && needs[k]&^m.needs == 0
 }

@@ -101,3 +101,65 @@ func TestParseIPv6(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactionsFitTheMasks: wordSpans picks the windows to join by
+// 64-bit masks of the built-in redactions and their need lists; with
+// more of either it joins every window, correct but as slow as before
+// the masks.
+func TestRedactionsFitTheMasks(t *testing.T) {
+	lists, _ := needTables()
+	if len(builtinRedactions) > 64 || len(lists) > 64 {
+		t.Errorf("%d built-in redactions and %d need lists: the masks of wordMarks hold 64", len(builtinRedactions), len(lists))
+	}
+}
+
+// TestWordMarksAgreeWithMayHold: a window of words qualifies a redaction
+// by its words' marks (see wordSpans) wherever the redaction's mayHold
+// holds for the words joined, so that skipping the other windows loses no
+// match.
+func TestWordMarksAgreeWithMayHold(t *testing.T) {
+	texts := []string{
+		"curl -u bob:pw https://x", "curl -su 'b o b:pw' x", "docker login -u bob -p S3cret", "mysql -h h -u root -pS3cret db",
+		"-H Authorization: Bearer abcdefgh12345678", "echo -----BEGIN RSA PRIVATE KEY----- MIIEabc -----END RSA PRIVATE KEY-----",
+		"printf %s private key----- x", "TOKEN = abc", "export API_KEY=abc", "Cookie: a=1; b=2", "curl -b a=1;b=2 x",
+		"npm config set //r/:_authToken abc", "git status --short", "source /x/snapshot.sh", "shopt -u extglob", "pwd -P",
+		`curl -d {\"password\":\"S\"} x`, "x?token=abc&sig=d", "https://user:pw@host/x", "AKIAABCDEFGHIJKLMNOP", "sshpass -p pw ssh h",
+		"vault login s.abc", "htpasswd -b f u pw", "7z a -pS x.7z", "identified by 'pw'", "gh secret set X --body S",
+	}
+	_, needs := needTables()
+	for _, text := range texts {
+		words := strings.Fields(text)
+		for i := range words {
+			for j := i + 1; j <= len(words); j++ {
+				lower := strings.ToLower(strings.Join(words[i:j], " "))
+				var m wordMarks
+				for _, w := range words[i:j] {
+					wm := marksOf(strings.ToLower(w))
+					m.trig |= wm.trig
+					m.needs |= wm.needs
+				}
+				for k := range builtinRedactions {
+					if builtinRedactions[k].mayHold(lower) && (m.trig&(1<<k) == 0 || needs[k]&^m.needs != 0) {
+						t.Errorf("%q: %s may hold it, the marks say no", lower, builtinRedactions[k].name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHasUserOption: the need of the user-and-password patterns, against
+// the option spellings their expression takes and the words of reasons
+// and paths that hold a "-" and a u without being one.
+func TestHasUserOption(t *testing.T) {
+	for _, s := range []string{"-u", "curl -su x", "x\t-u bob", "--user=x", "a --proxy-user x", "-fsslu", "wget -au$", "x\n-u"} {
+		if !hasUserOption(s) {
+			t.Errorf("hasUserOption(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "-", "shell-snapshots", "<embedded default>:104", "a-u", "true", "-1u", "-- u", "status", "snapshot-bash-1747.sh"} {
+		if hasUserOption(s) {
+			t.Errorf("hasUserOption(%q) = true", s)
+		}
+	}
+}
