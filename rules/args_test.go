@@ -556,3 +556,44 @@ func TestShellCode(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparePathsAheadOfDecisions: path rules built by PreparePaths on
+// another goroutine, while decisions are made, give the verdicts a policy
+// that built them itself gives, and are built once for a context (run
+// with -race to see the decisions wait rather than race).
+func TestPreparePathsAheadOfDecisions(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	argFixture(t, ctx)
+	const src = "rules:\n  read:\n    deny: [\"~/secret/*\"]\n  write:\n    ask: [\"~/notes/*\"]\n"
+	subjects := []Subject{
+		{Kind: KindRead, Words: []string{ctx.Home + "/.ssh/id_rsa"}},
+		{Kind: KindRead, Words: []string{ctx.Home + "/secret/x"}},
+		{Kind: KindWrite, Words: []string{ctx.Home + "/notes/y"}},
+		{Kind: KindWrite, Words: []string{ctx.Home + "/.bashrc"}},
+		exec("cat", ctx.Home+"/secret/x"),
+		exec("ls", "-l"),
+	}
+	want := make([]Verdict, len(subjects))
+	ref := mustParse(t, src)
+	for i, s := range subjects {
+		want[i] = ref.Decide(s, ctx)
+	}
+	for range 20 {
+		p := mustParse(t, src)
+		done := make(chan struct{})
+		go func() { p.PreparePaths(ctx); close(done) }()
+		for i, s := range subjects {
+			c := ctx
+			c.Lookups = NewLookups()
+			if v := p.Decide(s, c); v.Decision != want[i].Decision || v.Reason != want[i].Reason {
+				t.Fatalf("%v: %v (%s) beside PreparePaths, want %v (%s)", s.Words, v.Decision, v.Reason, want[i].Decision, want[i].Reason)
+			}
+		}
+		<-done
+		built := p.cache.Load()
+		p.PreparePaths(ctx)
+		if p.cache.Load() != built {
+			t.Fatal("PreparePaths built the paths of a context again")
+		}
+	}
+}

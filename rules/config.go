@@ -63,6 +63,8 @@ type Policy struct {
 	readonly *trie
 	paths    [2][]pathRule // write and read rules, compiled per Context
 	cache    atomic.Pointer[pathIndex]
+	// building is held while an index is built (see PreparePaths).
+	building sync.Mutex
 	// denies: some rule denies (see Denies).
 	denies bool
 	// optionRules are the deny and ask shell rules that name options of a

@@ -277,8 +277,20 @@ var builtinReads = func() []Rule {
 	return rs
 }()
 
+// PreparePaths builds the policy's path rules for ctx (see pathIndexFor)
+// ahead of the first decision that needs them (a read, a write, a path
+// argument), so that a caller may have them built on another goroutine
+// while it does other work: about 0.3 ms of file system lookups and
+// compiling for the default policy, which a Claude Code command's first
+// decision paid. A decision made meanwhile waits for it. ctx.Lookups is
+// not used (they belong to the caller's goroutine).
+func (p *Policy) PreparePaths(ctx Context) {
+	ctx.Lookups = nil
+	p.pathIndexFor(ctx)
+}
+
 // pathIndexFor returns the compiled path rules for ctx, building and caching
-// them on first use.
+// them on first use. Safe for concurrent use (ctx.Lookups aside).
 func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 	tmp := ctx.TempDirs
 	var defaultTmp [2]string
@@ -286,6 +298,14 @@ func (p *Policy) pathIndexFor(ctx Context) *pathIndex {
 		defaultTmp = [2]string{ctx.Lookups.tempDir(), "/tmp"}
 		tmp = defaultTmp[:]
 	}
+	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
+		return x
+	}
+	// One build at a time: a decision made while PreparePaths builds the
+	// index for its context waits for that index instead of building one
+	// of its own.
+	p.building.Lock()
+	defer p.building.Unlock()
 	if x := p.cache.Load(); x != nil && x.fits(ctx, tmp) {
 		return x
 	}

@@ -233,6 +233,12 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
 	s.remake = func() *guard.Guard { return newGuard(policy, policyFile, mode, cwd, ws, root, protected...) }
+	if ahead {
+		// The path rules are built for the command's context on the
+		// other processor while the log is opened and the command
+		// parsed; its first path decision waits for them.
+		go s.guard.Policy.PreparePaths(s.guard.Context)
+	}
 	s.prompter = newPrompter(policy, cfg.userPath, stderr)
 	s.guard.JailRecord = guard.JailRecordFile(s.jails)
 	if policy.Sandbox.On() && s.guard.SandboxUnavailable == "" && (inv.command || len(inv.operands) > 0 && !inv.stdin) && !noOp(inv) {
