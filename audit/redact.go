@@ -124,7 +124,8 @@ var programPasswords = []struct {
 	options                []string
 	valid                  func(s string, m []int) bool
 	// glued: the value may follow the option in the same word (-pS),
-	// as getopt and pflag read it.
+	// and a short option end a group of others (-sSb), as getopt and
+	// pflag read them.
 	glued bool
 }{
 	{"docker login", `docker[ \t]+login`, "docker", []string{"-p"}, nil, true},
@@ -152,6 +153,11 @@ func programRedactions() []redaction {
 		opts := make([]string, len(p.options))
 		for i, o := range p.options {
 			opts[i] = regexp.QuoteMeta(o)
+			if p.glued && len(o) == 2 {
+				// getopt reads a short option last in a group of
+				// others: curl -sSb 'sid=S' (attack run 67).
+				opts[i] = "-[A-Za-z]*" + regexp.QuoteMeta(o[1:])
+			}
 		}
 		sep := `=|[ \t]+`
 		if p.glued {
@@ -422,13 +428,48 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 	if r == nil {
 		return cmd
 	}
-	var b *bounds
-	return r.redactLazy(cmd, func() *bounds {
-		if b == nil {
-			b = shellBounds(cmd, nested)
+	lazy := func(text string) func() *bounds {
+		var b *bounds
+		return func() *bounds {
+			if b == nil {
+				b = shellBounds(text, nested)
+			}
+			return b
 		}
-		return b
-	}, true)
+	}
+	spans := r.spans(cmd, lazy(cmd), true)
+	if strings.Contains(cmd, "\\\n") {
+		// bash removes each backslash-newline before it reads words:
+		// `curl -u \⏎ bob:pw` gives -u its value, `TOKEN=ab\⏎cd` is
+		// one word (attack run 67). The text is matched once more with
+		// them removed, and the spans found there mapped back to the
+		// text as written.
+		joined, at := withoutContinuations(cmd)
+		for _, sp := range r.spans(joined, lazy(joined), true) {
+			if sp[0] < sp[1] {
+				spans = append(spans, [2]int{at[sp[0]], at[sp[1]-1] + 1})
+			}
+		}
+	}
+	return replaceSpans(cmd, spans)
+}
+
+// withoutContinuations returns s with every backslash-newline removed,
+// and, for each byte of the result, its offset in s. (A backslash-newline
+// inside single quotes, or after an escaped backslash, is removed too:
+// only redaction uses it, and a span too wide hides more, not less.)
+func withoutContinuations(s string) (string, []int) {
+	var b strings.Builder
+	at := make([]int, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+		at = append(at, i)
+	}
+	return b.String(), at
 }
 
 func (r *Redactor) redact(s string, b *bounds, filter bool) string {

@@ -288,6 +288,17 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`export API_TOKEN="a\bS3CRETm2"`, "S3CRETm2", "export API_TOKEN="},
 		{`curl -sb "a=1; sid=S3CRETm3" https://x`, "S3CRETm3", "curl -sb "},
 		{`curl -H "Cookie: a=1; sid=S3CRETm4 " https://x`, "S3CRETm4", "Cookie: "},
+		// Attack run 67: a line continuation between an option and its
+		// value, or inside a value; a single cookie to grouped options.
+		{"curl -u \\\n bob:S3CRETo1 https://x", "S3CRETo1", "curl -u "},
+		{"mysql -u root \\\n -pS3CRETo2 db", "S3CRETo2", "mysql -u root "},
+		{"docker login \\\n -u bob -p S3CRETo3", "S3CRETo3", "docker login "},
+		{"redis-cli -h h \\\n -a S3CRETo4 ping", "S3CRETo4", " ping"},
+		{"sshpass -p \\\n S3CRETo5 ssh h", "S3CRETo5", " ssh h"},
+		{"curl -H \"Authorization: Bearer \\\nS3CRETo6abcdefgh\" https://x", "S3CRETo6", "Authorization: "},
+		{"export API_TOKEN=ab\\\nS3CRETo7", "S3CRETo7", "export API_TOKEN="},
+		{`curl -sSb "session=S3CRETo8" https://x`, "S3CRETo8", "curl -sSb "},
+		{`curl -sLb'sid=S3CRETo9' https://x`, "S3CRETo9", " https://x"},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {

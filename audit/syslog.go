@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -56,7 +58,8 @@ const syslogTimeout = 2 * time.Second
 // socket such as /dev/log), or "local" (unixgram:///dev/log). HOST is an
 // IPv4 address, an IPv6 one in brackets, or a name, looked up with
 // getent(1) ahosts (the system's resolver, /etc/hosts and DNS as
-// nsswitch.conf says), whose first address is used. Errors name spec.
+// nsswitch.conf says; the getent of /usr/bin or /bin, never PATH's), whose
+// first address is used. Errors name spec.
 func DialSyslog(spec string) (*Syslog, error) {
 	network, addr := "unixgram", "/dev/log"
 	if spec != "local" {
@@ -120,7 +123,7 @@ func dialSyslog(network, addr string) (int, error) {
 	}
 	if err := connect(fd, sa); err != nil {
 		unix.Close(fd)
-		return -1, fmt.Errorf("connect %s://%s: %w", network, addr, err)
+		return -1, fmt.Errorf("connect: %w", err)
 	}
 	return fd, nil
 }
@@ -184,7 +187,33 @@ func inetSockaddr(addr string) (unix.Sockaddr, error) {
 	if host == "" || strings.ContainsAny(host, ":[] \t\n") || strings.HasPrefix(host, "-") {
 		return nil, fmt.Errorf("%q: bad host %q", addr, host)
 	}
-	out, err := exec.Command("getent", "ahosts", host).Output()
+	getent := ""
+	for _, dir := range getentDirs {
+		if fi, err := os.Stat(dir + "/getent"); err == nil && fi.Mode().IsRegular() {
+			getent = dir + "/getent"
+			break
+		}
+	}
+	if getent == "" {
+		return nil, fmt.Errorf("looking up %s: no getent in /usr/bin or /bin (use an address)", host)
+	}
+	// From the system's directories, not PATH: a command may have set
+	// PATH (and a getent there would choose where records go).
+	// Bounded like the connection: a resolver that does not answer
+	// must not hold the command (attack run 68).
+	ctx, cancel := context.WithTimeout(context.Background(), syslogTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, getent, "ahosts", host)
+	cmd.WaitDelay = 100 * time.Millisecond // nor a child it left holding the pipe
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("looking up %s: no answer within %v", host, syslogTimeout)
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 2 {
+		// getent(1): a key was not found in the database.
+		return nil, fmt.Errorf("looking up %s: no such host", host)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("looking up %s (getent ahosts): %w", host, err)
 	}
@@ -199,6 +228,9 @@ func inetSockaddr(addr string) (unix.Sockaddr, error) {
 	}
 	return nil, fmt.Errorf("looking up %s: no address", host)
 }
+
+// getentDirs are where inetSockaddr looks for getent(1), in order.
+var getentDirs = []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin"}
 
 // parseIPv4 parses a dotted-quad address: four decimal parts 0-255, no
 // leading zeros.
@@ -292,7 +324,11 @@ func (s *Syslog) Send(severity int, msgid, msg string) error {
 }
 
 // Record ships a record line (its JSON, without "\n") with a severity
-// from its decision.
+// from its decision. Over UDP or a Unix datagram socket a line longer
+// than maxDatagram is shipped shortened (see shortened): sent whole, it
+// was refused (EMSGSIZE) and the command ran with its record only in the
+// local log, which a command padded to that length could count on (a new
+// user's find).
 func (s *Syslog) Record(decision string, line []byte) error {
 	sev := SeverityInfo
 	switch decision {
@@ -301,7 +337,47 @@ func (s *Syslog) Record(decision string, line []byte) error {
 	case Ask:
 		sev = SeverityNotice
 	}
-	return s.Send(sev, "record", string(line))
+	msg := string(line)
+	if s.network != "tcp" && len(line) > maxDatagram {
+		msg = shortened(line)
+	}
+	return s.Send(sev, "record", msg)
+}
+
+// maxDatagram is the longest record line Record sends whole in one
+// datagram, in bytes: a UDP datagram holds 65,507 bytes over IPv4, less
+// the message's header (PRI, time, host name: under 300 bytes here).
+// (Receivers may keep less: rsyslog's default maximum is 8 KiB.)
+const maxDatagram = 64 << 10
+
+// shortKeys are the members of a record a shortened one keeps as they
+// are: enough to find the whole record in the local log (id, hash) and
+// to read its decision.
+var shortKeys = []string{"v", "ts", "id", "session", "ppid", "agent", "user", "cwd", "mode", "decision", "decided_by",
+	"exit", "duration_ms", "error", "redacted", "prev", "hash"}
+
+// shortened returns a record line cut to shortKeys' members, the first
+// 4 KiB of its command, and "shipped", which says it was shortened from
+// how many bytes; valid JSON either way.
+func shortened(line []byte) string {
+	var m map[string]json.RawMessage
+	out := map[string]any{"shipped": fmt.Sprintf("shortened from %d bytes for a datagram: the whole record is in the local log", len(line))}
+	if json.Unmarshal(line, &m) == nil {
+		for _, k := range shortKeys {
+			if v, ok := m[k]; ok && len(v) <= 4096 {
+				out[k] = v
+			}
+		}
+		var cmd string
+		if json.Unmarshal(m["command"], &cmd) == nil {
+			if len(cmd) > 4096 {
+				cmd = strings.ToValidUTF8(cmd[:4096], "") + "…"
+			}
+			out["command"] = cmd
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
 }
 
 // Anchor sends an AnchorMessage: a Syslog is an Anchor.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -198,6 +199,86 @@ func TestDialSyslogNamesAnUnreachableDestination(t *testing.T) {
 		}
 		if d := time.Since(start); d > time.Second {
 			t.Errorf("DialSyslog(%q) took %v", spec, d)
+		}
+	}
+}
+
+// A host name is looked up with the system's getent, not one a command
+// put first on PATH (which would choose where the records go).
+func TestSyslogLooksUpNamesWithTheSystemsGetent(t *testing.T) {
+	if out, _ := exec.Command("getent", "ahosts", "localhost").Output(); !strings.HasPrefix(string(out), "127.0.0.1") {
+		t.Skip("no getent, or localhost is not 127.0.0.1 first")
+	}
+	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho '127.0.0.9       STREAM localhost'\n"
+	if err := os.WriteFile(filepath.Join(bin, "getent"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	sl, err := audit.DialSyslog("udp://localhost:" + strconv.Itoa(pc.LocalAddr().(*net.UDPAddr).Port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	if err := sl.Send(audit.SeverityInfo, "record", "here"); err != nil {
+		t.Fatal(err)
+	}
+	if got := receive(t, pc); !strings.HasSuffix(got, " - here") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// A record too long for one datagram is shipped shortened, still JSON,
+// with its id and hash, the first 4 KiB of its command and how long it
+// was (a new user's find: a padded command's record was never shipped).
+func TestSyslogShortensRecordsTooLongForADatagram(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	sl, err := audit.DialSyslog("udp://" + pc.LocalAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.OpenWith(path, audit.Options{Syslog: sl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, n := range []int{100, 30000} {
+		r := audit.NewRecord(time.Now())
+		r.User, r.Cwd, r.Mode, r.Decision, r.DecidedBy = "dev", "/w", "ask", audit.Allow, "rule"
+		r.Command = "echo " + strings.Repeat("é", n)
+		r.Argv = []string{"guardsh", "-c", r.Command}
+		r.Segments = []audit.Segment{{Argv: []string{"echo", strings.Repeat("é", n)}, Kind: "exec", Decision: audit.Allow}}
+		if err := l.Append(r); err != nil {
+			t.Fatalf("%d: %v", n, err)
+		}
+		m := rfc5424.FindStringSubmatch(receive(t, pc))
+		if m == nil {
+			t.Fatalf("%d: not an RFC 5424 message", n)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(m[3]), &got); err != nil {
+			t.Fatalf("%d: shipped %q: %v", n, m[3][:min(len(m[3]), 200)], err)
+		}
+		if got["id"] != r.ID || got["hash"] != r.Hash || got["decision"] != "allow" {
+			t.Errorf("%d: shipped id %v hash %v decision %v, want %s %s allow", n, got["id"], got["hash"], got["decision"], r.ID, r.Hash)
+		}
+		shortened, _ := got["shipped"].(string)
+		if n == 100 && (shortened != "" || got["command"] != r.Command) {
+			t.Errorf("a short record was shipped shortened: %v", got)
+		}
+		if n == 30000 && (!strings.Contains(shortened, "shortened from") || len(got["command"].(string)) > 4100 || got["segments"] != nil) {
+			t.Errorf("a long record: shipped %q, command of %d bytes, segments %v", shortened, len(got["command"].(string)), got["segments"] != nil)
 		}
 	}
 }

@@ -198,6 +198,12 @@ func TestBuiltinSecrets(t *testing.T) {
 		if v := p.Decide(Subject{Kind: KindRead, Words: []string{ctx.Home + "/.ssh/id_rsa"}}, ctx); v.Decision != Ask || v.Sensitivity != ProtectedPath {
 			t.Errorf("%q: < key: %v %s (%s)", src, v.Decision, v.Sensitivity, v.Reason)
 		}
+		// The system's password hashes, which root reads like any file.
+		for _, f := range []string{"/etc/shadow", "/etc/gshadow-"} {
+			if v := p.Decide(exec("cat", f), ctx); v.Decision != Ask || v.Rule == nil || v.Rule.File != SecretsFile {
+				t.Errorf("%q: cat %s: %v (%s)", src, f, v.Decision, v.Reason)
+			}
+		}
 		for _, f := range []string{ctx.Workspace + "/.env", ctx.Workspace + "/sub/.env.local", ctx.Workspace + "/.env.staging",
 			ctx.Workspace + "/.envrc", ctx.Home + "/.cache/huggingface/token", ctx.Home + "/.s3cfg"} {
 			if v := p.Decide(exec("cat", f), ctx); v.Decision != Ask {
@@ -595,5 +601,32 @@ func TestPreparePathsAheadOfDecisions(t *testing.T) {
 		if p.cache.Load() != built {
 			t.Fatal("PreparePaths built the paths of a context again")
 		}
+	}
+}
+
+// TestForgetPathsRebuildsFromTheFileSystem: path rules built before a
+// link on their way changed are built again after ForgetPaths (a caller
+// that waited for a jailed command calls it; attack run 68's H1).
+func TestForgetPathsRebuildsFromTheFileSystem(t *testing.T) {
+	ctx := testContext(t, AskMode)
+	argFixture(t, ctx)
+	real := filepath.Join(ctx.Home, "real")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(ctx.Home, "keys")
+	p := mustParse(t, "rules:\n  read:\n    deny: [\"~/keys/*\"]\n")
+	read := func(path string) Decision {
+		c := ctx
+		c.Lookups = NewLookups()
+		return p.Decide(Subject{Kind: KindRead, Words: []string{path}}, c).Decision
+	}
+	p.PreparePaths(ctx) // ~/keys does not exist yet
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	p.ForgetPaths()
+	if d := read(filepath.Join(real, "id")); d != Deny {
+		t.Errorf("read of ~/real/id, which ~/keys now leads to, after ForgetPaths: %v, want deny", d)
 	}
 }

@@ -275,9 +275,8 @@ func (ps *parser) auditMore(af map[string]*yaml.Node) error {
 		if err != nil {
 			return err
 		}
-		scheme, addr, ok := strings.Cut(s, "://")
-		if !(s == "local" || ok && addr != "" && (scheme == "udp" || scheme == "tcp" || scheme == "unix" || scheme == "unixgram")) {
-			return ps.errorf(v, "audit.syslog: want local, udp://HOST:PORT, tcp://HOST:PORT or unix:///PATH, got %q", s)
+		if why := syslogSpecProblem(s); why != "" {
+			return ps.errorf(v, "audit.syslog: want local, udp://HOST:PORT, tcp://HOST:PORT or unix:///PATH, got %q: %s", s, why)
 		}
 		a.Syslog = s
 	}
@@ -337,6 +336,47 @@ func (p *Policy) build() {
 		}
 		p.addPathProgram(e.rule.Pattern)
 	}
+}
+
+// syslogSpecProblem says what is wrong with an audit.syslog value, ""
+// for nothing: its form (local, udp://, tcp://, unix://, unixgram://), a
+// port of 1 to 65535, a host (an IPv6 address in brackets), an absolute
+// socket path. Whether the destination answers is only known when
+// guardsh connects (audit.DialSyslog).
+func syslogSpecProblem(s string) string {
+	if s == "local" {
+		return ""
+	}
+	scheme, addr, ok := strings.Cut(s, "://")
+	switch {
+	case !ok || addr == "":
+		return "no destination"
+	case scheme == "unix" || scheme == "unixgram":
+		if !strings.HasPrefix(addr, "/") {
+			return "the socket's path must be absolute (unix:///run/x.sock)"
+		}
+		return ""
+	case scheme != "udp" && scheme != "tcp":
+		return "unknown scheme " + strconv.Quote(scheme)
+	}
+	i := strings.LastIndexByte(addr, ':')
+	if i < 0 {
+		return "no port"
+	}
+	host, port := addr[:i], addr[i+1:]
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+		return "bad port " + strconv.Quote(port)
+	}
+	bracketed := strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]")
+	switch {
+	case host == "" || bracketed && len(host) == 2:
+		return "no host"
+	case !bracketed && strings.ContainsAny(host, ":[]"):
+		return "an IPv6 address goes in brackets (udp://[::1]:514)"
+	case strings.ContainsAny(host, " \t\n/@?#") || strings.HasPrefix(host, "-"):
+		return "bad host " + strconv.Quote(host)
+	}
+	return ""
 }
 
 type parser struct {

@@ -339,6 +339,14 @@ func TestParseAuditChainSettings(t *testing.T) {
 		{"audit: {anchor: file:rel}", "c.yaml:1: audit.anchor"},
 		{"audit:\n  max_bytes: 10", "c.yaml:2: audit.max_bytes"},
 		{"audit:\n  syslog: http://x", "c.yaml:2: audit.syslog"},
+		// A new user's wrong values passed until a command was refused.
+		{"audit:\n  syslog: udp://127.0.0.1", "c.yaml:2: audit.syslog: want local, udp://HOST:PORT, tcp://HOST:PORT or unix:///PATH, got \"udp://127.0.0.1\": no port"},
+		{"audit:\n  syslog: udp://127.0.0.1:x", "c.yaml:2: audit.syslog"},
+		{"audit:\n  syslog: tcp://127.0.0.1:70000", "c.yaml:2: audit.syslog"},
+		{"audit:\n  syslog: udp://::1:514", "c.yaml:2: audit.syslog"},
+		{"audit:\n  syslog: udp://:514", "c.yaml:2: audit.syslog"},
+		{"audit:\n  syslog: unix://run/log.sock", "c.yaml:2: audit.syslog"},
+		{"audit:\n  syslog: 'udp://-x:514'", "c.yaml:2: audit.syslog"},
 		{"audit:\n  redact: ['(']", "c.yaml:2: audit.redact[0]"},
 		{"audit:\n  redact: ['x*']", "c.yaml:2: audit.redact[0]"},
 	} {
@@ -441,5 +449,22 @@ func TestYAMLSyntaxErrorsNameTheLine(t *testing.T) {
 				t.Errorf("error %v\nwant line %d, %q, the line's text %q and yaml.v3's line %d", err, tc.line, tc.what, text, tc.yamlLine)
 			}
 		})
+	}
+}
+
+// TestSyslogSpecProblem: what config parsing says of audit.syslog values
+// (a new user's wrong ones passed until every command was refused).
+func TestSyslogSpecProblem(t *testing.T) {
+	for spec, want := range map[string]string{
+		"local": "", "udp://127.0.0.1:514": "", "udp://[::1]:514": "", "tcp://logs.example.com:6514": "",
+		"unix:///dev/log": "", "unixgram:///run/systemd/journal/syslog": "",
+		"udp://127.0.0.1": "no port", "udp://127.0.0.1:x": `bad port "x"`, "tcp://h:70000": `bad port "70000"`,
+		"tcp://h:0514": `bad port "0514"`, "udp://::1:514": "in brackets", "udp://:514": "no host", "udp://[]:514": "no host",
+		"unix://run/log.sock": "must be absolute", "udp://-x:514": `bad host "-x"`, "udp://a@b:514": `bad host "a@b"`,
+		"http://h:80": `unknown scheme "http"`, "udp://": "no destination", "x": "no destination",
+	} {
+		if got := syslogSpecProblem(spec); want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("syslogSpecProblem(%q) = %q, want %q", spec, got, want)
+		}
 	}
 }

@@ -1,7 +1,11 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,6 +104,30 @@ var curlSwitches = sync.OnceValue(func() map[string]bool {
 		"--http1.1": true, "--http2": true, "--globoff": true, "--no-progress-meter": true,
 	}
 })
+
+// curlReadsConfig reports whether curl, given args, reads a default
+// config file that exists (curl(1) --config, "Default config file":
+// $CURL_HOME/.curlrc, $XDG_CONFIG_HOME/.curlrc, $HOME/.curlrc, and
+// ~/.config/.curlrc for good measure), which it does unless -q
+// (--disable) is its first argument. A line there adds any option — a
+// proxy, data to send, a file to write — to every curl: a loopback GET
+// went to another host with POST data (attack run 68, a ~/.curlrc with
+// proxy and data lines).
+func curlReadsConfig(args []string, getenv func(string) string) bool {
+	if len(args) > 0 && (args[0] == "-q" || args[0] == "--disable") {
+		return false
+	}
+	home := getenv("HOME")
+	for _, dir := range []string{getenv("CURL_HOME"), getenv("XDG_CONFIG_HOME"), home, filepath.Join(home, ".config")} {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".curlrc")); !errors.Is(err, fs.ErrNotExist) {
+			return true // there, or not known not to be
+		}
+	}
+	return false
+}
 
 // loopbackURL reports whether s is an http or https URL for this machine:
 // host localhost or a loopback address (127.0.0.0/8, ::1), an optional

@@ -1,12 +1,20 @@
 package rules
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // TestCurlLoopbackGet checks which curl calls count as read-only: a GET or
 // HEAD of a page on this machine, printed; anything that writes a file,
 // sends data, follows a redirect, uses a proxy or names another host is
 // sensitive.
 func TestCurlLoopbackGet(t *testing.T) {
+	// No curl config file here (see TestCurlConfigFileMakesCurlSensitive).
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CURL_HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
 	readOnly := [][]string{
 		{"curl", "http://localhost:3000"},
 		{"curl", "-s", "http://localhost:3001/api/health"},
@@ -94,5 +102,35 @@ func TestCurlLoopbackGet(t *testing.T) {
 	}
 	if v := p.Decide(Subject{Kind: KindExec, Words: []string{"curl", "-s", "http://localhost:3000/health"}}, ctx); v.Decision != Allow || v.Class != ReadOnly {
 		t.Errorf("curl localhost health check: %v %s (%s)", v.Decision, v.Class, v.Reason)
+	}
+}
+
+// TestCurlConfigFileMakesCurlSensitive: curl reads ~/.curlrc (or the one
+// of CURL_HOME or XDG_CONFIG_HOME) unless -q comes first, and a line there
+// adds a proxy, data or an output file to every call: a loopback GET is
+// read-only only without one (attack run 68).
+func TestCurlConfigFileMakesCurlSensitive(t *testing.T) {
+	for _, where := range []string{"HOME", "CURL_HOME", "XDG_CONFIG_HOME"} {
+		home, dir := t.TempDir(), t.TempDir()
+		t.Setenv("HOME", home)
+		t.Setenv("CURL_HOME", "")
+		t.Setenv("XDG_CONFIG_HOME", "")
+		if where == "HOME" {
+			dir = home
+		}
+		t.Setenv(where, dir)
+		get := []string{"curl", "-s", "http://127.0.0.1:8081/x"}
+		if c, why, _ := classifyExec(get, nil); c != ReadOnly {
+			t.Fatalf("%s: no .curlrc: %s (%s), want read-only", where, c, why)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".curlrc"), []byte("proxy = http://192.0.2.2:8083\ndata = x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if c, _, _ := classifyExec(get, nil); c != Sensitive {
+			t.Errorf("%s/.curlrc: %v, want sensitive", where, c)
+		}
+		if c, why, _ := classifyExec([]string{"curl", "-q", "-s", "http://127.0.0.1:8081/x"}, nil); c != ReadOnly {
+			t.Errorf("%s/.curlrc, curl -q first: %s (%s), want read-only", where, c, why)
+		}
 	}
 }

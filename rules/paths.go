@@ -241,7 +241,9 @@ const SecretsFile = "<built-in secrets>"
 // Terraform's and Composer's credentials, Maven's settings (server
 // passwords), and dotenv files in any directory (.env and its .local and
 // environment forms, direnv's .envrc; .env.example and the like are
-// templates, not secrets).
+// templates, not secrets); and the system's password hashes (shadow(5),
+// gshadow(5), and the copies shadow's tools keep), which root reads
+// like any file (a new user's find: `cat /etc/shadow` ran unasked).
 var builtinSecrets = func() []Rule {
 	pats := []string{
 		"~/.ssh/id_*", "~/.ssh/*_key", "~/.aws/credentials", "~/.aws/config", "~/.config/gcloud/*",
@@ -253,6 +255,7 @@ var builtinSecrets = func() []Rule {
 		"~/.gem/credentials", "~/.terraform.d/credentials.tfrc.json", "~/.composer/auth.json", "~/.m2/settings.xml",
 		"/*/.env", "/*/.env.local", "/*/.env.*.local", "/*/.env.production", "/*/.env.development",
 		"/*/.env.prod", "/*/.env.staging", "/*/.envrc",
+		"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
 	}
 	rs := make([]Rule, len(pats))
 	for i, p := range pats {
@@ -287,6 +290,17 @@ var builtinReads = func() []Rule {
 func (p *Policy) PreparePaths(ctx Context) {
 	ctx.Lookups = nil
 	p.pathIndexFor(ctx)
+}
+
+// ForgetPaths drops the path rules built so far (see PreparePaths), once
+// any build under way has ended: the next decision builds them again from
+// the file system as it is then. A caller that waited (for other commands
+// to end) calls it, since links on the rules' paths may have changed
+// meanwhile.
+func (p *Policy) ForgetPaths() {
+	p.building.Lock()
+	defer p.building.Unlock()
+	p.cache.Store(nil)
 }
 
 // pathIndexFor returns the compiled path rules for ctx, building and caching

@@ -12,18 +12,21 @@ import (
 )
 
 // openAudit opens the audit log at path with the policy's audit settings:
-// redaction, fsync, rotation, syslog shipping and the anchor. Any of them
-// that cannot be set up is an error, like a log that cannot be opened.
-func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
+// redaction, fsync, rotation, syslog shipping and the anchor. A setting
+// that cannot be set up is an error, like a log that cannot be opened;
+// but a syslog destination that cannot be reached (or an anchor sent
+// there) is not the log's fault: the log is opened without it, and ship
+// says why, so that what happens next (a refusal, under audit.required)
+// is still recorded locally.
+func openAudit(p *rules.Policy, path string) (l *audit.Log, ship, err error) {
 	a := p.Audit
 	opt := audit.Options{Sync: a.Fsync, MaxBytes: a.MaxBytes}
-	var err error
 	if opt.Redact, err = audit.NewRedactor(a.Redact); err != nil {
-		return nil, fmt.Errorf("audit.redact: %w", err)
+		return nil, nil, fmt.Errorf("audit.redact: %w", err)
 	}
 	if a.Syslog != "" {
 		if opt.Syslog, err = audit.DialSyslog(a.Syslog); err != nil {
-			return nil, fmt.Errorf("audit.syslog: %w", err)
+			ship = fmt.Errorf("audit.%w", err) // "audit.syslog SPEC: …"
 		}
 	}
 	var send func(string) error
@@ -31,10 +34,13 @@ func openAudit(p *rules.Policy, path string) (*audit.Log, error) {
 		sl := opt.Syslog
 		send = func(m string) error { return sl.Send(audit.SeverityInfo, "anchor", m) }
 	}
-	if opt.Anchor, err = audit.ParseAnchor(a.Anchor, send); err != nil {
-		return nil, fmt.Errorf("audit.anchor: %w (anchor: syslog needs audit.syslog)", err)
+	if ship == nil || a.Anchor != "syslog" {
+		if opt.Anchor, err = audit.ParseAnchor(a.Anchor, send); err != nil {
+			return nil, nil, fmt.Errorf("audit.anchor: %w (anchor: syslog needs audit.syslog)", err)
+		}
 	}
-	return audit.OpenWith(path, opt)
+	l, err = audit.OpenWith(path, opt)
+	return l, ship, err
 }
 
 // auditEnvIgnored warns when GUARDSH_AUDIT names another log than the

@@ -27,9 +27,9 @@ func TestOpenAuditAppliesTheAuditSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "audit.jsonl")
-	l, err := openAudit(p, path)
-	if err != nil {
-		t.Fatal(err)
+	l, ship, err := openAudit(p, path)
+	if err != nil || ship != nil {
+		t.Fatal(err, ship)
 	}
 	r := audit.NewRecord(time.Now())
 	r.User, r.Cwd, r.Command, r.Mode, r.Decision, r.DecidedBy = "dev", dir, "deploy corp-1234", "ask", audit.Allow, "class"
@@ -60,13 +60,22 @@ func TestOpenAuditAppliesTheAuditSettings(t *testing.T) {
 }
 
 // An audit setting that cannot be set up is an error like a log that
-// cannot be opened (with audit.required, the command does not run).
+// cannot be opened; a syslog destination that cannot be reached is not:
+// the log opens without it, and ship says why.
 func TestOpenAuditFailsClosed(t *testing.T) {
-	p, err := rules.Parse([]byte("audit:\n  syslog: unix:///nonexistent/guardsh.sock\n"), "c.yaml")
+	p, err := rules.Parse([]byte("audit:\n  redact: ['(']\n"), "c.yaml")
+	if err == nil {
+		if _, _, err := openAudit(p, filepath.Join(t.TempDir(), "a.jsonl")); err == nil || !strings.Contains(err.Error(), "audit.redact") {
+			t.Errorf("openAudit = %v, want an audit.redact error", err)
+		}
+	}
+	p, err = rules.Parse([]byte("audit:\n  syslog: unix:///nonexistent/guardsh.sock\n  anchor: syslog\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := openAudit(p, filepath.Join(t.TempDir(), "a.jsonl")); err == nil || !strings.Contains(err.Error(), "audit.syslog") {
-		t.Errorf("openAudit = %v, want an audit.syslog error", err)
+	l, ship, err := openAudit(p, filepath.Join(t.TempDir(), "a.jsonl"))
+	if err != nil || l == nil || ship == nil || !strings.Contains(ship.Error(), "audit.syslog") || !strings.Contains(ship.Error(), "/nonexistent/guardsh.sock") {
+		t.Fatalf("openAudit = %v, %v, %v; want the log, and a ship error naming audit.syslog and its destination", l, ship, err)
 	}
+	l.Close()
 }

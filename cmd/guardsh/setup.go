@@ -406,6 +406,14 @@ func findLayout(dir, home string) workspace.Layout {
 	return l
 }
 
+// executable is os.Executable's path, "" when it fails: read once per
+// process (a readlink of /proc/self/exe that every command's start made
+// twice).
+var executable = sync.OnceValue(func() string {
+	p, _ := os.Executable()
+	return p
+})
+
 // newGuard builds the guard for a policy, mode and working directory.
 // protected are extra paths only a human may approve writing.
 func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root string, protected ...string) *guard.Guard {
@@ -414,7 +422,7 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	if home != "" {
 		home = canonical(home)
 	}
-	if exe, err := os.Executable(); err == nil {
+	if exe := executable(); exe != "" {
 		protected = append(protected, canonical(exe))
 	}
 	if home != "" {

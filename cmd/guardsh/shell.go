@@ -124,7 +124,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	// for (a config's shell: still is, so that a broken one is reported).
 	var self string
 	if ahead || inv.version || inv.help {
-		self, _ = os.Executable()
+		self = executable()
 	}
 	type found struct {
 		path string
@@ -169,7 +169,7 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	shell, err := f.path, f.err
 	if policy.Shell != "" {
 		if self == "" {
-			self, _ = os.Executable()
+			self = executable()
 		}
 		shell, err = interp.FindShell(policy.Shell, os.Getenv("PATH"), self)
 	}
@@ -264,8 +264,9 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 			}
 		}()
 	}
+	var ship error
 	if err == nil {
-		s.log, err = openAudit(policy, logPath)
+		s.log, ship, err = openAudit(policy, logPath)
 		if err == nil && !noOp(inv) {
 			// Room for the record, held while the command runs: one
 			// that fills the disk cannot keep it from being written.
@@ -287,6 +288,23 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		fmt.Fprintf(stderr, "guardsh: warning: audit log: %v; running without a record\n", err)
 	} else {
 		defer s.log.Close()
+	}
+	if ship != nil && s.log != nil {
+		// The destination is down or wrong: the local log has the
+		// record all the same.
+		if !policy.Audit.Required {
+			fmt.Fprintf(stderr, "guardsh: warning: %v; records are written to %s only\n", ship, logPath)
+		} else {
+			text := ""
+			if inv.command && len(inv.operands) > 0 {
+				text = inv.operands[0]
+			}
+			rec := s.record(text, guard.Outcome{}, nil, prompt.Answer{Decision: rules.Deny, DecidedBy: "audit"})
+			rec.Error = ship.Error()
+			s.finish(rec, nil)
+			fmt.Fprintf(stderr, "guardsh: %v\nguardsh: refusing to run a command whose record cannot be shipped (audit.required); the refusal is recorded in %s. Fix the destination, or set audit.required: false to run with local records only\n", ship, logPath)
+			return exitRefused
+		}
 	}
 
 	if inv.readsStartup() {
@@ -419,13 +437,16 @@ func (s *shellRun) keptFor() *sandbox.Kept {
 // after the wait and for the record of what the jail may not change
 // (attack run 55: a hook planted there by the jailed command stayed, and
 // an include into /tmp added meanwhile did not keep the command from
-// running jailed).
+// running jailed). The policy's path rules are built again too.
 func (s *shellRun) refreshGit() {
 	if s.remake == nil {
 		return
 	}
 	g := s.remake()
 	s.guard.Context.Protected, s.guard.Context.Anchors, s.guard.GlobalGit = g.Context.Protected, g.Context.Anchors, g.GlobalGit
+	// The path rules, built ahead while it waited, are built again: a
+	// jailed command may have changed a link on their paths meanwhile.
+	s.guard.Policy.ForgetPaths()
 }
 
 // describe words an error the way bash does for a script it cannot open.
