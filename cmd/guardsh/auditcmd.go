@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,10 +259,22 @@ func auditVerify(files []string, anchorFile string, p *rules.Policy, stdout, std
 		}
 		// The anchors of this log only (another log may share the file).
 		last := files[len(files)-1]
+		others := map[string]bool{}
 		for _, a := range all {
 			if a.Log == "" || a.Log == last || canonical(a.Log) == canonical(last) {
 				anchors = append(anchors, a)
+			} else {
+				others[a.Log] = true
 			}
+		}
+		if len(anchors) == 0 && len(all) > 0 {
+			// Checked against none, a copy of the log (truncated, say)
+			// read "ok" (a new user's find): anchors are matched by the
+			// log's path.
+			names := slices.Sorted(maps.Keys(others))
+			fmt.Fprintf(stderr, "guardsh audit verify: none of the %d anchors in %s is of %s: they name %s (an anchor names the log it was taken of; verify that path, or a copy with the same name in place)\n",
+				len(all), anchorFile, last, strings.Join(names, ", "))
+			return 1
 		}
 	}
 	v, err := audit.Verify(files, anchors)
