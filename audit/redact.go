@@ -61,7 +61,8 @@ var redactionNeeds = map[string][][]string{
 
 // userOption, as a need, stands for an option that takes a user: a word
 // starting with "-" and letters, one of them u (-u, -su, -fsSLu, -U), or
-// --user, --proxy-user (see hasUserOption). Reasons and paths hold a u,
+// --user, --proxy-user and the prefixes of it curl takes (--proxy-u),
+// quoted or not (see hasUserOption). Reasons and paths hold a u,
 // a "-" and a ":" often enough (`<embedded default>:104`,
 // shell-snapshots) that the two patterns it guards compiled and ran for
 // every Claude Code command's record.
@@ -71,10 +72,17 @@ const userOption = "\x00user option"
 // (see userOption) at its start or after a blank or control character.
 func hasUserOption(lower string) bool {
 	for i := 0; i < len(lower); i++ {
-		if lower[i] != '-' || i > 0 && lower[i-1] > ' ' {
+		if lower[i] != '-' {
 			continue
 		}
-		if rest := lower[i:]; strings.HasPrefix(rest, "--user") || strings.HasPrefix(rest, "--proxy-user") {
+		before := i
+		if before > 0 && (lower[before-1] == '"' || lower[before-1] == '\'') {
+			before-- // a quoted option: "-u" bob:pw
+		}
+		if before > 0 && lower[before-1] > ' ' {
+			continue
+		}
+		if rest := lower[i:]; strings.HasPrefix(rest, "--user") || strings.HasPrefix(rest, "--proxy-u") {
 			return true
 		}
 		for j := i + 1; j < len(lower) && lower[j] >= 'a' && lower[j] <= 'z'; j++ {
@@ -141,6 +149,9 @@ var programPasswords = []struct {
 	{"ssh-keygen", `ssh-keygen`, "ssh-keygen", []string{"-N", "-P"}, nil, true},
 	{"openssl", `openssl`, "openssl", []string{"-k", "-passin", "-passout"}, nil, false},
 	{"curl", `curl`, "curl", []string{"-b", "--cookie"}, nil, true},
+	// A client certificate's passphrase after its file (curl(1) -E
+	// CERT[:PASSWORD]); the file's name goes with it (attack run 67).
+	{"curl certificate", `curl`, "curl", []string{"-E", "--cert"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], ":") }, true},
 	{"gh secret set", `gh[ \t]+secret[ \t]+set`, "secret", []string{"-b", "--body"}, nil, true},
 	// smbclient's -U holds a password only after a %.
 	{"smbclient", `smbclient`, "smbclient", []string{"-U", "--user"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], "%") }, true},
@@ -307,12 +318,12 @@ var builtinRedactions = append([]redaction{
 	// command). Its trigger is the u every match holds (-AU$ is one:
 	// a cluster glued to its value); what it needs besides
 	// (userPasswordMarks) keeps most texts from running it.
-	{"user and password option", `((?:^|\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|[ \t]*))` + shellWord, 1,
+	{"user and password option", `((?:^|\s)["']?(?:-[A-Za-z]*[uU]|--user|--proxy-u(?:s(?:er?)?)?)["']?(?:=|[ \t]*))` + shellWord, 1,
 		[]string{"u"}, userPassword},
 	// Its password after a user only known at run time ($(id -un),
 	// backquotes, ${U:-bob}): the text after the user's last colon
 	// (attack run 59: the substitution stopped the redaction above).
-	{"password after a run-time user", "((?:^|\\s)(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:=|[ \\t]*)[\"']?(?:\\$\\([^)]*\\)|`[^`]*`|\\$\\{[^}]*\\}|[^\\s:'\"])*:)[^\\s'\"]+", 1,
+	{"password after a run-time user", "((?:^|\\s)[\"']?(?:-[A-Za-z]*[uU]|--user|--proxy-u(?:s(?:er?)?)?)[\"']?(?:=|[ \\t]*)[\"']?(?:\\$\\([^)]*\\)|`[^`]*`|\\$\\{[^}]*\\}|[^\\s:'\"])*:)[^\\s'\"]+", 1,
 		[]string{"u"}, nil},
 	// A JSON member written inside a double-quoted shell word, its
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).

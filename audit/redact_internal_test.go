@@ -122,12 +122,13 @@ func TestWordMarksAgreeWithMayHold(t *testing.T) {
 // the option spellings their expression takes and the words of reasons
 // and paths that hold a "-" and a u without being one.
 func TestHasUserOption(t *testing.T) {
-	for _, s := range []string{"-u", "curl -su x", "x\t-u bob", "--user=x", "a --proxy-user x", "-fsslu", "wget -au$", "x\n-u"} {
+	for _, s := range []string{"-u", "curl -su x", "x\t-u bob", "--user=x", "a --proxy-user x", "-fsslu", "wget -au$", "x\n-u",
+		`curl "-u" b:p`, "curl '-u' b", "curl --proxy-u b:p"} {
 		if !hasUserOption(s) {
 			t.Errorf("hasUserOption(%q) = false", s)
 		}
 	}
-	for _, s := range []string{"", "-", "shell-snapshots", "<embedded default>:104", "a-u", "true", "-1u", "-- u", "status", "snapshot-bash-1747.sh"} {
+	for _, s := range []string{"", "-", "shell-snapshots", "<embedded default>:104", "a-u", "true", "-1u", "-- u", "status", "snapshot-bash-1747.sh", `x"-u"`} {
 		if hasUserOption(s) {
 			t.Errorf("hasUserOption(%q) = true", s)
 		}

@@ -299,6 +299,14 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{"export API_TOKEN=ab\\\nS3CRETo7", "S3CRETo7", "export API_TOKEN="},
 		{`curl -sSb "session=S3CRETo8" https://x`, "S3CRETo8", "curl -sSb "},
 		{`curl -sLb'sid=S3CRETo9' https://x`, "S3CRETo9", " https://x"},
+		// Attack run 67: curl's prefixes of --proxy-user, a quoted
+		// option, a certificate's passphrase.
+		{`curl --proxy-u bob:S3CRETp1 -x http://p:3128 https://x`, "S3CRETp1", "curl --proxy-u "},
+		{`curl --proxy-us=bob:S3CRETp2 https://x`, "S3CRETp2", "curl --proxy-us="},
+		{`curl "-u" bob:S3CRETp3 https://x`, "S3CRETp3", `curl "-u" `},
+		{`curl '-u' 'bob:S3CRETp4' https://x`, "S3CRETp4", `curl '-u' `},
+		{`curl -E client.pem:S3CRETp5 https://x`, "S3CRETp5", "curl -E "},
+		{`curl --cert=client.pem:S3CRETp6 https://x`, "S3CRETp6", "curl --cert="},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
