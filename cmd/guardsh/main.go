@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/ci"
+	_ "github.com/guardsh/guardsh/internal/noprofile" // heap profiling off, before the rest initialises
 	"github.com/guardsh/guardsh/rules"
 )
 
