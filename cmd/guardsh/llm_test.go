@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -82,14 +81,5 @@ func TestGuardshBinaryLinksNoHTTP(t *testing.T) {
 			pkg == "net" || pkg == "net/url" || pkg == "net/netip" {
 			t.Errorf("guardsh links %s", pkg)
 		}
-	}
-}
-
-// TestHeapProfilingIsOff: guardsh turns the runtime's heap profiling off
-// at its start (internal/noprofile), which every command paid about
-// 45 µs for.
-func TestHeapProfilingIsOff(t *testing.T) {
-	if runtime.MemProfileRate != 0 {
-		t.Errorf("runtime.MemProfileRate = %d, want 0 (internal/noprofile imported by main)", runtime.MemProfileRate)
 	}
 }

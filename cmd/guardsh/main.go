@@ -32,7 +32,6 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/ci"
-	_ "github.com/guardsh/guardsh/internal/noprofile" // heap profiling off, before the rest initialises
 	"github.com/guardsh/guardsh/rules"
 )
 
