@@ -1,14 +1,18 @@
 // Command bench measures guardsh against bash on this machine and prints one
 // table: whole-process scenarios, each run as guardsh and as bash alternately
 // in the same loop and reported as medians and their ratio, then in-process
-// figures for analysis, deciding and audit appends.
+// figures for analysis, deciding and audit appends. The scenarios take
+// turns, so each starts with the caches the one before left (cold, like a
+// command after an agent's other work); `-c true` and the floor are then
+// timed again in a loop of their own ("back to back": warm, like commands
+// in quick succession).
 //
 // Run it from the repository root:
 //
 //	go run ./bench            # 200 runs per scenario
 //	go run ./bench -runs 50   # quicker, noisier
 //
-// It builds guardsh as install.sh does (static, -trimpath) into a temporary
+// It builds guardsh as install.sh does (static, -trimpath, -s -w) into a temporary
 // directory, with a temporary HOME, so no user config, audit log or cache
 // is touched. The floor row is a static Go program that only starts and
 // execs /bin/true: what any Go front end pays before doing anything.
@@ -66,6 +70,19 @@ func run(runs int, w *os.File) error {
 	if err != nil {
 		return err
 	}
+	// The scenarios above take turns, so each starts with the caches
+	// the one before left (cold, as a command after an agent's other
+	// work); the first two once more, each in a loop of its own (warm, as
+	// commands in quick succession).
+	for i, name := range []string{"-c true, back to back", "floor, back to back"} {
+		sc := s.scenarios[i]
+		sc.name = name
+		warm, err := (&suite{scenarios: []scenario{sc}}).timeAll(runs)
+		if err != nil {
+			return err
+		}
+		results = append(results, warm...)
+	}
 	for _, r := range results {
 		fmt.Fprintf(w, "%-44s %10s %10s %7.2f\n", r.name, ms(r.guardsh), ms(r.bash), float64(r.guardsh)/float64(r.bash))
 	}
@@ -99,7 +116,7 @@ type suite struct {
 func setup(dir string) (*suite, error) {
 	s := &suite{}
 	bin := filepath.Join(dir, "guardsh")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "github.com/guardsh/guardsh/cmd/guardsh")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "github.com/guardsh/guardsh/cmd/guardsh")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build guardsh: %v\n%s", err, out)
