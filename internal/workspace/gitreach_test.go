@@ -117,8 +117,17 @@ func TestGlobalReachCache(t *testing.T) {
 	cache := filepath.Join(base, "state", "gitreach.json")
 	env := lookupIn(map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "PATH": os.Getenv("PATH")})
 	first := GlobalReach(home, env, cache)
-	if _, err := os.Stat(cache); err != nil {
-		t.Fatalf("no cache written: %v", err)
+	written := func() map[string]os.FileInfo {
+		names, _ := filepath.Glob(filepath.Join(base, "state", "gitreach-*.json"))
+		out := map[string]os.FileInfo{}
+		for _, n := range names {
+			fi, _ := os.Stat(n)
+			out[n] = fi
+		}
+		return out
+	}
+	if len(written()) != 1 {
+		t.Fatalf("cache files written: %v, want one", written())
 	}
 	if again := GlobalReach(home, env, cache); !slices.Equal(again.Programs, first.Programs) || !slices.Equal(again.Files, first.Files) {
 		t.Errorf("cached %+v, computed %+v", again, first)
@@ -146,15 +155,30 @@ func TestGlobalReachCache(t *testing.T) {
 	if r := GlobalReach(home, env2, cache); !slices.Contains(r.Programs, "/opt/editor") {
 		t.Errorf("with GIT_CONFIG_PARAMETERS: Programs %q", r.Programs)
 	}
+	// Each key keeps its own answer: two environments taking turns
+	// write nothing more (they made every other command start git).
+	GlobalReach(home, env, cache)
+	before := written()
+	if len(before) != 2 {
+		t.Fatalf("cache files: %v, want one per key", before)
+	}
+	for range 3 {
+		GlobalReach(home, env2, cache)
+		GlobalReach(home, env, cache)
+	}
 	// What guardsh gives every real shell does not change the key: a
 	// guardsh inside a command keeps its parent's cache.
-	GlobalReach(home, env, cache)
-	before, _ := os.Stat(cache)
 	inner := lookupIn(map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "PATH": os.Getenv("PATH"),
 		"GIT_CONFIG_PARAMETERS": "'safe.bareRepository'='explicit'"})
 	GlobalReach(home, inner, cache)
-	if after, _ := os.Stat(cache); !os.SameFile(before, after) {
-		t.Error("the cache was written again for safe.bareRepository")
+	after := written()
+	for n, fi := range before {
+		if !os.SameFile(fi, after[n]) {
+			t.Errorf("%s was written again (keys taking turns, or safe.bareRepository)", n)
+		}
+	}
+	if len(after) != 2 {
+		t.Errorf("cache files: %v", after)
 	}
 }
 
