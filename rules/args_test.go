@@ -630,3 +630,14 @@ func TestForgetPathsRebuildsFromTheFileSystem(t *testing.T) {
 		t.Errorf("read of ~/real/id, which ~/keys now leads to, after ForgetPaths: %v, want deny", d)
 	}
 }
+
+// TestMayBeProc: mayBeProc is the four searches it replaced.
+func TestMayBeProc(t *testing.T) {
+	for _, p := range []string{"", "/", "/proc/1/environ", "/dev/fd/3", "/x/self", "/dev/stdin/..", "proc", "fd", "self", "/std",
+		"/pro/c", "/f/d", "/sel/f", "/st/d", "std", "/home/u/src", "/srv/app/README.md", "a/pr", "x/selfish", "p", "f", "s", "/"} {
+		want := strings.Contains(p, "proc") || strings.Contains(p, "fd") || strings.Contains(p, "self") || strings.Contains(p, "/std")
+		if got := mayBeProc(p); got != want {
+			t.Errorf("mayBeProc(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

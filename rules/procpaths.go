@@ -66,11 +66,38 @@ func procPath(p, cwd string) (string, bool) {
 // 34: `cat /dev/stdin/../.ssh/id_rsa < .`), however spelled (//proc/,
 // /proc/./), or could through ".." (see procDotDot).
 func isProcPath(p string) bool {
-	if !strings.Contains(p, "proc") && !strings.Contains(p, "fd") && !strings.Contains(p, "self") && !strings.Contains(p, "/std") {
+	if !mayBeProc(p) {
 		return false
 	}
 	s := squeeze(p)
 	return strings.HasPrefix(s, "/proc/") || strings.HasPrefix(s, "/dev/fd/") || strings.HasPrefix(s, "/dev/std") && stdDir(s) || procDotDot(s)
+}
+
+// mayBeProc reports whether p holds "proc", "fd", "self" or "/std", one
+// of which every path isProcPath takes holds: one pass over p where four
+// searches made isProcPath 3 % of deciding a command.
+func mayBeProc(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch rest := p[i:]; p[i] {
+		case 'p':
+			if strings.HasPrefix(rest, "proc") {
+				return true
+			}
+		case 'f':
+			if strings.HasPrefix(rest, "fd") {
+				return true
+			}
+		case 's':
+			if strings.HasPrefix(rest, "self") {
+				return true
+			}
+		case '/':
+			if strings.HasPrefix(rest, "/std") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stdDir reports a squeezed path below /dev/stdin, /dev/stdout or

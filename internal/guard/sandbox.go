@@ -216,6 +216,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	}
 	bypass := g.mode() == rules.Bypass
 	dropsSafety := sync.OnceValue(func() bool { return dropsGitSafety(o.Segments) })
+	found := map[string]string{} // see discover
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
@@ -254,7 +255,9 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 			if why != "" {
 				break
 			}
-			repo, _, ok := gitRepo(seg, dir)
+			// Only a repository inside the workspace is asked
+			// about: the search for one stops where it leaves it.
+			repo, _, ok := gitRepo(seg, dir, found, ws)
 			switch {
 			case !ok:
 				why = "git's repository is only known at run time, and its config and hooks may be of a command's making"
@@ -847,7 +850,7 @@ func (g *Guard) untrustedRepo(c Checked, cwds []string, cwdUnknown bool, where f
 		return fmt.Sprintf("(any: %v)", err)
 	}
 	for _, dir := range cwds {
-		repo, start, ok := gitRepo(seg, dir)
+		repo, start, ok := gitRepo(seg, dir, nil, "")
 		if !ok {
 			return "of a run-time directory"
 		}
@@ -988,9 +991,10 @@ func linkFree(p string) bool {
 // gitRepo returns, for seg run in dir, the directory git starts in (its
 // -C options followed) and the repository it uses there: the one
 // --git-dir, --work-tree or GIT_DIR (GIT_WORK_TREE) names, else the first
-// directory from the start up that holds .git, "" when there is none. ok
-// is false when a word it depends on is only known at run time.
-func gitRepo(seg interp.Segment, dir string) (repo, start string, ok bool) {
+// directory from the start up that holds .git, "" when there is none
+// (see discover, which found and within are for). ok is false when a word
+// it depends on is only known at run time.
+func gitRepo(seg interp.Segment, dir string, found map[string]string, within string) (repo, start string, ok bool) {
 	for _, a := range seg.Assigns {
 		if name, v, _ := strings.Cut(a.Value, "="); name == "GIT_DIR" || name == "GIT_WORK_TREE" {
 			if a.Dynamic() {
@@ -1030,15 +1034,35 @@ options:
 	if repo != "" {
 		return repo, dir, true
 	}
-	// git's discovery: the first directory from dir up that holds .git.
+	return discover(dir, found, within), dir, true
+}
+
+// discover returns the first directory from dir up that holds .git, as
+// git's discovery finds it, "" for none; with within set, only one at or
+// below within counts, and the search stops where it leaves within.
+// found, when not nil, keeps the answers of one decision (several git
+// segments in the same directories looked each one up again).
+func discover(dir string, found map[string]string, within string) string {
+	if r, ok := found[dir]; ok {
+		return r
+	}
+	r := ""
 	for d := dir; ; d = filepath.Dir(d) {
+		if within != "" && !JailWrites(d, []string{within}) {
+			break
+		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, dir, true
+			r = d
+			break
 		}
 		if d == "/" || d == "." {
-			return "", dir, true
+			break
 		}
 	}
+	if found != nil {
+		found[dir] = r
+	}
+	return r
 }
 
 // absIn returns p made absolute against dir, cleaned.
