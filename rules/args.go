@@ -1774,7 +1774,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		// Not there now, but the path read lexically is: a directory an
 		// earlier command of the same text makes leads there (attack run
 		// 32: `mkdir -p d && grep -r x d/../../.ssh` printed the key).
-		r, err := filepath.EvalSymlinks(cleaned)
+		r, err := sc.lk.evalSymlinks(cleaned)
 		if err != nil {
 			return
 		}

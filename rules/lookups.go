@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -39,6 +40,8 @@ type Lookups struct {
 	// (ENOSYS, EPERM): the walk looks up every component.
 	linkFree map[string]bool
 	noProbe  bool
+	// evals holds evalSymlinks's answers.
+	evals map[string]evalAnswer
 	// absent holds the paths a probe found missing (ENOENT) or below a
 	// file that is no directory (ENOTDIR) with no symlink on their way.
 	absent map[string]error
@@ -47,6 +50,31 @@ type Lookups struct {
 // tempDir returns os.TempDir(), read from the environment once for the
 // command's lookups (each of its segments asks, several times); a nil lk
 // reads it every time.
+// evalAnswer is one answer of filepath.EvalSymlinks.
+type evalAnswer struct {
+	path string
+	err  error
+}
+
+// evalSymlinks is filepath.EvalSymlinks with its answers kept for the
+// decision (a walker's directory that is not there was resolved again
+// for each directory a cd may lead to and each segment: 6 % of deciding
+// a command). A nil Lookups keeps nothing.
+func (lk *Lookups) evalSymlinks(p string) (string, error) {
+	if lk == nil {
+		return filepath.EvalSymlinks(p)
+	}
+	if a, ok := lk.evals[p]; ok {
+		return a.path, a.err
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if lk.evals == nil {
+		lk.evals = map[string]evalAnswer{}
+	}
+	lk.evals[p] = evalAnswer{r, err}
+	return r, err
+}
+
 func (lk *Lookups) tempDir() string {
 	if lk == nil {
 		return os.TempDir()
