@@ -291,8 +291,10 @@ var builtinRedactions = append([]redaction{
 	{"URL credentials", `(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@'"]*:[^/\s@'"]+@`, 1, []string{"://"}, nil},
 	// Any option whose last word is one of these (--http-password,
 	// --docker-password, --access-token), not --no-… (attack run 61).
-	{"password option", `(?i)((?:^|[\s'"=])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+))` + shellWord, 1,
-		[]string{"-pass", "-token", "-api", "-secret", "-client"}, notNegated},
+	// Also --auth USER:PW (HTTPie), --pat (Azure DevOps' personal access
+	// token), keytool's -storepass and -keypass, gpg's --passphrase.
+	{"password option", `(?i)((?:^|[\s'"=])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|auth|pat|storepass|keypass)(?:=|[ \t]+))` + shellWord, 1,
+		[]string{"-pass", "-token", "-api", "-secret", "-client", "-auth", "-pat", "-storepass", "-keypass"}, notNegated},
 	// The value follows = at once (NAME= prog is an empty value and a
 	// program), or = with blanks before it (SECRET_KEY = 'v' in a
 	// here-document's Python), or a colon and blanks, never a newline: a

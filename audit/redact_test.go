@@ -307,6 +307,11 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`curl '-u' 'bob:S3CRETp4' https://x`, "S3CRETp4", `curl '-u' `},
 		{`curl -E client.pem:S3CRETp5 https://x`, "S3CRETp5", "curl -E "},
 		{`curl --cert=client.pem:S3CRETp6 https://x`, "S3CRETp6", "curl --cert="},
+		{`http --auth bob:S3CRETp7 https://x`, "S3CRETp7", "http --auth "},
+		{`az devops login --pat S3CRETp8`, "S3CRETp8", "--pat "},
+		{`keytool -genkey -storepass S3CRETp9 -keypass S3CRETq1 -keystore k.jks`, "S3CRETp9", "-storepass "},
+		{`keytool -genkey -storepass S3CRETp9 -keypass S3CRETq1 -keystore k.jks`, "S3CRETq1", " -keystore k.jks"},
+		{`gpg --batch --passphrase S3CRETq2 -d f.gpg`, "S3CRETq2", " -d f.gpg"},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
@@ -404,5 +409,18 @@ func TestRedactorCleansReasonsOfArgvSecrets(t *testing.T) {
 	}
 	if got := rec.Segments[0].Reason; !strings.HasPrefix(got, "argument …") {
 		t.Errorf("reason %q: want the rest kept", got)
+	}
+}
+
+// TestRedactorKeepsOptionsThatHoldNoSecret: the password option's names
+// added for attack run 67's misses (auth, pat, storepass, keypass,
+// passphrase) take only options of those names.
+func TestRedactorKeepsOptionsThatHoldNoSecret(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	for _, in := range []string{`git commit --author "A <a@b.c>" -m x`, `tool --path src/x`, `http --auth-type bearer x`,
+		`mongo --authenticationDatabase admin`, `gpg --passphrase-fd 0 -d f`, `ls --pattern '*.go'`} {
+		if got := r.Command(in, nil); got != in {
+			t.Errorf("Command(%q) = %q, want it unchanged", in, got)
+		}
 	}
 }
