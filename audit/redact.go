@@ -149,6 +149,12 @@ var programPasswords = []struct {
 	{"ssh-keygen", `ssh-keygen`, "ssh-keygen", []string{"-N", "-P"}, nil, true},
 	{"openssl", `openssl`, "openssl", []string{"-k", "-passin", "-passout"}, nil, false},
 	{"curl", `curl`, "curl", []string{"-b", "--cookie"}, nil, true},
+	// Attack run 69: HTTPie's -a USER:PW, unzip's -P, the OpenLDAP
+	// tools' -w, PuTTY's -pw.
+	{"HTTPie", `https?`, "http", []string{"-a", "--auth"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], ":") }, true},
+	{"unzip", `unzip`, "unzip", []string{"-P"}, nil, true},
+	{"OpenLDAP", `ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)`, "ldap", []string{"-w"}, nil, true},
+	{"PuTTY", `(?:pscp|plink|psftp)`, "-pw", []string{"-pw"}, nil, false},
 	// A client certificate's passphrase after its file (curl(1) -E
 	// CERT[:PASSWORD]); the file's name goes with it (attack run 67).
 	{"curl certificate", `curl`, "curl", []string{"-E", "--cert"}, func(s string, m []int) bool { return strings.Contains(s[m[3]:m[1]], ":") }, true},
@@ -292,9 +298,10 @@ var builtinRedactions = append([]redaction{
 	// Any option whose last word is one of these (--http-password,
 	// --docker-password, --access-token), not --no-… (attack run 61).
 	// Also --auth USER:PW (HTTPie), --pat (Azure DevOps' personal access
-	// token), keytool's -storepass and -keypass, gpg's --passphrase.
-	{"password option", `(?i)((?:^|[\s'"=])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|auth|pat|storepass|keypass)(?:=|[ \t]+))` + shellWord, 1,
-		[]string{"-pass", "-token", "-api", "-secret", "-client", "-auth", "-pat", "-storepass", "-keypass"}, notNegated},
+	// token), keytool's -storepass and -keypass (and -srcstorepass,
+	// -deststorepass, -destkeypass …), gpg's --passphrase.
+	{"password option", `(?i)((?:^|[\s'"=])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|auth|pat|(?:src|dest|new)?(?:storepass|keypass))(?:=|[ \t]+))` + shellWord, 1,
+		[]string{"-pass", "-token", "-api", "-secret", "-client", "-auth", "-pat", "storepass", "keypass"}, notNegated},
 	// The value follows = at once (NAME= prog is an empty value and a
 	// program), or = with blanks before it (SECRET_KEY = 'v' in a
 	// here-document's Python), or a colon and blanks, never a newline: a
@@ -467,20 +474,44 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 	return replaceSpans(cmd, spans)
 }
 
-// withoutContinuations returns s with every backslash-newline removed,
-// and, for each byte of the result, its offset in s. (A backslash-newline
-// inside single quotes, or after an escaped backslash, is removed too:
-// only redaction uses it, and a span too wide hides more, not less.)
+// withoutContinuations returns s with every line continuation removed
+// (a backslash-newline outside single quotes and comments whose backslash
+// is not itself escaped, as bash reads it), and, for each byte of the
+// result, its offset in s. An escaped backslash before a newline (`\\`⏎)
+// ends the line: read as a continuation it joined the next command to a
+// password option, whose value the record then hid (attack run 69).
+// Only redaction uses it: a span it finds covers at most a word of the
+// text as bash reads it.
 func withoutContinuations(s string) (string, []int) {
 	var b strings.Builder
 	at := make([]int, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n' {
-			i++
-			continue
-		}
+	keep := func(i int) {
 		b.WriteByte(s[i])
 		at = append(at, i)
+	}
+	single, double, comment := false, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case comment:
+			comment = c != '\n'
+		case single:
+			single = c != '\''
+		case c == '\\' && i+1 < len(s):
+			if s[i+1] == '\n' {
+				i++ // a continuation
+				continue
+			}
+			keep(i) // the backslash and what it escapes
+			i++
+		case c == '"':
+			double = !double
+		case c == '\'' && !double:
+			single = true
+		case c == '#' && !double && (i == 0 || isBlank(s[i-1]) || strings.IndexByte(";&|()", s[i-1]) >= 0):
+			comment = true
+		}
+		keep(i)
 	}
 	return b.String(), at
 }

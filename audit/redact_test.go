@@ -312,6 +312,16 @@ func TestRedactorCommandFormsAttackRun59(t *testing.T) {
 		{`keytool -genkey -storepass S3CRETp9 -keypass S3CRETq1 -keystore k.jks`, "S3CRETp9", "-storepass "},
 		{`keytool -genkey -storepass S3CRETp9 -keypass S3CRETq1 -keystore k.jks`, "S3CRETq1", " -keystore k.jks"},
 		{`gpg --batch --passphrase S3CRETq2 -d f.gpg`, "S3CRETq2", " -d f.gpg"},
+		// Attack run 69's misses.
+		{`keytool -importkeystore -srcstorepass S3CRETq4 -deststorepass S3CRETq5 -destkeypass S3CRETq6 -x y`, "S3CRETq4", " -x y"},
+		{`keytool -importkeystore -srcstorepass S3CRETq4 -deststorepass S3CRETq5 -destkeypass S3CRETq6 -x y`, "S3CRETq5", " -x y"},
+		{`keytool -importkeystore -srcstorepass S3CRETq4 -deststorepass S3CRETq5 -destkeypass S3CRETq6 -x y`, "S3CRETq6", " -x y"},
+		{`http -a bob:S3CRETq7 https://x/api`, "S3CRETq7", " https://x/api"},
+		{`unzip -P S3CRETq8 a.zip`, "S3CRETq8", " a.zip"},
+		{`ldapsearch -x -D cn=admin -w S3CRETq9 -b dc=x`, "S3CRETq9", " -b dc=x"},
+		{`pscp -pw S3CRETr1 f user@h:`, "S3CRETr1", " f user@h:"},
+		// A continuation inside double quotes joins too.
+		{"curl -H \"Authorization: Bearer \\\nS3CRETq3abcdefgh\" https://x", "S3CRETq3", "Authorization: "},
 	} {
 		got := r.Command(tc.in, nil)
 		if strings.Contains(got, tc.secret) || !strings.Contains(got, tc.keep) || !strings.Contains(got, audit.Redacted) {
@@ -421,6 +431,25 @@ func TestRedactorKeepsOptionsThatHoldNoSecret(t *testing.T) {
 		`mongo --authenticationDatabase admin`, `gpg --passphrase-fd 0 -d f`, `ls --pattern '*.go'`} {
 		if got := r.Command(in, nil); got != in {
 			t.Errorf("Command(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// TestRedactorKeepsCommandsAfterAnEscapedBackslash: a newline after an
+// escaped backslash, in single quotes or after a comment is no line
+// continuation: the command on the next line is kept whole (attack run
+// 69: `echo --password \\` then `touch F` was recorded as `echo
+// --password [REDACTED] F`).
+func TestRedactorKeepsCommandsAfterAnEscapedBackslash(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	for _, tc := range []struct{ in, keep string }{
+		{"echo --password \\\\\ntouch F", "\ntouch F"},
+		{"TOKEN=\\\\\ntouch P6 && echo ok", "\ntouch P6 && echo ok"},
+		{"echo x # --password \\\ntouch F", "\ntouch F"},
+		{"echo '--password \\\ntouch F'", "touch F'"},
+	} {
+		if got := r.Command(tc.in, nil); !strings.Contains(got, tc.keep) {
+			t.Errorf("Command(%q) = %q: want %q kept", tc.in, got, tc.keep)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -106,28 +107,41 @@ var curlSwitches = sync.OnceValue(func() map[string]bool {
 })
 
 // curlReadsConfig reports whether curl, given args, reads a default
-// config file that exists (curl(1) --config, "Default config file":
-// $CURL_HOME/.curlrc, $XDG_CONFIG_HOME/.curlrc, $HOME/.curlrc, and
-// ~/.config/.curlrc for good measure), which it does unless -q
-// (--disable) is its first argument. A line there adds any option — a
-// proxy, data to send, a file to write — to every curl: a loopback GET
-// went to another host with POST data (attack run 68, a ~/.curlrc with
-// proxy and data lines).
-func curlReadsConfig(args []string, getenv func(string) string) bool {
+// config file that exists, which it does unless -q (--disable) is its
+// first argument. A line there adds any option — a proxy, data to send, a
+// file to write — to every curl: a loopback GET went to another host with
+// POST data (attack run 68, a ~/.curlrc with proxy and data lines). The
+// names looked at are more than curl(1) "Default config file" lists, as
+// curl versions differ (7.88 reads $XDG_CONFIG_HOME/curlrc and
+// ~/.config/curlrc, no dot: attack run 69): .curlrc, curlrc, .config/curlrc
+// and .config/.curlrc in $CURL_HOME, $XDG_CONFIG_HOME, $HOME and the
+// account's home from the user database (home, given when known).
+func curlReadsConfig(args []string, getenv func(string) string, home string) bool {
 	if len(args) > 0 && (args[0] == "-q" || args[0] == "--disable") {
 		return false
 	}
-	home := getenv("HOME")
-	for _, dir := range []string{getenv("CURL_HOME"), getenv("XDG_CONFIG_HOME"), home, filepath.Join(home, ".config")} {
+	for _, dir := range []string{getenv("CURL_HOME"), getenv("XDG_CONFIG_HOME"), getenv("HOME"), home} {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, ".curlrc")); !errors.Is(err, fs.ErrNotExist) {
-			return true // there, or not known not to be
+		for _, name := range []string{".curlrc", "curlrc", ".config/curlrc", ".config/.curlrc"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+				return true // there, or not known not to be
+			}
 		}
 	}
 	return false
 }
+
+// curlAccountHome is the home directory of the account in the user
+// database ("" when unknown), which curl falls back to for its config
+// file. (A variable: tests look elsewhere.)
+var curlAccountHome = sync.OnceValue(func() string {
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
+})
 
 // loopbackURL reports whether s is an http or https URL for this machine:
 // host localhost or a loopback address (127.0.0.0/8, ::1), an optional

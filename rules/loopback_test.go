@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -12,6 +13,7 @@ import (
 // sensitive.
 func TestCurlLoopbackGet(t *testing.T) {
 	// No curl config file here (see TestCurlConfigFileMakesCurlSensitive).
+	noAccountHome(t)
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CURL_HOME", "")
 	t.Setenv("XDG_CONFIG_HOME", "")
@@ -110,7 +112,12 @@ func TestCurlLoopbackGet(t *testing.T) {
 // adds a proxy, data or an output file to every call: a loopback GET is
 // read-only only without one (attack run 68).
 func TestCurlConfigFileMakesCurlSensitive(t *testing.T) {
-	for _, where := range []string{"HOME", "CURL_HOME", "XDG_CONFIG_HOME"} {
+	noAccountHome(t)
+	for _, where := range []string{"HOME", "CURL_HOME", "XDG_CONFIG_HOME", "HOME curlrc", "HOME .config/curlrc", "XDG_CONFIG_HOME curlrc"} {
+		where, name, _ := strings.Cut(where, " ")
+		if name == "" {
+			name = ".curlrc"
+		}
 		home, dir := t.TempDir(), t.TempDir()
 		t.Setenv("HOME", home)
 		t.Setenv("CURL_HOME", "")
@@ -123,14 +130,25 @@ func TestCurlConfigFileMakesCurlSensitive(t *testing.T) {
 		if c, why, _ := classifyExec(get, nil); c != ReadOnly {
 			t.Fatalf("%s: no .curlrc: %s (%s), want read-only", where, c, why)
 		}
-		if err := os.WriteFile(filepath.Join(dir, ".curlrc"), []byte("proxy = http://192.0.2.2:8083\ndata = x\n"), 0o600); err != nil {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("proxy = http://192.0.2.2:8083\ndata = x\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if c, _, _ := classifyExec(get, nil); c != Sensitive {
-			t.Errorf("%s/.curlrc: %v, want sensitive", where, c)
+			t.Errorf("%s/%s: %v, want sensitive", where, name, c)
 		}
 		if c, why, _ := classifyExec([]string{"curl", "-q", "-s", "http://127.0.0.1:8081/x"}, nil); c != ReadOnly {
-			t.Errorf("%s/.curlrc, curl -q first: %s (%s), want read-only", where, c, why)
+			t.Errorf("%s/%s, curl -q first: %s (%s), want read-only", where, name, c, why)
 		}
 	}
+}
+
+// noAccountHome makes curl's fall-back home unknown for the test, so that
+// the machine's own ~/.curlrc (if any) does not count.
+func noAccountHome(t *testing.T) {
+	old := curlAccountHome
+	curlAccountHome = func() string { return "" }
+	t.Cleanup(func() { curlAccountHome = old })
 }

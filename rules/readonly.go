@@ -555,7 +555,7 @@ func classifyExec(words, assigns []string) (c Class, why string, badAssign bool)
 	if (name == "jq" || name == "yq") && jqModules(name, words[1:]) {
 		return Sensitive, name + "'s program imports or includes a module, a file path rules do not see (jq(1) MODULES), or is only known at run time", false
 	}
-	if name == "curl" && curlLoopbackGet(words[1:]) && !curlReadsConfig(words[1:], os.Getenv) {
+	if name == "curl" && curlLoopbackGet(words[1:]) && !curlReadsConfig(words[1:], os.Getenv, curlAccountHome()) {
 		return ReadOnly, describeLoopback(name), false
 	}
 	prog := readOnlyProgram(name)

@@ -609,6 +609,10 @@ func TestNestedRepositoryAsks(t *testing.T) {
 		"git status":                                         rules.Allow,
 		"cd src && git status":                               rules.Allow,
 		"cd sub && git config user.name":                     rules.Ask, // a read outside the read-only table asks anyway
+		// The directory written with doubled slashes (attack run 69).
+		"cd /" + ws + "/sub && git status":      rules.Ask,
+		"cd " + root + "//ws/sub && git status": rules.Ask,
+		"cd " + ws + "//sub/. && git status":    rules.Ask,
 	} {
 		if o := g.Evaluate(text); o.Decision != want {
 			t.Errorf("%q is %v, want %v\n%s", text, o.Decision, want, describeOutcome(o))

@@ -217,6 +217,14 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 	bypass := g.mode() == rules.Bypass
 	dropsSafety := sync.OnceValue(func() bool { return dropsGitSafety(o.Segments) })
 	found := map[string]string{} // see discover
+	// A cd's directory as written (//ws/sub, ~//ws): compared with the
+	// workspace as text, it was outside it, and the nested repository
+	// there went unasked (attack run 69).
+	clean := make([]string, len(cwds))
+	for k, d := range cwds {
+		clean[k] = filepath.Clean(d)
+	}
+	cwds = clean
 	for i := range o.Segments {
 		c := &o.Segments[i]
 		seg := c.Segment
@@ -1043,6 +1051,7 @@ options:
 // found, when not nil, keeps the answers of one decision (several git
 // segments in the same directories looked each one up again).
 func discover(dir string, found map[string]string, within string) string {
+	dir = filepath.Clean(dir)
 	if r, ok := found[dir]; ok {
 		return r
 	}
