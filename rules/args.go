@@ -243,6 +243,10 @@ func (a *argHit) clause() string {
 		return fmt.Sprintf("%s is relative to a working directory a cd made only known at run time, and could match %s", arg, rule)
 	case a.newFile:
 		return fmt.Sprintf("%s names nothing yet, and as a file the program could make it could match %s", arg, rule)
+	case a.walker != "" && a.holds != "" && (a.walker == "rm" || a.walker == "rmdir" || a.walker == "shred"):
+		// Removing the tree, not searching it: no search to narrow (a
+		// new user's `rm -rf .` was told to name directories to search).
+		return fmt.Sprintf("%s is a directory %s removes with all it holds, %s among it, which matches %s", arg, a.walker, a.holds, rule)
 	case a.walker != "" && a.holds != "":
 		skip := "name the directories to search instead"
 		if a.walker == "grep" || a.walker == "egrep" || a.walker == "fgrep" || a.walker == "rgrep" {

@@ -641,3 +641,18 @@ func TestMayBeProc(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovedTreeReason: rm -r of a directory holding a secret asks, and
+// says it removes the tree rather than telling the user to narrow a
+// search (a new user's `rm -rf .` beside a .env).
+func TestRemovedTreeReason(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, ".env"), []byte("A=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: t.TempDir(), Workspace: ws}
+	v := Default().Decide(exec("rm", "-rf", "."), ctx)
+	if v.Decision != Ask || !strings.Contains(v.Reason, "rm removes with all it holds, .env among it") || strings.Contains(v.Reason, "search") {
+		t.Errorf("rm -rf . beside a .env: %v (%s)", v.Decision, v.Reason)
+	}
+}

@@ -137,7 +137,7 @@ func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
 		return Privilege
 	case packageRunners()[name], networkUse(words):
 		return Network
-	case destructivePrograms()[name], destructiveGit(words):
+	case destructivePrograms()[name], destructiveGit(words), destructiveFind(name, words):
 		return Destructive
 	case gitWritesConfig(words):
 		// The repository's config is a protected path: what writes it
@@ -192,6 +192,14 @@ func dryRun(args []string) bool {
 // --, switch --discard-changes, stash drop/clear, push --force
 // (git-reset(1), git-clean(1), git-checkout(1), git-stash(1),
 // git-push(1)).
+// destructiveFind reports a find that deletes what it walks (GNU find(1)
+// -delete): as destructive as rm -r, and it asked nothing where rm -rf .
+// did (a new user's `find . -delete` removed a repository, .git and all,
+// in a jail that only contains the workspace).
+func destructiveFind(name string, words []string) bool {
+	return (name == "find" || name == "gfind" || name == "bfs") && slices.Contains(words[1:], "-delete")
+}
+
 func destructiveGit(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false

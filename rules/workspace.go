@@ -40,6 +40,43 @@ var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
 // backupSuffix reports a backup suffix that makes no protected name of a
 // file's when added to it (sed -i.bak, cp -b -S .orig): another could
 // (`.json` after `.mcp`, `t/hooks/pre-commit` after `.gi`).
+// findStarts returns the start paths of find's arguments (GNU find(1):
+// after the options -H, -L, -P, -D DEBUG and -ON, up to the first word
+// that starts an expression), "." when there is none; ok is false when an
+// action writes a file it names (-fprint, -fprint0, -fprintf, -fls) or a
+// word is only known at run time where a start path may be.
+func findStarts(args []string) (starts []string, ok bool) {
+	i := 0
+	for i < len(args) {
+		switch a := args[i]; {
+		case a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O"):
+			i++
+			continue
+		case a == "-D":
+			i += 2
+			continue
+		}
+		break
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
+			break
+		}
+		starts = append(starts, a)
+	}
+	for _, a := range args[i:] {
+		switch a {
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			return nil, false
+		}
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	return starts, true
+}
+
 func backupSuffix(s string) bool {
 	switch s {
 	case ".bak", ".orig", ".old", ".backup", ".save", "~":
@@ -57,7 +94,7 @@ type writerOptions struct{ flags, withArg string }
 // words (git, or a workspace writer given arguments); for any other
 // command it answers false, wherever it is run.
 func checksWrites(words []string) bool {
-	if words[0] == "git" {
+	if words[0] == "git" || destructiveFind(words[0], words) {
 		return true
 	}
 	_, ok := workspaceWriters()[words[0]]
@@ -94,6 +131,20 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, "" // what Prepared.SameIn counts on
 	}
 	name := words[0]
+	if destructiveFind(name, words) {
+		// find -delete removes what it finds below its start paths: as
+		// rm -rf of them, inside the workspace and holding no protected
+		// path (find . -delete would take .git with it). Actions that
+		// write a file it names (-fprint …) are no workspace write.
+		starts, ok := findStarts(words[1:])
+		if !ok {
+			return false, ""
+		}
+		if ok, _ := p.writesOnlyWorkspace(append([]string{"rm", "-rf", "--"}, starts...), ctx, globs, 0); !ok {
+			return false, ""
+		}
+		return true, "find -delete changes only files inside the workspace"
+	}
 	if name == "git" {
 		ok, why := p.gitWritesOnlyWorkspace(words, ctx)
 		if ok && words[1] == "mv" && (p.landsProtected(words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(gitMvOpts(words[2:]), ctx, nil)) {

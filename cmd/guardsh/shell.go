@@ -753,19 +753,30 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			// it moves the replacement aside, out of git's and the
 			// editors' way.
 			ws := s.guard.Context.Workspace
-			var moved, left []string
+			var moved, left, removed []string
 			for _, d := range tampered { // all moved aside, the first listed
-				if to, err := sandbox.Quarantine(d, ws); err == nil {
+				if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
+					// Deleted, not replaced: nothing to move aside (a
+					// new user's `find . -delete` took .git, and was told
+					// of a replacement it could not find).
+					removed = append(removed, sandbox.Changed([]string{d}, ws))
+				} else if to, err := sandbox.Quarantine(d, ws); err == nil {
 					moved = append(moved, sandbox.Changed([]string{d}, ws)+" (moved to "+sandbox.Changed([]string{to}, ws)+")")
 				} else {
 					fmt.Fprintf(s.stderr, "guardsh: %v\n", err)
 					left = append(left, sandbox.Changed([]string{d}, ws))
 				}
 			}
-			all := append(moved, left...)
-			what := strings.Join(firstOf(all), ", ") + moreThan(all)
-			fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put back what was there: check it before running git or anything else there\n", what)
-			rec.Sandbox += "; tampered " + what
+			if len(removed) > 0 {
+				what := strings.Join(firstOf(removed), ", ") + moreThan(removed)
+				fmt.Fprintf(s.stderr, "guardsh: sandbox: the command removed %s, which held protected paths; the jail keeps the workspace's protected files, not what else was there: restore it from a clone or a backup\n", what)
+				rec.Sandbox += "; removed " + what
+			}
+			if all := append(moved, left...); len(all) > 0 {
+				what := strings.Join(firstOf(all), ", ") + moreThan(all)
+				fmt.Fprintf(s.stderr, "guardsh: sandbox: the command replaced %s, which holds protected paths; guardsh did not put back what was there: check it before running git or anything else there\n", what)
+				rec.Sandbox += "; tampered " + what
+			}
 		}
 		if len(changed)+len(tampered) > 0 {
 			hinted = true
