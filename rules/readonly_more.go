@@ -66,8 +66,8 @@ import "sync"
 //     truncate: they write files.
 var moreReadOnlyPrograms = []program{
 	// node: a syntax check only.
-	{Name: "node", Source: nodeCheckSource, Require: []string{"--check", "-c"}, Only: []string{"--check", "-c"}, MaxOperands: 1},
-	{Name: "nodejs", Source: nodeCheckSource, Require: []string{"--check", "-c"}, Only: []string{"--check", "-c"}, MaxOperands: 1},
+	{Name: "node", Source: nodeCheckSource, Require: []string{"--check", "-c", "--version", "-v"}, Only: []string{"--check", "-c", "--version", "-v"}, MaxOperands: 1},
+	{Name: "nodejs", Source: nodeCheckSource, Require: []string{"--check", "-c", "--version", "-v"}, Only: []string{"--check", "-c", "--version", "-v"}, MaxOperands: 1},
 
 	// npm: the version only.
 	{Name: "npm", Source: "npm 11 lib/npm.js: for -v/--version npm prints its version and returns before it creates its cache, log files or timers (checked: no log file is written); every other command writes a debug log or contacts the registry (see the list above this table)",
@@ -251,7 +251,7 @@ var moreReadOnlyPrograms = []program{
 		}},
 }
 
-const nodeCheckSource = "node(1) -c/--check: \"Syntax check the script without executing\" (checked with node 20: a script that writes a file, CommonJS or ES module, is parsed and not run; node refuses -c with -e); only -c/--check is allowed and it must come first, since every other option may run code (-r/--require and --import preload modules even under --check — checked with NODE_OPTIONS=--require, a dangerous name — and --env-file can set NODE_OPTIONS); one operand, the script"
+const nodeCheckSource = "node(1) -c/--check: \"Syntax check the script without executing\" (checked with node 20: a script that writes a file, CommonJS or ES module, is parsed and not run; node refuses -c with -e); only -c/--check is allowed and it must come first, since every other option may run code (-r/--require and --import preload modules even under --check — checked with NODE_OPTIONS=--require, a dangerous name — and --env-file can set NODE_OPTIONS); one operand, the script; and -v/--version, which prints the version and runs nothing (checked with node 20: not a NODE_OPTIONS --require module, not a script operand)"
 
 const ipSource = "iproute2 ip(8): `ip [OPTIONS] OBJECT [show|list] [FILTER]` for addresses, links, routes and neighbours prints them (no command is list); the allowed global options only format output (-f/-family picks the family); excluded: every other object and command (add, del, set, flush, change, replace, save/restore, netns exec, monitor…), -b/-batch (runs commands from a file), -force, -n/-netns and -a/-all (run the command in other namespaces), and abbreviations other than a, l, r"
 

@@ -22,6 +22,11 @@ var moreCases = []struct {
 	{w("nodejs", "--check", "app.js"), ReadOnly},
 	{w("node", "-c"), ReadOnly}, // checks stdin
 	{w("node", "--check", "--", "app.js"), ReadOnly},
+	{w("node", "--version"), ReadOnly},
+	{w("node", "-v"), ReadOnly},
+	{w("nodejs", "--version"), ReadOnly},
+	{w("node", "-e", "1"), Sensitive},
+	{w("node", "--version", "-r", "./hook.js"), Sensitive},
 	{w("node", "app.js"), Sensitive},                               // runs it
 	{w("node", "app.js", "--check"), Sensitive},                    // --check is the script's argument
 	{w("node", "--check", "-r", "./hook.js", "app.js"), Sensitive}, // preloads run under --check
