@@ -40,6 +40,65 @@ var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
 // backupSuffix reports a backup suffix that makes no protected name of a
 // file's when added to it (sed -i.bak, cp -b -S .orig): another could
 // (`.json` after `.mcp`, `t/hooks/pre-commit` after `.gi`).
+// mktempTarget returns the path mktemp(1) (GNU coreutils 9) makes for
+// args, its X's as they are, and whether it makes a directory (-d): the
+// template (tmp.XXXXXXXXXX when none) in the -p/--tmpdir directory, or
+// with -t or --tmpdir and no directory in the temp directory ($TMPDIR,
+// else /tmp), else the template as a path from the working directory. ok
+// is false for an option it does not know or a second template.
+func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
+	template, in, inTemp := "", "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+2 < len(args) {
+				return "", false, false
+			}
+			if i+1 < len(args) {
+				template = args[i+1]
+			}
+			i = len(args)
+		case a == "-d" || a == "--directory":
+			dir = true
+		case a == "-q" || a == "--quiet" || a == "-u" || a == "--dry-run" || strings.HasPrefix(a, "--suffix="):
+		case a == "-t":
+			inTemp = true
+		case a == "-p":
+			if i+1 >= len(args) {
+				return "", false, false
+			}
+			in = args[i+1]
+			i++
+		case a == "--tmpdir":
+			inTemp = true
+		case strings.HasPrefix(a, "--tmpdir="):
+			in = strings.TrimPrefix(a, "--tmpdir=")
+		case strings.HasPrefix(a, "-p") && len(a) > 2:
+			in = a[2:]
+		case strings.HasPrefix(a, "-") && a != "-":
+			return "", false, false
+		case template != "":
+			return "", false, false
+		default:
+			template = a
+		}
+	}
+	if template == "" {
+		template, inTemp = "tmp.XXXXXXXXXX", true
+	}
+	if in == "" && inTemp {
+		in = ctx.Lookups.tempDir()
+		if len(ctx.TempDirs) > 0 {
+			in = ctx.TempDirs[0]
+		}
+	}
+	if in != "" {
+		template = filepath.Join(in, template)
+	}
+	return template, dir, true
+}
+
 // findStarts returns the start paths of find's arguments (GNU find(1):
 // after the options -H, -L, -P, -D DEBUG and -ON, up to the first word
 // that starts an expression), "." when there is none; ok is false when an
@@ -94,7 +153,7 @@ type writerOptions struct{ flags, withArg string }
 // words (git, or a workspace writer given arguments); for any other
 // command it answers false, wherever it is run.
 func checksWrites(words []string) bool {
-	if words[0] == "git" || destructiveFind(words[0], words) {
+	if words[0] == "git" || words[0] == "mktemp" || destructiveFind(words[0], words) {
 		return true
 	}
 	_, ok := workspaceWriters()[words[0]]
@@ -144,6 +203,22 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			return false, ""
 		}
 		return true, "find -delete changes only files inside the workspace"
+	}
+	if name == "mktemp" {
+		// mktemp makes one new file or directory from a template: as
+		// touch (mkdir) of where it lands.
+		target, dir, ok := mktempTarget(words[1:], ctx)
+		if !ok {
+			return false, ""
+		}
+		maker := "touch"
+		if dir {
+			maker = "mkdir"
+		}
+		if ok, why := p.writesOnlyWorkspace([]string{maker, "--", target}, ctx, globs, 0); ok {
+			return true, strings.Replace(why, maker, "mktemp", 1)
+		}
+		return false, ""
 	}
 	if name == "git" {
 		ok, why := p.gitWritesOnlyWorkspace(words, ctx)

@@ -51,6 +51,14 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"find", "out", "-delete"}, Ask},
 		{[]string{"find", "build", "-delete", "-fprint", "/tmp/x"}, Ask},
 		{[]string{"find", Hole, "-delete"}, Ask},
+		// mktemp as touch of where its file lands (a new user's
+		// `mktemp` asked as an unknown program).
+		{[]string{"mktemp", "build/x.XXXX"}, Allow},
+		{[]string{"mktemp", "-d", "-p", "sub", "d.XXXX"}, Allow},
+		{[]string{"mktemp", "-p", "/etc", "x.XXX"}, Ask},
+		{[]string{"mktemp", ".git/hooks/pre-commitXXX"}, Ask},
+		{[]string{"mktemp", "a", "b"}, Ask},
+		{[]string{"mktemp", "--bogus"}, Ask},
 		{[]string{"cp", "f", "out/x"}, Ask},
 		{[]string{"cp", "/etc/hostname", "x"}, Ask},
 		{[]string{"touch", ".git/config"}, Ask},
@@ -404,6 +412,33 @@ func TestSensitivity(t *testing.T) {
 	for _, s := range []Subject{{Kind: KindExec, Words: []string{"ls"}}, {Kind: KindWrite, Words: []string{ws + "/out"}}} {
 		if v := p.Decide(s, ctx); v.Sensitivity != "" {
 			t.Errorf("%q: sensitivity %q for class %s", s.Words, v.Sensitivity, v.Class)
+		}
+	}
+}
+
+// TestMktempInTheTempDirectory: mktemp with no template, or with -t or
+// --tmpdir, makes its file in the temp directory, a workspace write in
+// mode auto; -p elsewhere asks.
+func TestMktempInTheTempDirectory(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	ws := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{tmp}, LinksOnlyHere: true}
+	for _, c := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"mktemp"}, Allow},
+		{[]string{"mktemp", "-d"}, Allow},
+		{[]string{"mktemp", "-t", "foo.XXXX"}, Allow},
+		{[]string{"mktemp", "--tmpdir", "foo.XXXX"}, Allow},
+		{[]string{"mktemp", "-p", home, "x.XXXX"}, Ask},
+	} {
+		if v := p.Decide(exec(c.words...), ctx); v.Decision != c.want {
+			t.Errorf("%q: %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
 		}
 	}
 }
