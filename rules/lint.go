@@ -501,7 +501,10 @@ func lintRules(rs []Rule) []Finding {
 						r.Decision, r.Pattern, lr.written)
 				}
 			}
-			if lr.anchor == '.' {
+			if lr.anchor == '.' && r.Decision != Allow {
+				// (A relative allow rule is only narrower than it may
+				// look: the README's `build/*` is one, and lint flagged
+				// it, a new user's find.)
 				warn(r, "%s rule %q is relative: it is matched under the workspace (the root of the git work tree holding the working directory, else the working directory), which changes with where a command runs; start it with \"/\" or \"~/\" to name one place",
 					r.Decision, r.Pattern)
 			}

@@ -247,6 +247,7 @@ func TestLintWarnings(t *testing.T) {
 
 		// Relative paths.
 		{"relative path", "rules:\n  write:\n    deny: [\".env\"]\n", []expect{want(3, W, `deny rule ".env" is relative: it is matched under the workspace`)}},
+		{"relative allow path", "rules:\n  write:\n    allow: [\"build/*\"]\n", nil},
 		{"not relative: ~ and /", "rules:\n  write:\n    deny: [\"~\", \"~/x\", \"/x\"]\n", nil},
 
 		// Paths not written as matched.
