@@ -40,6 +40,42 @@ var workspaceWriters = sync.OnceValue(func() map[string]writerOptions {
 // backupSuffix reports a backup suffix that makes no protected name of a
 // file's when added to it (sed -i.bak, cp -b -S .orig): another could
 // (`.json` after `.mcp`, `t/hooks/pre-commit` after `.gi`).
+// killsOwnJobs reports a kill whose every operand is a job of the shell
+// that runs it (%N, %%, %+, %-, bash(1) JOB CONTROL), after at most a
+// signal option: it signals only what the same command started (a new
+// user's `server & …; kill %1` asked as destructive).
+func killsOwnJobs(words []string) bool {
+	if len(words) < 2 || words[0] != "kill" {
+		return false
+	}
+	args := words[1:]
+	if strings.HasPrefix(args[0], "-") && args[0] != "-" && !strings.Contains(args[0], Hole) {
+		switch a := args[0]; {
+		case a == "-s" || a == "-n":
+			if len(args) < 2 {
+				return false
+			}
+			args = args[2:]
+		case a == "-l" || a == "-L":
+			return false
+		default:
+			args = args[1:] // -9, -TERM, -SIGKILL
+		}
+	}
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if len(a) < 2 || a[0] != '%' || strings.Contains(a, Hole) || strings.ContainsAny(a[1:], "%?/ ") && a != "%%" {
+			return false
+		}
+		if rest := a[1:]; rest != "%" && rest != "+" && rest != "-" && strings.Trim(rest, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // mktempTarget returns the path mktemp(1) (GNU coreutils 9) makes for
 // args, its X's as they are, and whether it makes a directory (-d): the
 // template (tmp.XXXXXXXXXX when none) in the -p/--tmpdir directory, or
@@ -153,7 +189,7 @@ type writerOptions struct{ flags, withArg string }
 // words (git, or a workspace writer given arguments); for any other
 // command it answers false, wherever it is run.
 func checksWrites(words []string) bool {
-	if words[0] == "git" || words[0] == "mktemp" || destructiveFind(words[0], words) {
+	if words[0] == "git" || words[0] == "mktemp" || destructiveFind(words[0], words) || killsOwnJobs(words) {
 		return true
 	}
 	_, ok := workspaceWriters()[words[0]]
@@ -203,6 +239,9 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			return false, ""
 		}
 		return true, "find -delete changes only files inside the workspace"
+	}
+	if killsOwnJobs(words) {
+		return true, "kill signals only jobs this command started (%N)"
 	}
 	if name == "mktemp" {
 		// mktemp makes one new file or directory from a template: as
