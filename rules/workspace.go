@@ -136,15 +136,19 @@ func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
 }
 
 // findStarts returns the start paths of find's arguments (GNU find(1):
-// after the options -H, -L, -P, -D DEBUG and -ON, up to the first word
-// that starts an expression), "." when there is none; ok is false when an
-// action writes a file it names (-fprint, -fprint0, -fprintf, -fls) or a
-// word is only known at run time where a start path may be.
+// after the options -P, -D DEBUG and -ON, up to the first word that
+// starts an expression), "." when there is none; ok is false when find
+// follows links (-H, -L, -follow: -delete then removes files where a link
+// leads, which rm -rf of the same paths never does), takes its start
+// paths from a file (-files0-from), or an action writes a file it names
+// (-fprint, -fprint0, -fprintf, -fls).
 func findStarts(args []string) (starts []string, ok bool) {
 	i := 0
 	for i < len(args) {
 		switch a := args[i]; {
-		case a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O"):
+		case a == "-H" || a == "-L":
+			return nil, false
+		case a == "-P" || strings.HasPrefix(a, "-O"):
 			i++
 			continue
 		case a == "-D":
@@ -162,7 +166,7 @@ func findStarts(args []string) (starts []string, ok bool) {
 	}
 	for _, a := range args[i:] {
 		switch a {
-		case "-fprint", "-fprint0", "-fprintf", "-fls":
+		case "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-files0-from":
 			return nil, false
 		}
 	}

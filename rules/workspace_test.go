@@ -44,7 +44,11 @@ func TestWorkspaceWriters(t *testing.T) {
 		// find -delete as rm -rf of its start paths (a new user's
 		// `find . -delete` took .git with it in a jail).
 		{[]string{"find", "build", "-name", "*.o", "-delete"}, Allow},
-		{[]string{"find", "-L", "build", "sub", "-delete"}, Allow},
+		{[]string{"find", "-P", "build", "sub", "-delete"}, Allow},
+		{[]string{"find", "-L", "build", "-delete"}, Ask},
+		{[]string{"find", "-H", "build", "-delete"}, Ask},
+		{[]string{"find", "build", "-follow", "-delete"}, Ask},
+		{[]string{"find", "-files0-from", "list", "-delete"}, Ask},
 		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Ask},
 		{[]string{"find", "-delete"}, Ask},
 		{[]string{"find", "nested", "-delete"}, Ask},
