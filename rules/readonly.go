@@ -430,6 +430,9 @@ var dangerousNames = sync.OnceValue(func() map[string]bool {
 		"GCONV_PATH": true, "GIT_TEMPLATE_DIR": true, "BASH_LOADABLES_PATH": true,
 		"POSIXLY_CORRECT": true, "BASH_COMPAT": true, "EXECIGNORE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true,
 		"MAGIC": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true, "LESSSECURE": true,
+		// Where mktemp makes its file, which guardsh decides as the
+		// temp directory (attack check: export TMPDIR=~/.ssh; mktemp).
+		"TMPDIR":    true,
 		"CURL_HOME": true, "http_proxy": true, "HTTP_PROXY": true, "https_proxy": true, "HTTPS_PROXY": true,
 		"all_proxy": true, "ALL_PROXY": true, "no_proxy": true, "NO_PROXY": true,
 		"ZDOTDIR": true, "PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONPYCACHEPREFIX": true,

@@ -455,3 +455,17 @@ func TestMktempInTheTempDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestMktempAfterTMPDIRIsSet: a command that sets TMPDIR itself asks, so
+// that mktemp, decided as a write to the temp directory, cannot be sent
+// elsewhere by it.
+func TestMktempAfterTMPDIRIsSet(t *testing.T) {
+	for _, w := range [][]string{{"export", "TMPDIR=/home/u/.ssh"}, {"declare", "-x", "TMPDIR=/etc"}} {
+		if c, why, bad := classifyExec(w, nil); c != Sensitive || !bad {
+			t.Errorf("%q: %s (%s), want a sensitive assignment", w, c, why)
+		}
+	}
+	if c, _, bad := classifyExec(nil, []string{"TMPDIR=/etc"}); c != Sensitive || !bad {
+		t.Errorf("TMPDIR=/etc: %s, want a sensitive assignment", c)
+	}
+}
