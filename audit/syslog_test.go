@@ -19,19 +19,27 @@ import (
 
 var rfc5424 = regexp.MustCompile(`^<(\d+)>1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z \S+ guardsh \d+ (record|anchor) - (.*)$`)
 
-// A record goes to a real UDP syslog listener on loopback as one RFC 5424
-// datagram holding the record's line, and the anchor after it.
-func TestSyslogShipsRecordsAndAnchorsOverUDP(t *testing.T) {
+// udpSyslog returns a UDP listener on loopback and a Syslog sending to
+// it, both closed when the test ends.
+func udpSyslog(t *testing.T) (net.PacketConn, *audit.Syslog) {
+	t.Helper()
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pc.Close()
+	t.Cleanup(func() { pc.Close() })
 	sl, err := audit.DialSyslog("udp://" + pc.LocalAddr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sl.Close()
+	t.Cleanup(func() { sl.Close() })
+	return pc, sl
+}
+
+// A record goes to a real UDP syslog listener on loopback as one RFC 5424
+// datagram holding the record's line, and the anchor after it.
+func TestSyslogShipsRecordsAndAnchorsOverUDP(t *testing.T) {
+	pc, sl := udpSyslog(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	l, err := audit.OpenWith(path, audit.Options{Syslog: sl, Anchor: sl})
 	if err != nil {
@@ -237,16 +245,7 @@ func TestSyslogLooksUpNamesWithTheSystemsGetent(t *testing.T) {
 // with its id and hash, the first 4 KiB of its command and how long it
 // was (a new user's find: a padded command's record was never shipped).
 func TestSyslogShortensRecordsTooLongForADatagram(t *testing.T) {
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close()
-	sl, err := audit.DialSyslog("udp://" + pc.LocalAddr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sl.Close()
+	pc, sl := udpSyslog(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	l, err := audit.OpenWith(path, audit.Options{Syslog: sl})
 	if err != nil {
