@@ -47,9 +47,6 @@ type Lookups struct {
 	absent map[string]error
 }
 
-// tempDir returns os.TempDir(), read from the environment once for the
-// command's lookups (each of its segments asks, several times); a nil lk
-// reads it every time.
 // evalAnswer is one answer of filepath.EvalSymlinks.
 type evalAnswer struct {
 	path string
@@ -75,6 +72,9 @@ func (lk *Lookups) evalSymlinks(p string) (string, error) {
 	return r, err
 }
 
+// tempDir returns os.TempDir(), read from the environment once for the
+// command's lookups (each of its segments asks, several times); a nil lk
+// reads it every time.
 func (lk *Lookups) tempDir() string {
 	if lk == nil {
 		return os.TempDir()

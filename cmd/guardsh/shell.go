@@ -181,14 +181,15 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		fmt.Fprintf(stderr, "guardsh: %v%s\n", err, where)
 		return exitRefused
 	}
-	if shell == "" {
-		// Not looked for: nothing is started.
-	} else if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
-		// It runs every command unjailed, --version too: a jailed
-		// command could have put it there (an attack run's
-		// node_modules/.bin/bash), or what it loads (LD_LIBRARY_PATH).
-		fmt.Fprintf(stderr, "guardsh: %v\n", err)
-		return exitRefused
+	// (A shell not looked for, "", starts nothing and is not checked.)
+	if shell != "" {
+		if err := checkShell(policy, ws, cwd, shell, cmp.Or(cfg.userPath, policyFile)); err != nil {
+			// It runs every command unjailed, --version too: a jailed
+			// command could have put it there (an attack run's
+			// node_modules/.bin/bash), or what it loads (LD_LIBRARY_PATH).
+			fmt.Fprintf(stderr, "guardsh: %v\n", err)
+			return exitRefused
+		}
 	}
 	arg0 := "bash"
 	if len(argv) > 0 {

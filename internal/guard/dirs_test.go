@@ -631,3 +631,27 @@ func TestNestedRepositoryAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestGitRepoCleansTheDirectory: where git starts and the repository it
+// finds are given cleaned, whatever slashes the directory was written
+// with, since both are then compared with places as text (attack run 69:
+// //ws/sub went past the nested-repository check).
+func TestGitRepoCleansTheDirectory(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "sub", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	segs, err := interp.Analyze("git status", interp.Options{})
+	if err != nil || len(segs) != 1 {
+		t.Fatalf("%v %v", segs, err)
+	}
+	for _, dir := range []string{"/" + ws + "/sub", ws + "//sub/.", ws + "/sub/"} {
+		repo, start, ok := gitRepo(segs[0], dir, nil, "")
+		if want := filepath.Join(ws, "sub"); !ok || repo != want || start != want {
+			t.Errorf("gitRepo in %q = %q, %q, %v; want %q for both", dir, repo, start, ok, want)
+		}
+		if r := discover(dir, map[string]string{}, ws); r != filepath.Join(ws, "sub") {
+			t.Errorf("discover(%q) within the workspace = %q", dir, r)
+		}
+	}
+}

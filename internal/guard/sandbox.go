@@ -1003,6 +1003,9 @@ func linkFree(p string) bool {
 // (see discover, which found and within are for). ok is false when a word
 // it depends on is only known at run time.
 func gitRepo(seg interp.Segment, dir string, found map[string]string, within string) (repo, start string, ok bool) {
+	// Cleaned: a directory written //ws/sub is compared with places as
+	// text (attack run 69).
+	dir = filepath.Clean(dir)
 	for _, a := range seg.Assigns {
 		if name, v, _ := strings.Cut(a.Value, "="); name == "GIT_DIR" || name == "GIT_WORK_TREE" {
 			if a.Dynamic() {
