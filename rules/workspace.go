@@ -130,18 +130,25 @@ func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
 		}
 	}
 	if in != "" {
-		template = filepath.Join(in, template)
+		if strings.Contains(template, "/") {
+			// mktemp resolves DIR/TEMPLATE as written, a ".." after a
+			// link in DIR included, which joining would clean away
+			// (attack run 70: -p sub/lnk ../x.XXXX landed outside).
+			return "", false, false
+		}
+		template = strings.TrimSuffix(in, "/") + "/" + template
 	}
 	return template, dir, true
 }
 
-// findStarts returns the start paths of find's arguments (GNU find(1):
+// findStarts returns the start paths of GNU find's arguments (find(1):
 // after the options -P, -D DEBUG and -ON, up to the first word that
 // starts an expression), "." when there is none; ok is false when find
 // follows links (-H, -L, -follow: -delete then removes files where a link
 // leads, which rm -rf of the same paths never does), takes its start
-// paths from a file (-files0-from), or an action writes a file it names
-// (-fprint, -fprint0, -fprintf, -fls).
+// paths from a file (-files0-from) or after "--" or -f, or an action
+// writes a file it names (-fprint, -fprint0, -fprintf, -fls). (Not for
+// bfs, which takes paths anywhere among its arguments.)
 func findStarts(args []string) (starts []string, ok bool) {
 	i := 0
 	for i < len(args) {
@@ -166,7 +173,11 @@ func findStarts(args []string) (starts []string, ok bool) {
 	}
 	for _, a := range args[i:] {
 		switch a {
-		case "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-files0-from":
+		case "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-files0-from",
+			// "--" ends find's options, and a start path follows it
+			// (attack run 70: `find -- ../.. -delete` was read as
+			// find . -delete); BSD find's -f names one too.
+			"--", "-f":
 			return nil, false
 		}
 	}
@@ -230,7 +241,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, "" // what Prepared.SameIn counts on
 	}
 	name := words[0]
-	if destructiveFind(name, words) {
+	if destructiveFind(name, words) && name != "bfs" {
 		// find -delete removes what it finds below its start paths: as
 		// rm -rf of them, inside the workspace and holding no protected
 		// path (find . -delete would take .git with it). Actions that

@@ -49,6 +49,16 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"find", "-H", "build", "-delete"}, Ask},
 		{[]string{"find", "build", "-follow", "-delete"}, Ask},
 		{[]string{"find", "-files0-from", "list", "-delete"}, Ask},
+		// Attack run 70: "--" and -f before a start path, bfs's paths
+		// after the expression, mktemp's template after -p with "..".
+		{[]string{"find", "--", "/etc", "-delete"}, Ask},
+		{[]string{"find", "--", "..", "-delete"}, Ask},
+		{[]string{"find", "-f", "/etc", "-delete"}, Ask},
+		{[]string{"bfs", "-delete", "/etc"}, Ask},
+		{[]string{"bfs", "build", "-delete"}, Ask},
+		{[]string{"mktemp", "-p", "sub", "../x.XXXX"}, Ask},
+		{[]string{"mktemp", "-p", "sub", "y/x.XXXX"}, Ask},
+		{[]string{"mktemp", "-p", "sub/", "x.XXXX"}, Allow},
 		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Ask},
 		{[]string{"find", "-delete"}, Ask},
 		{[]string{"find", "nested", "-delete"}, Ask},
