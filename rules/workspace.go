@@ -81,7 +81,9 @@ func killsOwnJobs(words []string) bool {
 // template (tmp.XXXXXXXXXX when none) in the -p/--tmpdir directory, or
 // with -t or --tmpdir and no directory in the temp directory ($TMPDIR,
 // else /tmp), else the template as a path from the working directory. ok
-// is false for an option it does not know or a second template.
+// is false for an option it does not know, a second template, a
+// template holding "/" with a directory given, or -t with -p (TMPDIR,
+// when set, wins over -p then).
 func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
 	template, in, inTemp := "", "", false
 	for i := 0; i < len(args); i++ {
@@ -120,6 +122,9 @@ func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
 			template = a
 		}
 	}
+	if inTemp && in != "" {
+		return "", false, false // -t with -p: TMPDIR, when set, wins
+	}
 	if template == "" {
 		template, inTemp = "tmp.XXXXXXXXXX", true
 	}
@@ -146,9 +151,11 @@ func mktempTarget(args []string, ctx Context) (target string, dir, ok bool) {
 // starts an expression), "." when there is none; ok is false when find
 // follows links (-H, -L, -follow: -delete then removes files where a link
 // leads, which rm -rf of the same paths never does), takes its start
-// paths from a file (-files0-from) or after "--" or -f, or an action
-// writes a file it names (-fprint, -fprint0, -fprintf, -fls). (Not for
-// bfs, which takes paths anywhere among its arguments.)
+// paths from a file (-files0-from) or after "--" or -f, has a start path
+// "-", "," or ")" (file names to find there, which end the start paths
+// for a reader that takes them for the expression), or an action writes
+// a file it names (-fprint, -fprint0, -fprintf, -fls). (Not for bfs,
+// which takes paths anywhere among its arguments.)
 func findStarts(args []string) (starts []string, ok bool) {
 	i := 0
 	for i < len(args) {
@@ -166,7 +173,13 @@ func findStarts(args []string) (starts []string, ok bool) {
 	}
 	for ; i < len(args); i++ {
 		a := args[i]
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
+		if a == "-" || a == "," || a == ")" {
+			// A file name to GNU find among the start paths, and where
+			// guardsh read the expression to begin (attack run 71:
+			// `find - OUTSIDE -delete` was read as find . -delete).
+			return nil, false
+		}
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
 			break
 		}
 		starts = append(starts, a)

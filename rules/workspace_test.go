@@ -59,6 +59,12 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"mktemp", "-p", "sub", "../x.XXXX"}, Ask},
 		{[]string{"mktemp", "-p", "sub", "y/x.XXXX"}, Ask},
 		{[]string{"mktemp", "-p", "sub/", "x.XXXX"}, Allow},
+		// Attack run 71: "-", "," and ")" are start paths to GNU find.
+		{[]string{"find", "-", "/etc", "-delete"}, Ask},
+		{[]string{"find", "build", "-", "/etc", "-delete"}, Ask},
+		{[]string{"find", ",", "..", "-delete"}, Ask},
+		{[]string{"find", ")", "-delete"}, Ask},
+		{[]string{"mktemp", "-t", "-p", "sub", "x.XXXX"}, Ask},
 		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Ask},
 		{[]string{"find", "-delete"}, Ask},
 		{[]string{"find", "nested", "-delete"}, Ask},
