@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Redacted replaces a secret in a redacted record.
@@ -465,13 +467,49 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 		// them removed, and the spans found there mapped back to the
 		// text as written.
 		joined, at := withoutContinuations(cmd)
+		var more [][2]int
 		for _, sp := range r.spans(joined, lazy(joined), true) {
 			if sp[0] < sp[1] {
-				spans = append(spans, [2]int{at[sp[0]], at[sp[1]-1] + 1})
+				more = append(more, [2]int{at[sp[0]], at[sp[1]-1] + 1})
 			}
+		}
+		// A backslash-newline bash keeps (in a quoted here-document's
+		// body) joined words it does not: a span found so swallowed
+		// the document's end, and the record showed the command after
+		// it as the document's text (attack run 72). The spans found
+		// in the joined text count only when the record keeps the
+		// command's statements.
+		if with := append(slices.Clone(spans), more...); len(more) > 0 && sameStatements(cmd, replaceSpans(cmd, with)) {
+			spans = with
 		}
 	}
 	return replaceSpans(cmd, spans)
+}
+
+// sameStatements reports whether shell texts a and b both parse, into
+// as many statements and here-documents each.
+func sameStatements(a, b string) bool {
+	count := func(text string) (stmts, docs int, ok bool) {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+		if err != nil {
+			return 0, 0, false
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				stmts++
+			case *syntax.Redirect:
+				if n.Hdoc != nil {
+					docs++
+				}
+			}
+			return true
+		})
+		return stmts, docs, true
+	}
+	sa, da, oka := count(a)
+	sb, db, okb := count(b)
+	return oka && okb && sa == sb && da == db
 }
 
 // withoutContinuations returns s with every line continuation removed

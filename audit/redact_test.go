@@ -447,6 +447,9 @@ func TestRedactorKeepsCommandsAfterAnEscapedBackslash(t *testing.T) {
 		{"TOKEN=\\\\\ntouch P6 && echo ok", "\ntouch P6 && echo ok"},
 		{"echo x # --password \\\ntouch F", "\ntouch F"},
 		{"echo '--password \\\ntouch F'", "touch F'"},
+		// Attack run 72: a quoted here-document keeps its backslash-
+		// newline; the document's end and the command after it stay.
+		{"cat <<'EOF'\nnotes: run with --password \\\nEOF\nrm -rf victimdir", "\nEOF\nrm -rf victimdir"},
 	} {
 		if got := r.Command(tc.in, nil); !strings.Contains(got, tc.keep) {
 			t.Errorf("Command(%q) = %q: want %q kept", tc.in, got, tc.keep)

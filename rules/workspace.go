@@ -260,7 +260,12 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		// path (find . -delete would take .git with it). Actions that
 		// write a file it names (-fprint …) are no workspace write.
 		starts, ok := findStarts(words[1:])
-		if !ok {
+		if !ok || slices.ContainsFunc(starts, func(w string) bool { return strings.HasPrefix(w, Hole) }) {
+			// A start path that begins with a glob or a run-time part
+			// may be an option of find's once expanded (attack run 72:
+			// `find * -delete` beside files named -files0-from and list
+			// deleted what list named; -L followed links): find has no
+			// "--" before it as the rm -rf it is decided as does.
 			return false, ""
 		}
 		if ok, _ := p.writesOnlyWorkspace(append([]string{"rm", "-rf", "--"}, starts...), ctx, globs, 0); !ok {

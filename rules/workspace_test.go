@@ -65,6 +65,10 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"find", ",", "..", "-delete"}, Ask},
 		{[]string{"find", ")", "-delete"}, Ask},
 		{[]string{"mktemp", "-t", "-p", "sub", "x.XXXX"}, Ask},
+		// Attack run 72: a glob first in a start path may expand to
+		// an option (-files0-from, -L).
+		{[]string{"find", Hole, "-delete"}, Ask},
+		{[]string{"find", "build", Hole + ".o", "-delete"}, Ask},
 		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Ask},
 		{[]string{"find", "-delete"}, Ask},
 		{[]string{"find", "nested", "-delete"}, Ask},
