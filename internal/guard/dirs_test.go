@@ -650,8 +650,8 @@ func TestGitRepoCleansTheDirectory(t *testing.T) {
 		if want := filepath.Join(ws, "sub"); !ok || repo != want || start != want {
 			t.Errorf("gitRepo in %q = %q, %q, %v; want %q for both", dir, repo, start, ok, want)
 		}
-		if r := discover(dir, map[string]string{}, ws); r != filepath.Join(ws, "sub") {
-			t.Errorf("discover(%q) within the workspace = %q", dir, r)
+		if repo, _, _ := gitRepo(segs[0], dir, map[string]string{}, ws); repo != filepath.Join(ws, "sub") {
+			t.Errorf("gitRepo in %q within the workspace = %q", dir, repo)
 		}
 	}
 }

@@ -1048,13 +1048,13 @@ options:
 	return discover(dir, found, within), dir, true
 }
 
-// discover returns the first directory from dir up that holds .git, as
+// discover returns the first directory from dir (clean: gitRepo cleans
+// it) up that holds .git, as
 // git's discovery finds it, "" for none; with within set, only one at or
 // below within counts, and the search stops where it leaves within.
 // found, when not nil, keeps the answers of one decision (several git
 // segments in the same directories looked each one up again).
 func discover(dir string, found map[string]string, within string) string {
-	dir = filepath.Clean(dir)
 	if r, ok := found[dir]; ok {
 		return r
 	}
