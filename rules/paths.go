@@ -231,6 +231,10 @@ func lefthookFiles() []string {
 // SecretsFile is the File of the built-in read rules for secrets.
 const SecretsFile = "<built-in secrets>"
 
+// PasswordFiles are the system's password hash files: shadow(5),
+// gshadow(5), and the copies their tools keep (shadow's "-" backups).
+var PasswordFiles = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-"}
+
 // builtinSecrets are files that hold credentials, read (by a redirection
 // or as a program's argument) only with a human's yes: built-in read ask
 // rules, after the policy's own. Sources: ssh(1) FILES (private keys),
@@ -255,8 +259,8 @@ var builtinSecrets = func() []Rule {
 		"~/.gem/credentials", "~/.terraform.d/credentials.tfrc.json", "~/.composer/auth.json", "~/.m2/settings.xml",
 		"/*/.env", "/*/.env.local", "/*/.env.*.local", "/*/.env.production", "/*/.env.development",
 		"/*/.env.prod", "/*/.env.staging", "/*/.envrc",
-		"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
 	}
+	pats = append(pats, PasswordFiles...)
 	rs := make([]Rule, len(pats))
 	for i, p := range pats {
 		rs[i] = Rule{Section: "read", Decision: Ask, Pattern: p, File: SecretsFile}

@@ -72,6 +72,11 @@ type Spec struct {
 	// write, even beneath a Write directory: secrets, guardsh's own
 	// configuration and audit log.
 	Hidden []string `json:"hidden"`
+	// Kept are files outside the Write directories that the jail may
+	// read, whose modes and owners are nonetheless kept and put back as
+	// the hidden paths' are (see Jail.PutBack): hidden paths that hold
+	// no secret when the jail is built (guard.Guard.Jail).
+	Kept []string `json:"kept,omitempty"`
 	// Network lets the jail connect and bind TCP sockets (the policy
 	// allowed the network for this command).
 	Network bool `json:"network"`
@@ -360,19 +365,26 @@ func (s Spec) Rules() ([]landlock.Rule, error) {
 }
 
 // carveAll walks the file system for the rules of s (adding them to
-// c.ruleset, or collecting their paths) and returns the hidden paths and
-// the writable directories as found (resolved).
+// c.ruleset, or collecting their paths) and returns the hidden and kept
+// paths and the writable directories as found (resolved), for keepModes.
+// A hidden file outside the writable directories that the jail's
+// processes could not open anyway (Unreadable) costs no carving: /etc's
+// hundred-odd entries for /etc/shadow, for any user but root.
 func (s Spec) carveAll(c *carver) (hidden, writes []string) {
 	v := c.view
 	hidden = resolveAll(v, append(slices.Clip(s.Hidden), "/proc"))
-	c.carve(c.openDir(unix.AT_FDCWD, "/"), "/", hidden, false)
 	writes = resolveAll(v, s.Write)
+	carved := slices.DeleteFunc(slices.Clone(hidden), func(h string) bool {
+		return !slices.ContainsFunc(writes, func(w string) bool { return within(h, w) }) && Unreadable(h)
+	})
+	c.carve(c.openDir(unix.AT_FDCWD, "/"), "/", carved, false)
+	hidden = append(hidden, resolveAll(v, s.Kept)...)
 	for _, w := range writes {
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(w, h) }) {
+		if slices.ContainsFunc(carved, func(h string) bool { return within(w, h) }) {
 			continue // the directory itself is hidden
 		}
-		if slices.ContainsFunc(hidden, func(h string) bool { return within(h, w) }) {
-			c.carve(c.openDir(unix.AT_FDCWD, w), w, hidden, true)
+		if slices.ContainsFunc(carved, func(h string) bool { return within(h, w) }) {
+			c.carve(c.openDir(unix.AT_FDCWD, w), w, carved, true)
 			continue
 		}
 		c.grant(unix.AT_FDCWD, "", w, writeRights, &c.rwDirs, true)
