@@ -108,7 +108,17 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 			n++
 		}
 		cwd, _ := os.Getwd()
-		_, lay := layout(canonical(cwd), stderr)
+		ws, lay := layout(canonical(cwd), stderr)
+		// What a command run here would be refused for before any
+		// config is read (see loadFor): a config or state place the
+		// environment puts in the workspace, a relative GUARDSH_CONFIG.
+		if explicit && !filepath.IsAbs(path) {
+			findings = append(findings, rules.Finding{File: path, Severity: rules.SeverityError,
+				Problem: fmt.Sprintf("GUARDSH_CONFIG=%q is not an absolute path: guardsh refuses to run with it", path)})
+		} else if err := envPlacesOutside(ws, lay.Root); err != nil {
+			findings = append(findings, rules.Finding{File: path, Severity: rules.SeverityError,
+				Problem: fmt.Sprintf("in %s, guardsh refuses to run: %v", cwd, err)})
+		}
 		for _, d := range lay.Dirs {
 			project := filepath.Join(d, projectConfig)
 			if _, err := os.Stat(project); err == nil {
