@@ -2,6 +2,7 @@ package interp
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -15,7 +16,30 @@ import (
 // change that (no -n, -x, -v, login profile or interactive start-up; see
 // cmd/guardsh). Any other text, including text that does not parse, gives
 // ok false.
+//
+// The answer for the last text asked about is kept: guardsh asks about
+// its command at each step of serving it (a parser costs 5 KB).
 func NoOpStatus(text string) (status int, ok bool) {
+	if m := lastNoOp.Load(); m != nil && m.text == text {
+		return m.status, m.ok
+	}
+	status, ok = noOpStatus(text)
+	lastNoOp.Store(&noOpAnswer{text, status, ok})
+	return status, ok
+}
+
+// noOpAnswer is NoOpStatus's answer for text.
+type noOpAnswer struct {
+	text   string
+	status int
+	ok     bool
+}
+
+// lastNoOp is the last answer of NoOpStatus.
+var lastNoOp atomic.Pointer[noOpAnswer]
+
+// noOpStatus is NoOpStatus without the kept answer.
+func noOpStatus(text string) (status int, ok bool) {
 	if len(text) > 256 || strings.ContainsAny(text, "\\'\"$`") ||
 		!strings.Contains(text, "true") && !strings.Contains(text, ":") && !strings.Contains(text, "false") {
 		return 0, false
