@@ -355,7 +355,7 @@ func replayDecider(path string) audit.Decider {
 			if err != nil {
 				return "", "", err
 			}
-			g = newGuard(cfg.policy, cfg.name, cfg.policy.Mode, r.Cwd, ws, root, cfg.guarded...)
+			g = newGuard(cfg.policy, cfg.name, cfg.policy.Mode, r.Cwd, ws, root, true, cfg.guarded...)
 			guards[r.Cwd] = g
 		}
 		o := g.Evaluate(r.Command)

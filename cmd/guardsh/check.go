@@ -114,7 +114,7 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 	if logPath, err := auditPath(policy); err == nil {
 		protected = append(protected, canonical(logPath))
 	}
-	g := newGuard(policy, cfg.name, mode, cwd, ws, root, protected...)
+	g := newGuard(policy, cfg.name, mode, cwd, ws, root, true, protected...)
 	if home, _ := os.UserHomeDir(); home != "" {
 		g.JailRecord = guard.JailRecordFile(jailsDir(home))
 	}

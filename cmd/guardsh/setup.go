@@ -415,8 +415,12 @@ var executable = sync.OnceValue(func() string {
 })
 
 // newGuard builds the guard for a policy, mode and working directory.
-// protected are extra paths only a human may approve writing.
-func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root string, protected ...string) *guard.Guard {
+// protected are extra paths only a human may approve writing. Without
+// paths (a command that can name none: `true`, `:`, `false` alone, see
+// noOp), the git files of the repositories and what the user's and the
+// system's git config reach are not looked up: they are protected paths,
+// and such a command writes, reads and runs none.
+func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root string, paths bool, protected ...string) *guard.Guard {
 	cwd = canonical(cwd)
 	home, _ := os.UserHomeDir()
 	if home != "" {
@@ -444,10 +448,12 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	if lay := findLayout(cwd, home); lay.Root == root {
 		anchors = lay.Dirs
 		for _, d := range lay.Git {
-			protected = append(protected, gitProtected(d)...)
+			if paths {
+				protected = append(protected, gitProtected(d)...)
+			}
 		}
 	}
-	if top := cmp.Or(root, ws); top != "" && anchors == nil {
+	if top := cmp.Or(root, ws); top != "" && anchors == nil && paths {
 		protected = append(protected, gitProtected(top)...)
 	}
 	// What the user's and the system's git config (and the environment's)
@@ -457,9 +463,11 @@ func newGuard(p *rules.Policy, policyFile string, mode rules.Mode, cwd, ws, root
 	// ~/dotfiles/bin/fsmon as core.fsmonitor, written in the dotfiles
 	// workspace, ran at the next git status anywhere).
 	var reach workspace.GitReach
-	if home != "" {
+	switch {
+	case !paths:
+	case home != "":
 		reach = workspace.GlobalReach(home, os.LookupEnv, filepath.Join(jailsDir(home), "gitreach.json"))
-	} else {
+	default:
 		reach = workspace.GlobalReach(home, os.LookupEnv, "")
 	}
 	// A relative core.hooksPath of the global config names a directory

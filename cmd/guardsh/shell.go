@@ -232,8 +232,8 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		protected = append(protected, s.jails, s.jails+"/*")
 	}
 	s.llm, protected = llmLayer(policy, home, logPath, protected)
-	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, protected...)
-	s.remake = func() *guard.Guard { return newGuard(policy, policyFile, mode, cwd, ws, root, protected...) }
+	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, ahead, protected...)
+	s.remake = func() *guard.Guard { return newGuard(policy, policyFile, mode, cwd, ws, root, ahead, protected...) }
 	if ahead {
 		// The path rules are built for the command's context on the
 		// other processor while the log is opened and the command
