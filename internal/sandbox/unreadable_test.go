@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -55,6 +57,9 @@ func TestUnreadable(t *testing.T) {
 		{"own group read", 0o640, os.Getegid(), false},
 		{"own group write", 0o620, os.Getegid(), false},
 		{"other group read", 0o640, 65534, true},
+		{"others execute", 0o601, 65534, false},
+		{"own group execute", 0o610, os.Getegid(), false},
+		{"owner execute only", 0o700, 65534, true},
 	} {
 		p := nobody(strings.ReplaceAll(c.name, " ", "-"), c.mode, c.gid)
 		if got := sandbox.Unreadable(p); got != c.want {
@@ -72,6 +77,46 @@ func TestUnreadable(t *testing.T) {
 		t.Logf("no ACL case: %v", err)
 	} else if sandbox.Unreadable(acl) {
 		t.Errorf("a file whose ACL lets this user read it is Unreadable")
+	}
+}
+
+// TestUnreadableOnlyWhereTheKernelChecks: a file whose bits the kernel
+// does not enforce itself is never Unreadable, however its bits read: on
+// FUSE, NFS or CIFS a daemon or a server decides (an attack run read a
+// FUSE mount's 0600 file of another owner from the jail). /proc stands in
+// for them here: another user's /proc/PID/environ is mode 0400, owned by
+// that user, with no ACL.
+func TestUnreadableOnlyWhereTheKernelChecks(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to start a process as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv is missing")
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "10")
+	must(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	environ := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "environ")
+	var st unix.Stat_t
+	for range 100 { // until the process has taken its user
+		if unix.Lstat(environ, &st) == nil && st.Uid == 65534 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st.Uid != 65534 || st.Mode&0o077 != 0 {
+		t.Fatalf("%s: uid %d mode %o; the test needs another user's file with no bits for others", environ, st.Uid, st.Mode&0o777)
+	}
+	if sandbox.Unreadable(environ) {
+		t.Errorf("%s, on a file system whose bits the kernel does not check itself, is Unreadable", environ)
+	}
+	// The same file's bits on a file system that enforces them.
+	copied := filepath.Join(t.TempDir(), "environ")
+	must(t, os.WriteFile(copied, nil, 0o400))
+	must(t, os.Chown(copied, 65534, 65534))
+	if !sandbox.Unreadable(copied) {
+		t.Errorf("%s is not Unreadable here: the case above proves nothing", copied)
 	}
 }
 
