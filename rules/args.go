@@ -143,6 +143,10 @@ var walkers = sync.OnceValue(func() map[string]walk {
 	}
 })
 
+// alteringWalkers are the walkers that change what a directory argument
+// holds, all of it: remove, move, change its modes, owners or ACLs.
+var alteringWalkers = []string{"rm", "mv", "chmod", "chown", "chgrp", "setfacl"}
+
 // walker returns the name of the program words run when it walks its
 // directory arguments, else "".
 func walker(words []string) string {
@@ -1797,6 +1801,19 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	}
 	if !info.IsDir() {
 		return
+	}
+	if sc.protect && sc.protected == nil && slices.Contains(alteringWalkers, sc.walker) {
+		// Removing, moving or changing the modes of a directory does so
+		// to the protected paths it holds: `rm -rf ~/.local/state` took
+		// guardsh's audit log, unasked in mode bypass (a new user's CI
+		// run), where `rm -rf ~/.local/state/guardsh` asked.
+		pat := sc.x.protectedHeld(resolved, sc.lk)
+		if pat == "" && resolved != cleaned {
+			pat = sc.x.protectedHeld(cleaned, sc.lk)
+		}
+		if pat != "" {
+			sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat, walker: sc.walker}
+		}
 	}
 	// Everything below the directory: its path, a slash and a Hole.
 	below := func(d string) []uint16 {

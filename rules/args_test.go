@@ -287,6 +287,9 @@ func TestProtectedPathArguments(t *testing.T) {
 	p := mustParse(t, "mode: bypass\n")
 	ctx := testContext(t, Bypass)
 	argFixture(t, ctx)
+	if err := os.MkdirAll(filepath.Join(ctx.Workspace, "build", "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	runArgCases(t, p, ctx, []argCase{
 		{name: "sed -i on a shell rc file asks", words: []string{"sed", "-i", "s/a/b/", "~/.bashrc"}, want: Ask, reason: "argument ~/.bashrc is a protected path"},
 		{name: "sed -i on an absolute rc path asks", words: []string{"sed", "-i", "s/a/b/", ctx.Home + "/.bashrc"}, want: Ask, reason: "protected"},
@@ -297,6 +300,14 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "sed -i on a workspace file runs", words: []string{"sed", "-i", "s/a/b/", "README.md"}, want: Allow},
 		{name: "sourcing an rc file only reads it", words: []string{"source", ctx.Home + "/.bashrc"}, want: Allow},
 		{name: "ssh -i only reads the key", words: []string{"ssh", "-i", ctx.Home + "/.ssh/id_rsa", "host"}, want: Allow},
+		// Removing, moving or changing the modes of a directory does so
+		// to the protected paths it holds (a new user's CI run: `rm -rf
+		// ~/.local/state` took guardsh's audit log in mode bypass).
+		{name: "rm -r of a directory holding protected paths asks", words: []string{"rm", "-rf", ctx.Home}, want: Ask, reason: "argument ~ is a directory rm removes with all it holds, a protected path among it"},
+		{name: "mv of one asks", words: []string{"mv", ctx.Home + "/..", "/tmp/x"}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "chmod -R of one asks", words: []string{"chmod", "-R", "777", "~"}, want: Ask, reason: "a directory chmod changes the modes of with all it holds"},
+		{name: "cp -r out of one only reads it", words: []string{"cp", "-r", ctx.Home, "/tmp/x"}, want: Allow},
+		{name: "rm -r of a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build"}, want: Allow},
 	})
 }
 

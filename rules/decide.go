@@ -222,6 +222,9 @@ type judgement struct {
 	// path is a write or read subject's path, cleaned.
 	path   string
 	target string // the protected path, for messages
+	// holder is the program that changes a directory argument holding the
+	// protected path with all it holds (rm -r, mv, chmod -R), or "".
+	holder string
 	// suggest says how to propose an allow rule when the verdict is Ask
 	// (see suggestion); suggestWords, suggestKey and suggestPath are its
 	// inputs.
@@ -488,7 +491,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		var prot *argHit
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
-			j.protected, j.target = prot.via, "argument "+prot.arg
+			j.protected, j.target, j.holder = prot.via, "argument "+prot.arg, prot.walker
 		}
 	}
 	if j.protected == "" && j.h.deny < 0 {
@@ -1126,6 +1129,12 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 			return v
 		}
 		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
+			if j.holder != "" {
+				verb := map[string]string{"rm": "removes", "mv": "moves", "chmod": "changes the modes of", "chown": "changes the owner of",
+					"chgrp": "changes the group of", "setfacl": "changes the ACLs of"}[j.holder]
+				v.Reason = fmt.Sprintf("argument %s is a directory %s %s with all it holds, a protected path among it (protected: %s), which needs a human's yes in every mode", arg, j.holder, verb, j.protected)
+				return v
+			}
 			v.Reason = fmt.Sprintf("argument %s is a protected path (protected: %s) and the program may write it, which needs a human's yes in every mode", arg, j.protected)
 			return v
 		}

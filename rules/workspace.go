@@ -629,9 +629,15 @@ func (x *pathIndex) protectedUnder(dir string) bool {
 // directory), or, for the patterns that hold in any directory
 // (*/.git/config), a .git directory in dir, or dir being one.
 func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
+	return x.protectedHeld(dir, lk) != ""
+}
+
+// protectedHeld is protectedBelow, returning the protected pattern that
+// holds below dir ("" for none).
+func (x *pathIndex) protectedHeld(dir string, lk *Lookups) string {
 	fi, err := lk.lstat(dir)
 	if err != nil || !fi.IsDir() {
-		return false
+		return ""
 	}
 	prefix := strings.TrimSuffix(dir, "/") + "/"
 	for _, g := range x.protected {
@@ -640,14 +646,14 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 			lit = lit[:i]
 		}
 		if lit != "" && strings.HasPrefix(lit, prefix) {
-			return true
+			return g.pat
 		}
 		if lit == "" && strings.Contains(g.pat, "/.git/") {
 			if path.Base(dir) == ".git" || strings.Contains(prefix, "/.git/") {
-				return true
+				return g.pat
 			}
 			if _, err := lk.lstat(prefix + ".git"); err == nil {
-				return true
+				return g.pat
 			}
 		}
 		// A pattern for any directory ("*/.claude/settings.json",
@@ -659,14 +665,14 @@ func (x *pathIndex) protectedBelow(dir string, lk *Lookups) bool {
 				continue
 			}
 			if path.Base(dir) == first && strings.Contains(rest, "/") {
-				return true
+				return g.pat
 			}
 			if _, err := lk.lstat(prefix + first); err == nil {
-				return true
+				return g.pat
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // linkTargetsStayInside checks ln's targets as the kernel will resolve

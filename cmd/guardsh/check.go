@@ -110,12 +110,13 @@ func checkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "guardsh: %v\n", err)
 		return checkUsage
 	}
-	protected := cfg.guarded
-	if logPath, err := auditPath(policy); err == nil {
-		protected = append(protected, canonical(logPath))
+	home, _ := os.UserHomeDir()
+	logPath, err := auditPath(policy)
+	if err != nil {
+		logPath = ""
 	}
-	g := newGuard(policy, cfg.name, mode, cwd, ws, root, true, protected...)
-	if home, _ := os.UserHomeDir(); home != "" {
+	g := newGuard(policy, cfg.name, mode, cwd, ws, root, true, runGuarded(cfg.guarded, policy, home, logPath)...)
+	if home != "" {
 		g.JailRecord = guard.JailRecordFile(jailsDir(home))
 	}
 	o := g.Evaluate(command)

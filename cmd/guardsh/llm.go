@@ -18,11 +18,28 @@ import (
 var llmHelper string
 
 // llmLayer returns the LLM layer for p (nil when p has no llm: section and
-// no adversary.md exists: then nothing is built and nothing is asked), and
-// the paths the layer believes, which only a human may write: adversary.md
-// and the verdict cache, appended to protected.
-func llmLayer(p *rules.Policy, home, logPath string, protected []string) (*adversary.Layer, []string) {
-	rulesPath := p.LLM.Adversary.RulesFile
+// no adversary.md exists: then nothing is built and nothing is asked).
+// The paths the layer believes, adversary.md and the verdict cache, are
+// protected paths (see runGuarded).
+func llmLayer(p *rules.Policy, home, logPath string) *adversary.Layer {
+	rulesPath, cacheDir := llmPaths(p, home)
+	if !p.LLM.Set {
+		if _, err := os.Stat(rulesPath); rulesPath == "" || err != nil {
+			return nil
+		}
+	}
+	helper := llmHelper
+	if helper == "" {
+		self, _ := os.Executable()
+		helper = adversary.HelperPath(p.LLM, self)
+	}
+	return adversary.New(p.LLM, rulesPath, cacheDir, logPath, adversary.Helper{Path: helper})
+}
+
+// llmPaths returns the adversary's rules file and the LLM answers' cache
+// directory of policy p ("" when there is no home to put them under).
+func llmPaths(p *rules.Policy, home string) (rulesPath, cacheDir string) {
+	rulesPath = p.LLM.Adversary.RulesFile
 	if rulesPath == "" {
 		if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 			rulesPath = filepath.Join(x, "guardsh", "adversary.md")
@@ -32,30 +49,23 @@ func llmLayer(p *rules.Policy, home, logPath string, protected []string) (*adver
 	} else {
 		rulesPath = expandHome(rulesPath)
 	}
-	cacheDir := ""
 	if dir := sourceCacheDir(home); dir != "" {
 		cacheDir = filepath.Join(filepath.Dir(dir), "llm")
 	}
-	if home != "" {
-		home = canonical(home)
-	}
+	return rulesPath, cacheDir
+}
+
+// llmProtected returns the protected paths of llmPaths' answer: what a
+// command writing them would change the LLM step's verdicts with.
+func llmProtected(rulesPath, cacheDir string) []string {
+	var out []string
 	if rulesPath != "" {
-		protected = append(protected, canonical(rulesPath))
+		out = append(out, canonical(rulesPath))
 	}
 	if cacheDir != "" {
-		protected = append(protected, canonical(cacheDir), canonical(cacheDir)+"/*")
+		out = append(out, canonical(cacheDir), canonical(cacheDir)+"/*")
 	}
-	if !p.LLM.Set {
-		if _, err := os.Stat(rulesPath); rulesPath == "" || err != nil {
-			return nil, protected
-		}
-	}
-	helper := llmHelper
-	if helper == "" {
-		self, _ := os.Executable()
-		helper = adversary.HelperPath(p.LLM, self)
-	}
-	return adversary.New(p.LLM, rulesPath, cacheDir, logPath, adversary.Helper{Path: helper}), protected
+	return out
 }
 
 // review runs the LLM step of s on o (see guard.Guard.Review).
@@ -98,7 +108,7 @@ func llmMain(args []string, stdout, stderr io.Writer) int {
 		return configUsage
 	}
 	home, _ := os.UserHomeDir()
-	l, _ := llmLayer(cfg.policy, home, "", nil)
+	l := llmLayer(cfg.policy, home, "")
 	if l == nil || !cfg.policy.LLM.Set {
 		fmt.Fprintf(stderr, "guardsh: llm test: %s has no llm: section (base_url and model)\n", cfg.name)
 		return configUsage
@@ -133,7 +143,7 @@ func llmMain(args []string, stdout, stderr io.Writer) int {
 // which roles are on; "" when no role can run.
 func llmSummary(p *rules.Policy) string {
 	home, _ := os.UserHomeDir()
-	l, _ := llmLayer(p, home, "", nil)
+	l := llmLayer(p, home, "")
 	if l == nil {
 		return ""
 	}

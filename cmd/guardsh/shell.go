@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -217,21 +218,18 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 	}
 	logPath, err := auditPath(policy)
 	s.term, s.logPath = policy.Terminal, logPath
-	protected := cfg.guarded
 	if logPath != "" {
 		// The log's directory is made before a jail is built: made
 		// while one is, it was missing when the jail looked its hidden
 		// paths up, and a command read the log guardsh then created
 		// (an attack run's find, on a fresh home).
 		_ = os.MkdirAll(filepath.Dir(logPath), 0o700)
-		protected = append(protected, auditProtected(policy, logPath)...)
 	}
+	protected := runGuarded(cfg.guarded, policy, home, logPath)
 	if home != "" {
-		// The jails' turns (see sandbox.LockWorkspace): hidden from a jail.
 		s.jails = jailsDir(home)
-		protected = append(protected, s.jails, s.jails+"/*")
 	}
-	s.llm, protected = llmLayer(policy, home, logPath, protected)
+	s.llm = llmLayer(policy, home, logPath)
 	s.guard = newGuard(policy, policyFile, mode, cwd, ws, root, ahead, protected...)
 	s.remake = func() *guard.Guard { return newGuard(policy, policyFile, mode, cwd, ws, root, ahead, protected...) }
 	if ahead {
@@ -379,6 +377,26 @@ func checkShell(policy *rules.Policy, ws, cwd, shell, configFile string) error {
 // (see guard.JailRecordFile).
 func jailsDir(home string) string {
 	return filepath.Join(home, ".local", "state", "guardsh", "jails")
+}
+
+// runGuarded returns the protected paths of a command run under policy,
+// with the audit log at logPath ("" for none) and the home directory home
+// ("" for none): guarded (the config files'), the log's and what lies
+// beside it (auditProtected), the jails' turns (see
+// sandbox.LockWorkspace; hidden from a jail too) and the LLM step's files
+// (llmProtected). guardsh check decides with the same, so that it says
+// what a run does (a new user's `check` allowed `mv` of the log's
+// directory, which a run asked about).
+func runGuarded(guarded []string, policy *rules.Policy, home, logPath string) []string {
+	protected := slices.Clone(guarded)
+	if logPath != "" {
+		protected = append(protected, auditProtected(policy, logPath)...)
+	}
+	if home != "" {
+		j := jailsDir(home)
+		protected = append(protected, j, j+"/*")
+	}
+	return append(protected, llmProtected(llmPaths(policy, home))...)
 }
 
 // noOp reports whether inv is a -c text that guardsh answers without
