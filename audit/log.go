@@ -405,7 +405,7 @@ func (l *Log) appendChained(body []byte, prevAt int) (string, error) {
 				unix.Flock(fd, unix.LOCK_UN)
 				f, err := openLog(l.path)
 				if err != nil {
-					return "", fmt.Errorf("audit log %s: reopen after rotation: %w", l.path, err)
+					return "", fmt.Errorf("audit log %s was moved or removed since guardsh opened it (rotated, or by a command) and cannot be opened again, so this record is lost: %w", l.path, err)
 				}
 				l.file.Close()
 				l.file = f

@@ -689,11 +689,13 @@ func (s *shellRun) stopUnjailed(rec *audit.Record, status int) int {
 	stopped, err := sandbox.StopLeftovers()
 	if n := len(stopped); n > 0 {
 		why := "with the sandbox on"
+		reset := ""
 		if !s.guard.Policy.Sandbox.On() {
 			why = "a jailed command of yours has run here (the sandbox is off in this config)"
+			reset = fmt.Sprintf("; once no config of yours jails commands any more, remove %s to let them outlive it", filepath.Join(s.jails, sandbox.JailsLiveFile))
 		}
-		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): %s, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads); a server or daemon needs an allow rule for the command (rules.shell.allow in %s)\n",
-			n, strings.Join(stopped, ", "), why, s.guard.PolicyFile)
+		fmt.Fprintf(s.stderr, "guardsh: stopped %d process(es) the command left running (%s): %s, what a command outside the jail starts does not outlive it (a jailed command could change the files it reads or runs: a dev server's reload would run its code); run a server or daemon in the foreground instead (an agent's background command), where jailed commands wait while it runs%s\n",
+			n, strings.Join(stopped, ", "), why, reset)
 		if rec != nil {
 			rec.Sandbox = fmt.Sprintf("unjailed; stopped %d", n)
 		}
@@ -725,7 +727,7 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 	// .git/hooks after both).
 	stopped, err := sandbox.StopLeftovers()
 	if n := len(stopped); n > 0 {
-		fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running (%s): nothing started in the jail outlives the command; a server or daemon needs an allow rule for the command (rules.shell.allow in %s) to run outside the jail\n",
+		fmt.Fprintf(s.stderr, "guardsh: sandbox: stopped %d process(es) the jailed command left running (%s): nothing started in the jail outlives the command; a server or daemon runs outside the jail, in the foreground (an agent's background command), once an allow rule names it (rules.shell.allow in %s)\n",
 			n, strings.Join(stopped, ", "), s.guard.PolicyFile)
 		rec.Sandbox += fmt.Sprintf("; stopped %d", n)
 		if status == 0 {

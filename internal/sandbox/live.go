@@ -30,7 +30,7 @@ import (
 // unjailed one gives way.
 
 const (
-	jailsLive    = "jailed.live"
+	jailsLive    = JailsLiveFile
 	unjailedLive = "unjailed.live"
 )
 
@@ -157,6 +157,11 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders
 // waitingSaid is how long a command waits for those of the other kind
 // before it says so (see announce).
 const waitingSaid = 300 * time.Millisecond
+
+// JailsLiveFile is the lock file of the jailed commands' turn in a jails
+// directory: its existence says a jailed command of this user has run
+// (see JailsRan).
+const JailsLiveFile = "jailed.live"
 
 // JailsRan reports whether a jailed command of this user has been
 // announced in dir, ever (its lock file exists).
