@@ -193,6 +193,11 @@ type Segment struct {
 	// Argv is the segment's words after quote removal (for "write" and
 	// "read": the single path). Never null in JSON: nil is written as [].
 	Argv []string `json:"argv"`
+	// Written marks the words of Argv that are as written in the command
+	// (a word only known at run time: its quotes and expansions), which
+	// redaction reads as shell text, bounded by their quotes, as it
+	// reads the command. Not recorded.
+	Written []bool `json:"-"`
 	// Kind is "exec", "write" or "read".
 	Kind string `json:"kind"`
 	// Class is the policy's class of the segment: "read-only",

@@ -708,7 +708,7 @@ func (r *Redactor) Record(rec *Record) {
 	for i := range rec.Segments {
 		s := &rec.Segments[i]
 		orig := s.Argv
-		s.Argv = r.strings(s.Argv, nested)
+		s.Argv = r.wordsWritten(s.Argv, s.Written, nested)
 		s.Reason = r.String(s.Reason)
 		// A reason quotes the segment's words: what was redacted in a
 		// word only for what stands beside it (`curl -u "$U:pw"`: the
@@ -783,6 +783,27 @@ const window = 3
 // command, each redaction inside one of its words, and never joined with
 // others.
 func (r *Redactor) strings(words []string, nested map[string]bool) []string {
+	return r.wordsWritten(words, nil, nested)
+}
+
+// blanksKept returns w with each blank made wordBlank, a byte no
+// pattern's value stops at, byte by byte (invalid UTF-8 keeps its length).
+func blanksKept(w string) string {
+	b := []byte(w)
+	for j, c := range b {
+		if isBlank(c) {
+			b[j] = wordBlank
+		}
+	}
+	return string(b)
+}
+
+// wordsWritten is strings, with the words written marks (see
+// Segment.Written) redacted as shell text: a header's value that is a
+// variable's reference is kept, as in the command, and no redaction runs
+// through a closing quote (a new user's `-H "Authorization: Bearer
+// $TOKEN"` was recorded as `"Authorization:[REDACTED]`).
+func (r *Redactor) wordsWritten(words []string, written []bool, nested map[string]bool) []string {
 	if len(words) == 0 {
 		return words
 	}
@@ -799,7 +820,13 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	}
 	for i, w := range words {
 		spans[i] = r.spans(w, whole, true)
-		if len(spans[i]) > 0 && (i >= code || isScript(w, nested)) {
+		isWritten := i < len(written) && written[i]
+		if isWritten && len(spans[i]) == 0 && hasBlank(w) {
+			// What the blanks' pass below would find in it is the shell
+			// text's to bound.
+			spans[i] = r.spans(blanksKept(w), whole, true)
+		}
+		if len(spans[i]) > 0 && (i >= code || isScript(w, nested) || isWritten) {
 			// Redacted as shell text, each redaction inside one of its
 			// words (or, if it does not parse, between separators).
 			out[i], script[i], spans[i] = r.command(w, nested), true, nil
@@ -814,13 +841,7 @@ func (r *Redactor) strings(words []string, nested map[string]bool) []string {
 	if slices.ContainsFunc(words, hasBlank) {
 		joined := make([]string, len(words))
 		for i, w := range words {
-			b := []byte(w) // byte by byte: invalid UTF-8 keeps its length
-			for j, c := range b {
-				if isBlank(c) {
-					b[j] = wordBlank
-				}
-			}
-			joined[i] = string(b)
+			joined[i] = blanksKept(w)
 			if !script[i] {
 				spans[i] = append(spans[i], r.spans(joined[i], whole, true)...)
 			}

@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +238,38 @@ func commands(s string) (int, bool) {
 		return true
 	})
 	return n, true
+}
+
+// TestWrittenWordsRedactedAsShellText: a segment's word only known at run
+// time is recorded as written, and redacted as the command is — bounded
+// by its quotes, a variable's reference kept — not as a value: a new
+// user's `-H "Authorization: Bearer $UPLOAD_TOKEN"` was recorded as
+// `"Authorization:[REDACTED]`, its closing quote gone, where the command
+// kept it whole.
+func TestWrittenWordsRedactedAsShellText(t *testing.T) {
+	red, err := audit.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		command, word string
+		secret        string
+	}{
+		{`curl -sf -H "Authorization: Bearer $UPLOAD_TOKEN" "$URL/x.tgz"`, `"Authorization: Bearer $UPLOAD_TOKEN"`, ""},
+		{`curl -sf -H "Authorization: Bearer S3CRETh$X" "$URL/x.tgz"`, `"Authorization: [REDACTED]"`, "S3CRETh"},
+		{`curl -sf -H "Cookie: sid=S3CRETc; a=$A" x`, `"Cookie: [REDACTED]; a=$A"`, "S3CRETc"},
+		{`curl -u "$U:S3CRETu" x`, `[REDACTED]`, "S3CRETu"},
+	} {
+		recs, path := writeDecided(t, red, c.command)
+		var words []string
+		for _, s := range recs[0].Segments {
+			words = append(words, s.Argv...)
+		}
+		if !slices.Contains(words, c.word) {
+			t.Errorf("%s: segment words %q, want %q among them", c.command, words, c.word)
+		}
+		if c.secret != "" && strings.Contains(string(readFile(t, path)), c.secret) {
+			t.Errorf("%s: the log holds %q", c.command, c.secret)
+		}
+	}
 }

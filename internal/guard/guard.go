@@ -717,6 +717,7 @@ func (o Outcome) Record(r *audit.Record) {
 	for i, c := range o.Segments {
 		s := audit.Segment{
 			Argv:        DisplayArgv(c.Segment),
+			Written:     writtenWords(c.Segment),
 			Kind:        string(c.Segment.Kind),
 			Class:       string(c.Verdict.Class),
 			Sensitivity: string(c.Verdict.Sensitivity),
@@ -732,6 +733,21 @@ func (o Outcome) Record(r *audit.Record) {
 		}
 		r.Segments[i] = s
 	}
+}
+
+// writtenWords marks the words of DisplayArgv(seg) that are written as in
+// the command (see interp.Word.Display): those with run-time parts.
+func writtenWords(seg interp.Segment) []bool {
+	out := make([]bool, 0, len(seg.Assigns)+len(seg.Args))
+	if seg.Kind == interp.Exec {
+		for _, w := range seg.Assigns {
+			out = append(out, w.Dynamic())
+		}
+	}
+	for _, w := range seg.Args {
+		out = append(out, w.Dynamic())
+	}
+	return out
 }
 
 // DisplayArgv is a segment's words as people read them: prefix assignments,
