@@ -988,6 +988,11 @@ func checkText(src string, f *frame, limit int) *NotUnderstood {
 		what := "raw carriage return"
 		if src[i] == 0 {
 			what = "NUL byte"
+		} else if i+1 < len(src) && src[i+1] == '\n' {
+			// A script saved with Windows line endings (CRLF), as a
+			// file committed from Windows is checked out: bash reads
+			// each CR as part of a word (a new user's CI script).
+			what = "raw carriage return (Windows line endings, CRLF: convert the file with dos2unix, or `* text=auto eol=lf` in .gitattributes)"
 		}
 		line, col := f.pos(i)
 		return &NotUnderstood{Line: line, Col: col, Reason: what + " in command text"}

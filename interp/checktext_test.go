@@ -99,6 +99,8 @@ func checkTextByByte(src string, f *frame, limit int) *NotUnderstood {
 		what := "raw carriage return"
 		if src[i] == 0 {
 			what = "NUL byte"
+		} else if strings.HasPrefix(src[i:], "\r\n") {
+			what = "raw carriage return (Windows line endings, CRLF: convert the file with dos2unix, or `* text=auto eol=lf` in .gitattributes)"
 		}
 		line, col := f.pos(i)
 		return &NotUnderstood{Line: line, Col: col, Reason: what + " in command text"}
@@ -225,4 +227,18 @@ func checkShapeByByte(src string) (off int, reason string) {
 		}
 	}
 	return 0, ""
+}
+
+// TestCRLFSaysWhatToDo: a script with Windows line endings is refused
+// with what converts it (a new user's CI script committed from Windows);
+// a lone carriage return is refused as before.
+func TestCRLFSaysWhatToDo(t *testing.T) {
+	_, err := Analyze("echo crlf\r\necho two\r\n", Options{})
+	if err == nil || !strings.Contains(err.Error(), "line 1 col 10: raw carriage return (Windows line endings, CRLF: convert the file with dos2unix") {
+		t.Errorf("CRLF script: %v", err)
+	}
+	_, err = Analyze("A=x\recho ./payload.sh", Options{})
+	if err == nil || !strings.Contains(err.Error(), "raw carriage return in command text") || strings.Contains(err.Error(), "CRLF") {
+		t.Errorf("lone CR: %v", err)
+	}
 }

@@ -63,6 +63,9 @@ type shellRun struct {
 	// record, nil when it is.
 	more   bool
 	noRoom error
+	// streaming says the script is read from stdin and run command by
+	// command (see stream): a refused one is replaced, the rest runs.
+	streaming bool
 	stdout io.Writer
 	// jail, when the sandbox is on, is the jail of a command that needs
 	// no network, built while the command is decided; self is guardsh's
@@ -939,7 +942,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
 	reader := interp.NewCommandReader(r)
-	s.more = true
+	s.more, s.streaming = true, true
 	// The aliases the commands so far define: bash expands them in a
 	// later command when expand_aliases or POSIX mode is on (guardsh run
 	// as sh), so each later command is read both ways, as in one text.
@@ -1028,6 +1031,13 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 		channel = "CI mode: no one to approve (headless deny)"
 	}
 	lines := o.Refusal(s.guard.PolicyFile, channel)
+	if last := len(lines) - 1; s.streaming && last >= 0 {
+		// What came before it in the script ran, or runs still (its
+		// output may follow this line), and what follows it runs too.
+		if l, ok := strings.CutSuffix(lines[last], ": nothing ran"); ok {
+			lines[last] = l + ": this command does not run; the script goes on as after one that exits 126"
+		}
+	}
 	var red *audit.Redactor
 	if s.ci || s.github {
 		// A CI job's log is read by others (its annotations on the

@@ -277,7 +277,11 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 				r := o.Segments[len(o.Segments)-1].Verdict.Reason
 				if lax {
 					r, _, _ = strings.Cut(r, "; mode bypass")
-					r += "; neither the mode nor a rule lets one step set it for the steps after it: set it in the workflow's env:, or run the program by its full path"
+					if name == "GITHUB_PATH" {
+						r += "; neither the mode nor a rule lets one step change the steps after it: run the program by its full path, or give the job a PATH that holds the directory in the workflow's env: (written out whole: env: cannot append to the runner's)"
+					} else {
+						r += "; neither the mode nor a rule lets one step set it for the steps after it: set it in the workflow's env:, or pass the value on as a step output ($GITHUB_OUTPUT, read as ${{ steps.ID.outputs.NAME }})"
+					}
 				}
 				why += ": " + r
 			}

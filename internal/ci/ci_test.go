@@ -85,6 +85,10 @@ func TestFileCommandWrites(t *testing.T) {
 		{"NODE_OPTIONS by printf", ask, `printf 'A=1\nNODE_OPTIONS=--require /tmp/x.js\n' >> $GITHUB_ENV`, rules.Ask, "NODE_OPTIONS"},
 		{"a directory for GITHUB_PATH", ask, `echo "$HOME/.local/bin" >> $GITHUB_PATH`, rules.Ask, "only known at run time"},
 		{"a static directory for GITHUB_PATH is a PATH export", ask, `echo /opt/tool/bin >> $GITHUB_PATH`, rules.Ask, "export PATH="},
+		// What it says to do instead works (a new user's find: the
+		// workflow's env: cannot append to PATH).
+		{"a static directory for GITHUB_PATH in bypass", "mode: bypass\n", `echo /opt/tool/bin >> $GITHUB_PATH`, rules.Ask, "run the program by its full path, or give the job a PATH that holds the directory"},
+		{"PATH for GITHUB_ENV in bypass", "mode: bypass\n", `echo PATH=/x >> $GITHUB_ENV`, rules.Ask, "as a step output ($GITHUB_OUTPUT"},
 		{"run-time text into GITHUB_ENV could hold a newline", ask, `echo "V=$VERSION" >> $GITHUB_ENV`, rules.Ask, "newline"},
 		{"a block writing GITHUB_ENV", ask, `{ echo A=1; cat /tmp/more; } >> $GITHUB_ENV`, rules.Ask, "compound"},
 		{"another program writing GITHUB_ENV", ask, `./tool export >> $GITHUB_ENV`, rules.Ask, "writes it"},
