@@ -66,7 +66,7 @@ type shellRun struct {
 	// streaming says the script is read from stdin and run command by
 	// command (see stream): a refused one is replaced, the rest runs.
 	streaming bool
-	stdout io.Writer
+	stdout    io.Writer
 	// jail, when the sandbox is on, is the jail of a command that needs
 	// no network, built while the command is decided; self is guardsh's
 	// binary, which a jail lets run.
