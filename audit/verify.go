@@ -138,16 +138,19 @@ func Verify(files []string, anchors []AnchorLine) (Verified, error) {
 	v.Head = prev
 	for _, a := range anchors {
 		if _, ok := seen[a.Hash]; !ok {
-			file, line := "", 0
+			// Named at its last line, after which the record is missing
+			// (a line past the end was named before, a new user's find:
+			// ":3" of a two-line file).
+			file, line, where := "", 0, "after this line"
 			if len(files) > 0 {
 				file = files[len(files)-1]
-				line = last.line + 1
-				if last.file != file {
-					line = 1
+				line = last.line
+				if last.file != file || line == 0 {
+					line, where = 1, "(it holds no record)"
 				}
 			}
 			return v, &Broken{File: file, Line: line, Problem: fmt.Sprintf(
-				"truncated or rewritten: anchor %d (%s) names record %s (hash %.12s…), which is not in the log", a.Line, a.TS, a.ID, a.Hash)}
+				"truncated or rewritten %s: anchor %d (%s) names record %s (hash %.12s…), which is not in the log", where, a.Line, a.TS, a.ID, a.Hash)}
 		}
 		v.Anchors++
 	}
