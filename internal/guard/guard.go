@@ -84,6 +84,11 @@ type Checked struct {
 	// for a refusal's guidance only (see explainUnjailed).
 	Jailable  bool
 	JailWrite []string
+	// OutsideJail: the segment is allowed, but writes what no jail may
+	// (a CI runner's file command), so a command holding it runs
+	// unjailed; named in a refusal as what kept the command out of the
+	// jail (see jailLines).
+	OutsideJail string
 }
 
 // Outcome is the decision for one command text.

@@ -178,7 +178,7 @@ func (o Outcome) jailLines() []string {
 	for i, c := range o.Segments {
 		if c.Jailable {
 			jailable = append(jailable, c.Segment.String())
-		} else if c.Verdict.Decision == rules.Ask && blocker == nil {
+		} else if (c.Verdict.Decision == rules.Ask || c.OutsideJail != "") && blocker == nil {
 			blocker = &o.Segments[i]
 		}
 	}
@@ -188,6 +188,8 @@ func (o Outcome) jailLines() []string {
 	v := blocker.Verdict
 	why := "asks"
 	switch {
+	case blocker.OutsideJail != "":
+		why = "writes " + blocker.OutsideJail + ", which no jail may write; write it in a step of its own"
 	case v.Protected != "":
 		why = "writes a protected path (" + v.Protected + "), which only a human's yes lets anything write"
 	case v.Rule != nil:
