@@ -2660,7 +2660,7 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs, Declares: true}
 	seg.Line, seg.Col = f.at(c.Pos())
 	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
 	for _, as := range c.Args {

@@ -70,6 +70,10 @@ type Segment struct {
 	// for a statement that only assigns: then Args is empty), and for
 	// export/declare/local/readonly their NAME=value arguments too.
 	Assigns []Word
+	// Declares says Assigns are the NAME=value arguments of a declaration
+	// (export, declare, typeset, local, readonly): shown after its name
+	// (see Words), not before it as prefix assignments are.
+	Declares bool
 	// Line and Col are the 1-based line and column (in bytes) in the
 	// top-level command text where the segment starts: its command, its
 	// redirection operator, or for a re-parsed payload (eval, sh -c, …)
@@ -185,13 +189,9 @@ func (s Segment) Argv() []string {
 // String renders the segment for people: words joined by single spaces, each
 // dynamic word shown as written; a Write is "> target", a Read "< source".
 func (s Segment) String() string {
-	parts := make([]string, 0, len(s.Assigns)+len(s.Args))
-	if s.Kind == Exec {
-		for _, w := range s.Assigns {
-			parts = append(parts, w.quoted())
-		}
-	}
-	for _, w := range s.Args {
+	words := s.Words()
+	parts := make([]string, 0, len(words))
+	for _, w := range words {
 		parts = append(parts, w.quoted())
 	}
 	text := strings.Join(parts, " ")
@@ -202,6 +202,36 @@ func (s Segment) String() string {
 		return "< " + text
 	}
 	return text
+}
+
+// Words returns the segment's words in the order people read them: prefix
+// assignments, then argv; a declaration's NAME=value arguments after its
+// name (`export A=1`, not `A=1 export`, a new user's find). The
+// assignments are an Exec segment's only. A declaration's options come
+// before its assignments, its other names after them.
+func (s Segment) Words() []Word {
+	out := make([]Word, 0, len(s.Assigns)+len(s.Args))
+	switch {
+	case s.Kind != Exec:
+	case s.Declares && len(s.Args) > 0:
+		// Its options, then the assignments, then the other names.
+		out = append(out, s.Args[0])
+		for _, w := range s.Args[1:] {
+			if strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+") {
+				out = append(out, w)
+			}
+		}
+		out = append(out, s.Assigns...)
+		for _, w := range s.Args[1:] {
+			if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
+				out = append(out, w)
+			}
+		}
+		return out
+	default:
+		out = append(out, s.Assigns...)
+	}
+	return append(out, s.Args...)
 }
 
 // Chain says how the segment was found: Via, outermost first, then what the

@@ -8,7 +8,7 @@
 // Usage is bash's (guardsh -c 'CMD' [$0 [ARGS…]], guardsh FILE [ARGS…], a
 // script on stdin), plus:
 //
-//	guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] [--] COMMAND
+//	guardsh check [--config F] [--mode M] [--cwd D] [--ci] [--json] [--explain] [--] COMMAND
 //	guardsh config show [--config F] [--cwd D]
 //	guardsh config lint [FILE…]
 //	guardsh import claude|codex|gemini|goose|opencode FILE
@@ -52,7 +52,7 @@ Run commands as bash does (every command is decided before it runs):
   guardsh-prefix 'COMMAND'                 a command prefix (Claude Code)
 
 Commands:
-  guardsh check [--config F] [--mode M] [--cwd D] [--json] [--explain] COMMAND
+  guardsh check [--config F] [--mode M] [--cwd D] [--ci] [--json] [--explain] COMMAND
                                            the decision, nothing runs
   guardsh config show [--config F] [--cwd D]   the effective policy
   guardsh config lint [FILE…]              mistakes in config files

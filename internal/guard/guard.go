@@ -743,14 +743,10 @@ func (o Outcome) Record(r *audit.Record) {
 // writtenWords marks the words of DisplayArgv(seg) that are written as in
 // the command (see interp.Word.Display): those with run-time parts.
 func writtenWords(seg interp.Segment) []bool {
-	out := make([]bool, 0, len(seg.Assigns)+len(seg.Args))
-	if seg.Kind == interp.Exec {
-		for _, w := range seg.Assigns {
-			out = append(out, w.Dynamic())
-		}
-	}
-	for _, w := range seg.Args {
-		out = append(out, w.Dynamic())
+	words := seg.Words()
+	out := make([]bool, len(words))
+	for i, w := range words {
+		out[i] = w.Dynamic()
 	}
 	return out
 }
@@ -758,14 +754,10 @@ func writtenWords(seg interp.Segment) []bool {
 // DisplayArgv is a segment's words as people read them: prefix assignments,
 // then argv, each dynamic word as written.
 func DisplayArgv(seg interp.Segment) []string {
-	out := make([]string, 0, len(seg.Assigns)+len(seg.Args))
-	if seg.Kind == interp.Exec {
-		for _, w := range seg.Assigns {
-			out = append(out, w.Display())
-		}
-	}
-	for _, w := range seg.Args {
-		out = append(out, w.Display())
+	words := seg.Words()
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = w.Display()
 	}
 	return out
 }
