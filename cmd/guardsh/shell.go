@@ -614,13 +614,16 @@ func (s *shellRun) serve(text string, args []string) int {
 		status = s.stopUnjailed(rec, status)
 	}
 	s.finish(rec, &status)
-	if died == syscall.SIGINT {
-		// The command died of Ctrl-C: so does guardsh, as bash would,
-		// once the record is written and the terminal restored, so that
-		// a calling shell's loop or script stops too (it tells a death
-		// by SIGINT from an exit status of 130). (Go's own handling of
-		// a SIGQUIT raised this way would print a stack dump: that one
-		// ends in status 131.)
+	if died == syscall.SIGINT || died == syscall.SIGTERM || died == syscall.SIGHUP {
+		// The command died of Ctrl-C (or was terminated, or hung up
+		// on): so does guardsh, of the same signal, as bash would, once
+		// the record is written and the terminal restored, so that a
+		// calling shell's loop or script stops too (it tells a death by
+		// SIGINT from an exit status of 130), and a CI runner reports
+		// a step killed, not one that exited 143 (a new user's find).
+		// (Go's own handling of a SIGQUIT raised this way would print a
+		// stack dump: that one ends in status 131; other signals Go
+		// ignores unless asked for end in 128+N too.)
 		signal.Reset(died)
 		_ = syscall.Kill(os.Getpid(), died)
 		time.Sleep(100 * time.Millisecond)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -82,4 +83,39 @@ func sigName(s syscall.Signal) string {
 		return "TERM"
 	}
 	return "HUP"
+}
+
+// TestDiesOfTheCommandsSignal: a command that dies of SIGINT, SIGTERM or
+// SIGHUP leaves guardsh dying of the same signal once its record is
+// written, as bash does, so that the caller (a shell's loop, a CI runner)
+// sees a death by that signal and not an exit status of 128+N (a new
+// user's CI step killed by SIGTERM was reported as one that exited 143).
+func TestDiesOfTheCommandsSignal(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("mode: bypass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "audit.jsonl")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(self)
+			cmd.Args = []string{"bash", "-c", "kill -" + sigName(sig) + " $$; echo survived"}
+			cmd.Env = append(os.Environ(), "GUARDSH_CONFIG="+config, "GUARDSH_AUDIT="+log, "GUARDSH_MODE=")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out, _ := cmd.Output()
+			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok || !ws.Signaled() || ws.Signal() != sig || len(out) > 0 {
+				t.Errorf("guardsh ended %v (%s), want death by %v", cmd.ProcessState, out, sig)
+			}
+		})
+	}
+	data, err := os.ReadFile(log)
+	if err != nil || bytes.Count(data, []byte("\n")) != 3 {
+		t.Errorf("want a record of each command: %v\n%s", err, data)
+	}
 }
