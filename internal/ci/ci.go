@@ -308,6 +308,30 @@ func contentLines(stmt *syntax.Stmt, redir *syntax.Redirect) ([]string, string) 
 	if redir.Op != syntax.AppOut && redir.Op != syntax.RdrOut {
 		return nil, "not written with > or >>"
 	}
+	if b, ok := stmt.Cmd.(*syntax.Block); ok {
+		// `{ echo A=1; echo B=2; } >> "$GITHUB_ENV"`: a group of such
+		// commands, each on its own, separated by ; or newlines only (a
+		// new user's find: the grouped form was refused).
+		var lines []string
+		for _, s := range b.Stmts {
+			_, isCall := s.Cmd.(*syntax.CallExpr)
+			if !isCall || s.Negated || s.Background || s.Coprocess || s.Disown || len(s.Redirs) > 0 && !(len(s.Redirs) == 1 && isHeredoc(s.Redirs[0])) {
+				return nil, "written by a compound command other than a group of echo, printf and cat <<EOF"
+			}
+			l, why := callLines(s)
+			if why != "" {
+				return nil, why
+			}
+			lines = append(lines, l...)
+		}
+		return lines, ""
+	}
+	return callLines(stmt)
+}
+
+// callLines returns the lines stmt, a simple command (echo, printf, cat
+// of a here-document), writes when they are static text; else why not.
+func callLines(stmt *syntax.Stmt) ([]string, string) {
 	call, ok := stmt.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
 		return nil, "written by a compound command"

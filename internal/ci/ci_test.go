@@ -90,7 +90,15 @@ func TestFileCommandWrites(t *testing.T) {
 		{"a static directory for GITHUB_PATH in bypass", "mode: bypass\n", `echo /opt/tool/bin >> $GITHUB_PATH`, rules.Ask, "run the program by its full path, or give the job a PATH that holds the directory"},
 		{"PATH for GITHUB_ENV in bypass", "mode: bypass\n", `echo PATH=/x >> $GITHUB_ENV`, rules.Ask, "as a step output ($GITHUB_OUTPUT"},
 		{"run-time text into GITHUB_ENV could hold a newline", ask, `echo "V=$VERSION" >> $GITHUB_ENV`, rules.Ask, "newline"},
-		{"a block writing GITHUB_ENV", ask, `{ echo A=1; cat /tmp/more; } >> $GITHUB_ENV`, rules.Ask, "compound"},
+		{"a block writing GITHUB_ENV", ask, `{ echo A=1; cat /tmp/more; } >> $GITHUB_ENV`, rules.Ask, "cat of something other than a here-document"},
+		// A group of static lines is read as its lines (a new user's find).
+		{"a group of echos writing GITHUB_ENV", ask, `{ echo "A=1"; echo "B=2"; } >> "$GITHUB_ENV"`, rules.Allow, "2 line"},
+		{"a group with a here-document", ask, "{ echo A=1\ncat <<'EOF'\nB=2\nEOF\n} >> \"$GITHUB_ENV\"", rules.Allow, "2 line"},
+		{"a group setting LD_PRELOAD", ask, `{ echo A=1; echo LD_PRELOAD=/x.so; } >> "$GITHUB_ENV"`, rules.Ask, "LD_PRELOAD"},
+		{"a group with run-time text", ask, `{ echo A=1; echo "V=$X"; } >> "$GITHUB_ENV"`, rules.Ask, "run time"},
+		{"a group with && inside", ask, `{ echo A=1 && echo B=2; } >> "$GITHUB_ENV"`, rules.Ask, "compound"},
+		{"a group with its own redirection", ask, `{ echo A=1; echo B=2 >/dev/null; } >> "$GITHUB_ENV"`, rules.Ask, "compound"},
+		{"a subshell writing GITHUB_ENV", ask, `( echo A=1; echo B=2 ) >> "$GITHUB_ENV"`, rules.Ask, "compound"},
 		{"another program writing GITHUB_ENV", ask, `./tool export >> $GITHUB_ENV`, rules.Ask, "writes it"},
 		{"a deny rule on the real path still denies", "mode: ask\nrules:\n  write:\n    deny: [\"/*/_runner_file_commands/*\"]\n", `echo a=b >> $GITHUB_OUTPUT`, rules.Deny, ""},
 	}
