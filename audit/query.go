@@ -42,6 +42,10 @@ type Filter struct {
 	Command string
 	// Rule is a pattern some segment's rule must match (same syntax).
 	Rule string
+	// Run selects the records of a CI run or pipeline (Record.CI.Run),
+	// Job those of a CI job by its name or ID (CI.Job or CI.JobID):
+	// one job's commands out of a shared runner's log.
+	Run, Job string
 
 	command, rule *regexp.Regexp
 }
@@ -64,6 +68,10 @@ func (f *Filter) Match(r *Record) bool {
 	case f.Agent != "" && r.Agent != f.Agent:
 		return false
 	case f.Cwd != "" && r.Cwd != f.Cwd && !strings.HasPrefix(r.Cwd, strings.TrimSuffix(f.Cwd, "/")+"/"):
+		return false
+	case f.Run != "" && (r.CI == nil || r.CI.Run != f.Run):
+		return false
+	case f.Job != "" && (r.CI == nil || r.CI.Job != f.Job && r.CI.JobID != f.Job):
 		return false
 	}
 	if !f.Since.IsZero() || !f.Until.IsZero() {

@@ -67,6 +67,7 @@ func TestFilterSelects(t *testing.T) {
 	r.Segments[0].Rule = &rule
 	r.Segments[0].Decision = audit.Ask
 	r.Decision, r.DecidedBy = audit.Deny, "headless"
+	r.CI = &audit.CI{System: "gitlab", Run: "77", Job: "build", JobID: "9001"}
 	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
 	tests := []struct {
 		f    audit.Filter
@@ -86,6 +87,13 @@ func TestFilterSelects(t *testing.T) {
 		{audit.Filter{Rule: "rm *"}, false},
 		{audit.Filter{Since: at("2026-11-29T09:00:00Z"), Until: at("2026-11-29T10:00:00.001Z")}, true},
 		{audit.Filter{Until: at("2026-11-29T10:00:00Z")}, false},
+		// One CI job's commands out of a shared runner's log.
+		{audit.Filter{Run: "77"}, true},
+		{audit.Filter{Run: "78"}, false},
+		{audit.Filter{Job: "build"}, true},
+		{audit.Filter{Job: "9001"}, true},
+		{audit.Filter{Job: "test"}, false},
+		{audit.Filter{Run: "77", Job: "test"}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.f.Match(r); got != tt.want {
@@ -172,5 +180,15 @@ func TestStatsCountsCouldMatchApart(t *testing.T) {
 	}
 	if s.Asked[`cat "$f"`] != 2 {
 		t.Errorf("asked = %v, want the Claude Code command counted twice", s.Asked)
+	}
+}
+
+// TestJobFilterNeedsCI: the CI filters select nothing outside CI.
+func TestJobFilterNeedsCI(t *testing.T) {
+	r := helperRecord(1, 2, 50)
+	for _, f := range []audit.Filter{{Run: "1"}, {Job: "build"}} {
+		if f.Match(r) {
+			t.Errorf("%+v matches a record with no ci", f)
+		}
 	}
 }

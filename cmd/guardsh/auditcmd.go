@@ -26,7 +26,8 @@ const auditUsageText = `usage:
   guardsh audit stats [--top N] [FILTERS] [FILE…]
   guardsh audit replay --config NEW.yaml [--json] [FILTERS] [FILE…]
 FILTERS: --decision allow|ask|deny --since T --until T --agent NAME --cwd DIR
-         --command PATTERN --rule PATTERN   (T: RFC 3339, YYYY-MM-DD, or a duration ago: 2h)
+         --command PATTERN --rule PATTERN --run ID --job NAME|ID
+         (T: RFC 3339, YYYY-MM-DD, or a duration ago: 2h; --run and --job: a CI run's, a CI job's)
 FILE defaults to the configured audit log and its rotated files, oldest first.`
 
 // auditMain is `guardsh audit SUBCOMMAND`. Exit statuses: 0 done (verify:
@@ -55,6 +56,8 @@ func auditMain(args []string, stdout, stderr io.Writer) int {
 		fs.StringVar(&f.Cwd, "cwd", "", "working directory or below")
 		fs.StringVar(&f.Command, "command", "", "pattern the command matches (* any run)")
 		fs.StringVar(&f.Rule, "rule", "", "pattern a segment's rule matches")
+		fs.StringVar(&f.Run, "run", "", "a CI run's or pipeline's ID")
+		fs.StringVar(&f.Job, "job", "", "a CI job's name or ID")
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "guardsh audit %s: %v\n", sub, err)
