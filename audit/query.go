@@ -344,7 +344,7 @@ func (s *Stats) Write(w io.Writer, top int) error {
 			all = all[:limit]
 		}
 		for _, e := range all {
-			fmt.Fprintf(tw, "  %d\t%s\n", e.v, Visible(strings.ReplaceAll(e.k, "\n", "⏎")))
+			fmt.Fprintf(tw, "  %d\t%s\n", e.v, Visible(statLine(e.k)))
 		}
 	}
 	section("by decision", s.ByDecision, 0)
@@ -353,6 +353,23 @@ func (s *Stats) Write(w io.Writer, top int) error {
 	section("most-hit rules", s.Rules, top)
 	return tw.Flush()
 }
+
+// statLine is how Stats shows a command or rule: on one line, a text of
+// several lines by its first and how many there are, and at most
+// statWidth characters (a whole 41-line CI script was one line of the
+// counts, a new user's find).
+func statLine(k string) string {
+	if first, _, ok := strings.Cut(k, "\n"); ok {
+		k = fmt.Sprintf("%s ⏎ … (%d lines)", first, strings.Count(strings.TrimRight(k, "\n"), "\n")+1)
+	}
+	if r := []rune(k); len(r) > statWidth {
+		k = string(r[:statWidth-1]) + "…"
+	}
+	return k
+}
+
+// statWidth is the most characters statLine shows of a command.
+const statWidth = 160
 
 // Shown is the part of a command a reader of the log looks for: Claude
 // Code's wrapper is dropped, leaving the text it gave eval; any other

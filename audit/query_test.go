@@ -192,3 +192,26 @@ func TestJobFilterNeedsCI(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsShowsLongCommandsShort: a command of several lines is shown by
+// its first line and how many there are, a long one cut (a new user's
+// 41-line CI script was one line of the counts), while counted whole.
+func TestStatsShowsLongCommandsShort(t *testing.T) {
+	var s audit.Stats
+	script := "set -e\necho build\nmake build\n"
+	long := "echo " + strings.Repeat("x", 300)
+	for _, c := range []string{script, script, long} {
+		s.Add(&audit.Record{Command: c, Decision: "ask"})
+	}
+	var b strings.Builder
+	if err := s.Write(&b, 10); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "  2  set -e ⏎ … (3 lines)\n") {
+		t.Errorf("the script's row is not its first line and line count:\n%s", out)
+	}
+	if strings.Contains(out, "make build") || strings.Contains(out, strings.Repeat("x", 200)) || !strings.Contains(out, "x…\n") {
+		t.Errorf("a long command is not cut:\n%s", out)
+	}
+}
