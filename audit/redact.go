@@ -798,11 +798,14 @@ func blanksKept(w string) string {
 	return string(b)
 }
 
-// wordsWritten is strings, with the words written marks (see
-// Segment.Written) redacted as shell text: a header's value that is a
-// variable's reference is kept, as in the command, and no redaction runs
-// through a closing quote (a new user's `-H "Authorization: Bearer
-// $TOKEN"` was recorded as `"Authorization:[REDACTED]`).
+// wordsWritten is strings, with what is found in the words written marks
+// (see Segment.Written: their quotes and expansions as in the command)
+// kept from two mistakes: a span that holds only variables' references
+// ("Bearer $TOKEN") is no secret the record shows, and is kept, as in the
+// command; and a span never takes the word's closing quote (a new user's
+// `-H "Authorization: Bearer $TOKEN"` was recorded as
+// `"Authorization:[REDACTED]`). Found as values are, blanks inside quotes
+// included (`"postgres://bob:pw secret$X@db"` loses all of pw secret$X).
 func (r *Redactor) wordsWritten(words []string, written []bool, nested map[string]bool) []string {
 	if len(words) == 0 {
 		return words
@@ -820,13 +823,7 @@ func (r *Redactor) wordsWritten(words []string, written []bool, nested map[strin
 	}
 	for i, w := range words {
 		spans[i] = r.spans(w, whole, true)
-		isWritten := i < len(written) && written[i]
-		if isWritten && len(spans[i]) == 0 && hasBlank(w) {
-			// What the blanks' pass below would find in it is the shell
-			// text's to bound.
-			spans[i] = r.spans(blanksKept(w), whole, true)
-		}
-		if len(spans[i]) > 0 && (i >= code || isScript(w, nested) || isWritten) {
+		if len(spans[i]) > 0 && (i >= code || isScript(w, nested)) {
 			// Redacted as shell text, each redaction inside one of its
 			// words (or, if it does not parse, between separators).
 			out[i], script[i], spans[i] = r.command(w, nested), true, nil
@@ -850,8 +847,30 @@ func (r *Redactor) wordsWritten(words []string, written []bool, nested map[strin
 	}
 	for i, w := range words {
 		if !script[i] {
+			if i < len(written) && written[i] {
+				spans[i] = writtenSpans(w, spans[i])
+			}
 			out[i] = replaceSpans(w, spans[i])
 		}
+	}
+	return out
+}
+
+// writtenSpans returns spans of w, a word as written, less those that
+// hold only variables' references (onlyReferences, quotes and blanks
+// around them aside), each kept short of a closing quote that ends w.
+func writtenSpans(w string, spans [][2]int) [][2]int {
+	out := spans[:0:0]
+	for _, s := range spans {
+		if q := w[len(w)-1]; s[1] == len(w) && s[0] > 0 && s[1]-s[0] > 1 && (q == '"' || q == '\'') && strings.Count(w[:s[0]], string(q))%2 == 1 {
+			// A quote opened before the span and closing the word: the
+			// span keeps it (a span over the whole word takes both).
+			s[1]--
+		}
+		if onlyReferences().MatchString(strings.Trim(w[s[0]:s[1]], " \t\"'")) && strings.Contains(w[s[0]:s[1]], "$") {
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -5,13 +5,19 @@ import (
 	"testing"
 )
 
-// TestDeclarationWordsInOrder: a declaration's NAME=value arguments are
-// shown after its name (a new user's refusal read `PYTHONPATH=… export`,
-// as if a prefix assignment); prefix assignments still come first.
+// TestDeclarationWordsInOrder: a declaration's operands are shown after
+// its name in the order written (a new user's refusal read
+// `PYTHONPATH=… export`, as if a prefix assignment); prefix assignments
+// still come first.
 func TestDeclarationWordsInOrder(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{`export PYTHONPATH="$PWD/.deps:${PYTHONPATH:-}"`, `export PYTHONPATH="$PWD/.deps:${PYTHONPATH:-}"`},
 		{`declare -x A=1 B`, `declare -x A=1 B`},
+		// In the order written: an option after an assignment is an
+		// operand to bash, not an option (attack run 74 was shown
+		// `export -n PYTHONPATH=/evil` for this, which unexports).
+		{`export PYTHONPATH=/evil -n`, `export PYTHONPATH=/evil -n`},
+		{`export A=1 B C=2`, `export A=1 B C=2`},
 		{`local n=1`, `local n=1`},
 		{`X=1 env`, `X=1 env`},
 		{`X=1`, `X=1`},

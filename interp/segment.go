@@ -70,10 +70,12 @@ type Segment struct {
 	// for a statement that only assigns: then Args is empty), and for
 	// export/declare/local/readonly their NAME=value arguments too.
 	Assigns []Word
-	// Declares says Assigns are the NAME=value arguments of a declaration
-	// (export, declare, typeset, local, readonly): shown after its name
-	// (see Words), not before it as prefix assignments are.
-	Declares bool
+	// Declared is, for a declaration (export, declare, typeset, local,
+	// readonly), whose Assigns are its NAME=value arguments, which of its
+	// operands in the order written is one of Assigns (true) or of Args
+	// (false): Words shows them so (`export A=1 -n` is not `export -n
+	// A=1`, attack run 74). nil for any other segment.
+	Declared []bool
 	// Line and Col are the 1-based line and column (in bytes) in the
 	// top-level command text where the segment starts: its command, its
 	// redirection operator, or for a re-parsed payload (eval, sh -c, …)
@@ -207,27 +209,25 @@ func (s Segment) String() string {
 // Words returns the segment's words in the order people read them: prefix
 // assignments, then argv; a declaration's NAME=value arguments after its
 // name (`export A=1`, not `A=1 export`, a new user's find). The
-// assignments are an Exec segment's only. A declaration's options come
-// before its assignments, its other names after them.
+// assignments are an Exec segment's only. A declaration's operands are
+// in the order written (see Declared).
 func (s Segment) Words() []Word {
 	out := make([]Word, 0, len(s.Assigns)+len(s.Args))
 	switch {
 	case s.Kind != Exec:
-	case s.Declares && len(s.Args) > 0:
-		// Its options, then the assignments, then the other names.
+	case s.Declared != nil && len(s.Args) > 0:
 		out = append(out, s.Args[0])
-		for _, w := range s.Args[1:] {
-			if strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+") {
-				out = append(out, w)
+		a, g := 0, 1
+		for _, assign := range s.Declared {
+			switch {
+			case assign && a < len(s.Assigns):
+				out, a = append(out, s.Assigns[a]), a+1
+			case !assign && g < len(s.Args):
+				out, g = append(out, s.Args[g]), g+1
 			}
 		}
-		out = append(out, s.Assigns...)
-		for _, w := range s.Args[1:] {
-			if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
-				out = append(out, w)
-			}
-		}
-		return out
+		// (Any the order missed, though none should be.)
+		return append(append(out, s.Assigns[a:]...), s.Args[g:]...)
 	default:
 		out = append(out, s.Assigns...)
 	}
