@@ -147,6 +147,52 @@ var walkers = sync.OnceValue(func() map[string]walk {
 // holds, all of it: remove, move, change its modes, owners or ACLs.
 var alteringWalkers = []string{"rm", "mv", "chmod", "chown", "chgrp", "setfacl"}
 
+// alteringWalk reports whether words, whose program walks its directory
+// arguments as walker (see walker), changes or removes all a directory
+// argument holds: an alteringWalkers program; find with -delete, or with
+// an -exec, -execdir, -ok or -okdir of a command that is not read-only
+// (classifyExec); tar with --remove-files, zip with -m (--move), 7z with
+// -sdel, rsync with --remove-source-files or a --delete option (the
+// programs' man pages, Debian 12). Attack run 74 took guardsh's audit
+// log and a repository's .git so in mode bypass: `find ~/.local -delete`,
+// `tar --remove-files -cf x.tar ~`, `zip -rm x.zip .`.
+func alteringWalk(words []string, walker string) bool {
+	if slices.Contains(alteringWalkers, walker) {
+		return true
+	}
+	switch walker {
+	case "find":
+		for i := 1; i < len(words); i++ {
+			switch words[i] {
+			case "-delete":
+				return true
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(words) && words[j] != ";" && words[j] != "+" {
+					j++
+				}
+				if c, _, _ := classifyExec(words[i+1:j], nil); j == i+1 || c != ReadOnly {
+					return true
+				}
+				i = j
+			}
+		}
+	case "tar", "bsdtar":
+		return slices.Contains(words, "--remove-files")
+	case "zip":
+		return slices.ContainsFunc(words[1:], func(w string) bool {
+			return w == "--move" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w[1:], 'm')
+		})
+	case "7z", "7za", "7zz":
+		return slices.Contains(words, "-sdel")
+	case "rsync":
+		return slices.ContainsFunc(words[1:], func(w string) bool {
+			return w == "--remove-source-files" || strings.HasPrefix(w, "--delete")
+		})
+	}
+	return false
+}
+
 // walker returns the name of the program words run when it walks its
 // directory arguments, else "".
 func walker(words []string) string {
@@ -276,7 +322,10 @@ type argScan struct {
 	skipsHidden bool
 	home        string
 	walker      string
-	hm          holeMatcher
+	// alters: the walker changes or removes all a directory argument
+	// holds (alteringWalk).
+	alters bool
+	hm     holeMatcher
 	// cwdUnknown: relative words name paths below a directory only known
 	// at run time (Context.CwdUnknown).
 	cwdUnknown bool
@@ -311,6 +360,7 @@ type argPlan struct {
 	none        bool // no argument is matched (see matchArgs)
 	skipsHidden bool
 	walker      string
+	alters      bool     // the walker changes or removes what it walks (alteringWalk)
 	deref       bool     // the walker follows links below its directories (derefWalker)
 	reads       bool     // the program is in readsArgs
 	args        []string // the words matched: after the name, and a subcommand
@@ -588,6 +638,7 @@ func planArgs(words []string, open, bound uint64) argPlan {
 		}
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
+	pl.alters = pl.walker != "" && alteringWalk(words, pl.walker)
 	pl.deref = pl.walker != "" && derefWalker(words)
 	return pl
 }
@@ -609,7 +660,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, alters: pl.alters, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs}
 	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
@@ -805,7 +856,16 @@ func walksCwd(words []string) bool {
 	args := words[1:]
 	switch name {
 	case "find":
-		return len(args) == 0 || strings.HasPrefix(args[0], "-") || args[0] == "(" || args[0] == "!"
+		// Its options before the start paths (-H, -L, -P, -D DEBUG,
+		// -OLEVEL: GNU find(1)) are no expression.
+		i := 0
+		for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || args[i] == "-D" || strings.HasPrefix(args[i], "-O")) {
+			if args[i] == "-D" {
+				i++
+			}
+			i++
+		}
+		return i >= len(args) || strings.HasPrefix(args[i], "-") || args[i] == "(" || args[i] == "!"
 	case "grep", "egrep", "fgrep", "rgrep", "ugrep", "rg", "ag", "ack":
 	default:
 		return false
@@ -1083,6 +1143,13 @@ func (sc *argScan) literalProtected(word, p string) {
 	}
 	if pat := sc.x.protectedBy(pathSubject{cleaned: p, resolved: resolved}); pat != "" {
 		sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(word, Hole, "…"), sc.home), via: pat}
+		return
+	}
+	if sc.alters && (sc.x.protectedUnder(p) || resolved != p && sc.x.protectedUnder(resolved)) {
+		// What a walk that changes all it finds is given below p (`rm
+		// -rf ~/.local/*`, `rm -rf ~/.local/$X`) may hold a protected
+		// path (attack run 74: the audit log, in mode bypass).
+		sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(word, Hole, "…"), sc.home), via: "what lies below " + tildeShown(p, sc.home) + ", which may hold protected paths", walker: sc.walker}
 	}
 }
 
@@ -1802,7 +1869,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	if !info.IsDir() {
 		return
 	}
-	if sc.protect && sc.protected == nil && slices.Contains(alteringWalkers, sc.walker) {
+	if sc.protect && sc.protected == nil && sc.alters {
 		// Removing, moving or changing the modes of a directory does so
 		// to the protected paths it holds: `rm -rf ~/.local/state` took
 		// guardsh's audit log, unasked in mode bypass (a new user's CI

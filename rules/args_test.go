@@ -308,6 +308,18 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "chmod -R of one asks", words: []string{"chmod", "-R", "777", "~"}, want: Ask, reason: "a directory chmod changes the modes of with all it holds"},
 		{name: "cp -r out of one only reads it", words: []string{"cp", "-r", ctx.Home, "/tmp/x"}, want: Allow},
 		{name: "rm -r of a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build"}, want: Allow},
+		// So do the other programs that change or remove all they walk
+		// (attack run 74: each took the audit log or .git in bypass).
+		{name: "find -delete of one asks", words: []string{"find", ctx.Home, "-delete"}, want: Ask, reason: "a directory find changes or removes with all it holds"},
+		{name: "find -exec rm of one asks", words: []string{"find", ctx.Home, "-exec", "rm", "-rf", "{}", "+"}, want: Ask, reason: "a directory find changes or removes"},
+		{name: "find -exec of a read-only program only reads", words: []string{"find", ctx.Home, "-name", "*.go", "-exec", "grep", "-l", "x", "{}", "+"}, want: Allow},
+		{name: "find -delete of a directory holding none runs", words: []string{"find", "-P", ctx.Workspace + "/build", "-delete"}, want: Allow},
+		{name: "tar --remove-files asks", words: []string{"tar", "--remove-files", "-cf", "/tmp/x.tar", ctx.Home}, want: Ask, reason: "a directory tar changes or removes"},
+		{name: "tar -c only reads", words: []string{"tar", "-cf", "/tmp/x.tar", ctx.Home}, want: Allow},
+		{name: "zip -m asks", words: []string{"zip", "-rm", "/tmp/x.zip", ctx.Home}, want: Ask, reason: "a directory zip changes or removes"},
+		{name: "rsync --delete asks", words: []string{"rsync", "-a", "--delete", ctx.Workspace + "/build/", ctx.Home + "/"}, want: Ask, reason: "a directory rsync changes or removes"},
+		{name: "rm -r of a glob below one asks", words: []string{"rm", "-rf", ctx.Home + "/" + Hole}, want: Ask, reason: "what lies below ~, which may hold protected paths"},
+		{name: "rm -r of a glob in a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build/" + Hole}, want: Allow},
 	})
 }
 

@@ -1132,6 +1132,9 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 			if j.holder != "" {
 				verb := map[string]string{"rm": "removes", "mv": "moves", "chmod": "changes the modes of", "chown": "changes the owner of",
 					"chgrp": "changes the group of", "setfacl": "changes the ACLs of"}[j.holder]
+				if verb == "" {
+					verb = "changes or removes" // find -delete or -exec, tar --remove-files, …
+				}
 				v.Reason = fmt.Sprintf("argument %s is a directory %s %s with all it holds, a protected path among it (protected: %s), which needs a human's yes in every mode", arg, j.holder, verb, j.protected)
 				return v
 			}

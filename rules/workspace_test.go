@@ -401,7 +401,9 @@ func TestSensitivity(t *testing.T) {
 		{Subject{Kind: KindExec, Words: []string{"chown", "root", "f"}}, Privilege},
 		{Subject{Kind: KindExec, Words: []string{"rm", "-rf", "/srv/data"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"kill", "-9", "1"}}, Destructive},
-		{Subject{Kind: KindExec, Words: []string{"find", ".", "-delete"}}, Destructive},
+		// The workspace holds .git: removing it all is a protected
+		// path's write (attack run 74), as for rm -rf .
+		{Subject{Kind: KindExec, Words: []string{"find", ".", "-delete"}}, ProtectedPath},
 		{Subject{Kind: KindExec, Words: []string{"find", "/srv/data", "-name", "*.o", "-delete"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "reset", "--hard"}}, Destructive},
 		{Subject{Kind: KindExec, Words: []string{"git", "checkout", "-f", "--", "a.go"}}, Destructive},
