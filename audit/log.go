@@ -57,6 +57,9 @@ type Log struct {
 	mu     sync.Mutex // flock does not exclude goroutines sharing one file
 	file   *os.File
 	closed bool
+	// removed says the file the log was open on had been removed (not
+	// rotated) when a record was appended: Append then says so.
+	removed bool
 	// reserve is the file holding room for the next record (see
 	// Reserve), nil when none, locked when pooled, and held its size in
 	// bytes.
@@ -377,6 +380,13 @@ func (l *Log) Append(r *Record) error {
 			return fmt.Errorf("audit log %s: record written, anchor failed: %w", l.path, err)
 		}
 	}
+	if l.removed {
+		l.removed = false
+		// Said, not silent: a log removed while guardsh held it, the
+		// next record began a new one that verify found whole (attack
+		// run 74).
+		return fmt.Errorf("audit log %s was removed while guardsh had it open (not rotated: no name held it any more); this record begins a new log, and the records before it are gone from this machine unless shipped (audit.syslog)", l.path)
+	}
 	return nil
 }
 
@@ -400,6 +410,9 @@ func (l *Log) appendChained(body []byte, prevAt int) (string, error) {
 		if regular {
 			var now unix.Stat_t
 			if err := unix.Stat(l.path, &now); err != nil || now.Ino != st.Ino || now.Dev != st.Dev {
+				// Renamed away (rotation) keeps a name; removed (or
+				// replaced by a rename over it) keeps none.
+				l.removed = l.removed || st.Nlink == 0
 				// Rotated (or removed) by another process: write to
 				// what path names now.
 				unix.Flock(fd, unix.LOCK_UN)

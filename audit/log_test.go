@@ -697,3 +697,44 @@ func TestLendKeepsTheRecordsRoom(t *testing.T) {
 		t.Fatalf("Append after the put-back took the room lent: %v", err)
 	}
 }
+
+// TestRemovedLogIsSaid: a log removed while guardsh had it open (not
+// renamed away, as rotation does) makes the next Append say so, once:
+// the record begins a new log, and the records before it are gone
+// (attack run 74 removed the log and its anchor, and verify found the new
+// one whole). A log renamed away is said nothing.
+func TestRemovedLogIsSaid(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(path string) error
+		said   bool
+	}{
+		{"removed", os.Remove, true},
+		{"renamed away", func(p string) error { return os.Rename(p, p+".1") }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "audit.jsonl")
+			l, err := audit.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if err := l.Append(helperRecord(0, 0, 10)); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.change(path); err != nil {
+				t.Fatal(err)
+			}
+			err = l.Append(helperRecord(0, 1, 10))
+			if said := err != nil && strings.Contains(err.Error(), "was removed while guardsh had it open"); said != c.said {
+				t.Errorf("Append after the log was %s: %v", c.name, err)
+			}
+			if data, rerr := os.ReadFile(path); rerr != nil || strings.Count(string(data), "\n") != 1 {
+				t.Errorf("the record was not written to a new log: %v %q", rerr, data)
+			}
+			if err := l.Append(helperRecord(0, 2, 10)); err != nil {
+				t.Errorf("said again: %v", err)
+			}
+		})
+	}
+}
