@@ -2660,7 +2660,12 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 	if a.err != nil {
 		return
 	}
-	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs, Declared: []bool{}}
+	seg := Segment{Kind: Exec, Via: f.via, RunsCode: runs, Declared: declaredMark}
+	operand := func(assign bool) {
+		if n := len(seg.Assigns) + len(seg.Args) - 2; assign && n < 63 {
+			seg.Declared |= 1 << n // (counted once appended)
+		}
+	}
 	seg.Line, seg.Col = f.at(c.Pos())
 	seg.Args = []Word{{Value: c.Variant.Value, Source: f.text(c.Variant)}}
 	for _, as := range c.Args {
@@ -2672,10 +2677,9 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 			for _, w := range ws {
 				if assignPrefixLen(w.Value) > 0 {
 					seg.Assigns = append(seg.Assigns, w)
-					seg.Declared = append(seg.Declared, true)
+					operand(true)
 				} else {
 					seg.Args = append(seg.Args, w)
-					seg.Declared = append(seg.Declared, false)
 				}
 			}
 		case as.Naked && as.Name != nil:
@@ -2684,10 +2688,9 @@ func (a *analyzer) decl(c *syntax.DeclClause, s *syntax.Stmt, f *frame) {
 				v += "[" + a.arithWord(as.Index, f).Value + "]"
 			}
 			seg.Args = append(seg.Args, Word{Value: v, Source: f.text(as)})
-			seg.Declared = append(seg.Declared, false)
 		default:
 			seg.Assigns = append(seg.Assigns, a.assignWord(as, f))
-			seg.Declared = append(seg.Declared, true)
+			operand(true)
 		}
 	}
 	if a.err != nil {

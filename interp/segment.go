@@ -71,11 +71,13 @@ type Segment struct {
 	// export/declare/local/readonly their NAME=value arguments too.
 	Assigns []Word
 	// Declared is, for a declaration (export, declare, typeset, local,
-	// readonly), whose Assigns are its NAME=value arguments, which of its
-	// operands in the order written is one of Assigns (true) or of Args
-	// (false): Words shows them so (`export A=1 -n` is not `export -n
-	// A=1`, attack run 74). nil for any other segment.
-	Declared []bool
+	// readonly), whose Assigns are its NAME=value arguments, declaredMark
+	// and a bit per operand in the order written, the i-th (i < 63) set
+	// when that operand is one of Assigns: Words shows them in that order
+	// (`export A=1 -n` is not `export -n A=1`, attack run 74); operands
+	// past the 63rd follow, assignments first. 0 for any other segment (a
+	// word, not a slice: every segment carries it).
+	Declared uint64
 	// Line and Col are the 1-based line and column (in bytes) in the
 	// top-level command text where the segment starts: its command, its
 	// redirection operator, or for a re-parsed payload (eval, sh -c, …)
@@ -206,6 +208,9 @@ func (s Segment) String() string {
 	return text
 }
 
+// declaredMark marks Segment.Declared of a declaration.
+const declaredMark = 1 << 63
+
 // Words returns the segment's words in the order people read them: prefix
 // assignments, then argv; a declaration's NAME=value arguments after its
 // name (`export A=1`, not `A=1 export`, a new user's find). The
@@ -215,15 +220,17 @@ func (s Segment) Words() []Word {
 	out := make([]Word, 0, len(s.Assigns)+len(s.Args))
 	switch {
 	case s.Kind != Exec:
-	case s.Declared != nil && len(s.Args) > 0:
+	case s.Declared&declaredMark != 0 && len(s.Args) > 0:
 		out = append(out, s.Args[0])
 		a, g := 0, 1
-		for _, assign := range s.Declared {
-			switch {
+		for i := 0; i < 63 && a+g-1 < len(s.Assigns)+len(s.Args)-1; i++ {
+			switch assign := s.Declared&(1<<i) != 0; {
 			case assign && a < len(s.Assigns):
 				out, a = append(out, s.Assigns[a]), a+1
 			case !assign && g < len(s.Args):
 				out, g = append(out, s.Args[g]), g+1
+			default:
+				i = 63
 			}
 		}
 		// (Any the order missed, though none should be.)
