@@ -823,7 +823,12 @@ func (r *Redactor) wordsWritten(words []string, written []bool, nested map[strin
 	}
 	for i, w := range words {
 		spans[i] = r.spans(w, whole, true)
-		if len(spans[i]) > 0 && (i >= code || isScript(w, nested)) {
+		// A word as written is one word of the command, not a script
+		// of its own (but a code runner's code): read as one, a quoted
+		// value's blank ended the redaction (attack run 75: env
+		// "DB_PASSWORD=pw secret$X" kept secret$X).
+		isWritten := i < len(written) && written[i]
+		if len(spans[i]) > 0 && (i >= code || !isWritten && isScript(w, nested)) {
 			// Redacted as shell text, each redaction inside one of its
 			// words (or, if it does not parse, between separators).
 			out[i], script[i], spans[i] = r.command(w, nested), true, nil

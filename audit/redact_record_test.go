@@ -261,6 +261,7 @@ func TestWrittenWordsRedaction(t *testing.T) {
 		{`curl -u "$U:S3CRETu" x`, `[REDACTED]`, []string{"S3CRETu"}},
 		{`psql "postgres://bob:S3CRETp1 S3CRETp2$X@db/x"`, `"postgres://[REDACTED]db/x"`, []string{"S3CRETp1", "S3CRETp2"}},
 		{`mysql "--password=S3CRETm1 S3CRETm2$X"`, `"--password=[REDACTED]"`, []string{"S3CRETm1", "S3CRETm2"}},
+		{`X=1; env "DB_PASSWORD=S3CRETe1 S3CRETe2$X" ./run`, `"DB_PASSWORD=[REDACTED]"`, []string{"S3CRETe1", "S3CRETe2"}},
 	} {
 		recs, _ := writeDecided(t, red, c.command)
 		var words []string

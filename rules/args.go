@@ -137,6 +137,7 @@ var walkers = sync.OnceValue(func() map[string]walk {
 		"chown":   {short: "R", long: []string{"--recursive"}},
 		"chgrp":   {short: "R", long: []string{"--recursive"}},
 		"setfacl": {short: "R", long: []string{"--recursive"}},
+		"chattr":  {short: "R"},
 		"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
 		"diff":    {}, // diff DIR DIR reads every file of both, -r or not
 		"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
@@ -178,19 +179,32 @@ func alteringWalk(words []string, walker string) bool {
 			}
 		}
 	case "tar", "bsdtar":
-		return slices.Contains(words, "--remove-files")
+		return slices.ContainsFunc(words[1:], func(w string) bool { return longAbbrev(w, "--remove-files", 5) })
 	case "zip":
 		return slices.ContainsFunc(words[1:], func(w string) bool {
-			return w == "--move" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w[1:], 'm')
+			return longAbbrev(w, "--move", 4) || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w[1:], 'm')
 		})
 	case "7z", "7za", "7zz":
-		return slices.Contains(words, "-sdel")
+		return slices.ContainsFunc(words[1:], func(w string) bool { return strings.EqualFold(w, "-sdel") })
 	case "rsync":
+		// --del is rsync's own alias of --delete-during; --remove-sent-
+		// files the old name of --remove-source-files.
 		return slices.ContainsFunc(words[1:], func(w string) bool {
-			return w == "--remove-source-files" || strings.HasPrefix(w, "--delete")
+			return strings.HasPrefix(w, "--del") || longAbbrev(w, "--remove-source-files", 5) || longAbbrev(w, "--remove-sent-files", 5)
 		})
+	case "chattr":
+		return true // -R (see walkers): +i, +a on all it holds
 	}
 	return false
+}
+
+// longAbbrev reports whether w, up to an "=", is long option opt or an
+// abbreviation of it of at least min bytes, as getopt_long takes one
+// that is unambiguous (attack run 75: tar --remove-file, zip --mov). An
+// ambiguous one, which the program refuses, counts too.
+func longAbbrev(w, opt string, min int) bool {
+	w, _, _ = strings.Cut(w, "=")
+	return len(w) >= min && strings.HasPrefix(opt, w)
 }
 
 // walker returns the name of the program words run when it walks its

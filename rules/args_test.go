@@ -319,6 +319,14 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "zip -m asks", words: []string{"zip", "-rm", "/tmp/x.zip", ctx.Home}, want: Ask, reason: "a directory zip changes or removes"},
 		{name: "rsync --delete asks", words: []string{"rsync", "-a", "--delete", ctx.Workspace + "/build/", ctx.Home + "/"}, want: Ask, reason: "a directory rsync changes or removes"},
 		{name: "rm -r of a glob below one asks", words: []string{"rm", "-rf", ctx.Home + "/" + Hole}, want: Ask, reason: "what lies below ~, which may hold protected paths"},
+		// Abbreviated long options, as getopt_long takes them, and chattr
+		// -R (attack run 75).
+		{name: "tar --remove-file asks", words: []string{"tar", "--remove-file", "-cf", "/tmp/x.tar", ctx.Home}, want: Ask, reason: "a directory tar changes or removes"},
+		{name: "zip --mov asks", words: []string{"zip", "-r", "--mov", "/tmp/x.zip", ctx.Home}, want: Ask, reason: "a directory zip changes or removes"},
+		{name: "rsync --del asks", words: []string{"rsync", "-a", "--del", ctx.Workspace + "/build/", ctx.Home + "/"}, want: Ask, reason: "a directory rsync changes or removes"},
+		{name: "7z -SDEL asks", words: []string{"7z", "a", "-SDEL", "/tmp/x.7z", ctx.Home}, want: Ask, reason: "a directory 7z changes or removes"},
+		{name: "chattr -R +i asks", words: []string{"chattr", "-R", "+i", ctx.Home}, want: Ask, reason: "a directory chattr changes the attributes of"},
+		{name: "tar --record-size only reads", words: []string{"tar", "-cf", "/tmp/x.tar", "--record-size=10240", ctx.Home}, want: Allow},
 		{name: "rm -r of a glob in a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build/" + Hole}, want: Allow},
 	})
 }
