@@ -68,7 +68,12 @@ Wire it in front of your agent or CI:
                            shell: guardsh --ci {0}
                 (--ci = headless, plus bash's --noprofile --norc -eo pipefail,
                  as Actions runs bash steps; plain "guardsh {0}" would go
-                 on after a failing command, as "bash {0}" does)
+                 on after a failing command, as "bash {0}" does). In CI,
+                 install the CI preset as the config first (the starter
+                 policy asks for most of a job, and CI refuses what asks):
+                 $bindir/guardsh ci-config > ~/.config/guardsh/config.yaml
+  GitLab, Buildkite, Jenkins  the $bashdir directory first on the
+                runner's PATH, with the CI preset too
   make          SHELL := $bindir/guardsh  and  .SHELLFLAGS := -ec
   npm           npm config set script-shell $bindir/guardsh
 

@@ -447,6 +447,11 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 				continue
 			}
 			v = val
+		} else if name == "chmod" && chmodDashMode(w) {
+			// chmod's MODE given with a leading "-" (`chmod -x f`: GNU
+			// chmod(1) takes a symbolic mode there), not an option: it
+			// is no operand (a new user's `chmod -x f.sh` asked).
+			continue
 		} else if strings.HasPrefix(w, "-") && len(w) > 1 {
 		cluster:
 			for j := 1; j < len(w); j++ {
@@ -1358,6 +1363,21 @@ func (x *pathIndex) linkLeaves(p string, at []string, moved bool, ctx Context) b
 // chmodFileOperand reports whether words[k], in a call of chmod, comes
 // after its mode: an earlier word that is no option and holds no
 // run-time part (a glob there could expand to a mode such as u+s).
+// chmodDashMode reports a word that GNU chmod reads as a symbolic mode
+// though it starts with "-" (-x, -w, -rwx, -X, -st: a minus and mode
+// letters, none of them one of chmod's options c, f, v or R).
+func chmodDashMode(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if !strings.ContainsRune("rwxXst", c) {
+			return false
+		}
+	}
+	return true
+}
+
 func chmodFileOperand(words []string, k int) bool {
 	for _, w := range words[1:k] {
 		if !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {

@@ -138,6 +138,13 @@ func TestWorkspaceWriters(t *testing.T) {
 		{[]string{"rm", "-f", "--", "--x/../../victim", "f"}, Ask},
 		{[]string{"cp", "--", "f", "--x/../../.local/bin/ls"}, Ask},
 		{[]string{"chmod", "+x", "--", "--x/../../y", "f"}, Ask},
+		// A symbolic mode with a leading "-" is chmod's MODE, not an
+		// option (a new user's `chmod -x f.sh` asked); after "--" it is
+		// a path.
+		{[]string{"chmod", "-x", "f"}, Allow},
+		{[]string{"chmod", "-rwx", "f"}, Allow},
+		{[]string{"chmod", "-x", "../../y"}, Ask},
+		{[]string{"chmod", "-Q", "f"}, Ask},
 		{[]string{"ln", "-s", "--", "--x/../..", "e"}, Ask},
 		{[]string{"rm", "-f", "--", "f"}, Allow},
 		{[]string{"ln", "-s", "--", "f", "l2"}, Allow},
