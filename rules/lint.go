@@ -202,6 +202,10 @@ func lintJailedAllows(rs []Rule, mode SandboxMode) []Finding {
 			continue
 		}
 		words := strings.Fields(r.Pattern)
+		if len(words) > 0 && strings.HasSuffix(words[0], "*") && !strings.Contains(strings.TrimSuffix(words[0], "*"), "*") && len(words[0]) > 1 {
+			// "make*": make, and whatever else starts so.
+			words[0] = strings.TrimSuffix(words[0], "*")
+		}
 		if len(words) == 0 || strings.Contains(words[0], "*") || words[0] == "source" || words[0] == "." {
 			// (An allow rule on source vouches for a file the shell
 			// itself reads: no jail could take it apart from the shell.)
@@ -453,6 +457,11 @@ func lintRules(rs []Rule) []Finding {
 			if what := notReadOnly(r.Pattern); what != "" {
 				warn(r, "readonly pattern %q declares a command read-only that %s: modes plan and ask will run it unasked (an allow rule lets it run in ask and auto, not in plan)", r.Pattern, what)
 			}
+		}
+		if r := &rs[i]; (r.Section == "shell" || r.Section == "readonly") && strings.Contains(r.Pattern, "  ") {
+			// A command's words are matched joined by single spaces (a
+			// new user's pattern with two never matched, unsaid).
+			warn(r, "%s rule %q holds two blanks in a row, which no command matches: its words are matched joined by single spaces", r.Decision, r.Pattern)
 		}
 	}
 	for _, section := range []string{"shell", "write", "read"} {

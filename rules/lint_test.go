@@ -175,6 +175,12 @@ func TestLintWarnings(t *testing.T) {
 		{"allow rules the jail would make needless", "sandbox: workspace\n" + shell("    allow: [\"python3 *\", \"curl https://x/*\", \"ls *\"]\n    ask: [\"make *\"]\n"),
 			[]expect{want(4, W, `allow rule "python3 *" runs what it matches outside the jail, with your full rights: with sandbox: workspace`)}},
 		{"no sandbox, no such warning", shell("    allow: [\"python3 *\"]\n"), nil},
+		// "make*" is make too (a new user's rule drew no warning).
+		{"a glued star after the program's name", "sandbox: workspace\n" + shell("    allow: [\"make*\"]\n"),
+			[]expect{want(4, W, `allow rule "make*" runs what it matches outside the jail`)}},
+		// Two blanks in a row match no command.
+		{"two blanks in a row", shell("    allow: [\"git  status\"]\n    deny: [\"rm -rf  /\"]\n"),
+			[]expect{want(3, W, `allow rule "git  status" holds two blanks in a row, which no command matches`), want(4, W, `deny rule "rm -rf  /" holds two blanks`)}},
 		// Allow rules so broad that they undo the checks (the allow
 		// rules guardsh itself once proposed: "rm *", "sed *").
 		{"broad allow rules for destructive programs", shell("    allow: [\"rm *\", \"sed *\", \"chmod *\", \"git clean *\", \"sudo *\"]\n"),
