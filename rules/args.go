@@ -138,6 +138,9 @@ var walkers = sync.OnceValue(func() map[string]walk {
 		"chgrp":   {short: "R", long: []string{"--recursive"}},
 		"setfacl": {short: "R", long: []string{"--recursive"}},
 		"chattr":  {short: "R"},
+		"gzip":    {short: "r", long: []string{"--recursive"}},
+		"gunzip":  {short: "r", long: []string{"--recursive"}},
+		"zstd":    {short: "r"},
 		"zip":     {short: "rR", long: []string{"--recurse-paths", "--recurse-patterns"}},
 		"diff":    {}, // diff DIR DIR reads every file of both, -r or not
 		"find":    {words: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir"}},
@@ -194,6 +197,11 @@ func alteringWalk(words []string, walker string) bool {
 		})
 	case "chattr":
 		return true // -R (see walkers): +i, +a on all it holds
+	case "gzip", "gunzip", "zstd":
+		// -r (see walkers): each file it meets replaced by its
+		// (de)compressed form, or one written beside it (attack run
+		// 76: gzip -r . left git nothing it could read).
+		return true
 	}
 	return false
 }

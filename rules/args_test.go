@@ -326,6 +326,8 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "rsync --del asks", words: []string{"rsync", "-a", "--del", ctx.Workspace + "/build/", ctx.Home + "/"}, want: Ask, reason: "a directory rsync changes or removes"},
 		{name: "7z -SDEL asks", words: []string{"7z", "a", "-SDEL", "/tmp/x.7z", ctx.Home}, want: Ask, reason: "a directory 7z changes or removes"},
 		{name: "chattr -R +i asks", words: []string{"chattr", "-R", "+i", ctx.Home}, want: Ask, reason: "a directory chattr changes the attributes of"},
+		{name: "gzip -r of one asks", words: []string{"gzip", "-r", ctx.Home}, want: Ask, reason: "a directory gzip compresses with all it holds"},
+		{name: "gzip of a file in the workspace runs", words: []string{"gzip", ctx.Workspace + "/build/out"}, want: Allow},
 		{name: "tar --record-size only reads", words: []string{"tar", "-cf", "/tmp/x.tar", "--record-size=10240", ctx.Home}, want: Allow},
 		{name: "rm -r of a glob in a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build/" + Hole}, want: Allow},
 	})

@@ -1131,7 +1131,8 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
 			if j.holder != "" {
 				verb := map[string]string{"rm": "removes", "mv": "moves", "chmod": "changes the modes of", "chown": "changes the owner of",
-					"chgrp": "changes the group of", "setfacl": "changes the ACLs of", "chattr": "changes the attributes of"}[j.holder]
+					"chgrp": "changes the group of", "setfacl": "changes the ACLs of", "chattr": "changes the attributes of",
+					"gzip": "compresses", "gunzip": "decompresses", "zstd": "compresses"}[j.holder]
 				if verb == "" {
 					verb = "changes or removes" // find -delete or -exec, tar --remove-files, …
 				}

@@ -458,10 +458,11 @@ func lintRules(rs []Rule) []Finding {
 				warn(r, "readonly pattern %q declares a command read-only that %s: modes plan and ask will run it unasked (an allow rule lets it run in ask and auto, not in plan)", r.Pattern, what)
 			}
 		}
-		if r := &rs[i]; (r.Section == "shell" || r.Section == "readonly") && strings.Contains(r.Pattern, "  ") {
+		if r := &rs[i]; (r.Section == "shell" || r.Section == "readonly") && (strings.Contains(r.Pattern, "  ") || strings.ContainsAny(r.Pattern, "\t\n\v\f\r")) {
 			// A command's words are matched joined by single spaces (a
-			// new user's pattern with two never matched, unsaid).
-			warn(r, "%s rule %q holds two blanks in a row, which no command matches: its words are matched joined by single spaces", r.Decision, r.Pattern)
+			// new user's pattern with two never matched, unsaid; attack
+			// run 76's deny rule with a tab let git push run).
+			warn(r, "%s rule %q holds two blanks in a row or a blank other than a space, which no command matches: its words are matched joined by single spaces", r.Decision, r.Pattern)
 		}
 	}
 	for _, section := range []string{"shell", "write", "read"} {

@@ -180,7 +180,9 @@ func TestLintWarnings(t *testing.T) {
 			[]expect{want(4, W, `allow rule "make*" runs what it matches outside the jail`)}},
 		// Two blanks in a row match no command.
 		{"two blanks in a row", shell("    allow: [\"git  status\"]\n    deny: [\"rm -rf  /\"]\n"),
-			[]expect{want(3, W, `allow rule "git  status" holds two blanks in a row, which no command matches`), want(4, W, `deny rule "rm -rf  /" holds two blanks`)}},
+			[]expect{want(3, W, `allow rule "git  status" holds two blanks in a row or a blank other than a space, which no command matches`), want(4, W, `deny rule "rm -rf  /" holds two blanks`)}},
+		{"a tab between words", shell("    deny: [\"git\\tpush *\"]\n"),
+			[]expect{want(3, W, `deny rule "git\tpush *" holds two blanks in a row or a blank other than a space`)}},
 		// Allow rules so broad that they undo the checks (the allow
 		// rules guardsh itself once proposed: "rm *", "sed *").
 		{"broad allow rules for destructive programs", shell("    allow: [\"rm *\", \"sed *\", \"chmod *\", \"git clean *\", \"sudo *\"]\n"),

@@ -317,12 +317,16 @@ func kubectlOnly(opts ...string) []string {
 // programs there); LSOFDEVCACHE (the device cache path lsof writes);
 // NODE_V8_COVERAGE and NODE_REDIRECT_WARNINGS (node writes coverage files
 // to that directory and warnings to that file, under --check too —
-// checked for NODE_V8_COVERAGE).
+// checked for NODE_V8_COVERAGE); TAR_OPTIONS, ZIPOPT, ZIP and GZIP (the
+// options tar(1), zip(1) and gzip(1) read before their command line's:
+// --remove-files, -m, -r; attack run 76 removed .git and the audit log
+// with TAR_OPTIONS=--remove-files and ZIPOPT=-m).
 var toolConfigNames = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"KUBECONFIG": true, "KUBERC": true, "KUBECACHEDIR": true,
 		"DOCKER_HOST": true, "DOCKER_CONTEXT": true, "DOCKER_CONFIG": true,
 		"DPKG_PAGER": true, "APT_CONFIG": true, "GETCONF_DIR": true, "LSOFDEVCACHE": true,
 		"NODE_V8_COVERAGE": true, "NODE_REDIRECT_WARNINGS": true,
+		"TAR_OPTIONS": true, "ZIPOPT": true, "ZIP": true, "GZIP": true,
 	}
 })

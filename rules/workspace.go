@@ -1380,7 +1380,7 @@ func chmodDashMode(w string) bool {
 
 func chmodFileOperand(words []string, k int) bool {
 	for _, w := range words[1:k] {
-		if !strings.HasPrefix(w, "-") && !strings.Contains(w, Hole) {
+		if (!strings.HasPrefix(w, "-") || chmodDashMode(w)) && !strings.Contains(w, Hole) {
 			return true
 		}
 	}

@@ -153,6 +153,14 @@ func TestWorkspaceWriters(t *testing.T) {
 			t.Errorf("auto: %q is %v (%s), want %v", c.words, v.Decision, v.Reason, c.want)
 		}
 	}
+	// A glob after a dash MODE is chmod's files, as after +x (attack
+	// run 76: `chmod -x src/*.sh` asked where `chmod +x src/*.sh` ran).
+	for _, mode := range []string{"-x", "+x"} {
+		s := Subject{Kind: KindExec, Words: []string{"chmod", mode, "sub/" + Hole + ".sh"}, Glob: 1 << 2}
+		if v := p.Decide(s, ctx); v.Decision != Allow {
+			t.Errorf("auto: chmod %s sub/*.sh is %v (%s), want allow", mode, v.Decision, v.Reason)
+		}
+	}
 	// A relative symlink target is resolved from the link's directory:
 	// from x/y, ../../d/k -> ../../.ssh/id_rsa points at ~/.ssh/id_rsa.
 	sub := ctx
@@ -496,5 +504,20 @@ func TestMktempAfterTMPDIRIsSet(t *testing.T) {
 	}
 	if c, _, bad := classifyExec(nil, []string{"TMPDIR=/etc"}); c != Sensitive || !bad {
 		t.Errorf("TMPDIR=/etc: %s, want a sensitive assignment", c)
+	}
+}
+
+// TestArchiverOptionVariables: the variables tar, zip and gzip read their
+// options from are sensitive to assign (attack run 76: TAR_OPTIONS=
+// --remove-files and ZIPOPT=-m removed .git and the audit log, where the
+// same options on the command line ask).
+func TestArchiverOptionVariables(t *testing.T) {
+	for _, a := range []string{"TAR_OPTIONS=--remove-files", "ZIPOPT=-m", "ZIP=-m", "GZIP=-r"} {
+		if c, _, bad := classifyExec([]string{"tar", "-cf", "x.tar", "."}, []string{a}); c != Sensitive || !bad {
+			t.Errorf("%s tar: %s, want a sensitive assignment", a, c)
+		}
+		if c, _, bad := classifyExec([]string{"export", a}, nil); c != Sensitive || !bad {
+			t.Errorf("export %s: %s, want a sensitive assignment", a, c)
+		}
 	}
 }
