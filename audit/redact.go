@@ -460,6 +460,7 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 		}
 	}
 	spans := r.spans(cmd, lazy(cmd), true)
+	spans = append(spans, r.quotedWords(cmd, lazy(cmd), spans)...)
 	if strings.Contains(cmd, "\\\n") {
 		// bash removes each backslash-newline before it reads words:
 		// `curl -u \⏎ bob:pw` gives -u its value, `TOKEN=ab\⏎cd` is
@@ -484,6 +485,65 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 		}
 	}
 	return replaceSpans(cmd, spans)
+}
+
+// quotedWords returns, for each word of the shell text cmd (b's words)
+// that holds a quote, the whole word when its text with the quotes taken
+// out holds a secret that is not only variables' references: found as in
+// a value, where no span of found touches the word, and with the blanks
+// inside it kept where it holds one.
+// The patterns read a secret's name and value in text as it is written,
+// so a quote inside it kept it whole in the record (attack run 76:
+// `env "API_TOKEN"=S3CRET true`, `mysql "--password"=…`; attack run 75:
+// `"postgres://bob:pw secret$X@db/x"`). The word is replaced whole: the
+// command's other words stay.
+func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][2]int {
+	if !strings.ContainsAny(cmd, `"'`) {
+		return nil
+	}
+	bd := b()
+	if bd.whole {
+		return nil
+	}
+	whole := func() *bounds { return &bounds{whole: true} }
+	var out [][2]int
+	for _, w := range bd.words {
+		text := cmd[w[0]:w[1]]
+		if !strings.ContainsAny(text, `"'`) {
+			continue
+		}
+		plain := strings.NewReplacer(`"`, "", `'`, "").Replace(text)
+		if strings.ContainsAny(plain, ";&|()<>`\\\n") || strings.Contains(plain, "${") || strings.Contains(text, "$'") {
+			// Code, or text that may be (bash -c '…', a printf piped to
+			// a shell, an escape or a variable that may hold a newline):
+			// the words found in it bound its redactions, and a whole
+			// word's would hide its commands.
+			continue
+		}
+		var spans [][2]int
+		if !slices.ContainsFunc(found, func(s [2]int) bool { return s[0] < w[1] && w[0] < s[1] }) {
+			spans = r.spans(plain, whole, true)
+		}
+		if hasBlank(plain) {
+			// A value with a blank inside its quotes, where what the
+			// patterns found ended at the blank: what reading past it
+			// takes more of (not a header's value, which its pattern
+			// reads whole).
+			normal := r.spans(plain, whole, true)
+			more := append(slices.Clone(normal), r.spans(blanksKept(plain), whole, true)...)
+			noBlanks := func(s string) string { return strings.Join(strings.Fields(s), "") }
+			if noBlanks(replaceSpans(plain, slices.Clone(normal))) != noBlanks(replaceSpans(plain, more)) {
+				spans = append(spans, more...)
+			}
+		}
+		for _, s := range spans {
+			if v := strings.Trim(plain[s[0]:s[1]], " \t"); v != "" && !(onlyReferences().MatchString(v) && strings.Contains(v, "$")) {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // sameStatements reports whether shell texts a and b both parse, into

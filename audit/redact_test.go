@@ -456,3 +456,30 @@ func TestRedactorKeepsCommandsAfterAnEscapedBackslash(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedSecretWords: a secret whose name or value a quote splits, or
+// whose quoted value holds a blank, is taken out of the command text whole
+// with its word, the other words kept (attack runs 75 and 76: the
+// command kept `env "API_TOKEN"=S3CRET`, and the part of a quoted
+// password after its blank); a header of variables' references is kept.
+func TestQuotedSecretWords(t *testing.T) {
+	r, err := audit.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`env "API_TOKEN"=S3CRETq1 true`, `env [REDACTED] true`},
+		{`export "API_TOKEN"=S3CRETq2; ls`, `export [REDACTED]; ls`},
+		{`mysql "--password"=S3CRETq3 db`, `mysql [REDACTED] db`},
+		{`docker run -e "DB_PASSWORD"=S3CRETq4 img`, `docker run -e [REDACTED] img`},
+		{`psql "postgres"://bob:S3CRETq5@db/x`, `psql [REDACTED]`},
+		{`psql "postgres://bob:S3CRETq6 more$X@db/x"; touch h`, `psql [REDACTED]; touch h`},
+		{`X=1; env "DB_PASSWORD=S3CRETq7 more$X" ./run`, `X=1; env [REDACTED] ./run`},
+		{`curl -H "Authorization: Bearer $TOKEN" x; touch h`, `curl -H "Authorization: Bearer $TOKEN" x; touch h`},
+		{`echo "hello world" && ls -la`, `echo "hello world" && ls -la`},
+	} {
+		if got := r.Command(c.in, nil); got != c.want {
+			t.Errorf("Command(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
