@@ -506,13 +506,35 @@ func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][
 		return nil
 	}
 	whole := func() *bounds { return &bounds{whole: true} }
+	// The spans found by start, with the furthest end among each prefix:
+	// a word [a, b) is touched by one when the furthest end of those
+	// starting before b passes a, and one reaches its closing quote when
+	// that end is at least b-1 (a scan per word made a 17,000-word
+	// command quadratic).
+	byStart := slices.Clone(found)
+	slices.SortFunc(byStart, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
+	maxEnd := make([]int, len(byStart))
+	for i, sp := range byStart {
+		maxEnd[i] = sp[1]
+		if i > 0 {
+			maxEnd[i] = max(maxEnd[i], maxEnd[i-1])
+		}
+	}
+	furthest := func(b int) int { // the furthest end of the spans starting before b, or -1
+		k, _ := slices.BinarySearchFunc(byStart, b, func(sp [2]int, t int) int { return cmp.Compare(sp[0], t) })
+		if k == 0 {
+			return -1
+		}
+		return maxEnd[k-1]
+	}
+	unquote := strings.NewReplacer(`"`, "", `'`, "")
 	var out [][2]int
 	for _, w := range bd.words {
 		text := cmd[w[0]:w[1]]
 		if !strings.ContainsAny(text, `"'`) {
 			continue
 		}
-		plain := strings.NewReplacer(`"`, "", `'`, "").Replace(text)
+		plain := unquote.Replace(text)
 		if strings.ContainsAny(plain, ";&|()<>`\\\n") || strings.Contains(plain, "${") || strings.Contains(text, "$'") {
 			// Code, or text that may be (bash -c '…', a printf piped to
 			// a shell, an escape or a variable that may hold a newline):
@@ -521,10 +543,13 @@ func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][
 			continue
 		}
 		var spans [][2]int
-		if !slices.ContainsFunc(found, func(s [2]int) bool { return s[0] < w[1] && w[0] < s[1] }) {
+		end := furthest(w[1])
+		if end <= w[0] {
 			spans = r.spans(plain, whole, true)
 		}
-		if hasBlank(plain) {
+		// (A span found that reaches the word's closing quote left
+		// nothing after a blank.)
+		if hasBlank(plain) && end < w[1]-1 {
 			// A value with a blank inside its quotes, where what the
 			// patterns found ended at the blank: what reading past it
 			// takes more of (not a header's value, which its pattern
