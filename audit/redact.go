@@ -531,7 +531,9 @@ func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][
 	var out [][2]int
 	for _, w := range bd.words {
 		text := cmd[w[0]:w[1]]
-		if !strings.ContainsAny(text, `"'`) {
+		if !strings.ContainsAny(text, `"'`) || strings.Count(text, `"`)%2 == 1 || strings.Count(text, `'`)%2 == 1 {
+			// (A word of a nested script may end inside the outer
+			// word's quotes: replaced whole, it would leave one.)
 			continue
 		}
 		plain := unquote.Replace(text)

@@ -203,7 +203,8 @@ func TestFilterCommandMatchesSegments(t *testing.T) {
 // plain word), into as many commands.
 func FuzzRedactorCommand(f *testing.F) {
 	for _, s := range []string{`echo Cookie: a; touch x`, `eval 'echo Cookie: a; touch h'`, "cat <<EOF\n-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----\nEOF",
-		`bash -c "echo \"Cookie: a\" ; touch x"`, `TOKEN=$(cat f)x`, `echo 'Authorization: Bearer abcdefgh'\''x; y'`, `echo 'corp-x' ; touch y`} {
+		`bash -c "echo \"Cookie: a\" ; touch x"`, `TOKEN=$(cat f)x`, `echo 'Authorization: Bearer abcdefgh'\''x; y'`, `echo 'corp-x' ; touch y`,
+		`env "API_TOKEN"=S3CRET true; touch x`, `psql "postgres://b:pw more$X@db"; touch h`, `mysql "--password=a b" && touch y`} {
 		f.Add(s, "touch")
 	}
 	red, err := audit.NewRedactor([]string{`corp-.*`})
