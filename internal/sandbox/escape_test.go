@@ -581,18 +581,29 @@ func TestUnsearchableSecretStaysHidden(t *testing.T) {
 	p := place{ws: ws, out: dir, home: home}
 	spec := sandbox.Spec{Write: []string{ws}, Hidden: []string{filepath.Join(home, ".aws", "credentials")}}
 	steal := `chmod 700 "$HOME/.aws" && cat "$HOME/.aws/credentials"`
+	stealsOnlyUnjailed(t, p, spec, steal, "DECOY", func() { must(t, os.Chmod(filepath.Join(home, ".aws"), 0)) })
+}
+
+// stealsOnlyUnjailed runs steal in p without the jail, where its output
+// must hold marker (so the test proves the jail, not the environment),
+// and jailed by spec, where it must not; prepare, when not nil, sets the
+// stage before each run.
+func stealsOnlyUnjailed(t *testing.T, p place, spec sandbox.Spec, steal, marker string, prepare func()) {
+	t.Helper()
 	for _, jailed := range []bool{false, true} {
-		must(t, os.Chmod(filepath.Join(home, ".aws"), 0))
+		if prepare != nil {
+			prepare()
+		}
 		var s *sandbox.Spec
 		if jailed {
 			s = &spec
 		}
 		_, out := run(t, p, s, steal)
-		switch stole := strings.Contains(out, "DECOY"); {
+		switch stole := strings.Contains(out, marker); {
 		case !jailed && !stole:
 			t.Fatalf("without the jail the secret is not read here: %s", out)
 		case jailed && stole:
-			t.Errorf("the jail read the secret behind an unsearchable directory: %s", out)
+			t.Errorf("the jail read the secret: %s", out)
 		}
 	}
 }
