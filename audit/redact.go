@@ -491,8 +491,7 @@ func (r *Redactor) command(cmd string, nested map[string]bool) string {
 // that holds a quote, the whole word when its text with the quotes taken
 // out holds a secret that is not only variables' references: found as in
 // a value, where no span of found touches the word, and with the blanks
-// inside it kept where it holds one.
-// The patterns read a secret's name and value in text as it is written,
+// inside it kept where it holds one. The patterns read a secret's name and value in text as it is written,
 // so a quote inside it kept it whole in the record (attack run 76:
 // `env "API_TOKEN"=S3CRET true`, `mysql "--password"=…`; attack run 75:
 // `"postgres://bob:pw secret$X@db/x"`). The word is replaced whole: the
@@ -544,19 +543,23 @@ func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][
 			// word's would hide its commands.
 			continue
 		}
-		var spans [][2]int
 		end := furthest(w[1])
-		if end <= w[0] {
-			spans = r.spans(plain, whole, true)
+		untouched := end <= w[0]
+		// A value with a blank inside its quotes, where what the
+		// patterns found ended at the blank (a span found that reaches
+		// the word's closing quote left nothing after one).
+		blank := hasBlank(plain) && end < w[1]-1
+		if !untouched && !blank {
+			continue
 		}
-		// (A span found that reaches the word's closing quote left
-		// nothing after a blank.)
-		if hasBlank(plain) && end < w[1]-1 {
-			// A value with a blank inside its quotes, where what the
-			// patterns found ended at the blank: what reading past it
-			// takes more of (not a header's value, which its pattern
-			// reads whole).
-			normal := r.spans(plain, whole, true)
+		normal := r.spans(plain, whole, true)
+		var spans [][2]int
+		if untouched {
+			spans = normal
+		}
+		if blank {
+			// What reading past the blank takes more of (not a
+			// header's value, which its pattern reads whole).
 			more := append(slices.Clone(normal), r.spans(blanksKept(plain), whole, true)...)
 			noBlanks := func(s string) string { return strings.Join(strings.Fields(s), "") }
 			if noBlanks(replaceSpans(plain, slices.Clone(normal))) != noBlanks(replaceSpans(plain, more)) {
