@@ -21,6 +21,9 @@ type bounds struct {
 	// bash -c or eval, when the record's segments show the analysis
 	// read it as one).
 	words [][2]int
+	// tops are, for each of words, the start of the outermost word that
+	// holds it (its own start when none does; see sort).
+	tops []int
 	// cuts are offsets a redaction stops before: where a word or a
 	// command starts.
 	cuts []int
@@ -54,7 +57,7 @@ func (b *bounds) clamp(s, e int) (int, int, bool) {
 	if b == nil || b.whole {
 		return s, e, s < e
 	}
-	w, ok := b.innermost(s)
+	k, ok := b.innermostAt(s)
 	if !ok {
 		// The first word starting after s, if before e.
 		i, _ := slices.BinarySearchFunc(b.words, s+1, func(w [2]int, t int) int { return w[0] - t })
@@ -62,10 +65,11 @@ func (b *bounds) clamp(s, e int) (int, int, bool) {
 			return 0, 0, false
 		}
 		s = b.words[i][0]
-		if w, ok = b.innermost(s); !ok {
+		if k, ok = b.innermostAt(s); !ok {
 			return 0, 0, false
 		}
 	}
+	w := b.words[k]
 	e = min(e, w[1])
 	if i, _ := slices.BinarySearch(b.cuts, s+1); i < len(b.cuts) {
 		e = min(e, b.cuts[i])
@@ -73,7 +77,15 @@ func (b *bounds) clamp(s, e int) (int, int, bool) {
 	if i, _ := slices.BinarySearch(b.stops, s); i < len(b.stops) {
 		e = min(e, b.stops[i])
 	}
-	s, e = b.fitParts(s, e, w[0])
+	// The parts from the outermost word's start: a nested script's
+	// word may run across its outer word's closing quote (fuzzing
+	// found such a word given to eval redacted up to that quote, and
+	// what was left did not parse; TestNestedWordAcrossQuotes).
+	top := w[0]
+	if k < len(b.tops) {
+		top = b.tops[k]
+	}
+	s, e = b.fitParts(s, e, top)
 	// Nor is a backslash that escapes what follows the span (\" in a
 	// double-quoted script): replaced, it would unquote the rest.
 	if e > s && e < len(b.text) && escapes(b.text, e-1) {
@@ -165,13 +177,21 @@ func (b *bounds) fitParts(s, e, w0 int) (int, int) {
 // are disjoint, so it is the last one starting at or before s that
 // reaches past it.
 func (b *bounds) innermost(s int) ([2]int, bool) {
+	if k, ok := b.innermostAt(s); ok {
+		return b.words[k], true
+	}
+	return [2]int{}, false
+}
+
+// innermostAt is innermost's index in b.words.
+func (b *bounds) innermostAt(s int) (int, bool) {
 	i, _ := slices.BinarySearchFunc(b.words, s+1, func(w [2]int, t int) int { return w[0] - t })
 	for i--; i >= 0; i-- {
 		if b.words[i][1] > s {
-			return b.words[i], true
+			return i, true
 		}
 	}
-	return [2]int{}, false
+	return 0, false
 }
 
 // sort orders the words by start (the longer first where two start
@@ -179,6 +199,20 @@ func (b *bounds) innermost(s int) ([2]int, bool) {
 // the cuts and stops by offset.
 func (b *bounds) sort() *bounds {
 	slices.SortFunc(b.words, func(x, y [2]int) int { return cmp.Or(x[0]-y[0], y[1]-x[1]) })
+	// Each word's outermost holder: the bottom of the stack of the words
+	// still open where it starts (words nest or are disjoint).
+	b.tops = make([]int, len(b.words))
+	var open []int
+	for i, w := range b.words {
+		for len(open) > 0 && b.words[open[len(open)-1]][1] <= w[0] {
+			open = open[:len(open)-1]
+		}
+		b.tops[i] = w[0]
+		if len(open) > 0 {
+			b.tops[i] = b.words[open[0]][0]
+		}
+		open = append(open, i)
+	}
 	slices.Sort(b.cuts)
 	slices.Sort(b.stops)
 	slices.Sort(b.stmts)

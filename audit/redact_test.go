@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/guardsh/guardsh/audit"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func TestRedactorRemovesEachFormOfSecret(t *testing.T) {
@@ -481,5 +482,22 @@ func TestQuotedSecretWords(t *testing.T) {
 		if got := r.Command(c.in, nil); got != c.want {
 			t.Errorf("Command(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestNestedWordAcrossQuotes: a word of a script given to eval may run
+// across the closing quote of the outer word that holds it; a redaction in
+// it stops short of that quote, and what is left parses (fuzzing found
+// the text below, with a nested program named 0, redacted to one that
+// did not).
+func TestNestedWordAcrossQuotes(t *testing.T) {
+	r, err := audit.NewRedactor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `'0 Auth:'''0`
+	got := r.Command(in, []audit.Segment{{Argv: []string{"0"}, Via: []string{"eval"}}})
+	if _, err := syntax.NewParser().Parse(strings.NewReader(strings.ReplaceAll(got, audit.Redacted, "x")), ""); err != nil {
+		t.Errorf("Command(%q) = %q, which does not parse: %v", in, got, err)
 	}
 }
