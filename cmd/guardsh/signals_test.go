@@ -17,15 +17,7 @@ import (
 // (not to its process group, as an agent killing its shell does) and
 // requires the real shell to receive each one.
 func TestSignalsReachTheShell(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(config, []byte("mode: bypass\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	self, dir, config := bypassed(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			name := sig.String()
@@ -91,15 +83,7 @@ func sigName(s syscall.Signal) string {
 // sees a death by that signal and not an exit status of 128+N (a new
 // user's CI step killed by SIGTERM was reported as one that exited 143).
 func TestDiesOfTheCommandsSignal(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(config, []byte("mode: bypass\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	self, dir, config := bypassed(t)
 	log := filepath.Join(dir, "audit.jsonl")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -118,4 +102,20 @@ func TestDiesOfTheCommandsSignal(t *testing.T) {
 	if err != nil || bytes.Count(data, []byte("\n")) != 3 {
 		t.Errorf("want a record of each command: %v\n%s", err, data)
 	}
+}
+
+// bypassed returns this test binary (guardsh, run by name), a temporary
+// directory and a config of mode bypass in it.
+func bypassed(t *testing.T) (self, dir, config string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	config = filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("mode: bypass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return self, dir, config
 }
