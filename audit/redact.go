@@ -567,7 +567,7 @@ func (r *Redactor) quotedWords(cmd string, b func() *bounds, found [][2]int) [][
 			}
 		}
 		for _, s := range spans {
-			if v := strings.Trim(plain[s[0]:s[1]], " \t"); v != "" && !(onlyReferences().MatchString(v) && strings.Contains(v, "$")) {
+			if v := strings.Trim(plain[s[0]:s[1]], " \t"); v != "" && !referencesOnly(v) {
 				out = append(out, w)
 				break
 			}
@@ -743,6 +743,13 @@ func (r *Redactor) spansOf(s string, bnd func() *bounds, filter, across bool, on
 var onlyReferences = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:(?i:bearer|basic|token|digest)(?:[ \t]+|$))?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[":@ ])*$`)
 })
+
+// referencesOnly reports a value found that holds at least one variable's
+// reference and nothing else onlyReferences does not take: no secret the
+// text shows.
+func referencesOnly(v string) bool {
+	return strings.Contains(v, "$") && onlyReferences().MatchString(v)
+}
 
 // replaceSpans returns s with each of spans, joined where they overlap or
 // touch, replaced by one Redacted.
@@ -962,7 +969,7 @@ func writtenSpans(w string, spans [][2]int) [][2]int {
 			// span keeps it (a span over the whole word takes both).
 			s[1]--
 		}
-		if onlyReferences().MatchString(strings.Trim(w[s[0]:s[1]], " \t\"'")) && strings.Contains(w[s[0]:s[1]], "$") {
+		if referencesOnly(strings.Trim(w[s[0]:s[1]], " \t\"'")) {
 			continue
 		}
 		out = append(out, s)

@@ -24,6 +24,34 @@ const (
 	ByClass = "class"
 )
 
+// holderVerb says what a walk that changes all a directory holds does to
+// it, by program (see alteringWalk), for a protected path's reason: find,
+// tar, zip, 7z and rsync "change or remove". (A switch, not a map: a
+// package's map is built at every process start.)
+func holderVerb(program string) string {
+	switch program {
+	case "rm":
+		return "removes"
+	case "mv":
+		return "moves"
+	case "chmod":
+		return "changes the modes of"
+	case "chown":
+		return "changes the owner of"
+	case "chgrp":
+		return "changes the group of"
+	case "setfacl":
+		return "changes the ACLs of"
+	case "chattr":
+		return "changes the attributes of"
+	case "gzip", "zstd":
+		return "compresses"
+	case "gunzip":
+		return "decompresses"
+	}
+	return "changes or removes"
+}
+
 // Decide returns the verdict for one segment. The mode is ctx.Mode, else
 // the policy's Mode, else ask; an unknown mode denies (fail closed).
 //
@@ -1130,12 +1158,7 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 		}
 		if arg, ok := strings.CutPrefix(j.target, "argument "); ok {
 			if j.holder != "" {
-				verb := map[string]string{"rm": "removes", "mv": "moves", "chmod": "changes the modes of", "chown": "changes the owner of",
-					"chgrp": "changes the group of", "setfacl": "changes the ACLs of", "chattr": "changes the attributes of",
-					"gzip": "compresses", "gunzip": "decompresses", "zstd": "compresses"}[j.holder]
-				if verb == "" {
-					verb = "changes or removes" // find -delete or -exec, tar --remove-files, …
-				}
+				verb := holderVerb(j.holder)
 				v.Reason = fmt.Sprintf("argument %s is a directory %s %s with all it holds, a protected path among it (protected: %s), which needs a human's yes in every mode", arg, j.holder, verb, j.protected)
 				return v
 			}

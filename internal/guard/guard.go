@@ -720,9 +720,10 @@ func (o Outcome) Record(r *audit.Record) {
 	}
 	r.Segments = make([]audit.Segment, len(o.Segments))
 	for i, c := range o.Segments {
+		argv, written := displayWords(c.Segment)
 		s := audit.Segment{
-			Argv:        DisplayArgv(c.Segment),
-			Written:     writtenWords(c.Segment),
+			Argv:        argv,
+			Written:     written,
 			Kind:        string(c.Segment.Kind),
 			Class:       string(c.Verdict.Class),
 			Sensitivity: string(c.Verdict.Sensitivity),
@@ -740,24 +741,20 @@ func (o Outcome) Record(r *audit.Record) {
 	}
 }
 
-// writtenWords marks the words of DisplayArgv(seg) that are written as in
-// the command (see interp.Word.Display): those with run-time parts.
-func writtenWords(seg interp.Segment) []bool {
-	words := seg.Words()
-	out := make([]bool, len(words))
-	for i, w := range words {
-		out[i] = w.Dynamic()
-	}
-	return out
+// DisplayArgv is a segment's words as people read them: prefix assignments,
+// then argv (see interp.Segment.Words), each dynamic word as written.
+func DisplayArgv(seg interp.Segment) []string {
+	argv, _ := displayWords(seg)
+	return argv
 }
 
-// DisplayArgv is a segment's words as people read them: prefix assignments,
-// then argv, each dynamic word as written.
-func DisplayArgv(seg interp.Segment) []string {
+// displayWords is DisplayArgv, with which of its words are written as in
+// the command (interp.Word.Display): those with run-time parts.
+func displayWords(seg interp.Segment) (argv []string, written []bool) {
 	words := seg.Words()
-	out := make([]string, len(words))
+	argv, written = make([]string, len(words)), make([]bool, len(words))
 	for i, w := range words {
-		out[i] = w.Display()
+		argv[i], written[i] = w.Display(), w.Dynamic()
 	}
-	return out
+	return argv, written
 }
