@@ -3,6 +3,8 @@ package interp
 import (
 	"slices"
 	"strings"
+
+	"github.com/guardsh/guardsh/internal/findexpr"
 )
 
 // wrapped is a command a wrapper runs.
@@ -784,7 +786,7 @@ const (
 func unwrapFind(args []Word) wrapResult {
 	unknown := false
 	for i, w := range args[1:] {
-		if !strings.HasPrefix(w.Value, Hole) || findValueTests[args[i].Value] {
+		if !strings.HasPrefix(w.Value, Hole) || findexpr.Values(args[i].Value) > 0 {
 			continue
 		}
 		if w.Source == xargsInput || w.Source == xargsPaths || slices.ContainsFunc(args[i+2:], func(x Word) bool { return x.Value == ";" || x.Value == "+" }) {
@@ -796,17 +798,6 @@ func unwrapFind(args []Word) wrapResult {
 
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
 // actions, each ended by ";" or "+"; "{}" stands for a found path (a Hole).
-// findValueTests are find's tests and options whose value is the next word:
-// a run-time word there is that value, not an action.
-var findValueTests = map[string]bool{
-	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
-	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true,
-	"-newer": true, "-anewer": true, "-cnewer": true, "-mtime": true, "-atime": true, "-ctime": true,
-	"-mmin": true, "-amin": true, "-cmin": true, "-size": true, "-user": true, "-group": true, "-uid": true,
-	"-gid": true, "-perm": true, "-maxdepth": true, "-mindepth": true, "-links": true, "-inum": true,
-	"-samefile": true, "-used": true, "-fstype": true, "-context": true,
-}
-
 func findExec(args []Word) []wrapped {
 	var out []wrapped
 	for i := 1; i < len(args); i++ {

@@ -355,6 +355,8 @@ type argScan struct {
 	noNewLinks bool
 	// nameGlobs: argPlan.nameGlobs, the names the walker reads.
 	nameGlobs []nameGlob
+	// find: argPlan.find, the names a find's actions are limited to.
+	find *findFilter
 	// procDepth counts the checks under way of a path a link into /proc
 	// led to (see check).
 	procDepth int
@@ -403,6 +405,13 @@ type argPlan struct {
 	// (see grepNameGlobs).
 	nameGlobs []nameGlob
 	globWords []int
+	// find is the filter of a find whose expression limits its actions
+	// to names (see findFilterOf), nil for none.
+	find *findFilter
+	// kept are the indices in args of the words naming mv's destination
+	// (see mvDestination): what the walk moves its sources into, not what
+	// it moves.
+	kept []int
 }
 
 // nameGlob is one --include (include) or --exclude glob of grep.
@@ -661,8 +670,87 @@ func planArgs(words []string, open, bound uint64) argPlan {
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
 	pl.alters = pl.walker != "" && alteringWalk(words, pl.walker)
+	if pl.alters && pl.walker == "find" {
+		if f, ok := findFilterOf(words); ok {
+			pl.find = &f
+		}
+	}
+	if pl.alters && pl.walker == "mv" {
+		for _, i := range mvDestination(words) {
+			if i >= pl.first {
+				pl.kept = append(pl.kept, i-pl.first)
+			}
+		}
+	}
 	pl.deref = pl.walker != "" && derefWalker(words)
 	return pl
+}
+
+// mvDestination returns the indices in words (mv and its arguments) of
+// the words that name its destination, which it moves the sources into
+// or renames them to and does not move itself: -t DIR (or
+// --target-directory=DIR, or -tDIR), else the last operand of two or
+// more (GNU coreutils 9 mv(1): "mv [OPTION]... SOURCE... DIRECTORY").
+// None with --exchange, which swaps the destination with the source (a
+// long option, or an abbreviation of it, as getopt_long takes), or when
+// the words cannot be read so (a run-time word that may be an option).
+// Attack run 74's altering walks made `mv build.tar ~/` ask in every
+// mode, as if the home directory were moved.
+func mvDestination(words []string) []int {
+	var target, operands []int
+	opts := true
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case strings.Contains(w, Hole):
+			if opts && strings.HasPrefix(w, "-") || strings.HasPrefix(w, Hole) {
+				return nil // may be an option, or several words
+			}
+			operands = append(operands, i)
+		case !opts || w == "-" || !strings.HasPrefix(w, "-"):
+			operands = append(operands, i)
+		case w == "--":
+			opts = false
+		case strings.HasPrefix(w, "--"):
+			name, _, glued := strings.Cut(w, "=")
+			switch {
+			case len(name) >= 4 && strings.HasPrefix("--exchange", name):
+				return nil
+			case len(name) >= 4 && strings.HasPrefix("--target-directory", name):
+				if glued {
+					target = append(target, i)
+				} else if i+1 < len(words) {
+					i++
+					target = append(target, i)
+				}
+			case len(name) >= 4 && strings.HasPrefix("--suffix", name) && !glued:
+				i++
+			}
+		default:
+			// A cluster of short options: -t and -S take the rest of
+			// the word, or the next one.
+			for k := 1; k < len(w); k++ {
+				if w[k] == 't' || w[k] == 'S' {
+					if k+1 == len(w) {
+						i++
+						if w[k] == 't' && i < len(words) {
+							target = append(target, i)
+						}
+					} else if w[k] == 't' {
+						target = append(target, i)
+					}
+					break
+				}
+			}
+		}
+	}
+	if target != nil {
+		return target
+	}
+	if len(operands) >= 2 {
+		return operands[len(operands)-1:]
+	}
+	return nil
 }
 
 // matchArgs matches the arguments of an exec subject against the write
@@ -682,7 +770,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		return nil, nil, nil, nil
 	}
 	x := p.pathIndexFor(ctx)
-	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, alters: pl.alters, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs}
+	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, alters: pl.alters, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs, find: pl.find}
 	if pl.reads {
 		sc.sections = sc.sections[:1]
 	}
@@ -703,6 +791,12 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		}
 		if w == "" || j == pl.pattern || j == pl.code || slices.Contains(pl.globWords, j) {
 			continue
+		}
+		// mv's destination is neither walked nor moved: the sources are
+		// put in it.
+		sc.walker, sc.alters = pl.walker, pl.alters
+		if slices.Contains(pl.kept, j) {
+			sc.walker, sc.alters = "", false
 		}
 		if !strings.Contains(w, Hole) && sc.could == nil && !pl.notPaths && isProcPath(w) {
 			if r, known := procPath(w, sc.cwd); !known && !strings.HasPrefix(r, "/") && !descriptorItself(w) {
@@ -801,6 +895,7 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	if sc.walker != "" && sc.deny == nil && pl.walksCwd {
 		// With no directory operand the walk starts at the working
 		// directory: `cd ~/.ssh && grep -r key`.
+		sc.walker, sc.alters = pl.walker, pl.alters
 		sc.value(".", ".")
 	}
 	return sc.deny, sc.could, sc.ask, sc.protected
@@ -1896,9 +1991,16 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 		// to the protected paths it holds: `rm -rf ~/.local/state` took
 		// guardsh's audit log, unasked in mode bypass (a new user's CI
 		// run), where `rm -rf ~/.local/state/guardsh` asked.
-		pat := sc.x.protectedHeld(resolved, sc.lk)
+		held := sc.x.protectedHeld
+		if sc.find != nil {
+			// A find whose actions take only entries of some names
+			// (`find . -name '*.pyc' -delete`): the protected paths it
+			// reaches, not all it walks.
+			held = func(dir string, lk *Lookups) string { return sc.x.findReaches(dir, c, *sc.find, lk) }
+		}
+		pat := held(resolved, sc.lk)
 		if pat == "" && resolved != cleaned {
-			pat = sc.x.protectedHeld(cleaned, sc.lk)
+			pat = held(cleaned, sc.lk)
 		}
 		if pat != "" {
 			sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat, walker: sc.walker}

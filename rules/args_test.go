@@ -330,6 +330,21 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "gzip of a file in the workspace runs", words: []string{"gzip", ctx.Workspace + "/build/out"}, want: Allow},
 		{name: "tar --record-size only reads", words: []string{"tar", "-cf", "/tmp/x.tar", "--record-size=10240", ctx.Home}, want: Allow},
 		{name: "rm -r of a glob in a directory holding none runs", words: []string{"rm", "-rf", ctx.Workspace + "/build/" + Hole}, want: Allow},
+		// mv's destination is not moved: the sources are put in it (`mv
+		// build.tar ~/` asked in every mode, as if the home were moved).
+		{name: "mv into a directory holding protected paths runs", words: []string{"mv", ctx.Workspace + "/build/out", ctx.Home + "/"}, want: Allow},
+		{name: "mv -t into one runs", words: []string{"mv", "-t", ctx.Home, ctx.Workspace + "/build/out"}, want: Allow},
+		{name: "mv -bt into one runs", words: []string{"mv", "-bt", ctx.Home, ctx.Workspace + "/build/out"}, want: Allow},
+		{name: "mv --target-directory= into one runs", words: []string{"mv", "--target-directory=" + ctx.Home, ctx.Workspace + "/build/out"}, want: Allow},
+		{name: "mv --target into one runs", words: []string{"mv", "--target", ctx.Home, ctx.Workspace + "/build/out"}, want: Allow},
+		{name: "mv -- into one runs", words: []string{"mv", "--", ctx.Workspace + "/build/out", ctx.Home}, want: Allow},
+		{name: "mv of one with -t elsewhere asks", words: []string{"mv", "-t", "/tmp", ctx.Home}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "mv of one among sources asks", words: []string{"mv", ctx.Home, ctx.Workspace + "/build/out", "/tmp/"}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "mv -S's value is no destination", words: []string{"mv", "-S", ".bak", ctx.Home, "/tmp/"}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "mv --exchange swaps the destination too", words: []string{"mv", "--exchange", ctx.Workspace + "/build/out", ctx.Home}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "mv --exch swaps it too", words: []string{"mv", "--exch", ctx.Workspace + "/build/out", ctx.Home}, want: Ask, reason: "a directory mv moves with all it holds"},
+		{name: "mv with a run-time option word asks", words: []string{"mv", "-" + Hole, ctx.Workspace + "/build/out", ctx.Home}, want: Ask},
+		{name: "mv into a protected directory asks", words: []string{"mv", ctx.Workspace + "/build/out", ctx.Home + "/.ssh/"}, want: Ask, reason: "is a protected path"},
 	})
 }
 

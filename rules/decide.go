@@ -520,6 +520,11 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target, j.holder = prot.via, "argument "+prot.arg, prot.walker
+		} else if e.class != ReadOnly && len(s.Words) > 2 {
+			// What cp, mv or ln put in a directory: `cp x/.bashrc ~/`.
+			if target, pat := p.landsOnProtected(s.Words, ctx, globWords(s)); pat != "" {
+				j.protected, j.target = pat, target
+			}
 		}
 	}
 	if j.protected == "" && j.h.deny < 0 {

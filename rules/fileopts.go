@@ -18,6 +18,9 @@ type fileOpts struct {
 	// name made, never a directory to land in).
 	targetDir                 string
 	hasTargetDir, noTargetDir bool
+	// targetAt is the index in the words of the one that holds
+	// targetDir (the option's value, or the option with it glued).
+	targetAt int
 	// backup: -b, --backup[=CONTROL], -S, --suffix (a backup is made of
 	// each file replaced); suffix is -S or --suffix's value.
 	backup bool
@@ -87,10 +90,11 @@ func parseFileOpts(words []string) (fileOpts, bool) {
 		return o, false
 	}
 	cp, ln := words[0] == "cp", words[0] == "ln"
+	i := 0 // the word being read
 	set := func(opt string, val string) {
 		switch {
 		case opt == "target-directory" || opt == "t":
-			o.targetDir, o.hasTargetDir = val, true
+			o.targetDir, o.hasTargetDir, o.targetAt = val, true, i
 		case opt == "no-target-directory" || opt == "T":
 			o.noTargetDir = true
 		case cp && (opt == "recursive" || opt == "r" || opt == "R"):
@@ -109,7 +113,7 @@ func parseFileOpts(words []string) (fileOpts, bool) {
 			o.backup, o.suffix = true, val
 		}
 	}
-	for i := 1; i < len(words); i++ {
+	for i = 1; i < len(words); i++ {
 		w := words[i]
 		switch {
 		case w == "--":

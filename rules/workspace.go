@@ -268,6 +268,22 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			// "--" before it as the rm -rf it is decided as does.
 			return false, ""
 		}
+		if f, ok := findFilterOf(words); ok && !slices.ContainsFunc(starts, func(w string) bool { return strings.Contains(w, Hole) }) {
+			// Only entries of some names are removed, below the start
+			// paths (and those, if named so): `find . -name '*.pyc'
+			// -delete` at the workspace's top, which holds .git. A temp
+			// directory's top is no start: others' files are there.
+			x := p.pathIndexFor(ctx)
+			for _, st := range starts {
+				ps := newPathSubject(st, ctx)
+				if ctx.CwdUnknown && !strings.HasPrefix(st, "/") || !ps.static || x.protectedBy(ps) != "" ||
+					!x.insideWorkspace(ps.resolved, f.takes(path.Base(path.Clean(st))) || !slices.Contains(x.wsDirs, ps.resolved)) ||
+					x.findReaches(ps.resolved, st, f, ctx.Lookups) != "" {
+					return false, ""
+				}
+			}
+			return true, "find -delete changes only files inside the workspace"
+		}
 		if ok, _ := p.writesOnlyWorkspace(append([]string{"rm", "-rf", "--"}, starts...), ctx, globs, 0); !ok {
 			return false, ""
 		}
@@ -366,6 +382,17 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			if fo.hasTargetDir || len(fo.at) > 1 && k < len(fo.at)-1 {
 				targets[i] = true
 			}
+		}
+	}
+	// destAt is the index in words of cp's or mv's destination
+	// directory (see destinationTakes), 0 for none.
+	destAt := 0
+	if name == "cp" || name == "mv" {
+		switch {
+		case fo.hasTargetDir:
+			destAt = fo.targetAt
+		case !fo.noTargetDir && len(fo.at) >= 2:
+			destAt = fo.at[len(fo.at)-1]
 		}
 	}
 	afterDashes := false // past "--": every word is an operand, a path
@@ -483,6 +510,13 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			return false, ""
 		}
 		ps := newPathSubject(v, ctx)
+		if i+1 == destAt {
+			if ok, inTemp := x.destinationTakes(ps, fo, destAt, ctx); ok {
+				temp = temp || inTemp
+				operands++
+				continue
+			}
+		}
 		if !ps.static || ps.links > 1 || x.protectedBy(ps) != "" || x.protectedBelow(ps.resolved, ctx.Lookups) {
 			return false, ""
 		}
@@ -518,6 +552,53 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	return true, name + " changes only files inside the workspace"
 }
 
+// destinationTakes reports whether dest, the directory cp or mv (fo, at
+// index destAt of the words) puts its sources in, takes them as a
+// workspace write when it is the workspace's top or a temp directory's
+// (intoTop): `cp x /tmp/` and `mv x ./` asked, as if the directory
+// itself were written, and the workspace's top holds .git. Each source
+// lands as dest joined with its base name, which must be a path known
+// now, strictly inside the workspace or the temp directory, neither
+// protected nor holding a protected path (cp -r merges into a directory
+// there). A source with a run-time part, or whose base name is "." or
+// ".." (`cp -r src/. ./` copies what src holds, names not known), leaves
+// the destination to the checks of the other operands. temp says dest
+// lies outside the workspace.
+func (x *pathIndex) destinationTakes(dest pathSubject, fo fileOpts, destAt int, ctx Context) (ok, temp bool) {
+	if !x.intoTop(dest, ctx.Lookups) {
+		return false, false
+	}
+	sources := 0
+	for k, src := range fo.operands {
+		if fo.at[k] == destAt {
+			continue
+		}
+		base := path.Base(src)
+		if strings.Contains(src, Hole) || base == "." || base == ".." || base == "/" {
+			return false, false
+		}
+		land := newPathSubject(dest.cleaned+"/"+base, ctx)
+		if !land.static || land.links > 1 || x.protectedBy(land) != "" || x.protectedBelow(land.resolved, ctx.Lookups) || !x.insideWorkspace(land.resolved, true) {
+			return false, false
+		}
+		sources++
+	}
+	return sources > 0, !slices.Contains(x.wsDirs, dest.resolved)
+}
+
+// intoTop reports whether d, the destination of cp, mv or ln, is the
+// top of the workspace or of a temp directory, an existing directory that
+// is not protected: what lands there lands in it as its base name, and
+// d itself is neither renamed nor replaced (removing one asks in mode
+// auto: it is no workspace write).
+func (x *pathIndex) intoTop(d pathSubject, lk *Lookups) bool {
+	if !d.static || !slices.Contains(x.wsDirs, d.resolved) && !slices.Contains(x.tmpDirs, d.resolved) || x.protectedBy(d) != "" {
+		return false
+	}
+	fi, err := os.Stat(d.resolved)
+	return err == nil && fi.IsDir()
+}
+
 // inAny reports whether p is strictly beneath one of dirs.
 func inAny(dirs []string, p string) bool {
 	for _, d := range dirs {
@@ -537,12 +618,95 @@ func inAny(dirs []string, p string) bool {
 // tree lands (`mv y .claude`).
 func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool {
 	x := p.pathIndexFor(ctx)
-	var ops []string
-	dest := ""
+	ops, dest, noTarget := destinationOf(args)
+	if dest == "" {
+		return false
+	}
+	d := newPathSubject(dest, ctx)
+	if !d.static {
+		return true
+	}
+	if (x.protectedUnder(d.resolved) || x.protectedUnder(d.cleaned)) && (noTarget || !x.intoTop(d, ctx.Lookups)) {
+		// What a source is renamed to (DEST missing now, or made missing
+		// by a command before): a directory tree landing as a protected
+		// directory (`mv y .claude`). A top of the workspace or a temp
+		// directory stays where it is: a source lands in it.
+		return true
+	}
+	for _, src := range ops {
+		if strings.Contains(src, Hole) {
+			// A plain glob source lands as names of its pattern.
+			_, pattern, ok := globDir(src, globs)
+			if !ok {
+				return true
+			}
+			for _, landing := range []string{d.cleaned, d.resolved} {
+				if x.globReachesProtected(landing, pattern, false, false, false, ctx.Lookups) {
+					return true
+				}
+			}
+			continue
+		}
+		for _, landing := range []string{d.cleaned, d.resolved} {
+			l := newPathSubject(landedAt(landing, d.resolved, src), ctx)
+			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globOfName returns base, a file name whose Holes stand for run-time
+// parts, as a path.Match pattern: each Hole "*", the rest matched as
+// written. A Hole's run-time part may hold a "/": the caller asks about
+// each component.
+func globOfName(base string) string {
+	var b strings.Builder
+	for i := 0; i < len(base); i++ {
+		switch c := base[i]; {
+		case c == Hole[0]:
+			b.WriteByte('*')
+		case c == '*' || c == '?' || c == '[' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// landedAt returns where a source src of cp, mv or ln lands in the
+// directory dest (as written, cleaned; resolved its resolved form):
+// dest joined with src's base name, dest itself for a base name "."
+// (`cp -r src/. dest` merges what src holds into it), and dest's parent,
+// from where dest resolves, for "..".
+func landedAt(dest, resolved, src string) string {
+	switch base := path.Base(src); base {
+	case ".":
+		return dest
+	case "..":
+		return path.Dir(resolved)
+	default:
+		return dest + "/" + base
+	}
+}
+
+// destinationOf reads the arguments of cp, mv, ln or install (after the
+// program's name) as coreutils does: the sources, and the destination,
+// -t DIR (--target-directory=DIR, -tDIR) or else the last operand of two
+// or more; noTarget for -T (--no-target-directory: the destination is the
+// name made, never a directory to land in). dest is "" when there is
+// none.
+func destinationOf(args []string) (ops []string, dest string, noTarget bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		opt, val, hasVal := strings.Cut(a, "=")
 		switch {
+		case len(opt) >= 5 && strings.HasPrefix("--no-target-directory", opt),
+			strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "T"):
+			noTarget = true
 		case len(opt) >= 3 && strings.HasPrefix("--target-directory", opt) && hasVal:
 			dest = val // --target-directory=D, or an abbreviation: --t=D
 		case a == "-t" || (len(opt) >= 3 && strings.HasPrefix("--target-directory", opt)):
@@ -562,48 +726,141 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 	}
 	if dest == "" {
 		if len(ops) < 2 {
-			return false
+			return nil, "", noTarget
 		}
 		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
 	}
+	return ops, dest, noTarget
+}
+
+// landsOnProtected returns where cp, mv, ln or install (words) would put
+// a source on a protected path, and the protected pattern ("" for
+// neither): a source's landing place in the destination directory
+// (`cp x/.bashrc ~/` replaced ~/.bashrc unasked in mode bypass), or the
+// destination itself when the source is renamed to it (missing now, or
+// -T) and a protected path could lie below it (`mv y .claude`). Unlike
+// landsProtected, which keeps a command from the workspace class, it
+// only answers for what is known now: a destination only known at run
+// time is left to the argument checks. A glob source lands as the names
+// it matches now (names starting with "." included, as under dotglob),
+// as the rest of the analysis reads a glob. A source only known at run
+// time lands as any name its last component could be, a protected one
+// if the destination could hold one by that name (see protectedNames).
+func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (target, pat string) {
+	switch path.Base(words[0]) {
+	case "cp", "mv", "ln", "install":
+	default:
+		return "", ""
+	}
+	ops, dest, noTarget := destinationOf(words[1:])
+	if dest == "" || len(ops) == 0 || strings.Contains(dest, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dest, "/") {
+		return "", ""
+	}
+	x := p.pathIndexFor(ctx)
 	d := newPathSubject(dest, ctx)
 	if !d.static {
-		return true
+		return "", ""
 	}
-	if x.protectedUnder(d.resolved) || x.protectedUnder(d.cleaned) {
-		return true
+	below := func(dir string) bool { return x.protectedUnder(dir) }
+	if fi, err := os.Stat(d.resolved); noTarget || err != nil || !fi.IsDir() {
+		if below(d.cleaned) || below(d.resolved) {
+			return d.shown, "what lies below " + tildeShown(d.cleaned, ctx.Home) + ", which may hold protected paths"
+		}
+		return "", ""
+	}
+	// lands checks a source named src landing in dest: as itself, a
+	// protected path; as a tree (a directory, or what is not there now),
+	// one that may hold a protected path.
+	lands := func(src string) (string, string) {
+		for _, landing := range []string{d.cleaned, d.resolved} {
+			l := newPathSubject(landedAt(landing, d.resolved, src), ctx)
+			if !l.static {
+				continue
+			}
+			if pat := x.protectedBy(l); pat != "" {
+				return tildeShown(l.cleaned, ctx.Home), pat
+			}
+			if fi, err := os.Stat(newPathSubject(src, ctx).resolved); (err != nil || fi.IsDir()) && (below(l.cleaned) || below(l.resolved)) {
+				return tildeShown(l.cleaned, ctx.Home), "what lies below " + tildeShown(l.cleaned, ctx.Home) + ", which may hold protected paths"
+			}
+		}
+		return "", ""
 	}
 	for _, src := range ops {
-		if strings.Contains(src, Hole) {
-			// A plain glob source lands as names of its pattern.
-			_, pattern, ok := globDir(src, globs)
-			if !ok {
-				return true
+		if !strings.Contains(src, Hole) {
+			if t, pat := lands(src); pat != "" {
+				return t, pat
 			}
-			for _, landing := range []string{d.cleaned, d.resolved} {
-				if x.globReachesProtected(landing, pattern, false, false, false, ctx.Lookups) {
-					return true
+			continue
+		}
+		if dir, pattern, ok := globDir(src, globs); ok {
+			names := ctx.Lookups.listed(newPathSubject(dir, ctx).resolved)
+			if names == nil {
+				return tildeShown(d.cleaned, ctx.Home) + "/" + strings.ReplaceAll(path.Base(src), Hole, "…"), "what " + strings.ReplaceAll(src, Hole, "*") + " names, which could not be listed"
+			}
+			for n := range names {
+				if m, _ := path.Match(pattern, n); m {
+					if t, pat := lands(dir + "/" + n); pat != "" {
+						return t, pat
+					}
 				}
 			}
 			continue
 		}
+		// A run-time value: the name it lands as is its part after its
+		// last "/", which may lie within the value (`cp "x$F" ./` with
+		// F=/../.bashrc).
+		base := path.Base(src)
+		if i := strings.LastIndex(base, Hole); i >= 0 {
+			base = Hole + base[i+len(Hole):]
+		}
+		glob := globOfName(base)
 		for _, landing := range []string{d.cleaned, d.resolved} {
-			name := "/" + path.Base(src)
-			switch name {
-			case "/.":
-				name = ""
-			case "/..":
-				// DEST/.. is DEST's parent: from where DEST resolves
-				// (a ".." after DEST, missing now, would be unknown).
-				landing, name = path.Dir(d.resolved), ""
-			}
-			l := newPathSubject(landing+name, ctx)
-			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
-				return true
+			for _, n := range x.protectedNames(landing, ctx.Lookups) {
+				if m, err := path.Match(glob, n); m || err != nil || strings.ContainsAny(n, "*?[") {
+					return tildeShown(landing, ctx.Home) + "/" + strings.ReplaceAll(base, Hole, "…"), "what lies in " + tildeShown(landing, ctx.Home) + ", which may hold protected names (" + n + ")"
+				}
 			}
 		}
 	}
-	return false
+	return "", ""
+}
+
+// protectedNames returns the names, in dir, of the protected paths or of
+// the directories that hold them, for the patterns anchored at a path
+// that dir is a literal part of (~/.bashrc in ~: ".bashrc";
+// ~/.config/guardsh/config.yaml in ~: ".config"), and for those that
+// hold in any directory (*/.claude/settings.json) the second component
+// when dir is named as the first (in .claude: "settings.json"). A
+// pattern whose part there is a glob gives it as is (the caller takes it
+// as matching any name). The first component of a pattern for any
+// directory is among them when dir holds an entry of that name (the
+// workspace's .git: a tree landing there merges into it), not otherwise
+// (.git, .claude: a name any directory could be given by a run-time
+// source; what such a name holds runs only where a project is opened
+// there).
+func (x *pathIndex) protectedNames(dir string, lk *Lookups) []string {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	var names []string
+	for _, g := range x.protected {
+		if rest, ok := strings.CutPrefix(g.pat, "*/"); ok {
+			first, after, _ := strings.Cut(rest, "/")
+			if second, _, _ := strings.Cut(after, "/"); first == path.Base(dir) && second != "" {
+				names = append(names, second)
+			}
+			if _, err := lk.lstat(prefix + first); err == nil && !strings.ContainsAny(first, "*?[") {
+				names = append(names, first)
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(g.pat, prefix); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			names = append(names, name)
+		} else if i := strings.IndexAny(g.pat, "*?["); i >= 0 && i < len(prefix) && strings.HasPrefix(prefix, g.pat[:i]) {
+			names = append(names, "*") // a glob before dir's end: it could be dir
+		}
+	}
+	return names
 }
 
 // protectedUnder reports whether a protected path could lie below dir: an

@@ -69,7 +69,11 @@ func TestWorkspaceWriters(t *testing.T) {
 		// an option (-files0-from, -L).
 		{[]string{"find", Hole, "-delete"}, Ask},
 		{[]string{"find", "build", Hole + ".o", "-delete"}, Ask},
-		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Ask},
+		// By name, only what it takes: not the top, nor a .git at any
+		// depth (nested/.git).
+		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Allow},
+		{[]string{"find", ".", "-name", "*", "-delete"}, Ask},
+		{[]string{"find", ".", "-name", ".g*", "-delete"}, Ask},
 		{[]string{"find", "-delete"}, Ask},
 		{[]string{"find", "nested", "-delete"}, Ask},
 		{[]string{"find", "out", "-delete"}, Ask},
@@ -518,6 +522,94 @@ func TestArchiverOptionVariables(t *testing.T) {
 		}
 		if c, _, bad := classifyExec([]string{"export", a}, nil); c != Sensitive || !bad {
 			t.Errorf("export %s: %s, want a sensitive assignment", a, c)
+		}
+	}
+}
+
+// What cp, mv, ln and install put in a directory lands as the source's
+// base name there: a protected path so made asks in every mode (in mode
+// bypass `cp x/.bashrc ~/` replaced ~/.bashrc unasked), and a directory
+// that only receives the sources is not moved (`mv build.tar ~/` asked as
+// if the home were moved) nor, at the top of the workspace or a temp
+// directory, written itself (`cp x /tmp/`, `mv x ./` were no workspace
+// writes).
+func TestLandingInADirectory(t *testing.T) {
+	ctx := testContext(t, Bypass)
+	tmp := filepath.Join(filepath.Dir(ctx.Home), "tmp")
+	ctx.TempDirs = []string{tmp}
+	home, ws := ctx.Home, ctx.Workspace
+	ctx.Protected = []string{ws + "/.guardsh.yaml"} // as guardsh's own run has it
+	for _, d := range []string{home + "/.ssh", ws + "/in/sub", ws + "/build", ws + "/.git/hooks", tmp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", ws + "/in/.bashrc", ws + "/in/.guardsh.yaml", ws + "/in/a.txt", ws + "/README.md", ws + "/build/a.o"} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	globbed := func(bits uint64, words ...string) Subject {
+		s := exec(words...)
+		s.Glob = bits
+		return s
+	}
+	bypass := mustParse(t, "mode: bypass\n")
+	cases := []struct {
+		name   string
+		s      Subject
+		want   Decision
+		reason string
+	}{
+		{"cp of an rc file into the home asks", exec("cp", ws+"/in/.bashrc", home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"cp -t into the home asks", exec("cp", "-t", home, ws+"/in/.bashrc"), Ask, "writes protected path ~/.bashrc"},
+		{"mv into the home asks", exec("mv", ws+"/in/.bashrc", home), Ask, "writes protected path ~/.bashrc"},
+		{"ln -s into the home asks", exec("ln", "-s", ws+"/in/.bashrc", home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"install into the home asks", exec("install", "-m", "644", ws+"/in/.bashrc", home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"cp of the project config to the top asks", exec("cp", "in/.guardsh.yaml", "./"), Ask, ".guardsh.yaml"},
+		{"cp -r of a tree's contents into the home asks", exec("cp", "-r", ws+"/in/.", home), Ask, "what lies below ~"},
+		{"mv renaming a tree to .git asks", exec("mv", ws+"/in", ws+"/build/.git"), Ask, "protected path"},
+		{"mv renaming a tree to .claude asks", exec("mv", ws+"/in", ws+"/build/.claude"), Ask, "which may hold protected paths"},
+		{"a glob that matches an rc file now asks", globbed(1<<1, "cp", ws+"/in/"+Hole, home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"a run-time source into the home asks", exec("cp", Hole, home+"/"), Ask, "which may hold protected names"},
+		{"one whose value may hold a slash asks", exec("cp", "x"+Hole, home+"/"), Ask, "which may hold protected names"},
+		{"cp of a plain file into the home runs", exec("cp", ws+"/README.md", home+"/"), Allow, ""},
+		{"mv of a plain file into the home runs", exec("mv", ws+"/README.md", home), Allow, ""},
+		{"a glob that matches no protected name runs", globbed(1<<1, "cp", ws+"/in/"+Hole+".txt", home+"/"), Allow, ""},
+		{"a run-time source named *.txt into the home runs", exec("cp", Hole+".txt", home+"/"), Allow, ""},
+		{"a run-time tree named .git into the top asks", exec("cp", "-r", Hole+".git", "./"), Ask, "which may hold protected names (.git)"},
+		{"a glob into build runs", globbed(1<<1, "cp", ws+"/build/"+Hole, ws+"/in/sub/"), Allow, ""},
+		{"cp into the top of the workspace runs", exec("cp", "build/a.o", "./"), Allow, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := bypass.Decide(tc.s, ctx)
+			if v.Decision != tc.want || !strings.Contains(v.Reason, tc.reason) {
+				t.Errorf("%q: %v (%s), want %v with %q", tc.s.Words, v.Decision, v.Reason, tc.want, tc.reason)
+			}
+		})
+	}
+	auto := mustParse(t, "mode: auto\n")
+	ctx.Mode = Auto
+	for _, words := range [][]string{
+		{"cp", "README.md", tmp + "/"},
+		{"cp", "-t", tmp, "README.md"},
+		{"mv", "build/a.o", "./"},
+		{"cp", "-r", "build", "./in/"},
+		{"cp", "-r", "build", tmp},
+	} {
+		if v := auto.Decide(exec(words...), ctx); v.Decision != Allow || v.Class != Workspace {
+			t.Errorf("%q in mode auto: %v, class %v (%s), want a workspace write", words, v.Decision, v.Class, v.Reason)
+		}
+	}
+	for _, words := range [][]string{
+		{"cp", "-T", "README.md", tmp},     // replaces the temp directory's name
+		{"cp", "-r", "in/.", "./"},         // names only known when it runs
+		{"cp", "in/.guardsh.yaml", "./"},   // the project's config
+		{"cp", "README.md", ws + "/.git/"}, // into .git
+	} {
+		if v := auto.Decide(exec(words...), ctx); v.Decision == Allow {
+			t.Errorf("%q in mode auto: allowed (%s)", words, v.Reason)
 		}
 	}
 }

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFindFilterOf(t *testing.T) {
+	tests := []struct {
+		words []string
+		names []string
+		whole bool
+		ok    bool
+	}{
+		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, []string{"*.pyc"}, false, true},
+		{[]string{"find", ".", "-type", "d", "-name", "__pycache__", "-exec", "rm", "-rf", "{}", "+"}, []string{"__pycache__"}, true, true},
+		{[]string{"find", "src", "-iname", "*.LOG", "-mtime", "+7", "-delete"}, []string{"*.LOG"}, false, true},
+		// -name's value is no operator, nor is -path's.
+		{[]string{"find", ".", "-path", "-o", "-name", "x", "-delete"}, []string{"x"}, false, true},
+		{[]string{"find", ".", "-newermt", "-o", "-name", "x", "-delete"}, []string{"x"}, false, true},
+		// An -exec's words are its command's.
+		{[]string{"find", ".", "-name", "x", "-exec", "sh", "-c", "!", ";", "-delete"}, []string{"x"}, true, true},
+		// What is not a plain "and" of tests, or not told now.
+		{[]string{"find", ".", "-name", "*.pyc", "-o", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "!", "-name", "*.pyc", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-not", "-name", "*.pyc", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "(", "-name", "*.pyc", ")", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-name", "x", ",", "-delete"}, nil, false, false},
+		{[]string{"find", "-L", ".", "-name", "*.pyc", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-follow", "-name", "*.pyc", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-name", "[!a]*", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-name", Hole, "-delete"}, nil, false, false},
+		{[]string{"find", ".", Hole, "-name", "x", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "-name"}, nil, false, false},
+	}
+	for _, tc := range tests {
+		f, ok := findFilterOf(tc.words)
+		var names []string
+		for _, n := range f.names {
+			names = append(names, n.glob)
+		}
+		if ok != tc.ok || ok && (strings.Join(names, " ") != strings.Join(tc.names, " ") || f.whole != tc.whole) {
+			t.Errorf("findFilterOf(%q) = %q whole %v, %v; want %q whole %v, %v", tc.words, names, f.whole, ok, tc.names, tc.whole, tc.ok)
+		}
+	}
+	f, _ := findFilterOf([]string{"find", ".", "-iname", "*.LOG", "-name", "a*"})
+	for name, want := range map[string]bool{"a.log": true, "A.LOG": false, "b.log": false, "a.LoG": true} {
+		if got := f.takes(name); got != want {
+			t.Errorf("takes(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// A find whose actions take only entries of some names reaches only the
+// protected paths of such names, or below them: `find . -name '*.pyc'
+// -delete` at a repository's top asked in every mode, since .git is
+// protected whole, while `find . -name HEAD -delete` removes .git/HEAD.
+func TestFindByNameAndProtectedPaths(t *testing.T) {
+	ctx := testContext(t, Bypass)
+	ws := ctx.Workspace
+	for _, d := range []string{ws + "/.git/hooks", ws + "/.git/refs/heads", ws + "/src/__pycache__", ctx.Home + "/.local/state/guardsh"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{ws + "/.git/HEAD", ws + "/.git/hooks/pre-commit", ws + "/.git/refs/heads/feature.pyc", ws + "/src/a.pyc", ws + "/src/__pycache__/b.pyc", ctx.Home + "/.local/state/guardsh/audit.jsonl"} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx.Protected = []string{ctx.Home + "/.local/state/guardsh/audit.jsonl"}
+	bypass := mustParse(t, "mode: bypass\n")
+	asks := [][]string{
+		{"find", ".", "-name", "HEAD", "-delete"},
+		{"find", ".", "-iname", "head", "-delete"},
+		{"find", ".", "-name", "pre-*", "-delete"},
+		{"find", ".", "-name", "*", "-delete"},
+		{"find", ".", "-name", "*.pyc", "-delete"}, // a branch named feature.pyc
+		{"find", ".", "-name", "hooks", "-exec", "rm", "-rf", "{}", "+"},
+		{"find", ".", "-name", ".git", "-exec", "rm", "-rf", "{}", "+"},
+		{"find", ".", "-name", "x", "-o", "-delete"},
+		{"find", ctx.Home, "-name", "*.jsonl", "-delete"},
+		{"find", ctx.Home, "-name", "state", "-exec", "rm", "-rf", "{}", ";"},
+	}
+	for _, w := range asks {
+		if v := bypass.Decide(exec(w...), ctx); v.Decision != Ask || v.Protected == "" {
+			t.Errorf("%q in mode bypass: %v (%s), want a protected path's ask", w, v.Decision, v.Reason)
+		}
+	}
+	if err := os.Remove(ws + "/.git/refs/heads/feature.pyc"); err != nil {
+		t.Fatal(err)
+	}
+	runs := [][]string{
+		{"find", ".", "-name", "*.pyc", "-delete"},
+		{"find", ".", "-type", "d", "-name", "__pycache__", "-exec", "rm", "-rf", "{}", "+"},
+		{"find", ctx.Home, "-name", "*.pyc", "-delete"},
+		{"find", ".", "-name", "*.o", "-name", "*", "-delete"},
+	}
+	for _, w := range runs {
+		if v := bypass.Decide(exec(w...), ctx); v.Decision != Allow {
+			t.Errorf("%q in mode bypass: %v (%s), want it to run", w, v.Decision, v.Reason)
+		}
+	}
+	// In mode auto, find -delete by name at the workspace's top is a
+	// workspace write; at a temp directory's top it is not (others'
+	// files are there), nor with a name that takes the start itself.
+	auto := mustParse(t, "mode: auto\n")
+	ctx.Mode = Auto
+	tmp := filepath.Join(filepath.Dir(ctx.Home), "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx.TempDirs = []string{tmp}
+	if v := auto.Decide(exec("find", ".", "-name", "*.pyc", "-delete"), ctx); v.Decision != Allow || v.Class != Workspace {
+		t.Errorf("find . -name *.pyc -delete in mode auto: %v, class %v (%s)", v.Decision, v.Class, v.Reason)
+	}
+	for _, w := range [][]string{
+		{"find", tmp, "-name", "*.pyc", "-delete"},
+		{"find", ws, "-name", "proj", "-delete"},
+	} {
+		if v := auto.Decide(exec(w...), ctx); v.Class == Workspace {
+			t.Errorf("%q in mode auto: a workspace write (%s)", w, v.Reason)
+		}
+	}
+}
