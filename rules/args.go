@@ -827,6 +827,19 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			}
 		}
 		if i := strings.Index(w, Hole); i >= 0 {
+			if sc.protect && sc.protected == nil && !pl.notPaths && w[0] != '-' {
+				// The names it matches now (`sed -i … ~/.bash[r]c`).
+				cwd := ctx.Cwd
+				if ctx.CwdUnknown {
+					cwd = ""
+				}
+				if pat, held := x.namesProtected(w, cwd, OpenWord(pl.open, pl.first+j), sc.alters, ctx); pat != "" {
+					sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(w, Hole, "…"), sc.home), via: pat}
+					if held {
+						sc.protected.walker = sc.walker
+					}
+				}
+			}
 			if sc.could == nil && !pl.notPaths && OpenWord(pl.open, pl.first+j) {
 				// `cat "$f"`, `cat $(echo ~/.ssh/id_rsa)`, `cat ./"$f"`:
 				// the word may be any path at all, so every deny rule

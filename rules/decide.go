@@ -969,6 +969,12 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 					j.protected, j.target = pat, ps.shown
 				}
 			}
+			if cwd := ctx.Cwd; j.protected == "" && !(ctx.CwdUnknown && !strings.HasPrefix(s.Words[0], "/")) {
+				// A name it matches now (`>> ~/.bashr*`: attack run 77).
+				if pat, _ := x.namesProtected(s.Words[0], cwd, OpenWord(s.Open, 0), false, ctx); pat != "" {
+					j.protected, j.target = pat, ps.shown
+				}
+			}
 			raw, _, _ := strings.Cut(s.Words[0], Hole)
 			for _, l := range []string{string(lit), raw} {
 				if !strings.HasPrefix(l, "/") || j.protected != "" {

@@ -10,7 +10,8 @@ import "strings"
 type fileOpts struct {
 	// recursive: cp -r, -R, --recursive; archive: cp -a, --archive;
 	// noDeref: cp -P, -d, --no-dereference (links copied as links);
-	// symbolic: ln -s, --symbolic; relative: ln -r, --relative.
+	// symbolic: ln -s, --symbolic, cp -s, --symbolic-link; relative: ln -r,
+	// --relative.
 	recursive, archive, noDeref, symbolic, relative bool
 	// targetDir is -t DIR or --target-directory=DIR, and hasTargetDir
 	// says one was given (each operand is then a source, landing in it);
@@ -103,7 +104,7 @@ func parseFileOpts(words []string) (fileOpts, bool) {
 			o.archive = true
 		case cp && (opt == "no-dereference" || opt == "P" || opt == "d"):
 			o.noDeref = true
-		case ln && (opt == "symbolic" || opt == "s"):
+		case ln && (opt == "symbolic" || opt == "s"), cp && (opt == "symbolic-link" || opt == "s"):
 			o.symbolic = true
 		case ln && (opt == "relative" || opt == "r"):
 			o.relative = true

@@ -126,3 +126,68 @@ func TestFindByNameAndProtectedPaths(t *testing.T) {
 		}
 	}
 }
+
+// A run-time part in a protected file's own name (a glob, a variable's
+// value) names the protected file when the directory holds it now: in
+// mode bypass `>> ~/.bashr*`, `rm -f .guardsh.yam?` and `truncate -s0
+// LOGDIR/audit.js*` ran unasked (attack run 77), and `rm -rf ~/.loc*`
+// removed the audit log's directory.
+func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
+	ctx := testContext(t, Bypass)
+	home, ws := ctx.Home, ctx.Workspace
+	logDir := home + "/.local/state/guardsh"
+	for _, d := range []string{logDir, ws + "/.vscode", ws + "/build"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", ws + "/.guardsh.yaml", ws + "/.vscode/tasks.json", logDir + "/audit.jsonl", ws + "/build/out.txt"} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx.Protected = []string{ws + "/.guardsh.yaml", logDir + "/audit.jsonl"}
+	p := mustParse(t, "mode: bypass\n")
+	asks := []Subject{
+		{Kind: KindWrite, Words: []string{home + "/.bashr" + Hole}},
+		{Kind: KindWrite, Words: []string{".vscode/tasks.jso" + Hole}},
+		exec("sed", "-i", "s/a/b/", home+"/.bash"+Hole+"c"),
+		exec("rm", "-f", home+"/.bashr"+Hole),
+		exec("rm", "-f", ".guardsh.yam"+Hole),
+		exec("truncate", "-s0", logDir+"/audit.js"+Hole),
+		exec("rm", "-f", logDir+"/"+Hole),
+		exec("rm", "-rf", home+"/.loc"+Hole),
+	}
+	for _, s := range asks {
+		if v := p.Decide(s, ctx); v.Decision != Ask || v.Protected == "" {
+			t.Errorf("%s %q: %v (%s), want a protected path's ask", s.Kind, s.Words, v.Decision, v.Reason)
+		}
+	}
+	runs := []Subject{
+		{Kind: KindWrite, Words: []string{"build/out" + Hole}},
+		exec("rm", "-f", "build/"+Hole),
+		exec("cat", home+"/.bashr"+Hole),
+		exec("rm", "-f", home+"/.nothing"+Hole),
+		// A variable's whole name may be any (a known limit).
+		{Kind: KindExec, Words: []string{"rm", "-f", Hole}, Open: 1 << 2},
+	}
+	for _, s := range runs {
+		if v := p.Decide(s, ctx); v.Decision != Allow {
+			t.Errorf("%s %q: %v (%s), want it to run", s.Kind, s.Words, v.Decision, v.Reason)
+		}
+	}
+	// bash's * leaves names starting with "." alone: in the workspace's
+	// top, `rm -f *` names no .guardsh.yaml, unless dotglob may be on.
+	star := exec("rm", "-f", Hole)
+	ctx.NoDotGlob = true
+	if v := p.Decide(star, ctx); v.Decision != Allow {
+		t.Errorf("rm -f * under NoDotGlob: %v (%s), want it to run", v.Decision, v.Reason)
+	}
+	if v := p.Decide(exec("rm", "-f", "."+Hole), ctx); v.Decision != Ask {
+		t.Errorf("rm -f .* under NoDotGlob: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	ctx.NoDotGlob = false
+	if v := p.Decide(star, ctx); v.Decision != Ask {
+		t.Errorf("rm -f * with dotglob maybe on: %v (%s), want ask", v.Decision, v.Reason)
+	}
+}

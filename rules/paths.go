@@ -655,13 +655,52 @@ var linklessPrograms = map[string]bool{
 	"let": true, "shift": true,
 }
 
-// MakesNoLinks reports whether a segment of kind exec that runs program
-// (its first word, as the analysis gives it) can make no symbolic link,
-// whatever its arguments: program is one of a short list (mkdir, cd,
-// touch, rm, ls, cat, grep …) written plainly, not a path. A caller sets
-// Context.NoNewLinks when every exec segment of a command does.
-func MakesNoLinks(program string) bool {
-	return linklessPrograms[program]
+// linklessGit are the git subcommands that make no symbolic link in the
+// work tree: they read it, or write the index, refs and objects only
+// (git-add(1), git-rm(1) …). checkout, switch, restore, stash, merge,
+// reset and the like write the work tree from a commit, links included;
+// commit runs the hooks.
+var linklessGit = map[string]bool{
+	"add": true, "status": true, "diff": true, "log": true, "show": true, "rm": true, "tag": true,
+	"rev-parse": true, "ls-files": true, "blame": true, "grep": true, "shortlog": true, "describe": true,
+	"reflog": true, "cat-file": true, "ls-tree": true, "fetch": true,
+}
+
+// MakesNoLinks reports whether a segment of kind exec that runs words (its
+// words as the analysis gives them, the program written plainly, not a
+// path) can make no symbolic link: a program of a short list whatever its
+// arguments (mkdir, cd, touch, rm, ls, cat, grep …); sed whose script runs
+// no command and writes no file (see runsArgument: sed -i replaces a link
+// with a regular file, it makes none); cp with no option that copies or
+// makes links as links (-s, -r, -R, -a, -d, -P and their long forms: a
+// plain cp follows a link it is given and writes a regular file); git of
+// a subcommand in linklessGit right after its name. A run-time word among
+// the arguments of one of the last three may be an option: it makes them
+// count as making links (a new user's `git add -A && cd pypkg && python
+// -m pytest` asked, the cd's target then only known at run time). A
+// caller sets Context.NoNewLinks when every exec segment of a command
+// does.
+func MakesNoLinks(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if linklessPrograms[words[0]] {
+		return true
+	}
+	if slices.ContainsFunc(words[1:], func(w string) bool { return strings.Contains(w, Hole) }) {
+		return false
+	}
+	switch words[0] {
+	case "sed":
+		at, _, _ := runsArgument(words)
+		return at < 0
+	case "cp":
+		fo, ok := parseFileOpts(words)
+		return ok && !fo.recursive && !fo.archive && !fo.noDeref && !fo.symbolic
+	case "git":
+		return len(words) > 1 && linklessGit[words[1]]
+	}
+	return false
 }
 
 // dotDotAfterName reports whether the path p, as a command's word gives

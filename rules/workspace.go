@@ -742,7 +742,7 @@ func destinationOf(args []string) (ops []string, dest string, noTarget bool) {
 // landsProtected, which keeps a command from the workspace class, it
 // only answers for what is known now: a destination only known at run
 // time is left to the argument checks. A glob source lands as the names
-// it matches now (names starting with "." included, as under dotglob),
+// it matches now (those starting with "." too unless Context.NoDotGlob),
 // as the rest of the analysis reads a glob. A source only known at run
 // time lands as any name its last component could be, a protected one
 // if the destination could hold one by that name (see protectedNames).
@@ -799,7 +799,7 @@ func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (
 				return tildeShown(d.cleaned, ctx.Home) + "/" + strings.ReplaceAll(path.Base(src), Hole, "…"), "what " + strings.ReplaceAll(src, Hole, "*") + " names, which could not be listed"
 			}
 			for n := range names {
-				if m, _ := path.Match(pattern, n); m {
+				if m, _ := path.Match(pattern, n); m && (!ctx.NoDotGlob || !strings.HasPrefix(n, ".") || strings.HasPrefix(pattern, ".")) {
 					if t, pat := lands(dir + "/" + n); pat != "" {
 						return t, pat
 					}

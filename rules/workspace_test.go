@@ -554,6 +554,11 @@ func TestLandingInADirectory(t *testing.T) {
 		s.Glob = bits
 		return s
 	}
+	opened := func(bits uint64, words ...string) Subject { // a variable's value
+		s := exec(words...)
+		s.Open = bits
+		return s
+	}
 	bypass := mustParse(t, "mode: bypass\n")
 	cases := []struct {
 		name   string
@@ -571,13 +576,13 @@ func TestLandingInADirectory(t *testing.T) {
 		{"mv renaming a tree to .git asks", exec("mv", ws+"/in", ws+"/build/.git"), Ask, "protected path"},
 		{"mv renaming a tree to .claude asks", exec("mv", ws+"/in", ws+"/build/.claude"), Ask, "which may hold protected paths"},
 		{"a glob that matches an rc file now asks", globbed(1<<1, "cp", ws+"/in/"+Hole, home+"/"), Ask, "writes protected path ~/.bashrc"},
-		{"a run-time source into the home asks", exec("cp", Hole, home+"/"), Ask, "which may hold protected names"},
-		{"one whose value may hold a slash asks", exec("cp", "x"+Hole, home+"/"), Ask, "which may hold protected names"},
+		{"a run-time source into the home asks", opened(1<<1, "cp", Hole, home+"/"), Ask, "which may hold protected names"},
+		{"one whose value may hold a slash asks", opened(1<<1, "cp", "x"+Hole, home+"/"), Ask, "which may hold protected names"},
 		{"cp of a plain file into the home runs", exec("cp", ws+"/README.md", home+"/"), Allow, ""},
 		{"mv of a plain file into the home runs", exec("mv", ws+"/README.md", home), Allow, ""},
 		{"a glob that matches no protected name runs", globbed(1<<1, "cp", ws+"/in/"+Hole+".txt", home+"/"), Allow, ""},
-		{"a run-time source named *.txt into the home runs", exec("cp", Hole+".txt", home+"/"), Allow, ""},
-		{"a run-time tree named .git into the top asks", exec("cp", "-r", Hole+".git", "./"), Ask, "which may hold protected names (.git)"},
+		{"a run-time source named *.txt into the home runs", opened(1<<1, "cp", Hole+".txt", home+"/"), Allow, ""},
+		{"a run-time tree named .git into the top asks", opened(1<<2, "cp", "-r", Hole+".git", "./"), Ask, "which may hold protected names (.git)"},
 		{"a glob into build runs", globbed(1<<1, "cp", ws+"/build/"+Hole, ws+"/in/sub/"), Allow, ""},
 		{"cp into the top of the workspace runs", exec("cp", "build/a.o", "./"), Allow, ""},
 	}

@@ -139,3 +139,96 @@ func TestLinkThenDotDot(t *testing.T) {
 		}
 	}
 }
+
+// A sed that runs no command, a cp that copies no link as a link, and git
+// add, status, diff and the like make no link: a cd after them leads where
+// the text says (a new user's `git add -A && cd pypkg && python -m pytest`
+// asked, the cd's target only known at run time). A cp -s, git stash or a
+// sed with an e command still leave it unknown.
+func TestLinklessBeforeCd(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"f", "sub/x"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Guard{Policy: rules.Default(), PolicyFile: "c.yaml",
+		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
+		Analysis: interp.Options{Home: home, Dir: ws}}
+	for cmd, want := range map[string]rules.Decision{
+		"git add -A && cd sub && cat x":                 rules.Allow,
+		"git status --short; cd sub; cat x":             rules.Allow,
+		"sed -n 1p f && cd sub && cat x":                rules.Allow,
+		"sed -i s/a/b/ f && cd sub && cat x":            rules.Allow,
+		"cp f /tmp/f2 && cd sub && cat x":               rules.Allow,
+		"cp -s f g && cd sub && cat x":                  rules.Ask,
+		"cp -r sub s2 && cd sub && cat x":               rules.Ask,
+		"cp $OPT f g && cd sub && cat x":                rules.Ask,
+		"git stash && cd sub && cat x":                  rules.Ask,
+		"git -C . add f && cd sub && cat x":             rules.Ask,
+		"sed -n 's/x/ln -s ~ h/e' f && cd sub && cat x": rules.Ask,
+	} {
+		o := g.Evaluate(cmd)
+		var v rules.Verdict
+		for _, c := range o.Segments {
+			if c.Segment.Args[0].Value == "cat" {
+				v = c.Verdict
+			}
+		}
+		if v.Decision != want {
+			t.Errorf("%s: cat x is %s, want %s (%s)", cmd, v.Decision, want, v.Reason)
+		}
+	}
+}
+
+// bash's * matches no name starting with "." unless dotglob is on or
+// GLOBIGNORE set: `rm -f *` at the workspace's top names no protected
+// .guardsh.yaml, while after `shopt -s dotglob` (in the same command, or
+// an earlier one of a script) it may.
+func TestDotGlobAndProtectedNames(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".guardsh.yaml", "a.txt"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("BASHOPTS", "")
+	p, err := rules.Parse([]byte("mode: bypass\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newGuard := func() *Guard {
+		return &Guard{Policy: p, PolicyFile: "c.yaml",
+			Context:  rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}, Protected: []string{filepath.Join(ws, ".guardsh.yaml")}},
+			Analysis: interp.Options{Home: home, Dir: ws}}
+	}
+	g := newGuard()
+	for cmd, want := range map[string]rules.Decision{
+		"rm -f *":                      rules.Allow,
+		"rm -f .*":                     rules.Ask,
+		"shopt -s dotglob; rm -f *":    rules.Ask,
+		"bash -O dotglob -c 'rm -f *'": rules.Ask,
+		"GLOBIGNORE=x; rm -f *":        rules.Ask,
+	} {
+		if o := g.Evaluate(cmd); o.Decision != want {
+			t.Errorf("%s: %s, want %s", cmd, o.Decision, want)
+		}
+	}
+	// A script's earlier command counts for the later ones.
+	g.MakesLinks(g.Evaluate("shopt -s dotglob"))
+	if o := g.Evaluate("rm -f *"); o.Decision != rules.Ask {
+		t.Errorf("rm -f * after shopt -s dotglob in a script: %s", o.Decision)
+	}
+	t.Setenv("BASHOPTS", "checkwinsize:dotglob")
+	if o := newGuard().Evaluate("rm -f *"); o.Decision != rules.Ask {
+		t.Errorf("rm -f * with BASHOPTS holding dotglob: %s", o.Decision)
+	}
+}

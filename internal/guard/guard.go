@@ -6,6 +6,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -40,6 +41,10 @@ type Guard struct {
 	// up/../.ssh/id_rsa` on the next line): no command decided after it
 	// has rules.Context.NoNewLinks or LinksOnlyHere. MakesLinks sets it.
 	LinksMade bool
+	// DotGlobMade says a command decided before this one, in the same
+	// script, may turn dotglob on or set GLOBIGNORE (see
+	// rules.Context.NoDotGlob). MakesLinks sets it.
+	DotGlobMade bool
 	// loads is workspaceLoads's answer once made, for the environment
 	// loadsEnv and the places loadsAt.
 	loads             *string
@@ -154,18 +159,64 @@ func (g *Guard) MakesLinks(o Outcome) {
 	for _, c := range o.Segments {
 		if linkMaker(c.Segment) {
 			g.LinksMade = true
-			return
 		}
+	}
+	if dotGlobMay(o.Segments, nil) {
+		g.DotGlobMade = true
 	}
 }
 
+// dotGlobMay reports whether a segment of segs (or checked) may make a
+// glob match names starting with "." (rules.Context.NoDotGlob): a word or
+// assignment that names dotglob or GLOBIGNORE (`shopt -s dotglob`, `bash
+// -O dotglob`, `GLOBIGNORE=x`), a shopt or set of a word only known at run
+// time, or code only known at run time (eval of a variable); or bash's
+// environment has BASHOPTS with dotglob, or GLOBIGNORE.
+func dotGlobMay(checked []Checked, segs []interp.Segment) bool {
+	if strings.Contains(os.Getenv("BASHOPTS"), "dotglob") {
+		return true
+	}
+	if _, ok := os.LookupEnv("GLOBIGNORE"); ok {
+		return true
+	}
+	may := func(seg interp.Segment) bool {
+		if seg.RunsCode {
+			return true
+		}
+		for _, ws := range [][]interp.Word{seg.Args, seg.Assigns} {
+			for _, w := range ws {
+				if strings.Contains(w.Value, "dotglob") || strings.Contains(w.Value, "GLOBIGNORE") {
+					return true
+				}
+				if strings.Contains(w.Value, interp.Hole) && len(seg.Args) > 0 && (seg.Args[0].Value == "shopt" || seg.Args[0].Value == "set") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, c := range checked {
+		if may(c.Segment) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(segs, may)
+}
+
 // linkMaker reports whether seg can make a symbolic link: an exec segment
-// whose program is not one rules.MakesNoLinks knows (a redirection makes a
-// regular file).
+// whose words rules.MakesNoLinks does not know to make none (a
+// redirection makes a regular file).
 func linkMaker(seg interp.Segment) bool {
 	// A wrapper, eval or shell whose command was followed (Nested) is
 	// decided by the segments of what it runs.
-	return seg.Kind == interp.Exec && len(seg.Args) > 0 && !seg.Nested && !rules.MakesNoLinks(seg.Args[0].Value)
+	if seg.Kind != interp.Exec || len(seg.Args) == 0 || seg.Nested {
+		return false
+	}
+	words := make([]string, len(seg.Args))
+	for i, w := range seg.Args {
+		words[i] = w.Value
+	}
+	return !rules.MakesNoLinks(words)
 }
 
 // Decide decides every segment of segs, the segments Analyze returned
@@ -178,6 +229,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	ctx := g.Context
 	// The command is decided at one moment: its segments share lookups.
 	ctx.Lookups = rules.NewLookups()
+	ctx.NoDotGlob = !g.DotGlobMade && !dotGlobMay(nil, segs)
 	// vouched maps a file read by source to the allow rule that lets the
 	// source segment run: the user's rule vouches for the file's content,
 	// deny and ask rules and protected paths aside (a cd in it included).

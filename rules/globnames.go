@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"path"
+	"strings"
+)
+
+// namesProtected returns the protected pattern of a name that word, a path
+// whose run-time parts (Holes) all lie in its last component, names now in
+// its directory, "" for none: the names the directory holds that the
+// component matches, a Hole as any run of characters (a glob's `*`, `?` or
+// `[…]`, a variable's value), each as a path subject (a link resolved),
+// protected itself,
+// or, when alters, holding a protected path (see protectedHeld; held is
+// then true). A glob in
+// a protected file's own name (`>> ~/.bashr*`, `rm -f .guardsh.yam?`,
+// `truncate -s0 LOGDIR/audit.js*`) ran unasked in mode bypass (attack run
+// 77). A glob's names starting with "." count when its component does
+// not start so only without Context.NoDotGlob (bash's `*` leaves .git and
+// .bashrc alone); open (a variable's value, Subject.Open) the component
+// must start with a literal part (`~/.bashr$X`): a value that is the
+// whole name (`rm -f "$f"`) may be any, which the README's known limits
+// say. A relative word is read from cwd ("" when unknown: no answer); a
+// directory that does not exist, or is not read, names nothing.
+func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Context) (pat string, held bool) {
+	slash := strings.LastIndexByte(word, '/')
+	h := strings.Index(word, Hole)
+	if h < 0 || slash > h || open && h == slash+1 {
+		return "", false
+	}
+	last := word[slash+1:]
+	dotted := !ctx.NoDotGlob || strings.HasPrefix(last, ".") || open
+	dir := "."
+	if slash >= 0 {
+		dir = word[:slash]
+		if dir == "" {
+			dir = "/"
+		}
+	}
+	if !strings.HasPrefix(dir, "/") {
+		if cwd == "" {
+			return "", false
+		}
+		dir = path.Join(cwd, dir)
+	}
+	d := newPathSubject(dir, ctx)
+	if !d.static {
+		return "", false
+	}
+	names := ctx.Lookups.listed(d.resolved)
+	pattern := globOfName(last)
+	for n := range names {
+		if m, _ := path.Match(pattern, n); !m || !dotted && strings.HasPrefix(n, ".") {
+			continue
+		}
+		p := newPathSubject(d.cleaned+"/"+n, ctx)
+		if pat := x.protectedBy(p); pat != "" {
+			return pat, false
+		}
+		if alters {
+			if pat := x.protectedHeld(p.resolved, ctx.Lookups); pat != "" {
+				return pat, true
+			}
+		}
+	}
+	return "", false
+}
