@@ -585,6 +585,15 @@ func (s *shellRun) serve(text string, args []string) int {
 			s.turn = turn
 		}
 		kept = s.keptFor()
+		if dir := kept.Overflow(); dir != "" {
+			// What the record leaves out, a jailed command could change
+			// for good: the jail is no jail here.
+			why := fmt.Sprintf("unavailable: the protected directories of the workspace hold more than %d entries (past it: %s), more than guardsh puts back after a jailed command", sandbox.MaxKeptEntries, dir)
+			fmt.Fprintf(s.stderr, "guardsh: sandbox %s; nothing ran (narrow the write deny or ask rules that name a big directory, or run the command outside the jail with an allow rule)\n", why)
+			rec.Error = "sandbox " + why
+			s.finish(rec, nil)
+			return exitRefused
+		}
 		if why := s.guard.JailUnavailable(); why != "" {
 			// Found by a record taken again after a wait: a link made
 			// meanwhile (see guard.Guard.Keep).

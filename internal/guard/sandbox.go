@@ -564,6 +564,25 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	}
 	spec.Write, spec.Hidden = unique(spec.Write), unique(spec.Hidden)
 	spec.Hidden, spec.Kept = hashless(spec.Hidden, spec.Write, rules.PasswordFiles)
+	// Landlock governs no mode: a jailed command may chmod what it may
+	// only read (attack run 77 left ~/.bashrc and ~/.gitconfig 0666, and
+	// guardsh's binary and its bash link's directory 0777, for another
+	// user to replace). The protected paths of the home outside the
+	// places it writes, guardsh's binary and that directory are kept and
+	// put back as the hidden paths' modes are (and the directories above
+	// them: the home's own).
+	files, dirs := rules.HomeProtected(ctx.Home)
+	kept := append(files, dirs...)
+	if self != "" {
+		// install.sh's layout: PREFIX/bin/guardsh, PREFIX/lib/guardsh/bash.
+		kept = append(kept, self, filepath.Join(filepath.Dir(filepath.Dir(self)), "lib", "guardsh", "bash"))
+	}
+	for _, p := range kept {
+		if !slices.ContainsFunc(spec.Write, func(w string) bool { return p == w || strings.HasPrefix(p, strings.TrimSuffix(w, "/")+"/") }) && !slices.Contains(spec.Hidden, p) {
+			spec.Kept = append(spec.Kept, p)
+		}
+	}
+	spec.Kept = unique(spec.Kept)
 	spec.Network = o.Network
 	return spec
 }

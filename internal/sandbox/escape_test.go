@@ -290,7 +290,8 @@ func TestNetwork(t *testing.T) {
 
 // TestSocketsPastLandlock: in a jail without the network, the sockets
 // Landlock does not restrict cannot be made (raw, packet, SCTP, MPTCP, SMC;
-// io_uring), nor TCP sockets (Fast Open and listen pass Landlock's
+// io_uring; vsock, a virtual machine's channel to its host: attack run
+// 77), nor TCP sockets (Fast Open and listen pass Landlock's
 // checks), while UNIX and UDP sockets still can.
 func TestSocketsPastLandlock(t *testing.T) {
 	needJail(t)
@@ -308,6 +309,7 @@ try_("sctp", socket.AF_INET, socket.SOCK_STREAM, 132)
 try_("raw", socket.AF_INET, socket.SOCK_RAW, 6)
 try_("packet", 17, socket.SOCK_RAW, 0)
 try_("smc", 43, socket.SOCK_STREAM, 0)
+try_("vsock", 40, socket.SOCK_STREAM, 0)
 try_("tcp", socket.AF_INET, socket.SOCK_STREAM, 0)
 try_("tcp6", socket.AF_INET6, socket.SOCK_STREAM, 6)
 try_("udp", socket.AF_INET, socket.SOCK_DGRAM, 0)
@@ -318,7 +320,7 @@ try_("unix", socket.AF_UNIX, socket.SOCK_STREAM, 0)
 	_, out := run(t, p, &s, script)
 	// No TCP socket either: Landlock checks connect and bind, not TCP Fast
 	// Open's sendto nor listen's own port (see TestTCPPastConnect).
-	for _, name := range []string{"mptcp", "mptcp6", "sctp", "raw", "packet", "smc", "tcp", "tcp6"} {
+	for _, name := range []string{"mptcp", "mptcp6", "sctp", "raw", "packet", "smc", "vsock", "tcp", "tcp6"} {
 		if strings.Contains(out, name+" made") {
 			t.Errorf("the jail made a %s socket:\n%s", name, out)
 		}

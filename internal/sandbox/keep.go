@@ -49,6 +49,9 @@ type Kept struct {
 	copied int
 	// taken is when Keep began.
 	taken time.Time
+	// overflow is the first kept directory an entry of which was past
+	// MaxKeptEntries, "" for none (see Overflow).
+	overflow string
 	// root is the directory Restore changes nothing outside of (the
 	// workspace): it works through an os.Root of it, so no link, however
 	// placed or swapped in meanwhile, leads a removal or a write out.
@@ -58,6 +61,19 @@ type Kept struct {
 // Taken returns when the record began: a change another process made to
 // a protected path after it is put back by Restore too.
 func (k *Kept) Taken() time.Time { return k.taken }
+
+// Overflow returns the first kept directory holding an entry past the
+// MaxKeptEntries Keep records, "" when it recorded them all: a change to
+// such an entry would not be put back (attack run 77: a vendored tree
+// of 4,200 files under a write deny rule hid a change to the
+// core.hooksPath hook after it), so a caller runs no jailed command
+// with such a record.
+func (k *Kept) Overflow() string {
+	if k == nil {
+		return ""
+	}
+	return k.overflow
+}
 
 // dirID identifies a directory: device and inode, as lstat(2) gives them.
 type dirID struct{ dev, ino uint64 }
@@ -301,7 +317,7 @@ func Keep(root string, files, dirs []string) *Kept {
 		}
 		k.files[f] = k.keepFile(f)
 	}
-	budget := maxKeptEntries
+	budget := MaxKeptEntries
 	for _, d := range dirs {
 		k.keepDir(d, &budget)
 	}
@@ -400,10 +416,10 @@ func listedMissing(listed map[string]map[string]bool, p string) bool {
 	return ascii && !names[k]
 }
 
-// maxKeptEntries bounds the entries Keep records below the kept
+// MaxKeptEntries bounds the entries Keep records below the kept
 // directories (hooks and settings directories hold a few; a write-deny
-// rule may name a big tree): past it, deeper entries are not kept.
-const maxKeptEntries = 4096
+// rule may name a big tree): past it, the record says so (Overflow).
+const MaxKeptEntries = 4096
 
 // keepDir records directory d: its entries, their files, and its
 // subdirectories the same way (an attack run changed a file one level
@@ -425,6 +441,9 @@ func (k *Kept) keepDir(d string, budget *int) {
 			continue // git's examples, which git never runs
 		}
 		if *budget--; *budget < 0 {
+			if k.overflow == "" {
+				k.overflow = d
+			}
 			continue
 		}
 		p := filepath.Join(d, e.Name())

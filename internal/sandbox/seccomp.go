@@ -19,7 +19,8 @@ import (
 // seccomp filter on the same thread closes all of these: socket(2) for
 // AF_INET and AF_INET6 is allowed only as a datagram socket with protocol
 // 0, UDP or ICMP (ping) — no TCP socket at all, so no connect, bind,
-// listen or Fast Open —, never for AF_PACKET or AF_SMC, io_uring_setup(2)
+// listen or Fast Open —, never for AF_PACKET, AF_SMC or AF_VSOCK (a
+// virtual machine's stream channel to its host), io_uring_setup(2)
 // fails, and so does every system call of another ABI (32-bit int 0x80
 // and x32 on amd64), where socketcall(2) would create any socket.
 
@@ -143,6 +144,7 @@ func filter(network bool) ([]unix.SockFilter, error) {
 			ins{f: unix.SockFilter{Code: ld, K: offArg0}},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_PACKET}, jt: "eacces"},
 			ins{f: unix.SockFilter{Code: jeq, K: afSMC}, jt: "eacces"},
+			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_VSOCK}, jt: "eacces"},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET}, jt: "inet"},
 			ins{f: unix.SockFilter{Code: jeq, K: unix.AF_INET6}, jf: "allow"},
 			ins{f: unix.SockFilter{Code: ld, K: offArg1}, at: "inet"},
