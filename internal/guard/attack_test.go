@@ -222,8 +222,16 @@ func TestRunTimeCodeWithoutDenyRulesButBypass(t *testing.T) {
 		g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: mode, Cwd: ws, Home: ws, Workspace: ws}}
 		g.Analysis.Home, g.Analysis.Dir = ws, ws
 		text := `x="$(printf %s '$(cat ~/.ssh/id_rsa)')"; echo ${x@P}`
-		if o := g.Evaluate(text); o.Decision != want {
+		o := g.Evaluate(text)
+		if o.Decision != want {
 			t.Errorf("mode %s: %s is %s, want %s", mode, text, o.Decision, want)
+		}
+		// Run, it is recorded as what it is (attack run 77: read-only).
+		for _, text := range []string{text, `x='a[$(id)]'; [[ $x -eq 1 ]]`} {
+			o := g.Evaluate(text)
+			if c := o.Segments[len(o.Segments)-1]; c.Verdict.Class != rules.Sensitive {
+				t.Errorf("mode %s: %s is recorded %s (%s)", mode, c.Segment.Args[0].Value, c.Verdict.Class, c.Verdict.Reason)
+			}
 		}
 	}
 }

@@ -424,6 +424,15 @@ func (g *Guard) settle(seg interp.Segment, v rules.Verdict, vouched map[string]*
 				"): bash runs the $(…) of a subscript in it, as in x='a[$(cmd)]'; : $((x))"
 		}
 		v = rules.Verdict{Decision: rules.Ask, Class: rules.Sensitive, DecidedBy: rules.ByClass, Reason: why}
+	case seg.RunsCode && v.Decision == rules.Allow && v.DecidedBy != rules.ByRule && v.Class == rules.ReadOnly:
+		// Mode bypass with no deny rule runs it, but the record says
+		// what it is: not read-only (attack run 77: `: ${x@P}` of a
+		// `$(cmd)` value ran cmd, recorded as read-only).
+		why := "runs code only known at run time (eval, sh -c, trap, source or ${x@P} of a run-time value)"
+		if seg.Arith != "" {
+			why = "evaluates as arithmetic or as a variable's name a value only known at run time (" + arithNames(seg.Arith) + ")"
+		}
+		v = rules.Verdict{Decision: rules.Allow, Class: rules.Sensitive, DecidedBy: rules.ByMode, Reason: why + "; mode bypass runs it"}
 	case transparent(seg) && v.DecidedBy != rules.ByRule && v.Protected == "" &&
 		(v.Decision == rules.Ask || v.Decision == rules.Deny && g.mode() == rules.Plan):
 		// The wrapper itself reads and writes nothing: what it runs is
