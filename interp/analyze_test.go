@@ -383,6 +383,9 @@ func TestAnalyzeWrappers(t *testing.T) {
 			[]string{"exec xargs -0 sh -c \"rm \\\"$1\\\"\" _", "exec sh -c \"rm \\\"$1\\\"\" _ \"\\x00\" via xargs", "exec rm \"\\x00\" via xargs,sh -c"}},
 		{"find -exec runs its command with a hole for the path", "find . -name '*.tmp' -exec rm {} \\;",
 			[]string{"exec find . -name \"*.tmp\" -exec rm {} \";\"", "exec rm \"\\x00\" via find -exec"}},
+		// "+" ends an action only right after "{}" (attack run 78).
+		{"a + inside a find action's command", "find . -exec rm + -rf {} \\;",
+			[]string{"exec find . -exec rm + -rf {} \";\"", "exec rm + -rf \"\\x00\" via find -exec"}},
 		{"several find actions each run", "find . -execdir sh -c 'x' \\; -ok rm {} +",
 			[]string{"exec find . -execdir sh -c x \";\" -ok rm {} +", "exec sh -c x via find -execdir", "exec x via find -execdir,sh -c", "exec rm \"\\x00\" via find -ok"}},
 		{"a dynamic wrapper option stops unwrapping", "sudo $opt rm x", []string{"exec sudo \"\\x00\" rm x"}},

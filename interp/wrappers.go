@@ -797,9 +797,12 @@ func unwrapFind(args []Word) wrapResult {
 }
 
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
-// actions, each ended by ";" or "+"; "{}" stands for a found path (a Hole).
+// actions, each ended by ";" or by "+" right after "{}" (findexpr.ExecEnd:
+// attack run 78's `-exec true + -name zzz {} \;` ran `true + -name zzz
+// PATH`); "{}" stands for a found path (a Hole).
 func findExec(args []Word) []wrapped {
 	var out []wrapped
+	var words []string // the values of args, for findexpr
 	for i := 1; i < len(args); i++ {
 		switch args[i].Value {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -807,10 +810,13 @@ func findExec(args []Word) []wrapped {
 			continue
 		}
 		via := "find " + args[i].Value
-		j := i + 1
-		for j < len(args) && args[j].Value != ";" && args[j].Value != "+" {
-			j++
+		if words == nil {
+			words = make([]string, len(args))
+			for k, w := range args {
+				words[k] = w.Value
+			}
 		}
+		j := findexpr.ExecEnd(words, i+1)
 		if j > i+1 {
 			inner := append([]Word(nil), args[i+1:j]...)
 			from := make([]int, len(inner))

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/guardsh/guardsh/internal/findexpr"
 	"github.com/guardsh/guardsh/internal/fsview"
 )
 
@@ -171,10 +172,7 @@ func alteringWalk(words []string, walker string) bool {
 			case "-delete":
 				return true
 			case "-exec", "-execdir", "-ok", "-okdir":
-				j := i + 1
-				for j < len(words) && words[j] != ";" && words[j] != "+" {
-					j++
-				}
+				j := findexpr.ExecEnd(words, i+1)
 				if c, _, _ := classifyExec(words[i+1:j], nil); j == i+1 || c != ReadOnly {
 					return true
 				}

@@ -318,7 +318,7 @@ func TestProtectedPathArguments(t *testing.T) {
 		{name: "tar -c only reads", words: []string{"tar", "-cf", "/tmp/x.tar", ctx.Home}, want: Allow},
 		{name: "zip -m asks", words: []string{"zip", "-rm", "/tmp/x.zip", ctx.Home}, want: Ask, reason: "a directory zip changes or removes"},
 		{name: "rsync --delete asks", words: []string{"rsync", "-a", "--delete", ctx.Workspace + "/build/", ctx.Home + "/"}, want: Ask, reason: "a directory rsync changes or removes"},
-		{name: "rm -r of a glob below one asks", words: []string{"rm", "-rf", ctx.Home + "/" + Hole}, want: Ask, reason: "is a protected path"},
+		{name: "rm -r of a glob below one asks", words: []string{"rm", "-rf", ctx.Home + "/" + Hole}, want: Ask, reason: "which may hold protected paths"},
 		// Abbreviated long options, as getopt_long takes them, and chattr
 		// -R (attack run 75).
 		{name: "tar --remove-file asks", words: []string{"tar", "--remove-file", "-cf", "/tmp/x.tar", ctx.Home}, want: Ask, reason: "a directory tar changes or removes"},

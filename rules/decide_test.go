@@ -34,7 +34,7 @@ func testContext(t *testing.T, mode Mode) Context {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/nonexistent-temp"}}
+	return Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/nonexistent-temp"}, PlainGlobs: true}
 }
 
 const modeTablePolicy = `

@@ -35,11 +35,17 @@ type nameTest struct {
 // reads [!…] where path.Match reads [^…]) or a pattern path.Match
 // refuses, a word only known at run time among the tests (it may be an
 // operator), links followed (-L, -H, -follow), or start paths findStarts
-// cannot read.
+// cannot read. Only the names tested before the first action that
+// changes what it takes (-delete, -exec …) count: find evaluates its
+// expression left to right.
 func findFilterOf(words []string) (f findFilter, ok bool) {
 	if _, ok := findStarts(words[1:]); !ok {
 		return findFilter{}, false
 	}
+	// acting: an action that changes what it takes came before; a test
+	// after it does not narrow what it took (find evaluates left to
+	// right: attack run 78's `find . -delete -name zzz` removed all).
+	acting := false
 	for i := 1; i < len(words); i++ {
 		switch w := words[i]; w {
 		case "-o", "-or", ",", "!", "-not", "(", ")", "-follow":
@@ -55,14 +61,16 @@ func findFilterOf(words []string) (f findFilter, ok bool) {
 			if _, err := path.Match(g, ""); err != nil {
 				return findFilter{}, false
 			}
-			f.names = append(f.names, nameTest{glob: g, icase: w == "-iname"})
+			if !acting {
+				f.names = append(f.names, nameTest{glob: g, icase: w == "-iname"})
+			}
 			i++
 		case "-exec", "-execdir", "-ok", "-okdir":
 			f.whole = true
-			for i+1 < len(words) && words[i+1] != ";" && words[i+1] != "+" {
-				i++
-			}
-			i++
+			acting = true
+			i = findexpr.ExecEnd(words, i+1)
+		case "-delete":
+			acting = true
 		default:
 			if strings.Contains(w, Hole) {
 				return findFilter{}, false
@@ -87,161 +95,75 @@ func (f findFilter) takes(name string) bool {
 	return true
 }
 
-// maxFindWalked is how many entries findReaches looks through below the
-// protected paths a find walks; past it, one counts as reached. A
-// repository's .git (protected whole) holds a few thousand entries.
+// maxFindWalked is how many entries findReaches looks through below a
+// start path before it takes a protected path as reached: a repository of
+// a few thousand files and its .git fit; a home directory, or a
+// node_modules tree, does not.
 const maxFindWalked = 20000
 
-// findReaches returns the protected pattern of a protected path dir holds
-// (see protectedRoots) that find, walking dir (named start on its command
-// line) with filter f, would act on: one whose name or the name of an
-// entry below it f takes, or, when f.whole, one below a directory f takes
-// on the way (start itself included); or of a pattern for any directory
-// whose first name f takes (.git: one may lie at any depth). "" for none. A protected path that
-// could not be read, or more than maxFindWalked entries, counts as reached.
+// findReaches returns the protected pattern of a path below dir (named
+// start on find's command line) that find, walking it with filter f,
+// would act on: one whose name f takes, or, when f.whole (the action's
+// command is given the entry and may change all it holds), one below a
+// directory f takes, start itself included. The walk is find's own: every
+// entry below dir, links not followed (GNU find -P), so a nested
+// repository's .git is met where it lies (attack run 78: `find . -name
+// post-checkout -delete` removed sub/.git/hooks/post-checkout); a link f
+// takes counts with where it leads too (the action's command may follow
+// it). "" for none. A directory that cannot be read, or more than
+// maxFindWalked entries, counts as reached.
 func (x *pathIndex) findReaches(dir, start string, f findFilter, lk *Lookups) string {
-	roots, pat := x.protectedRoots(dir, lk)
-	if pat != "" {
-		return pat
-	}
-	// A name a pattern for any directory holds (.git, .claude) may be
-	// met anywhere below dir, where protectedRoots does not look: a find
-	// that takes such a name reaches one (`find . -name '*' -delete`
-	// beside a nested repository).
-	for _, g := range x.protected {
-		if rest, ok := strings.CutPrefix(g.pat, "*/"); ok {
-			if first, _, _ := strings.Cut(rest, "/"); f.takes(first) {
-				return g.pat
-			}
-		}
-	}
 	budget := maxFindWalked
-	for _, r := range roots {
-		if f.whole {
-			way := []string{path.Base(path.Clean(start))}
-			if rel, ok := strings.CutPrefix(r.path, strings.TrimSuffix(dir, "/")+"/"); ok {
-				parts := strings.Split(rel, "/")
-				way = append(way, parts[:len(parts)-1]...)
+	protected := func(p string) string {
+		return x.protectedBy(pathSubject{cleaned: p, resolved: p})
+	}
+	var walk func(p string, under bool) string
+	walk = func(p string, under bool) string {
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return ""
 			}
-			for _, n := range way {
-				if f.takes(n) {
-					return r.pat
+			return "what lies below " + p + ", which could not be read"
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return "what lies below " + dir + " (more entries than guardsh looks through)"
+			}
+			q := p + "/" + e.Name()
+			if p == "/" {
+				q = "/" + e.Name()
+			}
+			took := under || f.takes(e.Name())
+			if took {
+				if pat := protected(q); pat != "" {
+					return pat
+				}
+				if f.whole && e.Type()&os.ModeSymlink != 0 {
+					if r, err := lk.evalSymlinks(q); err == nil {
+						if pat := protected(r); pat != "" {
+							return pat
+						}
+					}
+				}
+			}
+			if e.IsDir() {
+				if pat := walk(q, f.whole && took); pat != "" {
+					return pat
 				}
 			}
 		}
-		if walkTakes(r.path, f, &budget) {
-			return r.pat
+		return ""
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "/"
+	}
+	took := f.takes(path.Base(path.Clean(start)))
+	if took {
+		if pat := protected(dir); pat != "" {
+			return pat
 		}
 	}
-	return ""
-}
-
-// walkTakes reports whether f takes p or an entry below it (links not
-// followed, as find -P walks), within budget entries; a directory that
-// cannot be read, or a budget spent, counts as taken.
-func walkTakes(p string, f findFilter, budget *int) bool {
-	if f.takes(path.Base(p)) {
-		return true
-	}
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	if !fi.IsDir() {
-		return false
-	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return true
-	}
-	for _, e := range entries {
-		if *budget--; *budget < 0 {
-			return true
-		}
-		if e.IsDir() {
-			if walkTakes(p+"/"+e.Name(), f, budget) {
-				return true
-			}
-		} else if f.takes(e.Name()) {
-			return true
-		}
-	}
-	return false
-}
-
-// protectedRoot is a protected path that exists below a directory, and
-// the pattern that protects it.
-type protectedRoot struct{ path, pat string }
-
-// protectedRoots returns the protected paths held below dir, an existing
-// directory, as protectedHeld finds them, each that exists: a path an
-// anchored pattern names below dir (the deepest directory before a glob
-// in its last component: ~/.ssh for ~/.ssh/*, each name a glob in its
-// last component matches), a .git in dir for the patterns of any
-// repository (*/.git/*), and dir's entry named by a pattern that holds
-// in any directory (*/.claude/settings.json). pat is set instead when
-// what is protected cannot be told apart from the rest (dir inside a
-// .git, a glob before the last component, a listing that fails).
-func (x *pathIndex) protectedRoots(dir string, lk *Lookups) (roots []protectedRoot, pat string) {
-	prefix := strings.TrimSuffix(dir, "/") + "/"
-	add := func(p, pat string) {
-		if _, err := lk.lstat(p); err == nil {
-			roots = append(roots, protectedRoot{p, pat})
-		}
-	}
-	for _, g := range x.protected {
-		if rest, ok := strings.CutPrefix(g.pat, "*/"); ok {
-			if strings.Contains(prefix, "/.git/") || path.Base(dir) == ".git" {
-				return nil, g.pat
-			}
-			first, after, _ := strings.Cut(rest, "/")
-			if strings.ContainsAny(first, "*?[") {
-				return nil, g.pat
-			}
-			if path.Base(dir) == first && after != "" {
-				add(path.Join(dir, literalHead(after)), g.pat)
-			}
-			add(path.Join(dir, first, literalHead(after)), g.pat)
-			continue
-		}
-		i := strings.IndexAny(g.pat, "*?[")
-		lit := g.pat
-		if i >= 0 {
-			lit = g.pat[:i]
-		}
-		if !strings.HasPrefix(lit, prefix) {
-			continue
-		}
-		if i < 0 {
-			add(g.pat, g.pat)
-			continue
-		}
-		d, last := path.Split(g.pat)
-		if strings.ContainsAny(d, "*?[") {
-			return nil, g.pat
-		}
-		names := lk.listed(strings.TrimSuffix(d, "/"))
-		if names == nil {
-			return nil, g.pat
-		}
-		for n := range names {
-			if m, _ := path.Match(last, n); m {
-				add(d+n, g.pat)
-			}
-		}
-	}
-	return roots, ""
-}
-
-// literalHead returns the components of a pattern's path before the first
-// that holds a glob, "" for none (.git/* gives "", hooks/x gives hooks/x).
-func literalHead(p string) string {
-	var head []string
-	for _, c := range strings.Split(p, "/") {
-		if c == "" || strings.ContainsAny(c, "*?[") {
-			break
-		}
-		head = append(head, c)
-	}
-	return strings.Join(head, "/")
+	return walk(dir, f.whole && took)
 }

@@ -34,6 +34,13 @@ func TestFindFilterOf(t *testing.T) {
 		{[]string{"find", ".", "-name", Hole, "-delete"}, nil, false, false},
 		{[]string{"find", ".", Hole, "-name", "x", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "-delete"}, nil, false, false},
+		// find evaluates left to right: a test after an action does not
+		// narrow it (attack run 78: `find . -delete -name zzz`).
+		{[]string{"find", ".", "-delete", "-name", "zzz"}, nil, false, false},
+		{[]string{"find", ".", "-exec", "rm", "-rf", "{}", "+", "-name", "zzz"}, nil, false, false},
+		{[]string{"find", ".", "-name", "a", "-delete", "-name", "b"}, []string{"a"}, false, true},
+		// "+" ends an -exec only right after "{}".
+		{[]string{"find", ".", "-exec", "true", "+", "-name", "zzz", "{}", ";", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "-name"}, nil, false, false},
 	}
 	for _, tc := range tests {
@@ -61,12 +68,12 @@ func TestFindFilterOf(t *testing.T) {
 func TestFindByNameAndProtectedPaths(t *testing.T) {
 	ctx := testContext(t, Bypass)
 	ws := ctx.Workspace
-	for _, d := range []string{ws + "/.git/hooks", ws + "/.git/refs/heads", ws + "/src/__pycache__", ctx.Home + "/.local/state/guardsh"} {
+	for _, d := range []string{ws + "/.git/hooks", ws + "/.git/refs/heads", ws + "/src/__pycache__", ctx.Home + "/.local/state/guardsh", ws + "/lib/sub/.git/hooks"} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{ws + "/.git/HEAD", ws + "/.git/hooks/pre-commit", ws + "/.git/refs/heads/feature.pyc", ws + "/src/a.pyc", ws + "/src/__pycache__/b.pyc", ctx.Home + "/.local/state/guardsh/audit.jsonl"} {
+	for _, f := range []string{ws + "/.git/HEAD", ws + "/.git/hooks/pre-commit", ws + "/lib/sub/.git/hooks/post-checkout", ws + "/.git/refs/heads/feature.pyc", ws + "/src/a.pyc", ws + "/src/__pycache__/b.pyc", ctx.Home + "/.local/state/guardsh/audit.jsonl"} {
 		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -82,6 +89,12 @@ func TestFindByNameAndProtectedPaths(t *testing.T) {
 		{"find", ".", "-name", "hooks", "-exec", "rm", "-rf", "{}", "+"},
 		{"find", ".", "-name", ".git", "-exec", "rm", "-rf", "{}", "+"},
 		{"find", ".", "-name", "x", "-o", "-delete"},
+		// A nested repository's hooks, met where find meets them
+		// (attack run 78).
+		{"find", ".", "-name", "post-checkout", "-delete"},
+		{"find", ".", "-name", "sub", "-exec", "rm", "-rf", "{}", "+"},
+		{"find", ".", "-delete", "-name", "zzz"},
+		{"find", ".", "-exec", "true", "+", "-name", "zzz", "{}", ";", "-delete"},
 		{"find", ctx.Home, "-name", "*.jsonl", "-delete"},
 		{"find", ctx.Home, "-name", "state", "-exec", "rm", "-rf", "{}", ";"},
 	}
@@ -177,16 +190,23 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 		}
 	}
 	// bash's * leaves names starting with "." alone: in the workspace's
-	// top, `rm -f *` names no .guardsh.yaml, unless dotglob may be on.
+	// top, `rm -f *` names no .guardsh.yaml, unless a shopt may change how
+	// globs match; and matches case and all.
 	star := exec("rm", "-f", Hole)
-	ctx.NoDotGlob = true
+	ctx.PlainGlobs = true
 	if v := p.Decide(star, ctx); v.Decision != Allow {
-		t.Errorf("rm -f * under NoDotGlob: %v (%s), want it to run", v.Decision, v.Reason)
+		t.Errorf("rm -f * under PlainGlobs: %v (%s), want it to run", v.Decision, v.Reason)
 	}
 	if v := p.Decide(exec("rm", "-f", "."+Hole), ctx); v.Decision != Ask {
-		t.Errorf("rm -f .* under NoDotGlob: %v (%s), want ask", v.Decision, v.Reason)
+		t.Errorf("rm -f .* under PlainGlobs: %v (%s), want ask", v.Decision, v.Reason)
 	}
-	ctx.NoDotGlob = false
+	if v := p.Decide(exec("rm", "-f", home+"/.BASHR"+Hole), ctx); v.Decision != Allow {
+		t.Errorf("rm -f ~/.BASHR* under PlainGlobs: %v (%s), want it to run", v.Decision, v.Reason)
+	}
+	ctx.PlainGlobs = false
+	if v := p.Decide(exec("rm", "-f", home+"/.BASHR"+Hole), ctx); v.Decision != Ask {
+		t.Errorf("rm -f ~/.BASHR* with nocaseglob maybe on: %v (%s), want ask", v.Decision, v.Reason)
+	}
 	if v := p.Decide(star, ctx); v.Decision != Ask {
 		t.Errorf("rm -f * with dotglob maybe on: %v (%s), want ask", v.Decision, v.Reason)
 	}

@@ -104,7 +104,7 @@ func TestGlobWorkspaceWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}
 	glob := func(words ...string) Subject {
 		s := Subject{Kind: KindExec}
 		for i, w := range words {
@@ -184,7 +184,7 @@ func TestGlobOptionHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}
 	for _, c := range []struct {
 		words []string
 		glob  uint64
@@ -232,7 +232,7 @@ func TestRmLeadingGlob(t *testing.T) {
 		{"nested", []string{"rm", "-f", "--", Hole + "b"}, Allow}, // after --: rm -f removes no directory
 		{"clean", []string{"cp", Hole + ".log", "x/"}, Ask},
 	} {
-		ctx := Context{Mode: Auto, Cwd: filepath.Join(ws, c.cwd), Home: home, Workspace: ws}
+		ctx := Context{Mode: Auto, Cwd: filepath.Join(ws, c.cwd), Home: home, Workspace: ws, PlainGlobs: true}
 		s := Subject{Kind: KindExec, Words: c.words}
 		for i, w := range c.words {
 			if strings.Contains(w, Hole) {
@@ -274,7 +274,7 @@ func TestGlobBrackets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}
 	for _, w := range []string{"kee" + Hole + ".db"} {
 		s := Subject{Kind: KindExec, Words: []string{"rm", "-f", w}, Glob: 1 << 2}
 		if v := p.Decide(s, ctx); v.Decision == Allow {
@@ -306,7 +306,7 @@ func TestWalkerThroughMissingDirectory(t *testing.T) {
 		}
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, Lookups: NewLookups()}
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, Lookups: NewLookups(), PlainGlobs: true}
 	// lexical: the decision when no segment of the command makes a link
 	// (Context.NoNewLinks: `mkdir -p d && grep …`).
 	for _, c := range []struct {
@@ -363,7 +363,7 @@ func TestWalkersFollowingLinks(t *testing.T) {
 		}
 	}
 	p := Default()
-	ctx := Context{Mode: AskMode, Cwd: ws, Home: home, Workspace: ws}
+	ctx := Context{Mode: AskMode, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}
 	for _, c := range []struct {
 		words []string
 		want  Decision
@@ -398,7 +398,7 @@ func TestWalkersFollowingLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := auto.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-R", "x", "plain"}}, Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}); v.Decision == Allow {
+	if v := auto.Decide(Subject{Kind: KindExec, Words: []string{"grep", "-R", "x", "plain"}}, Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}); v.Decision == Allow {
 		t.Errorf("grep -R past the budget, mode: auto alone: %s (%s)", v.Decision, v.Reason)
 	}
 }
@@ -421,7 +421,7 @@ func TestProtectedDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checkDecisions(t, Default(), Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws}, []decideCase{
+	checkDecisions(t, Default(), Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true}, []decideCase{
 		{[]string{"rm", "-rf", ".claude"}, Ask},
 		{[]string{"mv", ".claude", "x"}, Ask},
 		{[]string{"rm", "-rf", "out"}, Allow},

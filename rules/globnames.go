@@ -15,12 +15,12 @@ import (
 // then true). A glob in
 // a protected file's own name (`>> ~/.bashr*`, `rm -f .guardsh.yam?`,
 // `truncate -s0 LOGDIR/audit.js*`) ran unasked in mode bypass (attack run
-// 77). A glob's names starting with "." count when its component does
-// not start so only without Context.NoDotGlob (bash's `*` leaves .git and
-// .bashrc alone); open (a variable's value, Subject.Open) the component
-// must start with a literal part (`~/.bashr$X`): a value that is the
-// whole name (`rm -f "$f"`) may be any, which the README's known limits
-// say. A relative word is read from cwd ("" when unknown: no answer); a
+// 77). A glob matches as bash's would with Context.PlainGlobs (its `*`
+// leaves .git and .bashrc alone), any name of the directory without
+// (extglob's `*(.)bashrc`, nocaseglob's `.BASHR*`: attack run 78). Open
+// (a variable's value, Subject.Open), the component must start with a
+// literal part (`~/.bashr$X`): a value that is the whole name (`rm -f
+// "$f"`) may be any, which the README's known limits say. A relative word is read from cwd ("" when unknown: no answer); a
 // directory that does not exist, or is not read, names nothing.
 func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Context) (pat string, held bool) {
 	slash := strings.LastIndexByte(word, '/')
@@ -29,7 +29,10 @@ func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Cont
 		return "", false
 	}
 	last := word[slash+1:]
-	dotted := !ctx.NoDotGlob || strings.HasPrefix(last, ".") || open
+	dotted := strings.HasPrefix(last, ".") || open || !ctx.PlainGlobs
+	if !ctx.PlainGlobs && !open {
+		last = Hole // any name: how the glob matches is not known
+	}
 	dir := "."
 	if slash >= 0 {
 		dir = word[:slash]

@@ -656,15 +656,21 @@ var linklessPrograms = map[string]bool{
 }
 
 // linklessGit are the git subcommands that make no symbolic link in the
-// work tree: they read it, or write the index, refs and objects only
-// (git-add(1), git-rm(1) …). checkout, switch, restore, stash, merge,
-// reset and the like write the work tree from a commit, links included;
-// commit runs the hooks.
+// work tree: they read it, or write the index only (git-add(1),
+// git-rm(1) …), and run no program a command line or the environment
+// names. checkout, switch, restore, stash, merge, reset and the like write
+// the work tree from a commit, links included; commit runs the hooks;
+// fetch runs --upload-pack's command, diff and log an external diff, tag
+// -a and grep -O an editor or pager (attack run 78 made a link with
+// `git fetch --upload-pack="ln -s ~ d1; …"` before `cd d1`).
 var linklessGit = map[string]bool{
-	"add": true, "status": true, "diff": true, "log": true, "show": true, "rm": true, "tag": true,
-	"rev-parse": true, "ls-files": true, "blame": true, "grep": true, "shortlog": true, "describe": true,
-	"reflog": true, "cat-file": true, "ls-tree": true, "fetch": true,
+	"add": true, "status": true, "rm": true, "rev-parse": true, "ls-files": true, "ls-tree": true,
 }
+
+// gitRunsEditor are the options of linklessGit's subcommands that start
+// an editor or an interactive loop (git-add(1): --edit, --patch,
+// --interactive).
+var gitRunsEditor = []string{"-e", "--edit", "-p", "--patch", "-i", "--interactive"}
 
 // MakesNoLinks reports whether a segment of kind exec that runs words (its
 // words as the analysis gives them, the program written plainly, not a
@@ -679,15 +685,16 @@ var linklessGit = map[string]bool{
 // count as making links (a new user's `git add -A && cd pypkg && python
 // -m pytest` asked, the cd's target then only known at run time). A
 // caller sets Context.NoNewLinks when every exec segment of a command
-// does.
-func MakesNoLinks(words []string) bool {
+// does. assigns says the segment sets variables for the program (a
+// GIT_EXTERNAL_DIFF, a SIMPLE_BACKUP_SUFFIX): then only the list counts.
+func MakesNoLinks(words []string, assigns bool) bool {
 	if len(words) == 0 {
 		return false
 	}
 	if linklessPrograms[words[0]] {
 		return true
 	}
-	if slices.ContainsFunc(words[1:], func(w string) bool { return strings.Contains(w, Hole) }) {
+	if assigns || slices.ContainsFunc(words[1:], func(w string) bool { return strings.Contains(w, Hole) }) {
 		return false
 	}
 	switch words[0] {
@@ -698,7 +705,9 @@ func MakesNoLinks(words []string) bool {
 		fo, ok := parseFileOpts(words)
 		return ok && !fo.recursive && !fo.archive && !fo.noDeref && !fo.symbolic
 	case "git":
-		return len(words) > 1 && linklessGit[words[1]]
+		return len(words) > 1 && linklessGit[words[1]] && !slices.ContainsFunc(words[2:], func(w string) bool {
+			return slices.Contains(gitRunsEditor, w) || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "epi")
+		})
 	}
 	return false
 }

@@ -125,12 +125,14 @@ type Context struct {
 	// Unset (the zero value), another part could have: a relative link
 	// text with ".." then leads where no one knows (attack run 34).
 	LinksOnlyHere bool
-	// NoDotGlob says no part of the command (nor bash's environment) can
-	// make a glob match a name starting with "." where its pattern does
-	// not start so (bash(1) Pathname Expansion: dotglob, GLOBIGNORE):
-	// `rm -f *` then names no .git or .bashrc. Unset (the zero value),
-	// such names count.
-	NoDotGlob bool
+	// PlainGlobs says no part of the command (nor bash's environment) can
+	// change how a glob matches (bash(1) Pathname Expansion: the shopt
+	// options dotglob, extglob, nocaseglob and globstar, GLOBIGNORE): a
+	// glob's `*` then matches no name starting with "." where its pattern
+	// does not start so, and matches case and all (`rm -f *` names no
+	// .git or .bashrc). Unset (the zero value), a glob may match any name
+	// of its directory.
+	PlainGlobs bool
 	// Protected are extra absolute paths (or "dir/*" patterns) that are only
 	// written with a human's yes: guardsh's config, audit log and binary.
 	Protected []string

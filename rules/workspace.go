@@ -310,7 +310,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 	}
 	if name == "git" {
 		ok, why := p.gitWritesOnlyWorkspace(words, ctx)
-		if ok && words[1] == "mv" && (p.landsProtected(words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(gitMvOpts(words[2:]), ctx, nil)) {
+		if ok && words[1] == "mv" && (p.landsProtected("git mv", words[2:], ctx, nil) || p.pathIndexFor(ctx).movesLinksOut(gitMvOpts(words[2:]), ctx, nil)) {
 			return false, ""
 		}
 		return ok, why
@@ -320,7 +320,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, ""
 	}
 	x := p.pathIndexFor(ctx)
-	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(words[1:], ctx, globs) {
+	if (name == "cp" || name == "mv" || name == "ln") && p.landsProtected(name, words[1:], ctx, globs) {
 		return false, ""
 	}
 	operands, temp := 0, false // temp: an operand lies in a temp directory
@@ -616,9 +616,10 @@ func inAny(dirs []string, p string) bool {
 // .vscode/tasks.json, also when a command before it creates .vscode — or a
 // destination that names a protected directory, into which a directory
 // tree lands (`mv y .claude`).
-func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool {
+func (p *Policy) landsProtected(program string, args []string, ctx Context, globs []string) bool {
 	x := p.pathIndexFor(ctx)
-	ops, dest, noTarget := destinationOf(args)
+	pl := destinationOf(program, args)
+	ops, dest := pl.ops, pl.dest
 	if dest == "" {
 		return false
 	}
@@ -626,7 +627,7 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 	if !d.static {
 		return true
 	}
-	if (x.protectedUnder(d.resolved) || x.protectedUnder(d.cleaned)) && (noTarget || !x.intoTop(d, ctx.Lookups)) {
+	if (x.protectedUnder(d.resolved) || x.protectedUnder(d.cleaned)) && (pl.noTarget || !x.intoTop(d, ctx.Lookups)) {
 		// What a source is renamed to (DEST missing now, or made missing
 		// by a command before): a directory tree landing as a protected
 		// directory (`mv y .claude`). A top of the workspace or a temp
@@ -648,7 +649,11 @@ func (p *Policy) landsProtected(args []string, ctx Context, globs []string) bool
 			continue
 		}
 		for _, landing := range []string{d.cleaned, d.resolved} {
-			l := newPathSubject(landedAt(landing, d.resolved, src), ctx)
+			at := landedAt(landing, d.resolved, src)
+			if pl.parents {
+				at = path.Join(landing, src) // cp --parents: the whole path
+			}
+			l := newPathSubject(at, ctx)
 			if !l.static || x.protectedBy(l) != "" || x.protectedUnder(l.cleaned) || x.protectedUnder(l.resolved) {
 				return true
 			}
@@ -693,44 +698,101 @@ func landedAt(dest, resolved, src string) string {
 	}
 }
 
-// destinationOf reads the arguments of cp, mv, ln or install (after the
-// program's name) as coreutils does: the sources, and the destination,
-// -t DIR (--target-directory=DIR, -tDIR) or else the last operand of two
-// or more; noTarget for -T (--no-target-directory: the destination is the
-// name made, never a directory to land in). dest is "" when there is
-// none.
-func destinationOf(args []string) (ops []string, dest string, noTarget bool) {
+// placement is how cp, mv, ln or install place their sources (see
+// destinationOf).
+type placement struct {
+	ops  []string // the sources
+	dest string   // the destination, "" for none
+	// noTarget: -T, --no-target-directory (dest is the name made, never
+	// a directory to land in); parents: cp --parents (a source lands as
+	// dest joined with its whole path, not its base name).
+	noTarget, parents bool
+	// backup: -b, --backup, -S, --suffix (a file replaced is renamed to
+	// its name with suffix added); suffix is -S's or --suffix's value, ""
+	// when none was given (SIMPLE_BACKUP_SUFFIX's, or "~").
+	backup bool
+	suffix string
+}
+
+// placeOptions are the short options of each program that take a value
+// (coreutils 9.4: cp, mv and ln -S and -t; install also -m, -o, -g).
+var placeOptions = map[string]string{"cp": "St", "mv": "St", "ln": "St", "install": "Stmog", "git mv": ""}
+
+// destinationOf reads the arguments of program (cp, mv, ln, install, or
+// "git mv"; args after its name) as coreutils does: the sources, and the
+// destination, -t DIR (--target-directory=DIR, -tDIR, or -t in a cluster
+// such as -ft DIR: attack run 78) or else the last operand of two or more,
+// with -T, --parents and the backup options. A word of a cluster that
+// takes a value takes the rest of the cluster, or the next word.
+func destinationOf(program string, args []string) placement {
+	var pl placement
+	withArg := placeOptions[program]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		opt, val, hasVal := strings.Cut(a, "=")
 		switch {
-		case len(opt) >= 5 && strings.HasPrefix("--no-target-directory", opt),
-			strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "T"):
-			noTarget = true
-		case len(opt) >= 3 && strings.HasPrefix("--target-directory", opt) && hasVal:
-			dest = val // --target-directory=D, or an abbreviation: --t=D
-		case a == "-t" || (len(opt) >= 3 && strings.HasPrefix("--target-directory", opt)):
-			if i+1 < len(args) {
-				dest = args[i+1]
-				i++
-			}
-		case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--"):
-			dest = a[2:]
 		case a == "--":
-			ops = append(ops, args[i+1:]...) // operands, whatever they start with
+			pl.ops = append(pl.ops, args[i+1:]...) // operands, whatever they start with
 			i = len(args)
+		case len(opt) >= 5 && strings.HasPrefix("--no-target-directory", opt):
+			pl.noTarget = true
+		case len(opt) >= 3 && strings.HasPrefix("--target-directory", opt):
+			if hasVal {
+				pl.dest = val // --target-directory=D, or an abbreviation: --t=D
+			} else if i+1 < len(args) {
+				i++
+				pl.dest = args[i]
+			}
+		case len(opt) >= 4 && strings.HasPrefix("--parents", opt) && program == "cp":
+			pl.parents = true
+		case len(opt) >= 4 && strings.HasPrefix("--backup", opt):
+			pl.backup = true
+		case len(opt) >= 4 && strings.HasPrefix("--suffix", opt):
+			pl.backup = true
+			if hasVal {
+				pl.suffix = val
+			} else if i+1 < len(args) {
+				i++
+				pl.suffix = args[i]
+			}
+		case strings.HasPrefix(a, "--"):
 		case strings.HasPrefix(a, "-") && a != "-":
+			for k := 1; k < len(a); k++ {
+				c := a[k]
+				switch c {
+				case 'T':
+					pl.noTarget = true
+				case 'b':
+					pl.backup = true
+				}
+				if strings.IndexByte(withArg, c) < 0 {
+					continue
+				}
+				v := a[k+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+				switch c {
+				case 't':
+					pl.dest = v
+				case 'S':
+					pl.backup, pl.suffix = true, v
+				}
+				break
+			}
 		default:
-			ops = append(ops, a)
+			pl.ops = append(pl.ops, a)
 		}
 	}
-	if dest == "" {
-		if len(ops) < 2 {
-			return nil, "", noTarget
+	if pl.dest == "" {
+		if len(pl.ops) < 2 {
+			pl.ops = nil
+			return pl
 		}
-		dest, ops = ops[len(ops)-1], ops[:len(ops)-1]
+		pl.dest, pl.ops = pl.ops[len(pl.ops)-1], pl.ops[:len(pl.ops)-1]
 	}
-	return ops, dest, noTarget
+	return pl
 }
 
 // landsOnProtected returns where cp, mv, ln or install (words) would put
@@ -742,7 +804,7 @@ func destinationOf(args []string) (ops []string, dest string, noTarget bool) {
 // landsProtected, which keeps a command from the workspace class, it
 // only answers for what is known now: a destination only known at run
 // time is left to the argument checks. A glob source lands as the names
-// it matches now (those starting with "." too unless Context.NoDotGlob),
+// it matches now (any unless Context.PlainGlobs, see namesProtected),
 // as the rest of the analysis reads a glob. A source only known at run
 // time lands as any name its last component could be, a protected one
 // if the destination could hold one by that name (see protectedNames).
@@ -752,7 +814,8 @@ func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (
 	default:
 		return "", ""
 	}
-	ops, dest, noTarget := destinationOf(words[1:])
+	pl := destinationOf(path.Base(words[0]), words[1:])
+	ops, dest := pl.ops, pl.dest
 	if dest == "" || len(ops) == 0 || strings.Contains(dest, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dest, "/") {
 		return "", ""
 	}
@@ -762,23 +825,52 @@ func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (
 		return "", ""
 	}
 	below := func(dir string) bool { return x.protectedUnder(dir) }
-	if fi, err := os.Stat(d.resolved); noTarget || err != nil || !fi.IsDir() {
+	// backedUp checks the backup a replaced file l gets (-b, -S SUFFIX):
+	// l with the suffix added, any suffix when none is given here (bash's
+	// SIMPLE_BACKUP_SUFFIX may hold one: attack run 78's `cp -b -S rc x
+	// ~/.bash` renamed ~/.bash to ~/.bashrc).
+	backedUp := func(l pathSubject) (string, string) {
+		if !pl.backup {
+			return "", ""
+		}
+		if pl.suffix != "" {
+			b := newPathSubject(l.cleaned+pl.suffix, ctx)
+			if pat := x.protectedBy(b); pat != "" {
+				return tildeShown(b.cleaned, ctx.Home), pat
+			}
+			return "", ""
+		}
+		for _, n := range x.protectedNames(path.Dir(l.cleaned), ctx.Lookups) {
+			if strings.ContainsAny(n, "*?[") || len(n) > len(path.Base(l.cleaned)) && strings.HasPrefix(n, path.Base(l.cleaned)) {
+				return tildeShown(l.cleaned, ctx.Home) + "…", "a backup of " + tildeShown(l.cleaned, ctx.Home) + " named with a suffix (" + n + ")"
+			}
+		}
+		return "", ""
+	}
+	if fi, err := os.Stat(d.resolved); pl.noTarget || err != nil || !fi.IsDir() {
 		if below(d.cleaned) || below(d.resolved) {
 			return d.shown, "what lies below " + tildeShown(d.cleaned, ctx.Home) + ", which may hold protected paths"
 		}
-		return "", ""
+		return backedUp(d)
 	}
 	// lands checks a source named src landing in dest: as itself, a
 	// protected path; as a tree (a directory, or what is not there now),
 	// one that may hold a protected path.
 	lands := func(src string) (string, string) {
 		for _, landing := range []string{d.cleaned, d.resolved} {
-			l := newPathSubject(landedAt(landing, d.resolved, src), ctx)
+			at := landedAt(landing, d.resolved, src)
+			if pl.parents {
+				at = path.Join(landing, src) // cp --parents: the whole path (attack run 78)
+			}
+			l := newPathSubject(at, ctx)
 			if !l.static {
 				continue
 			}
 			if pat := x.protectedBy(l); pat != "" {
 				return tildeShown(l.cleaned, ctx.Home), pat
+			}
+			if t, pat := backedUp(l); pat != "" {
+				return t, pat
 			}
 			if fi, err := os.Stat(newPathSubject(src, ctx).resolved); (err != nil || fi.IsDir()) && (below(l.cleaned) || below(l.resolved)) {
 				return tildeShown(l.cleaned, ctx.Home), "what lies below " + tildeShown(l.cleaned, ctx.Home) + ", which may hold protected paths"
@@ -799,7 +891,7 @@ func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (
 				return tildeShown(d.cleaned, ctx.Home) + "/" + strings.ReplaceAll(path.Base(src), Hole, "…"), "what " + strings.ReplaceAll(src, Hole, "*") + " names, which could not be listed"
 			}
 			for n := range names {
-				if m, _ := path.Match(pattern, n); m && (!ctx.NoDotGlob || !strings.HasPrefix(n, ".") || strings.HasPrefix(pattern, ".")) {
+				if m, _ := path.Match(pattern, n); !ctx.PlainGlobs || m && (!strings.HasPrefix(n, ".") || strings.HasPrefix(pattern, ".")) {
 					if t, pat := lands(dir + "/" + n); pat != "" {
 						return t, pat
 					}

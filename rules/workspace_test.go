@@ -285,7 +285,7 @@ func TestCopiedLinks(t *testing.T) {
 		}
 	}
 	p := Default()
-	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws,
+	ctx := Context{Mode: Auto, Cwd: ws, Home: home, Workspace: ws, PlainGlobs: true,
 		LinksOnlyHere: true} // decided alone (see the end of TestCopiedLinks)
 	for _, c := range []struct {
 		s    Subject
@@ -539,6 +539,7 @@ func TestLandingInADirectory(t *testing.T) {
 	ctx.TempDirs = []string{tmp}
 	home, ws := ctx.Home, ctx.Workspace
 	ctx.Protected = []string{ws + "/.guardsh.yaml"} // as guardsh's own run has it
+	ctx.PlainGlobs = true                           // no shopt in these commands
 	for _, d := range []string{home + "/.ssh", ws + "/in/sub", ws + "/build", ws + "/.git/hooks", tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -575,10 +576,19 @@ func TestLandingInADirectory(t *testing.T) {
 		{"cp -r of a tree's contents into the home asks", exec("cp", "-r", ws+"/in/.", home), Ask, "what lies below ~"},
 		{"mv renaming a tree to .git asks", exec("mv", ws+"/in", ws+"/build/.git"), Ask, "protected path"},
 		{"mv renaming a tree to .claude asks", exec("mv", ws+"/in", ws+"/build/.claude"), Ask, "which may hold protected paths"},
-		{"a glob that matches an rc file now asks", globbed(1<<1, "cp", ws+"/in/"+Hole, home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"a glob that matches an rc file now asks", globbed(1<<1, "cp", ws+"/in/."+Hole, home+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"bash's * leaves it alone", globbed(1<<1, "cp", ws+"/in/"+Hole, home+"/"), Allow, ""},
 		{"a run-time source into the home asks", opened(1<<1, "cp", Hole, home+"/"), Ask, "which may hold protected names"},
 		{"one whose value may hold a slash asks", opened(1<<1, "cp", "x"+Hole, home+"/"), Ask, "which may hold protected names"},
+		// Attack run 78: -t in a cluster, --parents, a backup's suffix.
+		{"cp -ft into the home asks", exec("cp", "-ft", home, ws+"/in/.bashrc"), Ask, "writes protected path ~/.bashrc"},
+		{"mv -ft into the home asks", exec("mv", "-ft", home, ws+"/in/.bashrc"), Ask, "writes protected path ~/.bashrc"},
+		{"cp --parents lands as the whole path", exec("cp", "--parents", "home/.bashrc", filepath.Dir(home)+"/"), Ask, "writes protected path ~/.bashrc"},
+		{"a backup's suffix makes a protected name", exec("cp", "-b", "-S", "rc", ws+"/README.md", home+"/.bash"), Ask, "~/.bashrc"},
+		{"-S in a cluster too", exec("cp", "-bSrc", ws+"/README.md", home+"/.bash"), Ask, "~/.bashrc"},
+		{"a backup with no suffix given may be named anything", exec("mv", "-b", ws+"/README.md", home+"/.bash"), Ask, "a backup of ~/.bash"},
 		{"cp of a plain file into the home runs", exec("cp", ws+"/README.md", home+"/"), Allow, ""},
+		{"a backup whose names are no protected one runs", exec("cp", "-b", ws+"/README.md", home+"/notes.txt"), Allow, ""},
 		{"mv of a plain file into the home runs", exec("mv", ws+"/README.md", home), Allow, ""},
 		{"a glob that matches no protected name runs", globbed(1<<1, "cp", ws+"/in/"+Hole+".txt", home+"/"), Allow, ""},
 		{"a run-time source named *.txt into the home runs", opened(1<<1, "cp", Hole+".txt", home+"/"), Allow, ""},

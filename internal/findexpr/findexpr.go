@@ -29,3 +29,19 @@ func Values(word string) int {
 	}
 	return 0
 }
+
+// ExecEnd returns the index in words of the word that ends the command of
+// an -exec, -execdir, -ok or -okdir action whose first word is at start:
+// the first ";" after it, or a "+" right after a "{}" (GNU find(1): "the
+// command line is built … only one instance of `{}' is allowed within the
+// command, and it must appear at the end, immediately before the `+'"; a
+// "+" elsewhere is one of the command's arguments). len(words) when none
+// ends it.
+func ExecEnd(words []string, start int) int {
+	for j := start; j < len(words); j++ {
+		if words[j] == ";" || words[j] == "+" && j > start && words[j-1] == "{}" {
+			return j
+		}
+	}
+	return len(words)
+}

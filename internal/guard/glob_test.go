@@ -160,17 +160,21 @@ func TestLinklessBeforeCd(t *testing.T) {
 		Context:  rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}},
 		Analysis: interp.Options{Home: home, Dir: ws}}
 	for cmd, want := range map[string]rules.Decision{
-		"git add -A && cd sub && cat x":                 rules.Allow,
-		"git status --short; cd sub; cat x":             rules.Allow,
-		"sed -n 1p f && cd sub && cat x":                rules.Allow,
-		"sed -i s/a/b/ f && cd sub && cat x":            rules.Allow,
-		"cp f /tmp/f2 && cd sub && cat x":               rules.Allow,
-		"cp -s f g && cd sub && cat x":                  rules.Ask,
-		"cp -r sub s2 && cd sub && cat x":               rules.Ask,
-		"cp $OPT f g && cd sub && cat x":                rules.Ask,
-		"git stash && cd sub && cat x":                  rules.Ask,
-		"git -C . add f && cd sub && cat x":             rules.Ask,
-		"sed -n 's/x/ln -s ~ h/e' f && cd sub && cat x": rules.Ask,
+		"git add -A && cd sub && cat x":                                                rules.Allow,
+		"git status --short; cd sub; cat x":                                            rules.Allow,
+		"sed -n 1p f && cd sub && cat x":                                               rules.Allow,
+		"sed -i s/a/b/ f && cd sub && cat x":                                           rules.Allow,
+		"cp f /tmp/f2 && cd sub && cat x":                                              rules.Allow,
+		"cp -s f g && cd sub && cat x":                                                 rules.Ask,
+		"cp -r sub s2 && cd sub && cat x":                                              rules.Ask,
+		"cp $OPT f g && cd sub && cat x":                                               rules.Ask,
+		"git stash && cd sub && cat x":                                                 rules.Ask,
+		"git fetch --upload-pack='ln -s ~ sub2; git-upload-pack' . && cd sub && cat x": rules.Ask,
+		"git diff && cd sub && cat x":                                                  rules.Ask,
+		"GIT_EXTERNAL_DIFF=x git status && cd sub && cat x":                            rules.Ask,
+		"git add -p && cd sub && cat x":                                                rules.Ask,
+		"git -C . add f && cd sub && cat x":                                            rules.Ask,
+		"sed -n 's/x/ln -s ~ h/e' f && cd sub && cat x":                                rules.Ask,
 	} {
 		o := g.Evaluate(cmd)
 		var v rules.Verdict
@@ -188,7 +192,9 @@ func TestLinklessBeforeCd(t *testing.T) {
 // bash's * matches no name starting with "." unless dotglob is on or
 // GLOBIGNORE set: `rm -f *` at the workspace's top names no protected
 // .guardsh.yaml, while after `shopt -s dotglob` (in the same command, or
-// an earlier one of a script) it may.
+// an earlier one of a script) it may; so may a glob after `shopt -s
+// extglob` or `nocaseglob` (attack run 78). `shopt -u`, which every
+// Claude Code command holds, changes nothing.
 func TestDotGlobAndProtectedNames(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "ws")
@@ -217,6 +223,9 @@ func TestDotGlobAndProtectedNames(t *testing.T) {
 		"shopt -s dotglob; rm -f *":    rules.Ask,
 		"bash -O dotglob -c 'rm -f *'": rules.Ask,
 		"GLOBIGNORE=x; rm -f *":        rules.Ask,
+		"shopt -s extglob; echo x >> *(.)guardsh.yaml": rules.Ask,
+		"shopt -s nocaseglob; rm -f .GUARDSH.YAM?":     rules.Ask,
+		"shopt -u extglob; rm -f *":                    rules.Allow,
 	} {
 		if o := g.Evaluate(cmd); o.Decision != want {
 			t.Errorf("%s: %s, want %s", cmd, o.Decision, want)
@@ -227,7 +236,7 @@ func TestDotGlobAndProtectedNames(t *testing.T) {
 	if o := g.Evaluate("rm -f *"); o.Decision != rules.Ask {
 		t.Errorf("rm -f * after shopt -s dotglob in a script: %s", o.Decision)
 	}
-	t.Setenv("BASHOPTS", "checkwinsize:dotglob")
+	t.Setenv("BASHOPTS", "checkwinsize:nocaseglob")
 	if o := newGuard().Evaluate("rm -f *"); o.Decision != rules.Ask {
 		t.Errorf("rm -f * with BASHOPTS holding dotglob: %s", o.Decision)
 	}

@@ -41,10 +41,10 @@ type Guard struct {
 	// up/../.ssh/id_rsa` on the next line): no command decided after it
 	// has rules.Context.NoNewLinks or LinksOnlyHere. MakesLinks sets it.
 	LinksMade bool
-	// DotGlobMade says a command decided before this one, in the same
-	// script, may turn dotglob on or set GLOBIGNORE (see
-	// rules.Context.NoDotGlob). MakesLinks sets it.
-	DotGlobMade bool
+	// GlobsChanged says a command decided before this one, in the same
+	// script, may change how globs match (see rules.Context.PlainGlobs).
+	// MakesLinks sets it.
+	GlobsChanged bool
 	// loads is workspaceLoads's answer once made, for the environment
 	// loadsEnv and the places loadsAt.
 	loads             *string
@@ -161,19 +161,24 @@ func (g *Guard) MakesLinks(o Outcome) {
 			g.LinksMade = true
 		}
 	}
-	if dotGlobMay(o.Segments, nil) {
-		g.DotGlobMade = true
+	if globsMay(o.Segments, nil) {
+		g.GlobsChanged = true
 	}
 }
 
-// dotGlobMay reports whether a segment of segs (or checked) may make a
-// glob match names starting with "." (rules.Context.NoDotGlob): a word or
-// assignment that names dotglob or GLOBIGNORE (`shopt -s dotglob`, `bash
-// -O dotglob`, `GLOBIGNORE=x`), a shopt or set of a word only known at run
-// time, or code only known at run time (eval of a variable); or bash's
-// environment has BASHOPTS with dotglob, or GLOBIGNORE.
-func dotGlobMay(checked []Checked, segs []interp.Segment) bool {
-	if strings.Contains(os.Getenv("BASHOPTS"), "dotglob") {
+// globShopts are the shopt options that change what a glob matches
+// (bash(1) Pathname Expansion).
+var globShopts = []string{"dotglob", "extglob", "nocaseglob", "globstar"}
+
+// globsMay reports whether a segment of segs (or checked) may change how
+// a glob matches (rules.Context.PlainGlobs): shopt -s of a globShopts
+// option or of a word only known at run time (`shopt -u extglob`, which
+// Claude Code's every command holds, changes nothing there), a word or
+// assignment naming GLOBIGNORE, or code only known at run time (eval of a
+// variable); or bash's environment holds BASHOPTS with one of those
+// options, or GLOBIGNORE.
+func globsMay(checked []Checked, segs []interp.Segment) bool {
+	if opts := os.Getenv("BASHOPTS"); slices.ContainsFunc(globShopts, func(o string) bool { return strings.Contains(opts, o) }) {
 		return true
 	}
 	if _, ok := os.LookupEnv("GLOBIGNORE"); ok {
@@ -185,15 +190,27 @@ func dotGlobMay(checked []Checked, segs []interp.Segment) bool {
 		}
 		for _, ws := range [][]interp.Word{seg.Args, seg.Assigns} {
 			for _, w := range ws {
-				if strings.Contains(w.Value, "dotglob") || strings.Contains(w.Value, "GLOBIGNORE") {
-					return true
-				}
-				if strings.Contains(w.Value, interp.Hole) && len(seg.Args) > 0 && (seg.Args[0].Value == "shopt" || seg.Args[0].Value == "set") {
+				if strings.Contains(w.Value, "GLOBIGNORE") {
 					return true
 				}
 			}
 		}
-		return false
+		if len(seg.Args) == 0 || seg.Args[0].Value != "shopt" {
+			return false
+		}
+		sets, named := false, false
+		for _, w := range seg.Args[1:] {
+			v := w.Value
+			switch {
+			case strings.Contains(v, interp.Hole):
+				return true
+			case strings.HasPrefix(v, "-") && strings.Contains(v, "s"):
+				sets = true
+			case slices.Contains(globShopts, v):
+				named = true
+			}
+		}
+		return sets && named
 	}
 	for _, c := range checked {
 		if may(c.Segment) {
@@ -216,7 +233,7 @@ func linkMaker(seg interp.Segment) bool {
 	for i, w := range seg.Args {
 		words[i] = w.Value
 	}
-	return !rules.MakesNoLinks(words)
+	return !rules.MakesNoLinks(words, len(seg.Assigns) > 0)
 }
 
 // Decide decides every segment of segs, the segments Analyze returned
@@ -229,7 +246,7 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 	ctx := g.Context
 	// The command is decided at one moment: its segments share lookups.
 	ctx.Lookups = rules.NewLookups()
-	ctx.NoDotGlob = !g.DotGlobMade && !dotGlobMay(nil, segs)
+	ctx.PlainGlobs = !g.GlobsChanged && !globsMay(nil, segs)
 	// vouched maps a file read by source to the allow rule that lets the
 	// source segment run: the user's rule vouches for the file's content,
 	// deny and ask rules and protected paths aside (a cd in it included).
