@@ -88,6 +88,7 @@ func unwrapGit(args []Word) (r wrapResult) {
 		}
 		return r
 	}
+	r.gitSubcommandCode(sub.Value, args, i)
 	// Follow the chain of aliases: each expands to words with
 	// shell-like quoting, the first of which may be another alias.
 	name := sub.Value
@@ -167,6 +168,55 @@ func unwrapGit(args []Word) (r wrapResult) {
 	}
 	r.cmds = append(r.cmds, wrapped{via: via, args: inner, from: from})
 	return r
+}
+
+// gitProgramOptions are the options of git subcommands whose value is a
+// command git runs through the shell: the program run on the other side
+// of a local or ssh transport (git-fetch(1), git-clone(1), git-ls-remote(1),
+// git-pull(1): --upload-pack; git-push(1), git-send-pack(1): --receive-pack,
+// --exec; git-archive(1): --exec), and git-grep(1)'s pager (-O,
+// --open-files-in-pager). Attack run 78 wrote ~/.bashrc through
+// `git fetch --upload-pack="…; git-upload-pack" .` and `git grep -O…`.
+var gitProgramOptions = map[string][]string{
+	"fetch": {"--upload-pack"}, "clone": {"--upload-pack", "-u"}, "ls-remote": {"--upload-pack", "-u"},
+	"pull": {"--upload-pack"}, "push": {"--receive-pack", "--exec"}, "send-pack": {"--receive-pack", "--exec"},
+	"archive": {"--exec"}, "grep": {"-O", "--open-files-in-pager"},
+}
+
+// gitSubcommandCode adds the commands the options of subcommand sub
+// (args[at]) name (see gitProgramOptions) as shell code: a long option's
+// value after "=" or as the next word (abbreviated as git's parser takes
+// it, to four letters at least), a short one's glued or the next word
+// (grep's -O takes only a glued one: with none it opens the pager).
+func (r *wrapResult) gitSubcommandCode(sub string, args []Word, at int) {
+	opts := gitProgramOptions[sub]
+	if opts == nil {
+		return
+	}
+	for k := at + 1; k < len(args); k++ {
+		w := args[k].Value
+		if w == "--" {
+			return
+		}
+		for _, o := range opts {
+			via := "git " + sub + " " + o
+			name, val, glued := strings.Cut(w, "=")
+			switch {
+			case strings.HasPrefix(o, "--") && len(name) >= 4 && strings.HasPrefix(o, name):
+				if glued {
+					r.shellCode(val, via, k, true)
+				} else if sub != "grep" && k+1 < len(args) {
+					r.shellCode(args[k+1].Value, via, k+1, true)
+				}
+			case !strings.HasPrefix(o, "--") && strings.HasPrefix(w, o) && !strings.HasPrefix(w, "--"):
+				if v := w[len(o):]; v != "" {
+					r.shellCode(v, via, k, true)
+				} else if sub != "grep" && k+1 < len(args) {
+					r.shellCode(args[k+1].Value, via, k+1, true)
+				}
+			}
+		}
+	}
 }
 
 func isGitBool(v string) bool {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -263,6 +264,18 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case shells[base]:
+		if file, ok := a.startupFile(base, seg); ok {
+			// bash reads BASH_ENV's file (a POSIX shell ENV's) before
+			// what it is given: as `source FILE` there (attack run 78
+			// wrote ~/.bashrc through `BASH_ENV=f bash -c true`).
+			if strings.Contains(file, Hole) {
+				markRunsCode(true)
+			} else if _, _, ok := a.source("source", file, offs[0], f); ok {
+				markNested()
+			} else if a.err == nil {
+				markRunsCode(true)
+			}
+		}
 		a.unreadScript = ""
 		analysed, unknown := a.shell(base, args, offs, s, f, posixShells[base])
 		if analysed {
@@ -320,6 +333,11 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	}
 	if base == "find" {
 		a.findWrites(args, seg, f)
+	}
+	if base == "git" {
+		var unknown bool
+		args, offs, unknown = a.gitEnvConfig(args, offs, seg)
+		markRunsCode(unknown)
 	}
 	r := unwrapArgs(base, args)
 	if base == "xargs" && xargsSplitsOnNUL(args) && !readsOtherInput(s) {
@@ -951,6 +969,79 @@ func readsOtherInput(s *syntax.Stmt) bool {
 		return true
 	}
 	return false
+}
+
+// startupFile returns the file a shell (base) given seg's assignments
+// reads before its command: BASH_ENV's for bash, ENV's for a POSIX shell
+// (bash(1) INVOCATION; dash reads ENV when interactive, which is taken
+// for any), from the segment's own assignments (`BASH_ENV=f bash -c …`,
+// `env BASH_ENV=f bash`) or one the text made before (`export
+// BASH_ENV=f; bash …`); a Hole in it when only known at run time. ok is
+// false when neither is assigned. guardsh's own bash never reads one
+// (see LessSecure): the environment it starts with has none.
+func (a *analyzer) startupFile(base string, seg Segment) (file string, ok bool) {
+	name := "BASH_ENV"
+	if posixShells[base] {
+		name = "ENV"
+	}
+	for _, w := range seg.Assigns {
+		if v, isIt := strings.CutPrefix(w.Value, name+"="); isIt {
+			file, ok = v, true
+		}
+	}
+	if !ok {
+		if v, assigned := a.assume.vars[name]; assigned {
+			file, ok = v, true
+		}
+	}
+	if ok && file == "" {
+		return "", false // empty: read as none
+	}
+	return file, ok
+}
+
+// gitEnvConfig returns git's args (and offs) with the configuration that
+// GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n> give it
+// (git-config(1) ENVIRONMENT), from seg's assignments or ones the text
+// made before, as the -c options they stand for, so that a command they
+// name is analysed as `git -c alias.x='!cmd'` is (attack run 78 wrote
+// ~/.bashrc through an alias so given). unknown: a count, key or value
+// only known at run time, or GIT_CONFIG_PARAMETERS.
+func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, []int, bool) {
+	vars := map[string]string{}
+	for name, v := range a.assume.vars {
+		if strings.HasPrefix(name, "GIT_CONFIG_") {
+			vars[name] = v
+		}
+	}
+	for _, w := range seg.Assigns {
+		if name, v, ok := strings.Cut(w.Value, "="); ok && strings.HasPrefix(name, "GIT_CONFIG_") {
+			vars[name] = v
+		}
+	}
+	if _, ok := vars["GIT_CONFIG_PARAMETERS"]; ok {
+		return args, offs, true
+	}
+	count, ok := vars["GIT_CONFIG_COUNT"]
+	if !ok {
+		return args, offs, false
+	}
+	n, err := strconv.Atoi(count)
+	if err != nil || n < 0 || n > 64 {
+		return args, offs, true
+	}
+	out := append([]Word{args[0]}, make([]Word, 0, 2*n+len(args)-1)...)
+	outOffs := append([]int{offs[0]}, make([]int, 0, 2*n+len(offs)-1)...)
+	for i := range n {
+		k, kok := vars["GIT_CONFIG_KEY_"+strconv.Itoa(i)]
+		v, vok := vars["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]
+		if !kok || !vok || strings.Contains(k+v, Hole) {
+			return args, offs, true
+		}
+		out = append(out, Word{Value: "-c", Source: "-c"}, Word{Value: k + "=" + v, Source: k + "=" + v})
+		outOffs = append(outOffs, offs[0], offs[0])
+	}
+	return append(out, args[1:]...), append(outOffs, offs[1:]...), false
 }
 
 // listedDir reports whether pipe stage st (nil: none) writes only paths

@@ -398,3 +398,48 @@ func TestResolveLooseFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeGitAndBashTakeFromElsewhere: code bash or git runs that a
+// command gives them by a variable or an option is analysed as the code it
+// is (attack run 78 wrote ~/.bashrc in mode bypass through each): the file
+// BASH_ENV names, an alias GIT_CONFIG_KEY_n/VALUE_n give, git fetch's
+// --upload-pack and git grep's -O.
+func TestCodeGitAndBashTakeFromElsewhere(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := filepath.Join(ws, "env.sh")
+	if err := os.WriteFile(env, []byte("echo pwn >> ~/.bashrc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws}}
+	g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for text, want := range map[string]rules.Decision{
+		"BASH_ENV=env.sh bash -c true":              rules.Ask,
+		"BASH_ENV=" + env + " bash -c true":         rules.Ask,
+		"export BASH_ENV=" + env + "; bash -c true": rules.Ask,
+		"env BASH_ENV=" + env + " bash -c true":     rules.Ask,
+		"ENV=" + env + " sh -i -c true":             rules.Ask,
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!echo pwn >> ~/.bashrc' git x": rules.Ask,
+		"git fetch --upload-pack='echo pwn >> ~/.bashrc; git-upload-pack' .":                            rules.Ask,
+		"git fetch --upload 'echo pwn >> ~/.bashrc; git-upload-pack' .":                                 rules.Ask,
+		"git clone -u 'echo pwn >> ~/.bashrc' . /tmp/c":                                                 rules.Ask,
+		"git grep -O'echo pwn >> ~/.bashrc' x":                                                          rules.Ask,
+		"git grep --open-files-in-pager='echo pwn >> ~/.bashrc' x":                                      rules.Ask,
+		// What gives git or bash no code runs.
+		"bash -c true": rules.Allow,
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=me git status": rules.Allow,
+		"git fetch origin": rules.Allow,
+		"git grep -O x":    rules.Allow,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}
