@@ -391,7 +391,10 @@ type argPlan struct {
 	// is words[first+j]; notPaths: the program's open words name no file
 	// it opens (see notPaths).
 	open, bound uint64
-	first       int
+	// glob and patterns are Subject.Glob and Subject.GlobPatterns.
+	glob     uint64
+	patterns []string
+	first    int
 	notPaths    bool
 	// pattern is the index in args of a search tool's pattern operand
 	// (see searchPattern), which names no file; -1 for none. code is that
@@ -831,7 +834,12 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 				if ctx.CwdUnknown {
 					cwd = ""
 				}
-				if pat, held := x.namesProtected(w, cwd, OpenWord(pl.open, pl.first+j), sc.alters, ctx); pat != "" {
+				k := pl.first + j
+				pattern := ""
+				if k < len(pl.patterns) {
+					pattern = pl.patterns[k]
+				}
+				if pat, held := x.namesProtected(w, pattern, cwd, OpenWord(pl.open, k), k < 64 && pl.glob&(1<<k) != 0, sc.alters, ctx); pat != "" {
 					sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(w, Hole, "…"), sc.home), via: pat}
 					if held {
 						sc.protected.walker = sc.walker

@@ -363,6 +363,7 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 		e.argWords = append(append(make([]string, 0, len(s.Words)+len(s.Assigns)), s.Words...), s.Assigns...)
 	}
 	e.args = planArgs(e.argWords, s.Open, s.Bounded)
+	e.args.glob, e.args.patterns = s.Glob, s.GlobPatterns
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
 		// Only an allow rule that spells out what runs it is written
@@ -971,7 +972,7 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 			}
 			if cwd := ctx.Cwd; j.protected == "" && !(ctx.CwdUnknown && !strings.HasPrefix(s.Words[0], "/")) {
 				// A name it matches now (`>> ~/.bashr*`: attack run 77).
-				if pat, _ := x.namesProtected(s.Words[0], cwd, OpenWord(s.Open, 0), false, ctx); pat != "" {
+				if pat, _ := x.namesProtected(s.Words[0], globPattern(s, 0), cwd, OpenWord(s.Open, 0), s.Glob&1 != 0, false, ctx); pat != "" {
 					j.protected, j.target = pat, ps.shown
 				}
 			}

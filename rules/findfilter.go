@@ -28,8 +28,9 @@ type nameTest struct {
 
 // findFilterOf reads find's words (the program's name first) for the names
 // its actions are limited to: ok when the expression is only tests,
-// options and actions joined by "and" (no -o, -or, ",", "!", -not or
-// parentheses), so that every -name test narrows what every action takes
+// options and actions joined by "and" (no -o, -or, "," or parentheses; a
+// "!" or -not before a test other than a name), so that every -name test
+// narrows what every action takes
 // (GNU find(1): EXPRESSION, OPERATORS), and it holds one at least. Not ok
 // for a name only known at run time, one holding a bracket (fnmatch(3)
 // reads [!…] where path.Match reads [^…]) or a pattern path.Match
@@ -48,7 +49,18 @@ func findFilterOf(words []string) (f findFilter, ok bool) {
 	acting := false
 	for i := 1; i < len(words); i++ {
 		switch w := words[i]; w {
-		case "-o", "-or", ",", "!", "-not", "(", ")", "-follow":
+		case "!", "-not":
+			// A negated test narrows what the actions take as any test
+			// does, but a negated name is no name they are limited to
+			// (`find . ! -path './vendor/*' -name '*.go'`).
+			if i+1 < len(words) && (words[i+1] == "-name" || words[i+1] == "-iname") {
+				i += 2
+				continue
+			}
+			if i+1 < len(words) && (words[i+1] == "!" || words[i+1] == "-not" || words[i+1] == "(") {
+				return findFilter{}, false
+			}
+		case "-o", "-or", ",", "(", ")", "-follow":
 			return findFilter{}, false
 		case "-name", "-iname":
 			if i+1 == len(words) {

@@ -26,6 +26,9 @@ func TestFindFilterOf(t *testing.T) {
 		{[]string{"find", ".", "-name", "*.pyc", "-o", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "!", "-name", "*.pyc", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "-not", "-name", "*.pyc", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "!", "-path", "./vendor/*", "-name", "*.go", "-exec", "gofmt", "-w", "{}", ";"}, []string{"*.go"}, true, true},
+		{[]string{"find", ".", "!", "!", "-name", "x", "-delete"}, nil, false, false},
+		{[]string{"find", ".", "!", "(", "-name", "x", ")", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "(", "-name", "*.pyc", ")", "-delete"}, nil, false, false},
 		{[]string{"find", ".", "-name", "x", ",", "-delete"}, nil, false, false},
 		{[]string{"find", "-L", ".", "-name", "*.pyc", "-delete"}, nil, false, false},
@@ -161,6 +164,15 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 	}
 	ctx.Protected = []string{ws + "/.guardsh.yaml", logDir + "/audit.jsonl"}
 	p := mustParse(t, "mode: bypass\n")
+	// globbed marks the words with a run-time part as a glob's.
+	globbed := func(s Subject) Subject {
+		for i, w := range s.Words {
+			if strings.Contains(w, Hole) {
+				s.Glob |= 1 << i
+			}
+		}
+		return s
+	}
 	asks := []Subject{
 		{Kind: KindWrite, Words: []string{home + "/.bashr" + Hole}},
 		{Kind: KindWrite, Words: []string{".vscode/tasks.jso" + Hole}},
@@ -172,7 +184,7 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 		exec("rm", "-rf", home+"/.loc"+Hole),
 	}
 	for _, s := range asks {
-		if v := p.Decide(s, ctx); v.Decision != Ask || v.Protected == "" {
+		if v := p.Decide(globbed(s), ctx); v.Decision != Ask || v.Protected == "" {
 			t.Errorf("%s %q: %v (%s), want a protected path's ask", s.Kind, s.Words, v.Decision, v.Reason)
 		}
 	}
@@ -185,6 +197,9 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 		{Kind: KindExec, Words: []string{"rm", "-f", Hole}, Open: 1 << 2},
 	}
 	for _, s := range runs {
+		if s.Open == 0 {
+			s = globbed(s)
+		}
 		if v := p.Decide(s, ctx); v.Decision != Allow {
 			t.Errorf("%s %q: %v (%s), want it to run", s.Kind, s.Words, v.Decision, v.Reason)
 		}
@@ -192,22 +207,41 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 	// bash's * leaves names starting with "." alone: in the workspace's
 	// top, `rm -f *` names no .guardsh.yaml, unless a shopt may change how
 	// globs match; and matches case and all.
-	star := exec("rm", "-f", Hole)
+	star := globbed(exec("rm", "-f", Hole))
 	ctx.PlainGlobs = true
 	if v := p.Decide(star, ctx); v.Decision != Allow {
 		t.Errorf("rm -f * under PlainGlobs: %v (%s), want it to run", v.Decision, v.Reason)
 	}
-	if v := p.Decide(exec("rm", "-f", "."+Hole), ctx); v.Decision != Ask {
+	if v := p.Decide(globbed(exec("rm", "-f", "."+Hole)), ctx); v.Decision != Ask {
 		t.Errorf("rm -f .* under PlainGlobs: %v (%s), want ask", v.Decision, v.Reason)
 	}
-	if v := p.Decide(exec("rm", "-f", home+"/.BASHR"+Hole), ctx); v.Decision != Allow {
+	if v := p.Decide(globbed(exec("rm", "-f", home+"/.BASHR"+Hole)), ctx); v.Decision != Allow {
 		t.Errorf("rm -f ~/.BASHR* under PlainGlobs: %v (%s), want it to run", v.Decision, v.Reason)
 	}
 	ctx.PlainGlobs = false
-	if v := p.Decide(exec("rm", "-f", home+"/.BASHR"+Hole), ctx); v.Decision != Ask {
+	if v := p.Decide(globbed(exec("rm", "-f", home+"/.BASHR"+Hole)), ctx); v.Decision != Ask {
 		t.Errorf("rm -f ~/.BASHR* with nocaseglob maybe on: %v (%s), want ask", v.Decision, v.Reason)
 	}
 	if v := p.Decide(star, ctx); v.Decision != Ask {
 		t.Errorf("rm -f * with dotglob maybe on: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	// A bracket matches one character: `pip install .[testing]` names no
+	// .git (a CI preset's false positive).
+	ctx.PlainGlobs = true
+	if err := os.MkdirAll(ws+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bracket := globbed(exec("pip", "install", "."+Hole))
+	bracket.GlobPatterns = []string{"", "", ".[testing]"}
+	if v := p.Decide(bracket, ctx); v.Decision != Allow {
+		t.Errorf("pip install .[testing]: %v (%s), want it to run", v.Decision, v.Reason)
+	}
+	bracket.GlobPatterns = []string{"", "", ".[g]it"}
+	if v := p.Decide(bracket, ctx); v.Decision != Ask {
+		t.Errorf("pip install .[g]it: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	// A process substitution's name (/dev/fd/N) is no glob.
+	if v := p.Decide(exec("bash", Hole, "-X"), ctx); v.Protected != "" {
+		t.Errorf("bash <(…): %v (%s), want no protected path", v.Decision, v.Reason)
 	}
 }

@@ -22,16 +22,24 @@ import (
 // literal part (`~/.bashr$X`): a value that is the whole name (`rm -f
 // "$f"`) may be any, which the README's known limits say. A relative word is read from cwd ("" when unknown: no answer); a
 // directory that does not exist, or is not read, names nothing.
-func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Context) (pat string, held bool) {
+func (x *pathIndex) namesProtected(word, pattern, cwd string, open, glob, alters bool, ctx Context) (pat string, held bool) {
 	slash := strings.LastIndexByte(word, '/')
 	h := strings.Index(word, Hole)
-	if h < 0 || slash > h || open && h == slash+1 {
+	if h < 0 || slash > h || open && h == slash+1 || !open && !glob {
+		// (Neither a glob nor a variable's value: a process
+		// substitution's /dev/fd name, find's {}.)
 		return "", false
 	}
 	last := word[slash+1:]
+	match := globOfName(last)
+	if glob && pattern != "" && !strings.Contains(pattern[strings.LastIndexByte(pattern, '/')+1:], Hole) {
+		// The glob as written: `.[testing]` matches one character after
+		// the dot, not .git (bash reads [!…] as path.Match reads [^…]).
+		match = strings.ReplaceAll(pattern[strings.LastIndexByte(pattern, '/')+1:], "[!", "[^")
+	}
 	dotted := strings.HasPrefix(last, ".") || open || !ctx.PlainGlobs
 	if !ctx.PlainGlobs && !open {
-		last = Hole // any name: how the glob matches is not known
+		match = "*" // any name: how the glob matches is not known
 	}
 	dir := "."
 	if slash >= 0 {
@@ -51,9 +59,8 @@ func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Cont
 		return "", false
 	}
 	names := ctx.Lookups.listed(d.resolved)
-	pattern := globOfName(last)
 	for n := range names {
-		if m, _ := path.Match(pattern, n); !m || !dotted && strings.HasPrefix(n, ".") {
+		if m, err := path.Match(match, n); err == nil && !m || !dotted && strings.HasPrefix(n, ".") {
 			continue
 		}
 		p := newPathSubject(d.cleaned+"/"+n, ctx)
@@ -67,4 +74,12 @@ func (x *pathIndex) namesProtected(word, cwd string, open, alters bool, ctx Cont
 		}
 	}
 	return "", false
+}
+
+// globPattern returns s.GlobPatterns[i], "" for none.
+func globPattern(s Subject, i int) string {
+	if i < len(s.GlobPatterns) {
+		return s.GlobPatterns[i]
+	}
+	return ""
 }

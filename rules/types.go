@@ -68,6 +68,11 @@ type Subject struct {
 	// such expansion can match do not ask (`rm -f *.log` against
 	// "rm * / *"). Only bits below 64.
 	Glob uint64
+	// GlobPatterns, when not nil, holds for each word with a Glob bit its
+	// pattern as written (`.[testing]`, `*.py`): a bracket matches one
+	// character, where the Hole stands for any run (see namesProtected);
+	// "" for the others.
+	GlobPatterns []string
 }
 
 // OpenWord reports whether Words[i] of a subject with Open bits open is

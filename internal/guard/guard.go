@@ -684,6 +684,7 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 	}
 	start := len(buf)
 	var open, bound, glob uint64
+	var patterns []string
 	for i, w := range seg.Args {
 		buf = append(buf, w.Value)
 		if i < 64 && interp.OpenWord(w, seg.Bounded) {
@@ -692,13 +693,19 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 			bound |= 1 << i // open but for a bounded loop variable
 		} else if i < 64 && (interp.GlobWord(w) || interp.IntegerWord(w)) {
 			glob |= 1 << i // (an integer: digits, no '/' or ' ')
+			if interp.GlobWord(w) {
+				if patterns == nil {
+					patterns = make([]string, len(seg.Args))
+				}
+				patterns[i] = w.Source // a plain glob: as written
+			}
 		}
 	}
 	mid := len(buf)
 	for _, w := range seg.Assigns {
 		buf = append(buf, w.Value)
 	}
-	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound, Glob: glob}, buf
+	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound, Glob: glob, GlobPatterns: patterns}, buf
 }
 
 // Refusal returns the lines to print on stderr when o is not run: one per
