@@ -395,7 +395,7 @@ type argPlan struct {
 	glob     uint64
 	patterns []string
 	first    int
-	notPaths    bool
+	notPaths bool
 	// pattern is the index in args of a search tool's pattern operand
 	// (see searchPattern), which names no file; -1 for none. code is that
 	// of a shell's -c code (see shellCode): code its segments stand for.

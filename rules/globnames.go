@@ -25,14 +25,14 @@ import (
 func (x *pathIndex) namesProtected(word, pattern, cwd string, open, glob, alters bool, ctx Context) (pat string, held bool) {
 	slash := strings.LastIndexByte(word, '/')
 	h := strings.Index(word, Hole)
-	if h < 0 || slash > h || open && h == slash+1 || !open && !glob {
+	if h < 0 || slash > h || open && h == slash+1 || !open && !glob && pattern == "" {
 		// (Neither a glob nor a variable's value: a process
 		// substitution's /dev/fd name, find's {}.)
 		return "", false
 	}
 	last := word[slash+1:]
 	match := globOfName(last)
-	if glob && pattern != "" && !strings.Contains(pattern[strings.LastIndexByte(pattern, '/')+1:], Hole) {
+	if pattern != "" && !strings.Contains(pattern[strings.LastIndexByte(pattern, '/')+1:], Hole) {
 		// The glob as written: `.[testing]` matches one character after
 		// the dot, not .git (bash reads [!…] as path.Match reads [^…]).
 		match = strings.ReplaceAll(pattern[strings.LastIndexByte(pattern, '/')+1:], "[!", "[^")

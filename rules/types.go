@@ -71,7 +71,8 @@ type Subject struct {
 	// GlobPatterns, when not nil, holds for each word with a Glob bit its
 	// pattern as written (`.[testing]`, `*.py`): a bracket matches one
 	// character, where the Hole stands for any run (see namesProtected);
-	// "" for the others.
+	// "*" for another glob (an extglob), whose names may be any; "" for
+	// the other words.
 	GlobPatterns []string
 }
 

@@ -699,6 +699,13 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 				}
 				patterns[i] = w.Source // a plain glob: as written
 			}
+		} else if i < 64 && strings.Contains(w.Value, interp.Hole) && strings.ContainsAny(w.Source, "*?[") && !strings.ContainsAny(w.Source, "$`") {
+			// Another glob (an extglob's *(.)bashrc): its names may be
+			// any of its directory's (see rules.Policy's namesProtected).
+			if patterns == nil {
+				patterns = make([]string, len(seg.Args))
+			}
+			patterns[i] = "*"
 		}
 	}
 	mid := len(buf)
