@@ -796,6 +796,56 @@ func unwrapFind(args []Word) wrapResult {
 	return wrapResult{cmds: findExec(args), unknown: unknown}
 }
 
+// foundBelow returns the prefix of the paths find (words, static) gives an
+// -exec or -ok command for "{}": its one start path and a "/" ("./" for
+// none), when the paths it finds lie there, reached through no link: no
+// -L, -H or -follow, one start path, known now ("" otherwise). A path
+// find gives is that start path itself or one below it, with no ".."
+// (GNU find(1)); the word made of it is a FoundWord.
+func foundBelow(words []string) string {
+	i := 1
+	for i < len(words) {
+		switch w := words[i]; {
+		case w == "-H" || w == "-L":
+			return ""
+		case w == "-P" || strings.HasPrefix(w, "-O"):
+			i++
+			continue
+		case w == "-D":
+			i += 2
+			continue
+		}
+		break
+	}
+	var starts []string
+	for ; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") || w == "(" || w == "!" || w == "," || w == ")" {
+			break
+		}
+		starts = append(starts, w)
+	}
+	if slices.Contains(words[i:], "-follow") || slices.Contains(words[i:], "-files0-from") || len(starts) > 1 {
+		return ""
+	}
+	if len(starts) == 0 {
+		return "./"
+	}
+	s := starts[0]
+	if s == "" || strings.Contains(s, Hole) || strings.Contains(s, "..") {
+		return ""
+	}
+	return strings.TrimRight(s, "/") + "/"
+}
+
+// FoundWord reports whether w is a path find gives an -exec or -ok
+// command ("{}" as written): its start path and below, through no link
+// (see foundBelow). The find segment itself answers for which protected
+// paths such a command reaches (rules: an altering walk, its names).
+func FoundWord(w Word) bool {
+	return w.Source == "{}" && strings.HasSuffix(w.Value, "/"+Hole)
+}
+
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
 // actions, each ended by ";" or by "+" right after "{}" (findexpr.ExecEnd:
 // attack run 78's `-exec true + -name zzz {} \;` ran `true + -name zzz
@@ -820,8 +870,18 @@ func findExec(args []Word) []wrapped {
 		if j > i+1 {
 			inner := append([]Word(nil), args[i+1:j]...)
 			from := make([]int, len(inner))
+			below := ""
+			if args[i].Value == "-exec" || args[i].Value == "-ok" {
+				below = foundBelow(words)
+			}
 			for k := range inner {
-				inner[k].Value = strings.ReplaceAll(inner[k].Value, "{}", Hole)
+				if inner[k].Value == "{}" && below != "" {
+					// A path find found: its one start path, or below
+					// it, reached through no link (FoundWord).
+					inner[k].Value = below + Hole
+				} else {
+					inner[k].Value = strings.ReplaceAll(inner[k].Value, "{}", Hole)
+				}
 				from[k] = i + 1 + k
 			}
 			out = append(out, wrapped{via: via, args: inner, from: from})

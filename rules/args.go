@@ -391,11 +391,12 @@ type argPlan struct {
 	// is words[first+j]; notPaths: the program's open words name no file
 	// it opens (see notPaths).
 	open, bound uint64
-	// glob and patterns are Subject.Glob and Subject.GlobPatterns.
-	glob     uint64
-	patterns []string
-	first    int
-	notPaths bool
+	// glob, patterns and found are Subject.Glob, Subject.GlobPatterns
+	// and Subject.Found.
+	glob, found uint64
+	patterns    []string
+	first       int
+	notPaths    bool
 	// pattern is the index in args of a search tool's pattern operand
 	// (see searchPattern), which names no file; -1 for none. code is that
 	// of a shell's -c code (see shellCode): code its segments stand for.
@@ -869,7 +870,14 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 				sc.holedWhole(Hole + "/" + w)
 				sc.holedSecretWhole(Hole + "/" + w)
 			} else if i > 0 && w[0] != '-' {
+				// What a find -exec command is given: the find's own
+				// segment answers for the protected paths it reaches.
+				alters := sc.alters
+				if k := pl.first + j; k < 64 && pl.found&(1<<k) != 0 {
+					sc.alters = false
+				}
 				sc.holed(w, w[:i])
+				sc.alters = alters
 			}
 			if sc.deny == nil && (i > 0 && w[0] != '-' || !OpenWord(pl.open, pl.first+j)) && !pl.bounded(j) {
 				// `cat *` beside a link to a key.

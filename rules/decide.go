@@ -363,7 +363,7 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 		e.argWords = append(append(make([]string, 0, len(s.Words)+len(s.Assigns)), s.Words...), s.Assigns...)
 	}
 	e.args = planArgs(e.argWords, s.Open, s.Bounded)
-	e.args.glob, e.args.patterns = s.Glob, s.GlobPatterns
+	e.args.glob, e.args.patterns, e.args.found = s.Glob, s.GlobPatterns, s.Found
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
 		// Only an allow rule that spells out what runs it is written
@@ -483,7 +483,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		// A workspace write: its class is Workspace (mode auto runs it).
 		// In modes chat and bypass the class decides nothing, but the
 		// audit record and guardsh check report it.
-		if ok, why := p.writesOnlyWorkspace(s.Words, ctx, globWords(s), s.Bounded); ok {
+		if ok, why := p.writesOnlyWorkspace(s.Words, ctx, globWords(s), s.Bounded, s.Found); ok {
 			if e.runsAt < 0 {
 				j.class, j.why = Workspace, why
 			}

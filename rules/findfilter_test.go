@@ -245,3 +245,51 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 		t.Errorf("bash <(…): %v (%s), want no protected path", v.Decision, v.Reason)
 	}
 }
+
+// find -exec rm -rf {} + of names is what -delete of them is: in mode
+// auto a workspace write (the find and the rm it runs), and what find
+// gives the rm lies below its start path (a new user's `find pypkg -type d
+// -name __pycache__ -exec rm -rf {} +` asked twice: for the find, and for
+// `rm -rf {}` as if {} could be /).
+func TestFindExecRemove(t *testing.T) {
+	ctx := testContext(t, Auto)
+	ws := ctx.Workspace
+	for _, d := range []string{ws + "/.git/hooks", ws + "/src/__pycache__"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := mustParse(t, "mode: auto\n")
+	for _, tc := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"find", ".", "-type", "d", "-name", "__pycache__", "-exec", "rm", "-rf", "{}", "+"}, Allow},
+		{[]string{"find", "src", "-name", "*.pyc", "-exec", "rm", "-f", "{}", ";"}, Allow},
+		{[]string{"find", ".", "-name", "hooks", "-exec", "rm", "-rf", "{}", "+"}, Ask},
+		{[]string{"find", ".", "-exec", "rm", "-rf", "{}", "+"}, Ask},
+		{[]string{"find", ".", "-name", "x", "-exec", "rm", "-rf", "{}", "/", "+"}, Ask},
+		{[]string{"find", ".", "-name", "x", "-exec", "sh", "-c", "rm {}", ";"}, Ask},
+	} {
+		if v := p.Decide(exec(tc.words...), ctx); v.Decision != tc.want {
+			t.Errorf("%q: %v (%s), want %v", tc.words, v.Decision, v.Reason, tc.want)
+		}
+	}
+	// The rm find runs: a path below the start path (Subject.Found).
+	for _, tc := range []struct {
+		word string
+		want Decision
+	}{
+		{"./" + Hole, Allow},
+		{"src/" + Hole, Allow},
+		{ws + "/" + Hole, Ask}, // the workspace's top itself, found first
+		{"/" + Hole, Ask},
+		{".git/" + Hole, Ask},
+	} {
+		s := exec("rm", "-rf", tc.word)
+		s.Found = 1 << 2
+		if v := p.Decide(s, ctx); v.Decision != tc.want {
+			t.Errorf("rm -rf %q of find: %v (%s), want %v", tc.word, v.Decision, v.Reason, tc.want)
+		}
+	}
+}

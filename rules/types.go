@@ -74,6 +74,13 @@ type Subject struct {
 	// "*" for another glob (an extglob), whose names may be any; "" for
 	// the other words.
 	GlobPatterns []string
+	// Found has bit i set when Words[i] is a path find gives an -exec or
+	// -ok command (interp.FoundWord): its literal part is find's start
+	// path and a "/", the run-time part what lies below, reached through
+	// no link and holding no "..", or nothing (the start path itself). The
+	// find segment answers for the protected paths such a command reaches
+	// (an altering walk and its names). Only bits below 64.
+	Found uint64
 }
 
 // OpenWord reports whether Words[i] of a subject with Open bits open is

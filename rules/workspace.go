@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/guardsh/guardsh/internal/findexpr"
 	"github.com/guardsh/guardsh/internal/fsview"
 )
 
@@ -184,14 +185,18 @@ func findStarts(args []string) (starts []string, ok bool) {
 		}
 		starts = append(starts, a)
 	}
-	for _, a := range args[i:] {
-		switch a {
+	for k := i; k < len(args); k++ {
+		switch a := args[k]; a {
 		case "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-files0-from",
 			// "--" ends find's options, and a start path follows it
 			// (attack run 70: `find -- ../.. -delete` was read as
 			// find . -delete); BSD find's -f names one too.
 			"--", "-f":
 			return nil, false
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// The command's own words (`-exec rm -f {} +`: a new CI
+			// user's find was refused for rm's -f).
+			k = findexpr.ExecEnd(args, k+1)
 		}
 	}
 	if len(starts) == 0 {
@@ -208,6 +213,43 @@ func backupSuffix(s string) bool {
 	return false
 }
 
+// execsOnlyRemove reports whether find's words hold -exec, -execdir, -ok
+// or -okdir actions and each runs rm, rmdir or unlink given only options
+// and "{}" (`-exec rm -rf {} +`): as -delete, it removes what the find
+// takes (and, recursive, what that holds), which writesOnlyWorkspace
+// decides as it does -delete.
+func execsOnlyRemove(words []string) bool {
+	seen := false
+	for i := 1; i < len(words); i++ {
+		switch words[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := findexpr.ExecEnd(words, i+1)
+		cmd := words[i+1 : j]
+		if len(cmd) < 2 {
+			return false
+		}
+		switch cmd[0] {
+		case "rm", "rmdir", "unlink", "/bin/rm", "/usr/bin/rm":
+		default:
+			return false
+		}
+		for _, w := range cmd[1:] {
+			if w != "{}" && (!strings.HasPrefix(w, "-") || w == "-" || w == "--" || strings.Contains(w, Hole)) {
+				return false
+			}
+		}
+		if !slices.Contains(cmd[1:], "{}") {
+			return false
+		}
+		seen = true
+		i = j
+	}
+	return seen
+}
+
 // writerOptions are a workspace writer's short options: flags, and those
 // whose value is the next word (a value glued to its letter, -t/dir, is
 // not read, so such a word is never taken as staying inside).
@@ -217,7 +259,8 @@ type writerOptions struct{ flags, withArg string }
 // words (git, or a workspace writer given arguments); for any other
 // command it answers false, wherever it is run.
 func checksWrites(words []string) bool {
-	if words[0] == "git" || words[0] == "mktemp" || destructiveFind(words[0], words) || killsOwnJobs(words) {
+	if words[0] == "git" || words[0] == "mktemp" || destructiveFind(words[0], words) || killsOwnJobs(words) ||
+		(words[0] == "find" || words[0] == "gfind") && execsOnlyRemove(words) {
 		return true
 	}
 	_, ok := workspaceWriters()[words[0]]
@@ -238,7 +281,7 @@ func checksWrites(words []string) bool {
 // sources, and no name that starts with "-" (an option) unless after
 // "--": `rm -rf build/*`, `rm -f ./*.log`, `rm -f -- *.log`, `cp ./*.js
 // dist/`.
-func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string, bounded uint64) (bool, string) {
+func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string, bounded, found uint64) (bool, string) {
 	if bounded != 0 {
 		// A word that holds a bounded loop variable: the segments
 		// assuming each of its values decide it (Subject.Bounded); here
@@ -254,7 +297,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		return false, "" // what Prepared.SameIn counts on
 	}
 	name := words[0]
-	if destructiveFind(name, words) && name != "bfs" {
+	if (destructiveFind(name, words) || (name == "find" || name == "gfind") && execsOnlyRemove(words)) && name != "bfs" {
 		// find -delete removes what it finds below its start paths: as
 		// rm -rf of them, inside the workspace and holding no protected
 		// path (find . -delete would take .git with it). Actions that
@@ -282,12 +325,12 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 					return false, ""
 				}
 			}
-			return true, "find -delete changes only files inside the workspace"
+			return true, "find removes only files inside the workspace"
 		}
-		if ok, _ := p.writesOnlyWorkspace(append([]string{"rm", "-rf", "--"}, starts...), ctx, globs, 0); !ok {
+		if ok, _ := p.writesOnlyWorkspace(append([]string{"rm", "-rf", "--"}, starts...), ctx, globs, 0, 0); !ok {
 			return false, ""
 		}
-		return true, "find -delete changes only files inside the workspace"
+		return true, "find removes only files inside the workspace"
 	}
 	if killsOwnJobs(words) {
 		return true, "kill signals only jobs this command started (%N)"
@@ -303,7 +346,7 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		if dir {
 			maker = "mkdir"
 		}
-		if ok, why := p.writesOnlyWorkspace([]string{maker, "--", target}, ctx, globs, 0); ok {
+		if ok, why := p.writesOnlyWorkspace([]string{maker, "--", target}, ctx, globs, 0, 0); ok {
 			return true, strings.Replace(why, maker, "mktemp", 1)
 		}
 		return false, ""
@@ -402,6 +445,30 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			continue
 		}
 		if targets[i+1] && !strings.Contains(w, Hole) {
+			operands++
+			continue
+		}
+		if i+1 < 64 && found&(1<<(i+1)) != 0 && (name == "rm" || name == "rmdir" || name == "unlink") {
+			// What find gives `-exec rm -rf {} +`: its start path or
+			// below, through no link (Subject.Found), which rm removes
+			// as it is (a link itself, not where it leads). The find
+			// segment answers for the protected paths it reaches; here
+			// the start path must lie in the workspace or a temp
+			// directory, strictly unless it is "." (which rm refuses),
+			// and be no protected path itself.
+			start := strings.TrimSuffix(w[:len(w)-len(Hole)], "/")
+			if start == "" {
+				start = "/"
+			}
+			ps := newPathSubject(start, ctx)
+			dotted := start == "." || strings.HasSuffix(start, "/.")
+			if ctx.CwdUnknown && !strings.HasPrefix(start, "/") || !ps.static || x.protectedBy(ps) != "" ||
+				!x.insideWorkspace(ps.resolved, !dotted || !slices.Contains(x.wsDirs, ps.resolved)) {
+				return false, ""
+			}
+			if !slices.Contains(x.wsDirs, ps.resolved) && !inAny(x.wsDirs, ps.resolved) {
+				temp = true
+			}
 			operands++
 			continue
 		}
