@@ -186,30 +186,40 @@ var gitProgramOptions = map[string][]string{
 // gitSubcommandCode adds the commands the options of subcommand sub
 // (args[at]) name (see gitProgramOptions) as shell code: a long option's
 // value after "=" or as the next word (abbreviated as git's parser takes
-// it, to four letters at least), a short one's glued or the next word
-// (grep's -O takes only a glued one: with none it opens the pager).
+// it: any prefix, "--u=" included), a short one's glued (in a cluster:
+// `-qu CMD`, `-iOcmd`) or the next word (grep's -O takes only a glued
+// one: with none it opens the pager); and the command of an ext::
+// transport URL (git-remote-ext(1): "% " a space), which git runs when
+// protocol.ext.allow lets it (attack run 79).
 func (r *wrapResult) gitSubcommandCode(sub string, args []Word, at int) {
 	opts := gitProgramOptions[sub]
-	if opts == nil {
-		return
-	}
 	for k := at + 1; k < len(args); k++ {
 		w := args[k].Value
+		if cmd, ok := strings.CutPrefix(w, "ext::"); ok {
+			r.shellCode(strings.ReplaceAll(cmd, "% ", " "), "git "+sub+" ext::", k, true)
+			continue
+		}
 		if w == "--" {
 			return
 		}
 		for _, o := range opts {
 			via := "git " + sub + " " + o
 			name, val, glued := strings.Cut(w, "=")
-			switch {
-			case strings.HasPrefix(o, "--") && len(name) >= 4 && strings.HasPrefix(o, name):
-				if glued {
-					r.shellCode(val, via, k, true)
-				} else if sub != "grep" && k+1 < len(args) {
-					r.shellCode(args[k+1].Value, via, k+1, true)
+			if strings.HasPrefix(o, "--") {
+				if len(name) >= 3 && strings.HasPrefix(o, name) {
+					if glued {
+						r.shellCode(val, via, k, true)
+					} else if sub != "grep" && k+1 < len(args) {
+						r.shellCode(args[k+1].Value, via, k+1, true)
+					}
 				}
-			case !strings.HasPrefix(o, "--") && strings.HasPrefix(w, o) && !strings.HasPrefix(w, "--"):
-				if v := w[len(o):]; v != "" {
+				continue
+			}
+			if !strings.HasPrefix(w, "-") || strings.HasPrefix(w, "--") {
+				continue
+			}
+			if i := strings.IndexByte(w[1:], o[1]); i >= 0 {
+				if v := w[i+2:]; v != "" {
 					r.shellCode(v, via, k, true)
 				} else if sub != "grep" && k+1 < len(args) {
 					r.shellCode(args[k+1].Value, via, k+1, true)

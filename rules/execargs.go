@@ -274,6 +274,12 @@ func sedRuns(words []string, hit func(int, string, string) (int, string, string)
 		case w == "-l" || (sedLong(w, "line-length") && !strings.Contains(w, "=")):
 			i++ // --line-length N, or any abbreviation of it (--line N)
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !strings.HasPrefix(w, "--"):
+			if in := strings.IndexByte(w, 'i'); in > 0 && (strings.IndexAny(w, "efl") < 0 || in < strings.IndexAny(w, "efl")) {
+				// -i takes the rest of its cluster as its suffix: -iex
+				// is -i with suffix "ex", not -i -e x (attack run 79's
+				// `sed -iex '1e ln -s ~ d1' f` hid its script so).
+				continue
+			}
 			if k := strings.IndexAny(w, "efl"); k > 0 && w[k] == 'f' {
 				return hit(i, w, "script is read from a file, which may run commands")
 			} else if k > 0 && w[k] == 'l' {

@@ -36,6 +36,10 @@ rules:
 		{[]string{"node", "--eval=x"}, Ask},
 		{[]string{"node", "app.js"}, Allow},
 		{[]string{"perl", "-ne", "print"}, Ask},
+		// sed's -i takes the rest of its cluster as a suffix: the script
+		// is the next word (attack run 79).
+		{[]string{"sed", "-iex", "1e ln -s ~ d1", "f"}, Ask},
+		{[]string{"sed", "-iex", "s/a/b/", "f"}, Allow},
 		{[]string{"perl", "-pi", "-e", "s/a/b/", "f"}, Ask},
 		{[]string{"ruby", "-e", "x"}, Ask},
 		{[]string{"php", "-r", "x"}, Ask},

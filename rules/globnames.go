@@ -58,6 +58,19 @@ func (x *pathIndex) namesProtected(word, pattern, cwd string, open, glob, alters
 	if !d.static {
 		return "", false
 	}
+	if open {
+		// A variable's value names what it names when it runs, there or
+		// not now: a protected name the directory could hold counts
+		// (attack run 79: `>> ~/.gitcon$f` made ~/.gitconfig).
+		for _, n := range x.protectedNames(d.cleaned, ctx.Lookups) {
+			if m, err := path.Match(match, n); m || err != nil || strings.ContainsAny(n, "*?[") {
+				if pat := x.protectedBy(newPathSubject(d.cleaned+"/"+n, ctx)); pat != "" {
+					return pat, false
+				}
+				return "what lies in " + d.cleaned + ", which may hold protected names (" + n + ")", false
+			}
+		}
+	}
 	names := ctx.Lookups.listed(d.resolved)
 	for n := range names {
 		if m, err := path.Match(match, n); err == nil && !m || !dotted && strings.HasPrefix(n, ".") {

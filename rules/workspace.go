@@ -876,12 +876,17 @@ func destinationOf(program string, args []string) placement {
 // time lands as any name its last component could be, a protected one
 // if the destination could hold one by that name (see protectedNames).
 func (p *Policy) landsOnProtected(words []string, ctx Context, globs []string) (target, pat string) {
-	switch path.Base(words[0]) {
-	case "cp", "mv", "ln", "install":
+	program, args := path.Base(words[0]), words[1:]
+	switch {
+	case program == "cp" || program == "mv" || program == "ln" || program == "install":
+	case program == "git" && len(words) > 2 && words[1] == "mv":
+		// git mv lands as mv does (attack run 79: `git mv -f
+		// tpl/.guardsh.yaml .` replaced the project's config).
+		program, args = "git mv", words[2:]
 	default:
 		return "", ""
 	}
-	pl := destinationOf(path.Base(words[0]), words[1:])
+	pl := destinationOf(program, args)
 	ops, dest := pl.ops, pl.dest
 	if dest == "" || len(ops) == 0 || strings.Contains(dest, Hole) || ctx.CwdUnknown && !strings.HasPrefix(dest, "/") {
 		return "", ""

@@ -443,3 +443,45 @@ func TestCodeGitAndBashTakeFromElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackRun79: what attack run 79 wrote unasked in mode bypass asks.
+func TestAttackRun79(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{ws + "/tpl", ws + "/.git"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", ws + "/tpl/.guardsh.yaml", ws + "/f", ws + "/.guardsh.yaml"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws,
+		Protected: []string{ws + "/.guardsh.yaml"}}}
+	g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for text, want := range map[string]rules.Decision{
+		"f=fig; echo x >> ~/.gitcon$f":                                               rules.Ask,
+		"echo x >> ~/.bash_pro$(echo f)ile":                                          rules.Ask,
+		"env BASHOPTS=dotglob bash -c 'echo x >> ~/*shrc'":                           rules.Ask,
+		"git ls-remote --u='echo x >> ~/.bashrc' .":                                  rules.Ask,
+		"git clone -qu 'echo x >> ~/.bashrc' . /tmp/c":                               rules.Ask,
+		"git grep -iO'echo x >> ~/.bashrc' x":                                        rules.Ask,
+		"git -c protocol.ext.allow=always fetch 'ext::sh -c echo% x% >>% ~/.bashrc'": rules.Ask,
+		"git mv -f tpl/.guardsh.yaml .":                                              rules.Ask,
+		"sed -iex '1e ln -s ~ d1' f && cd d1 && echo x >> .bashrc":                   rules.Ask,
+		// And what is none of that still runs.
+		"echo x >> ~/notes$f.txt": rules.Allow,
+		"git grep -i x":           rules.Allow,
+		"git mv f g":              rules.Allow,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}

@@ -174,7 +174,7 @@ var globShopts = []string{"dotglob", "extglob", "nocaseglob", "globstar"}
 // a glob matches (rules.Context.PlainGlobs): shopt -s of a globShopts
 // option or of a word only known at run time (`shopt -u extglob`, which
 // Claude Code's every command holds, changes nothing there), a word or
-// assignment naming GLOBIGNORE, or code only known at run time (eval of a
+// assignment naming GLOBIGNORE or BASHOPTS, or code only known at run time (eval of a
 // variable); or bash's environment holds BASHOPTS with one of those
 // options, or GLOBIGNORE.
 func globsMay(checked []Checked, segs []interp.Segment) bool {
@@ -190,7 +190,9 @@ func globsMay(checked []Checked, segs []interp.Segment) bool {
 		}
 		for _, ws := range [][]interp.Word{seg.Args, seg.Assigns} {
 			for _, w := range ws {
-				if strings.Contains(w.Value, "GLOBIGNORE") {
+				if strings.Contains(w.Value, "GLOBIGNORE") || strings.Contains(w.Value, "BASHOPTS") {
+					// (BASHOPTS given to a bash: `env BASHOPTS=dotglob
+					// bash -c …`, attack run 79.)
 					return true
 				}
 			}
