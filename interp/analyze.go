@@ -897,6 +897,9 @@ type frame struct {
 	// text as written: pos and text map the blanks away.
 	blanks  []int
 	written string
+	// elsewhere: the code runs in a directory other than the shell's,
+	// which a wrapper chose (see Segment.Elsewhere).
+	elsewhere bool
 }
 
 // runsCode reports whether n holds a prompt expansion or a locale
@@ -1375,6 +1378,7 @@ func (a *analyzer) failErr(f *frame, p syntax.Pos, err error) {
 
 // emit appends a segment and what the cwd rule needs to know about it.
 func (a *analyzer) emit(s Segment, f *frame) {
+	s.Elsewhere = s.Elsewhere || f.elsewhere
 	if a.assuming != "" {
 		s.Assumed = a.assuming
 	}

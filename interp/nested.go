@@ -366,6 +366,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	}
 	for _, inner := range r.cmds {
 		cf := f.child(inner.via)
+		cf.elsewhere = cf.elsewhere || inner.via == "find -execdir" || inner.via == "find -okdir" || changesDir(base, args, inner.from)
 		in := Segment{Kind: Exec, Args: inner.args, Line: seg.Line, Col: seg.Col, Via: cf.via}
 		in.Assigns = append(append([]Word(nil), seg.Assigns...), inner.assigns...)
 		if len(in.Assigns) == 0 {
@@ -967,6 +968,42 @@ func readsOtherInput(s *syntax.Stmt) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// dirOptions are the options of wrappers that run their command in
+// another directory (env(1) --chdir, sudo(8) --chdir, nsenter(1) --wd and
+// --wdns, unshare(1) --wd).
+var dirOptions = map[string][]string{
+	"env": {"-C", "--chdir"}, "sudo": {"-D", "--chdir"}, "nsenter": {"-w", "--wd", "-W", "--wdns"},
+	"unshare": {"-w", "--wd"},
+}
+
+// changesDir reports whether wrapper base's args, before the first of
+// the words its command came from (from), hold an option that runs it
+// elsewhere: the option itself, its long form with a value or an
+// abbreviation of it, or its letter in a cluster of short options.
+func changesDir(base string, args []Word, from []int) bool {
+	opts := dirOptions[base]
+	if opts == nil {
+		return false
+	}
+	end := len(args)
+	if len(from) > 0 {
+		end = min(end, from[0])
+	}
+	for _, w := range args[1:end] {
+		v := w.Value
+		for _, o := range opts {
+			name, _, _ := strings.Cut(v, "=")
+			switch {
+			case strings.HasPrefix(o, "--") && len(name) > 3 && strings.HasPrefix(o, name):
+				return true
+			case !strings.HasPrefix(o, "--") && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v[1:], o[1]) >= 0:
+				return true
+			}
+		}
 	}
 	return false
 }

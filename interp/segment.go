@@ -124,6 +124,12 @@ type Segment struct {
 	// is in the right side of `cd DIR && …`, so it never runs where a
 	// failed cd would have left it.
 	AfterCd int `json:"after_cd,omitempty"`
+	// Elsewhere says the segment runs in a directory a wrapper chose, not
+	// the shell's: env -C, sudo -D, nsenter -w, unshare -w, find -execdir
+	// (attack run 79 wrote ~/.bashrc through `env -C .. sed -i …
+	// .bashrc` in mode bypass). Its relative paths lead where no one
+	// knows.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 	// ReadsScript says the segment runs a program in a shell that reads
 	// its script from standard input (`bash <<EOF`, `bash < FILE`,
 	// `… | sh`) with no input of its own: the program may read the rest

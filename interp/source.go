@@ -48,7 +48,7 @@ type SourceCache interface {
 
 // sourceFormat names the encoding of a cached analysis; a change to the
 // analysis or to Segment bumps it, so old entries are never read.
-const sourceFormat = "guardsh-source-v6"
+const sourceFormat = "guardsh-source-v7"
 
 // sourcedFile is one file's analysis, as cached.
 type sourcedFile struct {

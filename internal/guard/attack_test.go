@@ -475,6 +475,12 @@ func TestAttackRun79(t *testing.T) {
 		"git -c protocol.ext.allow=always fetch 'ext::sh -c echo% x% >>% ~/.bashrc'": rules.Ask,
 		"git mv -f tpl/.guardsh.yaml .":                                              rules.Ask,
 		"sed -iex '1e ln -s ~ d1' f && cd d1 && echo x >> .bashrc":                   rules.Ask,
+		// Wrappers that run their command elsewhere.
+		"env -C tpl sed -i s/a/b/ ../.guardsh.yaml":                   rules.Ask,
+		"env --chdir=.. sed -i s/a/b/ .bashrc":                        rules.Ask,
+		"unshare --wd .. sed -i s/x/y/ .bashrc":                       rules.Ask,
+		"find . -name f -execdir sh -c 'echo x >> ../../.bashrc' \\;": rules.Ask,
+		"env -C tpl ls": rules.Allow,
 		// And what is none of that still runs.
 		"echo x >> ~/notes$f.txt": rules.Allow,
 		"git grep -i x":           rules.Allow,

@@ -306,6 +306,16 @@ func (g *Guard) Decide(segs []interp.Segment) Outcome {
 		case each != nil:
 			segDirs = each[i]
 		}
+		if seg.Elsewhere {
+			// A wrapper runs it in a directory of its choosing (env
+			// -C, find -execdir): its relative paths lead where no one
+			// knows, a redirection's as a name in a directory only known
+			// at run time.
+			sctx.CwdUnknown, segDirs = true, []string{ctx.Cwd}
+			if seg.Kind != interp.Exec && len(seg.Args) == 1 && !strings.HasPrefix(seg.Args[0].Value, "/") && !strings.HasPrefix(seg.Args[0].Value, interp.Hole) {
+				seg.Args = []interp.Word{{Value: interp.Hole + "/" + seg.Args[0].Value, Source: seg.Args[0].Source}}
+			}
+		}
 		if dirs, dynamic := gitCDirs(seg, segDirs); dynamic {
 			// git -C DIR: git resolves a path option (-f FILE,
 			// --output=FILE) from there, not from the shell's directory
