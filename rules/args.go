@@ -355,6 +355,10 @@ type argScan struct {
 	nameGlobs []nameGlob
 	// find: argPlan.find, the names a find's actions are limited to.
 	find *findFilter
+	// plainGlob: the word being checked is a glob (Subject.Glob) that
+	// matches as bash's (Context.PlainGlobs), whose names namesProtected
+	// looked at one by one.
+	plainGlob bool
 	// procDepth counts the checks under way of a path a link into /proc
 	// led to (see check).
 	procDepth int
@@ -873,11 +877,13 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 				// What a find -exec command is given: the find's own
 				// segment answers for the protected paths it reaches.
 				alters := sc.alters
-				if k := pl.first + j; k < 64 && pl.found&(1<<k) != 0 {
+				k := pl.first + j
+				if k < 64 && pl.found&(1<<k) != 0 {
 					sc.alters = false
 				}
+				sc.plainGlob = ctx.PlainGlobs && k < 64 && pl.glob&(1<<k) != 0 && !strings.Contains(w[:strings.LastIndexByte(w, '/')+1], Hole)
 				sc.holed(w, w[:i])
-				sc.alters = alters
+				sc.alters, sc.plainGlob = alters, false
 			}
 			if sc.deny == nil && (i > 0 && w[0] != '-' || !OpenWord(pl.open, pl.first+j)) && !pl.bounded(j) {
 				// `cat *` beside a link to a key.
@@ -1289,7 +1295,7 @@ func (sc *argScan) literalProtected(word, p string) {
 		sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(word, Hole, "…"), sc.home), via: pat}
 		return
 	}
-	if sc.alters && (sc.x.protectedUnder(p) || resolved != p && sc.x.protectedUnder(resolved)) {
+	if sc.alters && !sc.plainGlob && (sc.x.protectedUnder(p) || resolved != p && sc.x.protectedUnder(resolved)) {
 		// What a walk that changes all it finds is given below p (`rm
 		// -rf ~/.local/*`, `rm -rf ~/.local/$X`) may hold a protected
 		// path (attack run 74: the audit log, in mode bypass).

@@ -240,6 +240,32 @@ func TestRunTimeNamesOfProtectedFiles(t *testing.T) {
 	if v := p.Decide(bracket, ctx); v.Decision != Ask {
 		t.Errorf("pip install .[g]it: %v (%s), want ask", v.Decision, v.Reason)
 	}
+	// A glob that matches none of the names a directory holding the
+	// audit log's holds removes nothing protected (a new CI user's `rm -rf
+	// "$RUNNER_TEMP"/*.tgz` with the log in $RUNNER_TEMP/guardsh); one that
+	// matches the log's directory does.
+	if v := p.Decide(globbed(exec("rm", "-rf", home+"/.local/state/"+Hole+".tgz")), ctx); v.Decision != Allow {
+		t.Errorf("rm -rf STATE/*.tgz: %v (%s), want it to run", v.Decision, v.Reason)
+	}
+	if v := p.Decide(globbed(exec("rm", "-rf", home+"/.local/state/"+Hole)), ctx); v.Decision != Ask {
+		t.Errorf("rm -rf STATE/*: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	// A protected path that is not there is not held (`rm -rf ~/.cache`
+	// asked for an LLM cache guardsh never made).
+	withCache := ctx
+	withCache.Protected = append([]string{home + "/.cache/guardsh/llm", home + "/.cache/guardsh/llm/*"}, ctx.Protected...)
+	if err := os.MkdirAll(home+"/.cache/pip", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(exec("rm", "-rf", home+"/.cache"), withCache); v.Decision != Allow {
+		t.Errorf("rm -rf ~/.cache without guardsh's cache: %v (%s), want it to run", v.Decision, v.Reason)
+	}
+	if err := os.MkdirAll(home+"/.cache/guardsh/llm", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(exec("rm", "-rf", home+"/.cache"), withCache); v.Decision != Ask {
+		t.Errorf("rm -rf ~/.cache with guardsh's cache: %v (%s), want ask", v.Decision, v.Reason)
+	}
 	// A process substitution's name (/dev/fd/N) is no glob.
 	if v := p.Decide(exec("bash", Hole, "-X"), ctx); v.Protected != "" {
 		t.Errorf("bash <(…): %v (%s), want no protected path", v.Decision, v.Reason)

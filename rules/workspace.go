@@ -1072,6 +1072,17 @@ func (x *pathIndex) protectedHeld(dir string, lk *Lookups) string {
 			lit = lit[:i]
 		}
 		if lit != "" && strings.HasPrefix(lit, prefix) {
+			// Held only when there: what does not exist is neither
+			// removed nor moved (a new CI user's `rm -rf ~/.cache` asked
+			// for guardsh's LLM cache, never made). For a pattern, the
+			// directory of its literal part.
+			there := lit
+			if lit != g.pat {
+				there = path.Dir(lit + "x")
+			}
+			if _, err := lk.lstat(strings.TrimSuffix(there, "/")); err != nil && os.IsNotExist(err) {
+				continue
+			}
 			return g.pat
 		}
 		if lit == "" && strings.Contains(g.pat, "/.git/") {
