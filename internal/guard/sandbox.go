@@ -247,7 +247,7 @@ func (g *Guard) askNestedRepos(o *Outcome, cwds []string, cwdUnknown bool) {
 		}
 		why := ""
 		if cwdUnknown {
-			why = "git runs in a directory only known at run time, whose repository's config and hooks may be of a command's making"
+			why = "git runs where a cd leads that is not there now or only known at run time, in a repository whose config and hooks may be of a command's making (a clone, git init)"
 		}
 		if why == "" && dropsSafety() {
 			why = "the command runs git without the safe.bareRepository=explicit guardsh gives it (env -i, env -u GIT_CONFIG_PARAMETERS, exec -c, unset), so git may take a directory of the workspace for a bare repository and run its config"
