@@ -46,6 +46,14 @@ func keyMatches(key string, pats []string) bool {
 // include.path) and --config-env (a value from the environment) as
 // unknown.
 func unwrapGit(args []Word) (r wrapResult) {
+	// git runs what its options name from the top of its work tree (a
+	// `!` alias sees GIT_PREFIX: attack run 79's `cd src && git -c
+	// alias.x='!echo … >> ../.bashrc' x`): where that is, no one knows.
+	defer func() {
+		for k := range r.code {
+			r.code[k].elsewhere = true
+		}
+	}()
 	opts, i, ok := getopt(args, 1, &gitGlobal)
 	if !ok {
 		r.unknown = true

@@ -359,7 +359,14 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	}
 	markRunsCode(r.unknown)
 	for _, c := range r.code {
-		a.nested(c.text, c.via, offs[min(c.from, len(offs)-1)], f, false, c.posix)
+		cf := f
+		c.elsewhere = c.elsewhere || changesDir(base, args, []int{c.from})
+		if c.elsewhere && !f.elsewhere {
+			cp := *f
+			cp.elsewhere = true
+			cf = &cp
+		}
+		a.nested(c.text, c.via, offs[min(c.from, len(offs)-1)], cf, false, c.posix)
 	}
 	if r.stdin {
 		markRunsCode(a.stdinCode(base, s, f, false))
@@ -976,8 +983,8 @@ func readsOtherInput(s *syntax.Stmt) bool {
 // another directory (env(1) --chdir, sudo(8) --chdir, nsenter(1) --wd and
 // --wdns, unshare(1) --wd).
 var dirOptions = map[string][]string{
-	"env": {"-C", "--chdir"}, "sudo": {"-D", "--chdir"}, "nsenter": {"-w", "--wd", "-W", "--wdns"},
-	"unshare": {"-w", "--wd"},
+	"env": {"-C", "--chdir"}, "sudo": {"-D", "--chdir", "-i", "--login"}, "nsenter": {"-w", "--wd", "-W", "--wdns"},
+	"unshare": {"-w", "--wd"}, "su": {"-l", "--login"}, "runuser": {"-l", "--login"},
 }
 
 // changesDir reports whether wrapper base's args, before the first of
@@ -993,8 +1000,22 @@ func changesDir(base string, args []Word, from []int) bool {
 	if len(from) > 0 {
 		end = min(end, from[0])
 	}
+	if base == "env" {
+		// -S "-C DIR cmd": the split string's words came from one word,
+		// which the command's own may share (attack run 80).
+		for k, w := range args[1:] {
+			v := w.Value
+			split := strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--s") || k > 0 && (args[k].Value == "-S" || strings.HasPrefix(args[k].Value, "--s"))
+			if split && (strings.Contains(v, "-C") || strings.Contains(v, "--ch")) {
+				return true
+			}
+		}
+	}
 	for _, w := range args[1:end] {
 		v := w.Value
+		if v == "-" && (base == "su" || base == "runuser") {
+			return true // a login shell: the user's home
+		}
 		for _, o := range opts {
 			name, _, _ := strings.Cut(v, "=")
 			switch {

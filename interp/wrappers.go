@@ -22,6 +22,9 @@ type codeText struct {
 	via   string
 	from  int  // index in argv of the word that holds it
 	posix bool // run by sh (dash), not by the user's shell
+	// elsewhere: it runs in a directory of the program's choosing (git
+	// runs an alias, a hook, a pager at its work tree's top).
+	elsewhere bool
 }
 
 // wrapResult is what a program runs besides itself.

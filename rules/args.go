@@ -834,6 +834,20 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		}
 		if i := strings.Index(w, Hole); i >= 0 {
 			if sc.protect && sc.protected == nil && !pl.notPaths && w[0] != '-' {
+				// What follows a glob's component may be a protected
+				// path's tail wherever that component leads (`.[.]`
+				// matches ".." once globskipdots is off: attack run 80's
+				// `>> src/.[.]/.git/hooks/pre-commit`). A variable's value
+				// there is the known limit of run-time words.
+				k := pl.first + j
+				isGlob := k < 64 && pl.glob&(1<<k) != 0 || k < len(pl.patterns) && pl.patterns[k] != ""
+				if tail := afterRunTime(w); tail != "" && isGlob {
+					if pat := x.protectedTail(tail); pat != "" {
+						sc.protected = &argHit{arg: tildeShown(strings.ReplaceAll(w, Hole, "…"), sc.home), via: pat}
+					}
+				}
+			}
+			if sc.protect && sc.protected == nil && !pl.notPaths && w[0] != '-' {
 				// The names it matches now (`sed -i … ~/.bash[r]c`).
 				cwd := ctx.Cwd
 				if ctx.CwdUnknown {
@@ -923,6 +937,14 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 		sc.value(w, w)
 		if i := strings.IndexByte(w, '='); i > 0 && sc.deny == nil {
 			sc.value(w, w[i+1:])
+		}
+	}
+	if pl.walker == "find" && !ctx.PlainGlobs && !pl.walksCwd && sc.deny == nil {
+		// Under nullglob a start path that is a glob matching nothing is
+		// no word: find walks the working directory (attack run 80).
+		if starts, ok := findStarts(args); ok && slices.ContainsFunc(starts, func(w string) bool { return strings.Contains(w, Hole) }) {
+			sc.walker, sc.alters = pl.walker, pl.alters
+			sc.value(".", ".")
 		}
 	}
 	if sc.walker != "" && sc.deny == nil && pl.walksCwd {

@@ -970,6 +970,13 @@ func (p *Policy) decidePath(s Subject, ctx Context, mode Mode) Verdict {
 					j.protected, j.target = pat, ps.shown
 				}
 			}
+			if tail := afterRunTime(s.Words[0]); j.protected == "" && tail != "" && (s.Glob&1 != 0 || globPattern(s, 0) != "") {
+				// A protected path's tail after a run-time component,
+				// wherever that leads (`.[.]` can be ".."; attack run 80).
+				if pat := x.protectedTail(tail); pat != "" {
+					j.protected, j.target = pat, ps.shown
+				}
+			}
 			if cwd := ctx.Cwd; j.protected == "" && !(ctx.CwdUnknown && !strings.HasPrefix(s.Words[0], "/")) {
 				// A name it matches now (`>> ~/.bashr*`: attack run 77).
 				if pat, _ := x.namesProtected(s.Words[0], globPattern(s, 0), cwd, OpenWord(s.Open, 0), s.Glob&1 != 0, false, ctx); pat != "" {

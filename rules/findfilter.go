@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/findexpr"
@@ -84,11 +85,15 @@ func findFilterOf(words []string) (f findFilter, ok bool) {
 		case "-delete":
 			acting = true
 		default:
-			if strings.Contains(w, Hole) {
-				return findFilter{}, false
-			}
 			i += findexpr.Values(w)
 		}
+	}
+	// A word only known at run time, or a glob, anywhere (a test's value
+	// included) may be several words, or none under nullglob, and the
+	// expression another than it reads (attack run 80: `-path src/zz*
+	// -name -o -name pre-commit`).
+	if slices.ContainsFunc(words[1:], func(w string) bool { return strings.Contains(w, Hole) }) {
+		return findFilter{}, false
 	}
 	return f, len(f.names) > 0
 }

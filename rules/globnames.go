@@ -96,3 +96,17 @@ func globPattern(s Subject, i int) string {
 	}
 	return ""
 }
+
+// afterRunTime returns what follows the last component of path word that
+// holds a run-time part (a Hole), "" when that is the last component.
+func afterRunTime(word string) string {
+	h := strings.LastIndex(word, Hole)
+	if h < 0 {
+		return ""
+	}
+	slash := strings.IndexByte(word[h:], '/')
+	if slash < 0 {
+		return ""
+	}
+	return strings.TrimLeft(word[h+slash:], "/")
+}

@@ -303,7 +303,11 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 		// path (find . -delete would take .git with it). Actions that
 		// write a file it names (-fprint …) are no workspace write.
 		starts, ok := findStarts(words[1:])
-		if !ok || slices.ContainsFunc(starts, func(w string) bool { return strings.HasPrefix(w, Hole) }) {
+		if !ok || slices.ContainsFunc(starts, func(w string) bool {
+			// A glob start path may be no word at all under nullglob:
+			// find then walks the working directory (attack run 80).
+			return strings.HasPrefix(w, Hole) || !ctx.PlainGlobs && strings.Contains(w, Hole)
+		}) {
 			// A start path that begins with a glob or a run-time part
 			// may be an option of find's once expanded (attack run 72:
 			// `find * -delete` beside files named -files0-from and list

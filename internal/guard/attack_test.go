@@ -491,3 +491,44 @@ func TestAttackRun79(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackRun80: what attack run 80 wrote or removed unasked asks.
+func TestAttackRun80(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{ws + "/src", ws + "/.git/hooks", ws + "/sub/.git/hooks"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", ws + "/.git/hooks/pre-commit", ws + "/sub/.git/hooks/pre-commit", ws + "/.guardsh.yaml"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("BASHOPTS", "")
+	for _, mode := range []rules.Mode{rules.Auto, rules.Bypass} {
+		p, err := rules.Parse([]byte("mode: "+string(mode)+"\n"), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws,
+			Protected: []string{ws + "/.guardsh.yaml"}, TempDirs: []string{"/tmp"}}}
+		g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+		for text, want := range map[string]rules.Decision{
+			"shopt -s nullglob; find src/*.pyc -name pre-commit -delete":                         rules.Ask,
+			"shopt -s nullglob; find . -path src/zz* -name -o -name pre-commit -exec rm -f {} +": rules.Ask,
+			"shopt -u globskipdots; echo x >> src/.[.]/.git/hooks/pre-commit":                    rules.Ask,
+			"cd src && git -c alias.zz='!echo x >> ../.bashrc' zz":                               rules.Ask,
+			"git -C .. -c alias.zz='!echo x >> .bashrc' zz":                                      rules.Ask,
+			"runuser -l root -c 'echo x >> .bashrc'":                                             rules.Ask,
+			"env -S '-C .. sed -i s/a/b/ .bashrc'":                                               rules.Ask,
+			"find . -name '*.pyc' -delete":                                                       rules.Allow,
+			"find . -type d -name __pycache__ -exec rm -rf {} +":                                 rules.Allow,
+		} {
+			if o := g.Evaluate(text); o.Decision != want {
+				t.Errorf("mode %s: %s: %s, want %s", mode, text, o.Decision, want)
+			}
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (g *Guard) MakesLinks(o Outcome) {
 
 // globShopts are the shopt options that change what a glob matches
 // (bash(1) Pathname Expansion).
-var globShopts = []string{"dotglob", "extglob", "nocaseglob", "globstar"}
+var globShopts = []string{"dotglob", "extglob", "nocaseglob", "globstar", "nullglob"}
 
 // globsMay reports whether a segment of segs (or checked) may change how
 // a glob matches (rules.Context.PlainGlobs): shopt -s of a globShopts
@@ -200,7 +200,7 @@ func globsMay(checked []Checked, segs []interp.Segment) bool {
 		if len(seg.Args) == 0 || seg.Args[0].Value != "shopt" {
 			return false
 		}
-		sets, named := false, false
+		sets, unsets, named, skipdots := false, false, false, false
 		for _, w := range seg.Args[1:] {
 			v := w.Value
 			switch {
@@ -208,11 +208,17 @@ func globsMay(checked []Checked, segs []interp.Segment) bool {
 				return true
 			case strings.HasPrefix(v, "-") && strings.Contains(v, "s"):
 				sets = true
+			case strings.HasPrefix(v, "-") && strings.Contains(v, "u"):
+				unsets = true
 			case slices.Contains(globShopts, v):
 				named = true
+			case v == "globskipdots":
+				skipdots = true
 			}
 		}
-		return sets && named
+		// (shopt -u globskipdots lets `.?` and `.[.]` match "..":
+		// attack run 80.)
+		return sets && named || unsets && skipdots
 	}
 	for _, c := range checked {
 		if may(c.Segment) {
