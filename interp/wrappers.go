@@ -842,11 +842,16 @@ func foundBelow(words []string) string {
 }
 
 // FoundWord reports whether w is a path find gives an -exec or -ok
-// command ("{}" as written): its start path and below, through no link
+// command ("{}" as written, quoted or not): its start path and below, through no link
 // (see foundBelow). The find segment itself answers for which protected
 // paths such a command reaches (rules: an altering walk, its names).
 func FoundWord(w Word) bool {
-	return w.Source == "{}" && strings.HasSuffix(w.Value, "/"+Hole)
+	switch w.Source {
+	case "{}", "'{}'", `"{}"`, `\{\}`, `\{}`:
+		// (Quoted, as many write it: find sees "{}" all the same.)
+		return strings.HasSuffix(w.Value, "/"+Hole)
+	}
+	return false
 }
 
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
