@@ -525,6 +525,8 @@ func TestAttackRun80(t *testing.T) {
 			"env -S '-C .. sed -i s/a/b/ .bashrc'":                                               rules.Ask,
 			"find . -name '*.pyc' -delete":                                                       rules.Allow,
 			"find . -type d -name __pycache__ -exec rm -rf {} +":                                 rules.Allow,
+			"find . -name '*.pyc' -exec rm -f '{}' +":                                            rules.Allow,
+			"find . -name '*.pyc' -exec rm -f \\{\\} \\;":                                        rules.Allow,
 		} {
 			if o := g.Evaluate(text); o.Decision != want {
 				t.Errorf("mode %s: %s: %s, want %s", mode, text, o.Decision, want)
