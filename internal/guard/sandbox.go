@@ -583,6 +583,9 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 		}
 	}
 	spec.Kept = unique(spec.Kept)
+	if self != "" {
+		spec.Runnable = []string{self}
+	}
 	spec.Network = o.Network
 	return spec
 }

@@ -140,6 +140,18 @@ func takenBack(was, now fs.FileMode) fs.FileMode {
 	return now&was&keep | (now|was)&fs.ModeSticky
 }
 
+// wanted is the mode PutBack leaves was's path at, now its mode: as
+// takenBack has it, and for a Spec.Runnable program its owner's read and
+// execute bits as recorded given back (only those: no write, nothing for
+// others).
+func (j *Jail) wanted(was keptMode, now fs.FileMode) fs.FileMode {
+	want := takenBack(was.mode, now)
+	if j.runnable[dirID{was.dev, was.ino}] {
+		want |= was.mode & 0o500
+	}
+	return want
+}
+
 // PutBack takes away what the command added to the modes of the paths
 // keepModes recorded — the hidden paths, what hidden directories hold, the
 // writable directories and the directories above them — and gives back
@@ -185,7 +197,7 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 			continue
 		}
 		unreached := now.dir && now.mode&0o100 == 0 && now.uid == euid && euid != 0
-		if !unreached && now.uid == was.uid && now.gid == was.gid && takenBack(was.mode, now.mode) == now.mode {
+		if !unreached && now.uid == was.uid && now.gid == was.gid && j.wanted(was, now.mode) == now.mode {
 			found[was.path] = now // nothing to change
 			continue
 		}
@@ -219,7 +231,7 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 			}
 			continue
 		}
-		want := takenBack(was.mode, now.mode)
+		want := j.wanted(was, now.mode)
 		what := ""
 		var err error
 		if now.uid != was.uid || now.gid != was.gid {
@@ -231,7 +243,7 @@ func (j *Jail) PutBack(during func()) (put, less []string) {
 		if want != now.mode && what == "" {
 			what = fmt.Sprintf("%s (mode %04o, was %04o)", was.path, now.mode.Perm(), was.mode.Perm())
 		}
-		if was.mode&^now.mode&fs.ModePerm != 0 {
+		if was.mode&^want&fs.ModePerm != 0 {
 			less = append(less, fmt.Sprintf("%s (mode %04o, was %04o)", was.path, want.Perm(), was.mode.Perm()))
 		}
 		// Also for a directory made searchable above, and after a

@@ -117,3 +117,38 @@ func TestPutBackLooksOnceOpensToChange(t *testing.T) {
 		})
 	}
 }
+
+// TestPutBackRunnable: a Spec.Runnable program whose owner's read and
+// execute bits the command took away gets them back (attack run 79 made
+// guardsh's own binary unrunnable from the jail), and only those; a kept
+// file that is no such program keeps what the command took.
+func TestPutBackRunnable(t *testing.T) {
+	dir := t.TempDir()
+	bin, other := filepath.Join(dir, "guardsh"), filepath.Join(dir, "other")
+	for _, f := range []string{bin, other} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(f, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := &Jail{modes: keepModes([]string{bin, other}, nil)}
+	m, _ := lstatMode(bin)
+	j.runnable = map[dirID]bool{{m.dev, m.ino}: true}
+	for _, f := range []string{bin, other} {
+		if err := os.Chmod(f, 0o600); err != nil { // the command's change
+			t.Fatal(err)
+		}
+	}
+	j.PutBack(nil)
+	for f, want := range map[string]fs.FileMode{bin: 0o700, other: 0o600} {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %04o after the put-back, want %04o", filepath.Base(f), fi.Mode().Perm(), want)
+		}
+	}
+}

@@ -77,6 +77,11 @@ type Spec struct {
 	// the hidden paths' are (see Jail.PutBack): hidden paths that hold
 	// no secret when the jail is built (guard.Guard.Jail).
 	Kept []string `json:"kept,omitempty"`
+	// Runnable are programs among Kept whose owner's read and execute
+	// bits PutBack gives back when the command took them away: guardsh's
+	// own binary (attack run 79 made it unrunnable from the jail, and
+	// every later command failed).
+	Runnable []string `json:"runnable,omitempty"`
 	// Network lets the jail connect and bind TCP sockets (the policy
 	// allowed the network for this command).
 	Network bool `json:"network"`
@@ -151,7 +156,9 @@ type Jail struct {
 	// modes are the modes and owners of the hidden paths and of the
 	// directories above them when the jail was built (see PutBack).
 	modes []keptMode
-	quit  chan struct{}
+	// runnable are Spec.Runnable's paths as lstat(2) found them.
+	runnable map[dirID]bool
+	quit     chan struct{}
 	close sync.Once
 	used  atomic.Bool
 }
@@ -230,6 +237,14 @@ func (j *Jail) restrict(s Spec) error {
 		return err
 	}
 	j.modes = keepModes(hidden, writes)
+	for _, p := range s.Runnable {
+		if m, ok := lstatMode(p); ok && !m.link && !m.dir {
+			if j.runnable == nil {
+				j.runnable = map[dirID]bool{}
+			}
+			j.runnable[dirID{m.dev, m.ino}] = true
+		}
+	}
 	defer keepOpen(fd, heldBound())
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
