@@ -159,8 +159,8 @@ type Jail struct {
 	// runnable are Spec.Runnable's paths as lstat(2) found them.
 	runnable map[dirID]bool
 	quit     chan struct{}
-	close sync.Once
-	used  atomic.Bool
+	close    sync.Once
+	used     atomic.Bool
 }
 
 // Prepare starts, in a new goroutine, confining the OS thread that will
