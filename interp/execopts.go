@@ -250,8 +250,8 @@ func isGitBool(v string) bool {
 // subset of what the shell does): tar(1) --to-command, --use-compress-program
 // (-I), --rsh-command, --info-script and --new-volume-script (-F),
 // --checkpoint-action=exec=CMD; sort(1) --compress-program; man(1) --pager
-// (-P); rsync(1) --rsh (-e); zip(1) --unzip-command (-TT). A long option
-// may be abbreviated.
+// (-P); rsync(1) --rsh (-e); zip(1) --unzip-command (-TT); install(1)
+// --strip-program. A long option may be abbreviated.
 var execOptions = map[string]struct {
 	long  []string
 	short map[string]string // short option -> its long form
@@ -262,6 +262,8 @@ var execOptions = map[string]struct {
 	"man":   {long: []string{"pager"}, short: map[string]string{"-P": "pager"}},
 	"rsync": {long: []string{"rsh"}, short: map[string]string{"-e": "rsh"}},
 	"zip":   {long: []string{"unzip-command"}, short: map[string]string{"-TT": "unzip-command"}},
+	// install -s runs its --strip-program (attack run 79).
+	"install": {long: []string{"strip-program"}},
 }
 
 // unwrapExecOption finds the commands of execOptions in args, as shell

@@ -458,6 +458,9 @@ func TestAttackRun79(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(ws+"/st.sh", []byte("#!/bin/sh\necho x >> ~/.bashrc\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -474,6 +477,7 @@ func TestAttackRun79(t *testing.T) {
 		"git grep -iO'echo x >> ~/.bashrc' x":                                        rules.Ask,
 		"git -c protocol.ext.allow=always fetch 'ext::sh -c echo% x% >>% ~/.bashrc'": rules.Ask,
 		"git mv -f tpl/.guardsh.yaml .":                                              rules.Ask,
+		"install -s --strip-program=./st.sh f /tmp/x":                                rules.Ask,
 		"sed -iex '1e ln -s ~ d1' f && cd d1 && echo x >> .bashrc":                   rules.Ask,
 		// Wrappers that run their command elsewhere.
 		"env -C tpl sed -i s/a/b/ ../.guardsh.yaml":                   rules.Ask,
