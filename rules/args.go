@@ -668,6 +668,20 @@ func planArgs(words []string, open, bound uint64) argPlan {
 	if i := shellCode(words); i >= pl.first {
 		pl.code = i - pl.first
 	}
+	if words[0] == "find" || words[0] == "gfind" {
+		// The values of find's name and path tests are patterns, no
+		// file (a new user's `-not -path './.git/*'` was read as a
+		// write of .git).
+		for i := 1; i+1 < len(words); i++ {
+			switch words[i] {
+			case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+				if i+1 >= pl.first {
+					pl.globWords = append(pl.globWords, i+1-pl.first)
+				}
+				i++
+			}
+		}
+	}
 	if globs, at := grepNameGlobs(words); len(at) > 0 {
 		pl.nameGlobs = globs
 		for _, i := range at {
@@ -676,7 +690,7 @@ func planArgs(words []string, open, bound uint64) argPlan {
 	}
 	pl.walksCwd = pl.walker != "" && walksCwd(words)
 	pl.alters = pl.walker != "" && alteringWalk(words, pl.walker)
-	if pl.alters && pl.walker == "find" {
+	if pl.walker == "find" {
 		if f, ok := findFilterOf(words); ok {
 			pl.find = &f
 		}
@@ -779,6 +793,12 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 	sc := argScan{x: x, lk: ctx.Lookups, skipsHidden: pl.skipsHidden, home: ctx.Home, walker: pl.walker, alters: pl.alters, protect: protect && !pl.reads, sections: readThenWrite, deref: pl.deref, nameGlobs: pl.nameGlobs, find: pl.find}
 	if pl.reads {
 		sc.sections = sc.sections[:1]
+	}
+	if pl.find != nil && !pl.find.whole {
+		// find -delete of names reads no file: the read rules have
+		// nothing to say of what it walks (a new user's `find . -name
+		// '*.pyc' -delete` asked for the .env beside it).
+		sc.sections = sc.sections[1:]
 	}
 	sc.noNewLinks = ctx.NoNewLinks
 	if ctx.CwdUnknown {
@@ -1828,6 +1848,9 @@ func (sc *argScan) secretIn(dir string) (*Rule, string) {
 			}
 			if names := sc.lk.listed(dir); names != nil {
 				for n := range names {
+					if sc.find != nil && !sc.find.takes(n) {
+						continue // a name the find's actions do not take
+					}
 					if ok, _ := path.Match(name, n); ok && readsName(sc.nameGlobs, n) {
 						return e.rule, n
 					}
@@ -2090,7 +2113,7 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 			sc.ask = hit(t, h.ask, sc.walker, false)
 		}
 	}
-	if sc.ask == nil {
+	if sc.ask == nil && (sc.find == nil || sc.find.whole) {
 		if r, name := sc.secretIn(resolved); r != nil {
 			sc.ask = &argHit{rule: r, arg: tildeShown(word, sc.home), walker: sc.walker, holds: name}
 			if resolved != cleaned {

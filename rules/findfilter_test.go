@@ -319,3 +319,34 @@ func TestFindExecRemove(t *testing.T) {
 		}
 	}
 }
+
+// find -delete of names reads nothing, and the values of its name and
+// path tests are patterns, not files: a .env beside `find . -name '*.pyc'
+// -delete`, and `-not -path './.git/*'`, made a new user's cleaning ask.
+// A find that runs a reader on the .env still asks.
+func TestFindByNameReadsNothing(t *testing.T) {
+	ctx := testContext(t, Auto)
+	ws := ctx.Workspace
+	if err := os.MkdirAll(ws+"/.git/hooks", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ws+"/.env", []byte("SECRET=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "mode: auto\n")
+	for _, tc := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"find", ".", "-name", "*.pyc", "-delete"}, Allow},
+		{[]string{"find", ".", "-name", "*.pyc", "-not", "-path", "./.git/*", "-delete"}, Allow},
+		{[]string{"find", ".", "-name", ".env", "-exec", "cat", "{}", "+"}, Ask},
+	} {
+		if v := Default().Decide(exec(tc.words...), ctx); tc.want == Ask && v.Decision != Ask {
+			t.Errorf("default policy: %q: %v (%s), want ask", tc.words, v.Decision, v.Reason)
+		}
+		if v := p.Decide(exec(tc.words...), ctx); v.Decision != tc.want {
+			t.Errorf("%q: %v (%s), want %v", tc.words, v.Decision, v.Reason, tc.want)
+		}
+	}
+}
