@@ -189,6 +189,35 @@ var gitProgramOptions = map[string][]string{
 	"fetch": {"--upload-pack"}, "clone": {"--upload-pack", "-u"}, "ls-remote": {"--upload-pack", "-u"},
 	"pull": {"--upload-pack"}, "push": {"--receive-pack", "--exec"}, "send-pack": {"--receive-pack", "--exec"},
 	"archive": {"--exec"}, "grep": {"-O", "--open-files-in-pager"},
+	// git-rebase(1) --exec, git-difftool(1) --extcmd, git-send-email(1)'s
+	// commands (attack run 81).
+	"rebase": {"--exec", "-x"}, "difftool": {"--extcmd", "-x"},
+	"send-email": {"--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"},
+}
+
+// gitOpaqueSubcommands run code the analysis does not follow: a template
+// directory's hooks (init, clone --template), filters (filter-branch), a
+// command bisect or submodule foreach runs per step.
+var gitOpaqueSubcommands = map[string]func(args []Word) bool{
+	"init":          func(args []Word) bool { return hasPrefixWord(args, "--template") },
+	"clone":         func(args []Word) bool { return hasPrefixWord(args, "--template") },
+	"filter-branch": func([]Word) bool { return true },
+	"filter-repo":   func([]Word) bool { return true },
+	"bisect":        func(args []Word) bool { return len(args) > 0 && args[0].Value == "run" },
+	"submodule": func(args []Word) bool {
+		return len(args) > 0 && (args[0].Value == "foreach" || strings.Contains(args[0].Value, Hole))
+	},
+}
+
+// hasPrefixWord reports a word of args that is opt or starts with opt and
+// "=".
+func hasPrefixWord(args []Word, opt string) bool {
+	for _, w := range args {
+		if w.Value == opt || strings.HasPrefix(w.Value, opt+"=") || strings.Contains(w.Value, Hole) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitSubcommandCode adds the commands the options of subcommand sub
@@ -200,6 +229,24 @@ var gitProgramOptions = map[string][]string{
 // transport URL (git-remote-ext(1): "% " a space), which git runs when
 // protocol.ext.allow lets it (attack run 79).
 func (r *wrapResult) gitSubcommandCode(sub string, args []Word, at int) {
+	if opaque := gitOpaqueSubcommands[sub]; opaque != nil && opaque(args[at+1:]) {
+		r.unknown = true
+		if sub == "submodule" && args[at+1].Value == "foreach" {
+			// Its command is shell code, run in each submodule.
+			k := at + 2
+			for k < len(args) && strings.HasPrefix(args[k].Value, "-") {
+				k++
+			}
+			if k < len(args) {
+				var code []string
+				for _, w := range args[k:] {
+					code = append(code, w.Value)
+				}
+				r.shellCode(strings.Join(code, " "), "git submodule foreach", k, true)
+				r.unknown = false
+			}
+		}
+	}
 	opts := gitProgramOptions[sub]
 	for k := at + 1; k < len(args); k++ {
 		w := args[k].Value

@@ -983,8 +983,9 @@ func readsOtherInput(s *syntax.Stmt) bool {
 // another directory (env(1) --chdir, sudo(8) --chdir, nsenter(1) --wd and
 // --wdns, unshare(1) --wd).
 var dirOptions = map[string][]string{
-	"env": {"-C", "--chdir"}, "sudo": {"-D", "--chdir", "-i", "--login"}, "nsenter": {"-w", "--wd", "-W", "--wdns"},
-	"unshare": {"-w", "--wd"}, "su": {"-l", "--login"}, "runuser": {"-l", "--login"},
+	"env": {"-C", "--chdir"}, "sudo": {"-D", "--chdir", "-i", "--login"}, "nsenter": {"-w", "--wd", "-W", "--wdns", "-R", "--root"},
+	"unshare": {"-w", "--wd", "-R", "--root"}, "su": {"-l", "--login"}, "runuser": {"-l", "--login"},
+	"tmux": {"-c"},
 }
 
 // changesDir reports whether wrapper base's args, before the first of
@@ -992,12 +993,17 @@ var dirOptions = map[string][]string{
 // elsewhere: the option itself, its long form with a value or an
 // abbreviation of it, or its letter in a cluster of short options.
 func changesDir(base string, args []Word, from []int) bool {
+	if base == "chroot" {
+		return true // the new root's /, and its paths (attack run 81)
+	}
 	opts := dirOptions[base]
 	if opts == nil {
 		return false
 	}
 	end := len(args)
-	if len(from) > 0 {
+	if len(from) > 0 && base != "su" && base != "runuser" {
+		// (su and runuser take options after the command too: `su
+		// root -c CMD -l`.)
 		end = min(end, from[0])
 	}
 	if base == "env" {
@@ -1019,7 +1025,7 @@ func changesDir(base string, args []Word, from []int) bool {
 		for _, o := range opts {
 			name, _, _ := strings.Cut(v, "=")
 			switch {
-			case strings.HasPrefix(o, "--") && len(name) > 3 && strings.HasPrefix(o, name):
+			case strings.HasPrefix(o, "--") && len(name) >= 3 && strings.HasPrefix(o, name):
 				return true
 			case !strings.HasPrefix(o, "--") && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v[1:], o[1]) >= 0:
 				return true

@@ -193,6 +193,13 @@ func alteringWalk(words []string, walker string) bool {
 		return slices.ContainsFunc(words[1:], func(w string) bool {
 			return strings.HasPrefix(w, "--del") || longAbbrev(w, "--remove-source-files", 5) || longAbbrev(w, "--remove-sent-files", 5)
 		})
+	case "cp":
+		// -l (--link): hard links of all it holds, under names a later
+		// write changes them through (attack run 81: cp -al of a
+		// directory holding ~/.bashrc).
+		return slices.ContainsFunc(words[1:], func(w string) bool {
+			return longAbbrev(w, "--link", 4) || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w[1:], 'l')
+		})
 	case "chattr":
 		return true // -R (see walkers): +i, +a on all it holds
 	case "gzip", "gunzip", "zstd":
@@ -695,7 +702,7 @@ func planArgs(words []string, open, bound uint64) argPlan {
 			pl.find = &f
 		}
 	}
-	if pl.alters && pl.walker == "mv" {
+	if pl.alters && (pl.walker == "mv" || pl.walker == "cp") {
 		for _, i := range mvDestination(words) {
 			if i >= pl.first {
 				pl.kept = append(pl.kept, i-pl.first)
@@ -2162,6 +2169,16 @@ func (sc *argScan) linksBelow(word, dir string) {
 				if err != nil {
 					continue // dangling: nothing is read through it
 				}
+				if sc.protect && sc.alters && sc.protected == nil {
+					// What a walk that changes all it finds follows a
+					// link to: a protected path, or one that holds
+					// some (attack run 81: find -L, chown -R -L).
+					if pat := sc.x.protectedBy(pathSubject{cleaned: target, resolved: target}); pat != "" {
+						sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat, walker: sc.walker}
+					} else if pat := sc.x.protectedHeld(target, sc.lk); pat != "" {
+						sc.protected = &argHit{arg: tildeShown(word, sc.home), via: pat, walker: sc.walker}
+					}
+				}
 				for _, sec := range sc.sections {
 					t := sc.x.sections[sec]
 					h := t.matchString(target)
@@ -2187,6 +2204,9 @@ func (sc *argScan) linksBelow(word, dir string) {
 	}
 	if !over {
 		return
+	}
+	if sc.protect && sc.alters && sc.protected == nil {
+		sc.protected = &argHit{arg: tildeShown(word, sc.home), via: "what the links below " + tildeShown(dir, sc.home) + " lead to (more than guardsh looks through)", walker: sc.walker}
 	}
 	for _, sec := range sc.sections {
 		t := sc.x.sections[sec]
@@ -2244,6 +2264,10 @@ func derefWalker(words []string) bool {
 			}
 		}
 		return true
+	case "find", "gfind":
+		// -L (or -H, before the start paths) and -follow (attack run
+		// 81: `find -L . -name .bashrc -delete` through a link to ~).
+		return slices.Contains(words[1:], "-L") || slices.Contains(words[1:], "-follow") || slices.Contains(words[1:], "-H")
 	default:
 		return false
 	}

@@ -525,6 +525,10 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 			// What cp, mv or ln put in a directory: `cp x/.bashrc ~/`.
 			if target, pat := p.landsOnProtected(s.Words, ctx, globWords(s)); pat != "" {
 				j.protected, j.target = pat, target
+			} else if gitTemplate(s.Words) {
+				// A template directory's hooks land in the new
+				// repository's .git/hooks (attack run 81).
+				j.protected, j.target = "*/.git/hooks", "the hooks git init's --template copies"
 			}
 		}
 	}
@@ -1449,4 +1453,22 @@ func suggestPath(p string, home, ws []string) string {
 		return p
 	}
 	return dir + "/*"
+}
+
+// gitTemplate reports git init or clone given a template directory
+// (--template=DIR, git-init(1) TEMPLATE DIRECTORY), whose hooks it copies
+// into the repository it makes.
+func gitTemplate(words []string) bool {
+	if len(words) < 3 || path.Base(words[0]) != "git" || words[1] != "init" && words[1] != "clone" {
+		return false
+	}
+	for _, w := range words[2:] {
+		if w == "--" {
+			return false
+		}
+		if name, _, _ := strings.Cut(w, "="); len(name) >= 4 && strings.HasPrefix("--template", name) {
+			return true
+		}
+	}
+	return false
 }

@@ -886,6 +886,19 @@ var protectedDirNames = []string{"authorized_keys", "authorized_keys2", "config"
 // every write after `cd "$GITHUB_WORKSPACE"` would be protected.
 func (x *pathIndex) protectedTail(c string) string {
 	c = path.Clean(c)
+	// Each tail too: a name before it may be a link to anywhere (attack
+	// run 81: `env -C src sed -i … hm/.bashrc` with src/hm a link to ~).
+	for i := strings.IndexByte(c, '/'); i >= 0 && i+1 < len(c); i = strings.IndexByte(c, '/') {
+		if pat := x.protectedTailOnly(c); pat != "" {
+			return pat
+		}
+		c = c[i+1:]
+	}
+	return x.protectedTailOnly(c)
+}
+
+// protectedTailOnly is protectedTail for c as a whole.
+func (x *pathIndex) protectedTailOnly(c string) string {
 	for strings.HasPrefix(c, "../") {
 		c = c[3:]
 	}

@@ -538,3 +538,50 @@ func TestAttackRun80(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackRun81: what attack run 81 changed unasked in mode bypass asks.
+func TestAttackRun81(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{ws + "/src", ws + "/.git/hooks"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", ws + "/.guardsh.yaml"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(home, ws+"/src/hm"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws,
+		Protected: []string{ws + "/.guardsh.yaml"}, TempDirs: []string{"/tmp"}}}
+	g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for text, want := range map[string]rules.Decision{
+		"chroot / sh -c 'echo x >> .bashrc'":          rules.Ask,
+		"unshare -R / sh -c 'echo x >> .bashrc'":      rules.Ask,
+		"env --c=.. sed -i s/a/b/ .bashrc":            rules.Ask,
+		"su root -c 'echo x >> .bashrc' -l":           rules.Ask,
+		"find -L . -name .bashrc -delete":             rules.Ask,
+		"chown -R -L nobody .":                        rules.Ask,
+		"env -C src sed -i s/a/b/ hm/.bashrc":         rules.Ask,
+		"git rebase -x 'echo x >> ~/.bashrc' HEAD~1":  rules.Ask,
+		"git difftool -x 'echo x >> ~/.bashrc' HEAD":  rules.Ask,
+		"git init --template=tpl x":                   rules.Ask,
+		"git submodule foreach 'echo x >> ~/.bashrc'": rules.Ask,
+		"cp -al " + home + " /tmp/hh":                 rules.Ask,
+		"find . -name '*.pyc' -delete":                rules.Allow,
+		"git submodule foreach git status":            rules.Allow,
+		"cp -a src /tmp/hh2":                          rules.Allow,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}
