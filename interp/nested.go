@@ -1072,21 +1072,21 @@ func (a *analyzer) startupFile(base string, seg Segment) (file string, ok bool) 
 // ~/.bashrc through an alias so given). unknown: a count, key or value
 // only known at run time, or GIT_CONFIG_PARAMETERS.
 func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, []int, bool) {
-	vars := map[string]string{}
-	for name, v := range a.assume.vars {
-		if strings.HasPrefix(name, "GIT_CONFIG_") {
-			vars[name] = v
+	// value looks a variable up: the segment's own assignment, else one
+	// the text made before (looked up by name: no walk over them all).
+	value := func(name string) (string, bool) {
+		for _, w := range seg.Assigns {
+			if v, ok := strings.CutPrefix(w.Value, name+"="); ok {
+				return v, true
+			}
 		}
+		v, ok := a.assume.vars[name]
+		return v, ok
 	}
-	for _, w := range seg.Assigns {
-		if name, v, ok := strings.Cut(w.Value, "="); ok && strings.HasPrefix(name, "GIT_CONFIG_") {
-			vars[name] = v
-		}
-	}
-	if _, ok := vars["GIT_CONFIG_PARAMETERS"]; ok {
+	if _, ok := value("GIT_CONFIG_PARAMETERS"); ok {
 		return args, offs, true
 	}
-	count, ok := vars["GIT_CONFIG_COUNT"]
+	count, ok := value("GIT_CONFIG_COUNT")
 	if !ok {
 		return args, offs, false
 	}
@@ -1097,8 +1097,8 @@ func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, [
 	out := append([]Word{args[0]}, make([]Word, 0, 2*n+len(args)-1)...)
 	outOffs := append([]int{offs[0]}, make([]int, 0, 2*n+len(offs)-1)...)
 	for i := range n {
-		k, kok := vars["GIT_CONFIG_KEY_"+strconv.Itoa(i)]
-		v, vok := vars["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]
+		k, kok := value("GIT_CONFIG_KEY_" + strconv.Itoa(i))
+		v, vok := value("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
 		if !kok || !vok || strings.Contains(k+v, Hole) {
 			return args, offs, true
 		}
