@@ -572,7 +572,24 @@ func (g *Guard) Jail(o Outcome, self string) sandbox.Spec {
 	// put back as the hidden paths' modes are (and the directories above
 	// them: the home's own).
 	files, dirs := rules.HomeProtected(ctx.Home)
-	kept := append(files, dirs...)
+	// Only what is there (a home holds a few of the forty): the home's
+	// names listed once, rather than each path resolved by the jail's
+	// build (0.2 ms of every jailed command's start).
+	var kept []string
+	if names, err := os.ReadDir(ctx.Home); ctx.Home != "" && err == nil {
+		have := make(map[string]bool, len(names))
+		for _, e := range names {
+			have[e.Name()] = true
+		}
+		for _, p := range append(files, dirs...) {
+			rel, ok := strings.CutPrefix(p, ctx.Home+"/")
+			if first, _, _ := strings.Cut(rel, "/"); !ok || have[first] {
+				kept = append(kept, p)
+			}
+		}
+	} else {
+		kept = append(files, dirs...)
+	}
 	if self != "" {
 		// install.sh's layout: PREFIX/bin/guardsh, PREFIX/lib/guardsh/bash.
 		kept = append(kept, self, filepath.Join(filepath.Dir(filepath.Dir(self)), "lib", "guardsh", "bash"))
