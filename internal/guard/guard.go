@@ -153,12 +153,14 @@ func (g *Guard) secret(path string) bool {
 	return v.Rule != nil && v.Rule.Section == "read" || v.Sensitivity == rules.ProtectedPath
 }
 
-// MakesLinks records, for the commands decided after it (LinksMade),
-// whether o, a decided command, has a segment that can make a link.
+// MakesLinks records, for the commands decided after it, whether o, a
+// decided command, has a segment that can make a link (LinksMade) or
+// change how globs match (GlobsChanged).
 func (g *Guard) MakesLinks(o Outcome) {
 	for _, c := range o.Segments {
 		if linkMaker(c.Segment) {
 			g.LinksMade = true
+			break
 		}
 	}
 	if globsMay(o.Segments, nil) {
