@@ -1123,9 +1123,17 @@ func introducesValue(w string) bool {
 // holds one exactly where one of its words does.
 type wordMarks struct{ trig, needs uint64 }
 
+//go:generate go test -run ^TestMarkTablesGenerated$ -write-marks
+
 // needTables numbers the lists of redactionNeeds: lists[j] is list j, and
-// masks[k] the bits of builtinRedactions[k]'s lists.
-var needTables = sync.OnceValues(func() (lists [][]string, masks []uint64) {
+// masks[k] the bits of builtinRedactions[k]'s lists. They are generated
+// (marks_gen.go, by computeNeedTables; TestMarkTablesGenerated fails when
+// they are out of date): made at run time they cost every guardsh
+// process some 0.03 ms, `-c true` too, since every record is redacted.
+func needTables() (lists [][]string, masks []uint64) { return genNeedLists, genNeedMasks }
+
+// computeNeedTables makes what needTables returns.
+func computeNeedTables() (lists [][]string, masks []uint64) {
 	masks = make([]uint64, len(builtinRedactions))
 	for k := range builtinRedactions {
 		for _, l := range redactionNeeds[builtinRedactions[k].name] {
@@ -1134,16 +1142,23 @@ var needTables = sync.OnceValues(func() (lists [][]string, masks []uint64) {
 		}
 	}
 	return lists, masks
-})
+}
 
-// markTable holds each string a trigger or a need list of the built-in
+// markTableT holds each string a trigger or a need list of the built-in
 // redactions names (a trigger with blanks, each of its words), once, with
 // the bits it sets in wordMarks: marksOf searches each string once
 // (several redactions share pass, token, key, u).
-var markTable = sync.OnceValue(func() (t struct {
+type markTableT struct {
 	strs        []string
 	trig, needs []uint64
-}) {
+}
+
+// markTable returns the table marksOf searches by, generated like
+// needTables' (see there).
+func markTable() markTableT { return markTableT{genMarkStrs, genMarkTrig, genMarkNeeds} }
+
+// computeMarkTable makes what markTable returns.
+func computeMarkTable() (t markTableT) {
 	at := map[string]int{}
 	add := func(str string, trig, needs uint64) {
 		i, ok := at[str]
@@ -1163,14 +1178,14 @@ var markTable = sync.OnceValue(func() (t struct {
 			}
 		}
 	}
-	lists, _ := needTables()
+	lists, _ := computeNeedTables()
 	for j, l := range lists {
 		for _, n := range l {
 			add(n, 0, 1<<j)
 		}
 	}
 	return t
-})
+}
 
 // marksOf returns the wordMarks of a text, lower-cased (the bits of the
 // first 64 redactions and lists: with more, wordSpans joins every window,

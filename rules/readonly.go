@@ -263,11 +263,14 @@ var readOnlyPrograms = []program{
 
 // readOnlyIndex indexes readOnlyPrograms and then moreReadOnlyPrograms
 // (see readonly_more.go) by name: entry i of the first, len(first)+j of
-// the second. Built when a command is first classified, so that what
-// needs no classification does not pay for it; the labelled entry itself
-// is made when first looked up (readOnlyProgram), since a process
-// classifies a few programs of the hundreds in the table.
-var readOnlyIndex = sync.OnceValue(func() map[string]int {
+// the second. The tests and the generator of readonly_gen.go use it;
+// readOnlyAt looks names up in the sorted copy generated from it, which
+// costs a process nothing to make (a map of the table's hundreds of
+// names, made at a command's first classification, cost every `guardsh -c
+// true` some 0.015 ms). The labelled entry itself is made when first
+// looked up (readOnlyProgram), since a process classifies a few programs
+// of the hundreds in the table.
+func readOnlyIndex() map[string]int {
 	t := make(map[string]int, len(readOnlyPrograms)+len(moreReadOnlyPrograms))
 	for i := range readOnlyPrograms {
 		t[readOnlyPrograms[i].Name] = i
@@ -276,7 +279,21 @@ var readOnlyIndex = sync.OnceValue(func() map[string]int {
 		t[moreReadOnlyPrograms[j].Name] = len(readOnlyPrograms) + j
 	}
 	return t
-})
+}
+
+//go:generate go test -run ^TestReadOnlyIndexGenerated$ -write-readonly
+
+// readOnlyAt returns readOnlyIndex()[name], from genReadOnlyNames (the
+// index's names, sorted) and genReadOnlyAt (their entries), generated
+// into readonly_gen.go; TestReadOnlyIndexGenerated fails when they are
+// out of date.
+func readOnlyAt(name string) (int, bool) {
+	k, ok := slices.BinarySearch(genReadOnlyNames, name)
+	if !ok {
+		return 0, false
+	}
+	return genReadOnlyAt[k], true
+}
 
 // readOnlyLabelled holds the labelled entries made so far, by index.
 var readOnlyLabelled = sync.OnceValue(func() []atomic.Pointer[program] {
@@ -286,7 +303,7 @@ var readOnlyLabelled = sync.OnceValue(func() []atomic.Pointer[program] {
 // readOnlyProgram returns the read-only table's entry for name, labelled
 // (see labelled), or nil.
 func readOnlyProgram(name string) *program {
-	i, ok := readOnlyIndex()[name]
+	i, ok := readOnlyAt(name)
 	if !ok {
 		return nil
 	}
