@@ -344,11 +344,11 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 		if h.allow < 0 {
 			e.h.allow = -1
 		}
-		if len(p.optionRules) > 0 {
+		if p.optionable {
 			p.matchOptions(cleaned, &e.h)
 		}
 	}
-	if len(p.optionRules) > 0 {
+	if p.optionable {
 		p.matchOptions(s.Words, &e.h)
 		for _, f := range forms {
 			if f.definite {
@@ -458,7 +458,7 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		for _, f := range forms {
 			p.mergeForm(&j.h, f)
 		}
-		if len(p.optionRules) > 0 {
+		if p.optionable {
 			for _, f := range forms {
 				if f.definite {
 					p.matchOptions(f.words, &j.h)

@@ -3,7 +3,6 @@ package rules
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Option spellings, for deny and ask rules only.
@@ -24,12 +23,41 @@ import (
 // `git status *`.
 
 // optionTable is one program's options. Letters not listed are flags
-// without a value.
+// without a value. It holds no map, so that the tables are data guardsh
+// starts with rather than makes (a map of them cost every process that
+// loaded a policy some 0.01 ms).
 type optionTable struct {
-	long    map[string]byte // long option (without "--") → letter
-	alias   map[byte]byte   // short letter → the letter it means (-R → -r)
-	withArg string          // letters that take a value (glued or the next word)
-	optArg  string          // letters whose value may only be glued (sed -i.bak)
+	long    []longOption // long options (without "--") and their letters
+	alias   string       // pairs: a short letter, the letter it means ("Rr": -R is -r)
+	withArg string       // letters that take a value (glued or the next word)
+	optArg  string       // letters whose value may only be glued (sed -i.bak)
+}
+
+// longOption is a long option's name and its letter (longOnly for none).
+type longOption struct {
+	name   string
+	letter byte
+}
+
+// letterOf returns the letter of the long option name, and whether the
+// table has it.
+func (t *optionTable) letterOf(name string) (byte, bool) {
+	for _, o := range t.long {
+		if o.name == name {
+			return o.letter, true
+		}
+	}
+	return 0, false
+}
+
+// meant returns the letter short letter c means: itself, but for an alias.
+func (t *optionTable) meant(c byte) byte {
+	for i := 0; i+1 < len(t.alias); i += 2 {
+		if t.alias[i] == c {
+			return t.alias[i+1]
+		}
+	}
+	return c
 }
 
 // longOnly marks a long option with no short form; it is kept as a word.
@@ -39,39 +67,50 @@ const longOnly = 0
 // rules; git subcommands are "git SUB" (git's own options before the
 // subcommand are skipped). Sources: the programs' --help on GNU coreutils
 // 9, sed 4.9, curl 8, wget 1.21, git 2.4x.
-var optionTables = sync.OnceValue(func() map[string]optionTable {
-	return map[string]optionTable{
-		"rm": {long: map[string]byte{"recursive": 'r', "force": 'f', "dir": 'd', "verbose": 'v',
-			"one-file-system": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly, "interactive": 'i'},
-			alias: map[byte]byte{'R': 'r'}},
-		"chmod": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
-			"reference": longOnly, "no-preserve-root": longOnly, "preserve-root": longOnly}},
-		"chown": {long: map[string]byte{"recursive": 'R', "verbose": 'v', "changes": 'c', "silent": 'f', "quiet": 'f',
-			"no-dereference": 'h', "dereference": longOnly, "from": longOnly, "reference": longOnly,
-			"no-preserve-root": longOnly, "preserve-root": longOnly}},
-		"sort": {long: map[string]byte{"output": 'o', "unique": 'u', "reverse": 'r', "key": 'k', "field-separator": 't',
-			"temporary-directory": 'T', "buffer-size": 'S', "numeric-sort": 'n', "check": 'c', "merge": 'm',
-			"compress-program": longOnly, "files0-from": longOnly}, withArg: "kotTS"},
-		"tee": {long: map[string]byte{"append": 'a', "ignore-interrupts": 'i'}},
-		"sed": {long: map[string]byte{"in-place": 'i', "expression": 'e', "file": 'f', "quiet": 'n', "silent": 'n',
-			"regexp-extended": 'E', "separate": 's', "null-data": 'z'}, alias: map[byte]byte{'r': 'E'},
-			withArg: "ef", optArg: "i"},
-		"curl": {long: map[string]byte{"output": 'o', "remote-name": 'O', "silent": 's', "location": 'L', "insecure": 'k',
-			"data": 'd', "request": 'X', "header": 'H', "user": 'u', "upload-file": 'T', "fail": 'f', "form": 'F'},
-			withArg: "odXHuTFAeEKrwmyY"},
-		"wget": {long: map[string]byte{"output-document": 'O', "quiet": 'q', "output-file": 'o', "directory-prefix": 'P',
-			"input-file": 'i', "post-data": longOnly, "post-file": longOnly}, withArg: "OoPiaeU"},
-		"git push": {long: map[string]byte{"force": 'f', "delete": 'd', "mirror": longOnly, "force-with-lease": longOnly,
-			"all": longOnly, "tags": longOnly, "repo": longOnly, "prune": longOnly}, withArg: "o"},
-		"git clean":    {long: map[string]byte{"force": 'f', "dry-run": 'n', "interactive": 'i', "quiet": 'q', "exclude": 'e'}, withArg: "e"},
-		"git reset":    {long: map[string]byte{"hard": longOnly, "soft": longOnly, "mixed": longOnly, "keep": longOnly, "merge": longOnly, "quiet": 'q'}},
-		"git checkout": {long: map[string]byte{"force": 'f', "quiet": 'q'}, withArg: "bB"},
-		"git switch": {long: map[string]byte{"force": 'f', "discard-changes": 'f', "create": 'c', "force-create": 'C'},
-			withArg: "cC"},
-		"git branch": {long: map[string]byte{"delete": 'd', "force": 'f', "move": 'm', "copy": 'c'}, alias: map[byte]byte{},
-			withArg: ""},
+var optionTables = []struct {
+	program string
+	table   optionTable
+}{
+	{"rm", optionTable{long: []longOption{{"recursive", 'r'}, {"force", 'f'}, {"dir", 'd'}, {"verbose", 'v'},
+		{"one-file-system", longOnly}, {"no-preserve-root", longOnly}, {"preserve-root", longOnly}, {"interactive", 'i'}},
+		alias: "Rr"}},
+	{"chmod", optionTable{long: []longOption{{"recursive", 'R'}, {"verbose", 'v'}, {"changes", 'c'}, {"silent", 'f'}, {"quiet", 'f'},
+		{"reference", longOnly}, {"no-preserve-root", longOnly}, {"preserve-root", longOnly}}}},
+	{"chown", optionTable{long: []longOption{{"recursive", 'R'}, {"verbose", 'v'}, {"changes", 'c'}, {"silent", 'f'}, {"quiet", 'f'},
+		{"no-dereference", 'h'}, {"dereference", longOnly}, {"from", longOnly}, {"reference", longOnly},
+		{"no-preserve-root", longOnly}, {"preserve-root", longOnly}}}},
+	{"sort", optionTable{long: []longOption{{"output", 'o'}, {"unique", 'u'}, {"reverse", 'r'}, {"key", 'k'}, {"field-separator", 't'},
+		{"temporary-directory", 'T'}, {"buffer-size", 'S'}, {"numeric-sort", 'n'}, {"check", 'c'}, {"merge", 'm'},
+		{"compress-program", longOnly}, {"files0-from", longOnly}}, withArg: "kotTS"}},
+	{"tee", optionTable{long: []longOption{{"append", 'a'}, {"ignore-interrupts", 'i'}}}},
+	{"sed", optionTable{long: []longOption{{"in-place", 'i'}, {"expression", 'e'}, {"file", 'f'}, {"quiet", 'n'}, {"silent", 'n'},
+		{"regexp-extended", 'E'}, {"separate", 's'}, {"null-data", 'z'}}, alias: "rE",
+		withArg: "ef", optArg: "i"}},
+	{"curl", optionTable{long: []longOption{{"output", 'o'}, {"remote-name", 'O'}, {"silent", 's'}, {"location", 'L'}, {"insecure", 'k'},
+		{"data", 'd'}, {"request", 'X'}, {"header", 'H'}, {"user", 'u'}, {"upload-file", 'T'}, {"fail", 'f'}, {"form", 'F'}},
+		withArg: "odXHuTFAeEKrwmyY"}},
+	{"wget", optionTable{long: []longOption{{"output-document", 'O'}, {"quiet", 'q'}, {"output-file", 'o'}, {"directory-prefix", 'P'},
+		{"input-file", 'i'}, {"post-data", longOnly}, {"post-file", longOnly}}, withArg: "OoPiaeU"}},
+	{"git push", optionTable{long: []longOption{{"force", 'f'}, {"delete", 'd'}, {"mirror", longOnly}, {"force-with-lease", longOnly},
+		{"all", longOnly}, {"tags", longOnly}, {"repo", longOnly}, {"prune", longOnly}}, withArg: "o"}},
+	{"git clean", optionTable{long: []longOption{{"force", 'f'}, {"dry-run", 'n'}, {"interactive", 'i'}, {"quiet", 'q'}, {"exclude", 'e'}}, withArg: "e"}},
+	{"git reset", optionTable{long: []longOption{{"hard", longOnly}, {"soft", longOnly}, {"mixed", longOnly}, {"keep", longOnly}, {"merge", longOnly}, {"quiet", 'q'}}}},
+	{"git checkout", optionTable{long: []longOption{{"force", 'f'}, {"quiet", 'q'}}, withArg: "bB"}},
+	{"git switch", optionTable{long: []longOption{{"force", 'f'}, {"discard-changes", 'f'}, {"create", 'c'}, {"force-create", 'C'}},
+		withArg: "cC"}},
+	{"git branch", optionTable{long: []longOption{{"delete", 'd'}, {"force", 'f'}, {"move", 'm'}, {"copy", 'c'}}, alias: "",
+		withArg: ""}},
+}
+
+// optionTableOf returns prog's option table, nil for none.
+func optionTableOf(prog string) *optionTable {
+	for i := range optionTables {
+		if optionTables[i].program == prog {
+			return &optionTables[i].table
+		}
 	}
-})
+	return nil
+}
 
 // gitGlobalWithArg are git's options before the subcommand that take the
 // next word.
@@ -115,8 +154,8 @@ func readOptions(words []string) (optionForm, bool) {
 		}
 		prog, rest = "git "+rest[i], rest[i+1:]
 	}
-	table, ok := optionTables()[prog]
-	if !ok {
+	table := optionTableOf(prog)
+	if table == nil {
 		return optionForm{}, false
 	}
 	f := optionForm{program: prog}
@@ -128,7 +167,7 @@ func readOptions(words []string) (optionForm, bool) {
 			return f, true
 		case strings.HasPrefix(w, "--") && len(w) > 2:
 			name, val, hasVal := strings.Cut(w[2:], "=")
-			letter, known := table.long[name]
+			letter, known := table.letterOf(name)
 			if !known || letter == longOnly {
 				f.opts = append(f.opts, option{long: name, value: val, hasVal: hasVal})
 				continue
@@ -141,9 +180,7 @@ func readOptions(words []string) (optionForm, bool) {
 		case len(w) > 1 && w[0] == '-':
 			for j := 1; j < len(w); j++ {
 				c := w[j]
-				if a, ok := table.alias[c]; ok {
-					c = a
-				}
+				c = table.meant(c)
 				if strings.IndexByte(table.withArg, c) >= 0 {
 					val := w[j+1:]
 					if val == "" && i+1 < len(rest) {
@@ -263,8 +300,9 @@ func (p *Policy) matchOptions(words []string, h *hits) {
 		return
 	}
 	holes := slices.ContainsFunc(words, func(w string) bool { return strings.Contains(w, Hole) })
-	for i := range p.optionRules {
-		r := &p.optionRules[i]
+	rules := p.options()
+	for i := range rules {
+		r := &rules[i]
 		definite, could := r.judge(f, holes)
 		d := p.shell.entries[r.entry].rule.Decision
 		switch {

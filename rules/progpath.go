@@ -68,7 +68,7 @@ func (p *Policy) programPathForms(h *hits, words []string, cwd, home string, lk 
 		}
 		for _, f := range forms {
 			p.mergeForm(h, f)
-			if f.definite && len(p.optionRules) > 0 {
+			if f.definite && p.optionable {
 				p.matchOptions(f.words, h)
 			}
 		}
