@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/guardsh/guardsh/internal/signals"
 	"golang.org/x/sys/unix"
 )
 
@@ -283,12 +284,15 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	// of a background job) is neither caught nor forwarded: catching it
 	// would hand the command a default disposition where bash leaves it
 	// ignored.
-	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+	// (With signals.Watch registered ahead, this costs no round trip to
+	// the runtime's signal thread.)
+	for _, s := range signals.Forwarded {
 		if !signal.Ignored(s) {
 			signal.Notify(sigs, s)
 		}
 	}
 	defer signal.Stop(sigs)
+	defer signals.Handle()()
 	start := (*exec.Cmd).Start
 	if r.Start != nil {
 		start = r.Start

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/guardsh/guardsh/internal/signals"
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
@@ -75,6 +76,7 @@ func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
+	defer signals.Handle()()
 	restoreFg, err := takeForeground(fd)
 	if err != nil {
 		return Reply{Why: err.Error()}, err

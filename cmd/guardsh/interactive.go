@@ -22,6 +22,7 @@ import (
 
 	"github.com/guardsh/guardsh/audit"
 	"github.com/guardsh/guardsh/internal/guard"
+	"github.com/guardsh/guardsh/internal/signals"
 	"github.com/guardsh/guardsh/interp"
 	"github.com/guardsh/guardsh/prompt"
 	"github.com/guardsh/guardsh/rules"
@@ -123,6 +124,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	defer signals.Handle()()
 	go func() {
 		for sig := range sigs {
 			if sig == syscall.SIGINT {
