@@ -64,6 +64,14 @@ func (lk *Lookups) evalSymlinks(p string) (string, error) {
 	if a, ok := lk.evals[p]; ok {
 		return a.path, a.err
 	}
+	if lk.deadEnd(p) != "" || lk.missing(p) {
+		// The kernel resolves the same prefix, following the same
+		// links: a path below one that does not exist, or below a file
+		// that is no directory, or one that does not exist, resolves
+		// to nothing (a walker's directory in a workspace that is not
+		// there, resolved for each segment: 4 % of deciding).
+		return "", &os.PathError{Op: "lstat", Path: p, Err: syscall.ENOENT}
+	}
 	r, err := filepath.EvalSymlinks(p)
 	if lk.evals == nil {
 		lk.evals = map[string]evalAnswer{}
@@ -353,6 +361,12 @@ func (lk *Lookups) deadEnd(p string) string {
 		}
 	}
 	return ""
+}
+
+// missing reports that p was looked up in lk and does not exist.
+func (lk *Lookups) missing(p string) bool {
+	r, ok := lk.get(p)
+	return ok && r.err == syscall.ENOENT
 }
 
 // noEntries reports that dir was looked up in lk and can have no entries:

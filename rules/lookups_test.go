@@ -146,3 +146,39 @@ func TestLookupsStore(t *testing.T) {
 		t.Errorf("each gives %d answers, want %d", n, len(want))
 	}
 }
+
+// TestEvalSymlinksBelowMissing: a path below one the lookups found
+// missing (or a missing path) resolves to nothing without a system call,
+// as filepath.EvalSymlinks would answer; one below a link that exists
+// still resolves through it.
+func TestEvalSymlinksBelowMissing(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	lk := NewLookups()
+	for _, p := range []string{filepath.Join(dir, "gone"), filepath.Join(dir, "link")} {
+		lk.lstat(p)
+	}
+	for _, p := range []string{filepath.Join(dir, "gone"), filepath.Join(dir, "gone", "a", "b")} {
+		if r, err := lk.evalSymlinks(p); err == nil {
+			t.Errorf("evalSymlinks(%s) = %q, want an error", p, r)
+		}
+	}
+	// Made after the lookups: still answered as missing, as the
+	// lookups hold the file system as it was when first looked at.
+	if err := os.MkdirAll(filepath.Join(dir, "gone", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lk.evalSymlinks(filepath.Join(dir, "gone", "a")); err == nil {
+		t.Errorf("a path below one recorded missing resolved")
+	}
+	want, _ := filepath.EvalSymlinks(filepath.Join(real, "sub"))
+	if r, err := lk.evalSymlinks(filepath.Join(dir, "link", "sub")); err != nil || r != want {
+		t.Errorf("evalSymlinks(link/sub) = %q, %v; want %q", r, err, want)
+	}
+}
