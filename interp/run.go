@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -157,6 +156,11 @@ type Run struct {
 	Stderr  io.Writer
 	// Signaled, when not nil, is told the signal the command died of.
 	Signaled func(syscall.Signal)
+	// Held, when not nil, holds the signals the caller's handler took
+	// (see signals.Handle) before the run's own: one there when the
+	// command is about to start means it does not start, as one that
+	// comes then.
+	Held <-chan os.Signal
 	// Start, when not nil, starts the prepared bash command in place of
 	// (*exec.Cmd).Start: the sandbox starts it inside a jail.
 	Start func(*exec.Cmd) error
@@ -279,20 +283,31 @@ func (r Run) waitFor(cmd *exec.Cmd) (int, error) { return r.waitOn(cmd, nil) }
 // waitOn is waitFor, with cmd started on terminal when not nil. An error
 // of the terminal's finish is returned with the exit status.
 func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
+	// The signals to forward (see signals.Watch: one guardsh was started
+	// ignoring, nohup's SIGHUP or the SIGINT of a background job, is
+	// neither caught nor forwarded; catching it would hand the command a
+	// default disposition where bash leaves it ignored).
 	sigs := make(chan os.Signal, 4)
-	// A signal guardsh was started ignoring (nohup's SIGHUP, the SIGINT
-	// of a background job) is neither caught nor forwarded: catching it
-	// would hand the command a default disposition where bash leaves it
-	// ignored.
-	// (With signals.Watch registered ahead, this costs no round trip to
-	// the runtime's signal thread.)
-	for _, s := range signals.Forwarded {
-		if !signal.Ignored(s) {
-			signal.Notify(sigs, s)
-		}
+	defer signals.Handle(signals.Pass(sigs))()
+	var came os.Signal
+	select {
+	case came = <-sigs:
+	case came = <-r.Held:
+	default:
 	}
-	defer signal.Stop(sigs)
-	defer signals.Handle()()
+	if s := came; s != nil {
+		// It came while the command was decided, or just after (attack
+		// run 82): nothing starts, and guardsh ends of it once the
+		// record says so, as it would have before.
+		if sig, ok := s.(syscall.Signal); ok && r.Signaled != nil {
+			r.Signaled(sig)
+		}
+		n := 0
+		if sig, ok := s.(syscall.Signal); ok {
+			n = int(sig)
+		}
+		return 128 + n, fmt.Errorf("%v came before %s started: nothing ran", s, cmd.Path)
+	}
 	start := (*exec.Cmd).Start
 	if r.Start != nil {
 		start = r.Start

@@ -46,6 +46,8 @@ type Reply struct {
 	// within 5m0s", "interrupted by terminated", "the terminal was taken
 	// back (job control) before an answer").
 	Why string
+	// Signal is the signal that ended the dialog, nil for none.
+	Signal os.Signal
 }
 
 // ErrBackground is returned by Dialog, before anything is shown, when the
@@ -74,9 +76,7 @@ var ErrInterrupted = errors.New("dialog interrupted")
 func Dialog(tty *os.File, req Request, timeout time.Duration) (Reply, error) {
 	fd := int(tty.Fd())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	defer signals.Handle()()
+	defer signals.Handle(signals.Pass(sigs))() // SIGINT, SIGTERM, SIGHUP, SIGQUIT
 	restoreFg, err := takeForeground(fd)
 	if err != nil {
 		return Reply{Why: err.Error()}, err
@@ -236,7 +236,7 @@ func (d *dialog) key() (byte, Reply, error) {
 			}
 			return c, Reply{}, nil
 		case s := <-d.sigs:
-			return 0, Reply{Why: "interrupted by " + s.String()}, fmt.Errorf("%w by %v", ErrInterrupted, s)
+			return 0, Reply{Why: "interrupted by " + s.String(), Signal: s}, fmt.Errorf("%w by %v", ErrInterrupted, s)
 		case <-d.deadline:
 			return 0, Reply{Why: fmt.Sprintf("no answer within %v", d.timeout)}, nil
 		case <-d.tick:

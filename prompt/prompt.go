@@ -49,6 +49,10 @@ type Answer struct {
 	// Human is the human's answer for the audit record; nil when no human
 	// answered.
 	Human *audit.Human
+	// Interrupted is the signal that ended the dialog (SIGINT, SIGTERM,
+	// SIGHUP, SIGQUIT), nil for none: guardsh ends of it once the refusal
+	// is recorded, running nothing more.
+	Interrupted os.Signal
 }
 
 // Resolve turns the decided outcome o into the human's or the headless
@@ -79,6 +83,7 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 			return p.headless(req, derr.Error())
 		}
 		ans := p.apply(reply, derr, req)
+		ans.Interrupted = reply.Signal
 		if reply.Why == "" && derr == nil {
 			ans.Human = &audit.Human{Answer: answerName[reply.Choice], LatencyMS: ms(time.Since(start)), Message: reply.Message}
 			if reply.Choice == Exact || reply.Choice == Prefix {

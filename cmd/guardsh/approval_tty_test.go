@@ -411,8 +411,9 @@ func TestDialogKeysNotStolenByTUI(t *testing.T) {
 	}
 }
 
-// TestDialogSIGTERM: guardsh killed mid-dialog refuses, leaves the
-// terminal in canonical mode with echo, and the agent running.
+// TestDialogSIGTERM: guardsh killed mid-dialog refuses, records it and
+// dies of the signal, leaving the terminal in canonical mode with echo
+// and the agent running.
 func TestDialogSIGTERM(t *testing.T) {
 	e := newApprovalEnv(t)
 	e.write("bg.sh", `#!/bin/bash
@@ -429,13 +430,40 @@ echo
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor(`^agent: exit 126$`)
+	p.waitFor(`^agent: exit 143$`)
 	m := p.waitFor(`^agent: tty (.*)$`)
 	if strings.Contains(m[1], "-icanon") || strings.Contains(m[1], "-echo") {
 		t.Errorf("terminal left in raw mode: %s", m[1])
 	}
 	if _, err := os.Stat(filepath.Join(e.proj, "term.txt")); err == nil {
 		t.Error("the command ran after SIGTERM")
+	}
+}
+
+// TestDialogSIGTERMEndsTheScript: a signal in the dialog of a script's
+// command read from stdin ends the script there (attack run 82: the next
+// commands ran unattended and guardsh exited 0).
+func TestDialogSIGTERMEndsTheScript(t *testing.T) {
+	e := newApprovalEnv(t)
+	e.write("script.sh", "touch first.txt\necho more > cont.txt\n", 0o644)
+	e.write("bg.sh", `#!/bin/bash
+"$GS_BIN/bash" < "$1" &
+echo "agent: guardsh pid $!"
+wait $!
+echo "agent: exit $?"
+`, 0o755)
+	p := e.tmux()
+	p.agent("bg.sh", filepath.Join(e.dir, "script.sh"))
+	pid, _ := strconv.Atoi(p.waitFor(`agent: guardsh pid (\d+)`)[1])
+	p.waitFor(`touch first\.txt`) // the dialog is up
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`^agent: exit 143$`)
+	for _, f := range []string{"first.txt", "cont.txt"} {
+		if _, err := os.Stat(filepath.Join(e.proj, f)); err == nil {
+			t.Errorf("%s was made after SIGTERM", f)
+		}
 	}
 }
 

@@ -122,9 +122,7 @@ func (s *shellRun) interactive(stdin *os.File, args []string) int {
 	x.lines = newLineSource(stdin, s.stderr, x.tty)
 	defer x.lines.restore()
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	defer signals.Handle()()
+	defer signals.Handle(signals.Pass(sigs))()
 	go func() {
 		for sig := range sigs {
 			if sig == syscall.SIGINT {

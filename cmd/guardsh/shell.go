@@ -610,6 +610,13 @@ func (s *shellRun) serve(text string, args []string) int {
 		// processes.
 		_ = sandbox.Subreaper()
 	}
+	// A signal that comes once the command has ended waits until what it
+	// changed is put back and its record written (attack run 82: a
+	// SIGTERM right after a jailed command's end left a planted hook and
+	// no record); while it runs, the run forwards them (interp.Run).
+	held := make(chan os.Signal, 1)
+	release := signals.Handle(signals.Pass(held))
+	runner.Held = held
 	status, err := s.command(runner, text, args)
 	recorded()
 	if err != nil {
@@ -621,6 +628,17 @@ func (s *shellRun) serve(text string, args []string) int {
 		status = s.stopUnjailed(rec, status)
 	}
 	s.finish(rec, &status)
+	release()
+	select {
+	case sig := <-held:
+		if ss, ok := sig.(syscall.Signal); ok && died == 0 {
+			died = ss
+			if ss == syscall.SIGQUIT {
+				died = syscall.SIGTERM // ended as by SIGTERM, without Go's stack dump (below)
+			}
+		}
+	default:
+	}
 	if died == syscall.SIGINT || died == syscall.SIGTERM || died == syscall.SIGHUP {
 		// The command died of Ctrl-C (or was terminated, or hung up
 		// on): so does guardsh, of the same signal, as bash would, once
@@ -951,6 +969,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	if s.guard.SandboxUnavailable == "" {
 		s.guard.SandboxUnavailable = "unavailable (script read from stdin)"
 	}
+	var interrupted os.Signal // see endOf
 	reader := interp.NewCommandReader(r)
 	s.more, s.streaming = true, true
 	// The aliases the commands so far define: bash expands them in a
@@ -972,6 +991,13 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 			s.guard.Analysis.Env = nil
 			a := s.resolve(text, o)
 			rec := s.record(text, o, calls, a)
+			if a.Interrupted != nil {
+				// The script ends here: bash gets no more of it (see endOf).
+				s.printRefusal(text, o, a)
+				s.finish(rec, nil)
+				interrupted = a.Interrupted
+				break
+			}
 			if a.Decision != rules.Allow {
 				s.printRefusal(text, o, a)
 				text = "(exit 126)\n"
@@ -1005,6 +1031,7 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 	if stops {
 		status = s.stopUnjailed(nil, status)
 	}
+	endOf(interrupted)
 	return status
 }
 
@@ -1013,7 +1040,26 @@ func (s *shellRun) refuse(text string, o guard.Outcome, calls []guard.LLMCall, a
 	rec := s.record(text, o, calls, a)
 	s.printRefusal(text, o, a)
 	s.finish(rec, nil)
+	endOf(a.Interrupted)
 	return exitRefused
+}
+
+// endOf ends guardsh of sig, as its default would, when sig is a signal
+// that ended an approval dialog (attack run 82: after a SIGTERM or a
+// hang-up in the dialog, a script read from stdin went on with its next
+// commands unattended); nil does nothing. SIGQUIT ends it as SIGTERM
+// does, without the Go runtime's stack dump.
+func endOf(sig os.Signal) {
+	ss, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	if ss == syscall.SIGQUIT {
+		ss = syscall.SIGTERM
+	}
+	signal.Reset(ss)
+	_ = syscall.Kill(os.Getpid(), ss)
+	time.Sleep(100 * time.Millisecond)
 }
 
 // evaluate decides text; in CI mode the runner's file commands too.
