@@ -334,6 +334,9 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if base == "find" {
 		a.findWrites(args, seg, f)
 	}
+	if base == "split" || base == "csplit" {
+		a.splitWrites(base, args, seg, f)
+	}
 	if base == "git" {
 		var unknown bool
 		args, offs, unknown = a.gitEnvConfig(args, offs, seg)
@@ -908,6 +911,77 @@ func (a *analyzer) findWrites(args []Word, seg Segment, f *frame) {
 	}
 }
 
+// splitWrites emits the files split and csplit write: names that start
+// with their output prefix and end in what they compute (a suffix of
+// letters or digits, a format's output, --additional-suffix), as a write
+// of the prefix followed by a run-time part (attack run 82: `split -l 1
+// -a 2 --additional-suffix=c big.txt ~/.bas` wrote ~/.bashrc as its
+// 200th chunk, and `csplit -f ~/.bashr -b c%.0d` as its first). The
+// grammar is GNU coreutils 9's: split [OPTION]… [FILE [PREFIX]] (prefix
+// "x"), csplit [OPTION]… FILE PATTERN… with -f/--prefix (prefix "xx").
+func (a *analyzer) splitWrites(base string, args []Word, seg Segment, f *frame) {
+	withArg, longArg := "abClnt", []string{"--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter"}
+	if base == "csplit" {
+		withArg, longArg = "fbn", []string{"--prefix", "--suffix-format", "--digits"}
+	}
+	prefix := Word{Value: "x", Source: args[0].Source}
+	if base == "csplit" {
+		prefix.Value = "xx"
+	}
+	var operands []Word
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case v == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(v, "--") && len(v) > 2:
+			name, val, glued := strings.Cut(v, "=")
+			takes := false
+			for _, l := range longArg {
+				if strings.HasPrefix(l, name) {
+					takes = true
+					if base == "csplit" && strings.HasPrefix("--prefix", name) && len(name) > 3 {
+						if glued {
+							prefix = Word{Value: val, Source: w.Source}
+						} else if i+1 < len(args) {
+							prefix = args[i+1]
+						}
+					}
+				}
+			}
+			if takes && !glued {
+				i++
+			}
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte(withArg, v[j]) < 0 {
+					continue
+				}
+				val := Word{Value: v[j+1:], Source: w.Source}
+				if val.Value == "" && i+1 < len(args) {
+					i++
+					val = args[i]
+				}
+				if base == "csplit" && v[j] == 'f' {
+					prefix = val
+				}
+				break
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	if base == "split" && len(operands) >= 2 {
+		prefix = operands[1]
+	}
+	// Written as the command would have it with the computed part a
+	// variable's value.
+	out := Word{Value: prefix.Value + Hole, Source: prefix.Source + "${suffix}"}
+	a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), out), Line: seg.Line, Via: f.via}, f)
+}
+
 // trapSets reports whether trap's arguments set an action (not -p, -l, a
 // reset with "-" or an ignore with ""): in an interactive session bash
 // parses it again each time it fires, with the aliases defined by then.
@@ -1064,12 +1138,24 @@ func (a *analyzer) startupFile(base string, seg Segment) (file string, ok bool) 
 	return file, ok
 }
 
+// gitEnvCode are the environment variables whose value git runs as a
+// command (through the shell, or as a program: GIT_SSH, the askpass
+// helpers), with the config key each stands for (git(1), git-var(1)).
+var gitEnvCode = []struct{ name, key string }{
+	{"GIT_PAGER", "core.pager"}, {"PAGER", "core.pager"}, {"GIT_EDITOR", "core.editor"},
+	{"VISUAL", "core.editor"}, {"EDITOR", "core.editor"}, {"GIT_SEQUENCE_EDITOR", "sequence.editor"},
+	{"GIT_SSH_COMMAND", "core.sshcommand"}, {"GIT_SSH", "core.sshcommand"},
+	{"GIT_EXTERNAL_DIFF", "diff.external"}, {"GIT_ASKPASS", "core.askpass"},
+	{"SSH_ASKPASS", "core.askpass"}, {"GIT_PROXY_COMMAND", "core.gitproxy"},
+}
+
 // gitEnvConfig returns git's args (and offs) with the configuration that
 // GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n> give it
 // (git-config(1) ENVIRONMENT), from seg's assignments or ones the text
 // made before, as the -c options they stand for, so that a command they
 // name is analysed as `git -c alias.x='!cmd'` is (attack run 78 wrote
-// ~/.bashrc through an alias so given). unknown: a count, key or value
+// ~/.bashrc through an alias so given); so are the variables of
+// gitEnvCode. unknown: a count, key or value
 // only known at run time, or GIT_CONFIG_PARAMETERS.
 func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, []int, bool) {
 	// value looks a variable up: the segment's own assignment, else one
@@ -1085,6 +1171,27 @@ func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, [
 	}
 	if _, ok := value("GIT_CONFIG_PARAMETERS"); ok {
 		return args, offs, true
+	}
+	// The variables git takes a command from, as the keys they stand
+	// for (git(1) ENVIRONMENT, git-var(1)): a new user's
+	// `GIT_EXTERNAL_DIFF='rm -rf ~' git diff` ran unread where
+	// `git -c diff.external=…` is denied.
+	var envCode []Word
+	for _, v := range gitEnvCode {
+		if val, ok := value(v.name); ok {
+			if strings.Contains(val, Hole) {
+				return args, offs, true
+			}
+			envCode = append(envCode, Word{Value: "-c", Source: "-c"}, Word{Value: v.key + "=" + val, Source: v.name + "=" + val})
+		}
+	}
+	if len(envCode) > 0 {
+		out := append(append([]Word{args[0]}, envCode...), args[1:]...)
+		outOffs := []int{offs[0]}
+		for range envCode {
+			outOffs = append(outOffs, offs[0])
+		}
+		args, offs = out, append(outOffs, offs[1:]...)
 	}
 	count, ok := value("GIT_CONFIG_COUNT")
 	if !ok {

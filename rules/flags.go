@@ -40,14 +40,25 @@ type longOption struct {
 }
 
 // letterOf returns the letter of the long option name, and whether the
-// table has it.
-func (t *optionTable) letterOf(name string) (byte, bool) {
+// table has it: written whole, or abbreviated to a prefix of options of
+// one letter only, as getopt_long and git's parse-options take it (attack
+// run 82: `rm --rec --for`, `sed --in-pl` and `chmod --rec` got past the
+// rules naming -r, -f, -i and -R). A prefix of options with different
+// letters is ambiguous: the program refuses it, and it stays a word.
+// full is the option's whole name (the first of those of a shared letter).
+func (t *optionTable) letterOf(name string) (full string, letter byte, ok bool) {
 	for _, o := range t.long {
 		if o.name == name {
-			return o.letter, true
+			return o.name, o.letter, true
+		}
+		if name != "" && strings.HasPrefix(o.name, name) {
+			if ok && (o.letter != letter || letter == longOnly) {
+				return "", 0, false
+			}
+			full, letter, ok = o.name, o.letter, true
 		}
 	}
-	return 0, false
+	return full, letter, ok
 }
 
 // meant returns the letter short letter c means: itself, but for an alias.
@@ -167,8 +178,11 @@ func readOptions(words []string) (optionForm, bool) {
 			return f, true
 		case strings.HasPrefix(w, "--") && len(w) > 2:
 			name, val, hasVal := strings.Cut(w[2:], "=")
-			letter, known := table.letterOf(name)
+			full, letter, known := table.letterOf(name)
 			if !known || letter == longOnly {
+				if known {
+					name = full
+				}
 				f.opts = append(f.opts, option{long: name, value: val, hasVal: hasVal})
 				continue
 			}

@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // procPath reads a path under /proc/ or /dev/fd/ as the command would see
 // it, not as guardsh's own process does: /proc/self/cwd (and
@@ -13,6 +16,23 @@ import "strings"
 // unknown.
 func procPath(p, cwd string) (string, bool) {
 	p = squeeze(p)
+	for _, self := range []string{"/proc/self/", "/proc/thread-self/"} {
+		// ".." after the command's own cwd or root link is below what the
+		// link leads to, as after any link (attack run 82: `rm -r
+		// /proc/self/cwd/../.ssh` in CI was a path in an unknown
+		// directory, which mode bypass runs).
+		// One that leads back under /proc is left to what follows.
+		if rest, ok := strings.CutPrefix(p, self+"cwd/"); ok && cwd != "" {
+			if r := strings.TrimSuffix(cwd, "/") + "/" + rest; !isProcPath(path.Clean(r)) {
+				return r, true
+			}
+		}
+		if rest, ok := strings.CutPrefix(p, self+"root/"); ok {
+			if r := "/" + rest; !isProcPath(path.Clean(r)) {
+				return r, true
+			}
+		}
+	}
 	if procDotDot(p) {
 		// /proc/self/../self/cwd, /proc/net/../cwd (net is a link to
 		// self/net), /sys/../proc/self/cwd: where ".." leads under /proc

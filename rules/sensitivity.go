@@ -120,11 +120,24 @@ func setOf(names ...string) map[string]bool {
 // from its program and arguments (writesOutside: it is a known writer whose
 // targets are not all inside the workspace).
 func sensitivityOf(words, assigns []string, writesOutside bool) Sensitivity {
+	s := programSensitivity(words, writesOutside)
 	for _, a := range assigns {
 		if checkName(a) != "" {
+			// The stricter of the two: a new user's `GIT_TRACE=0 git
+			// clean -fdx` ran jailed, unasked, where `git clean -fdx`
+			// asks (destructive).
+			switch s {
+			case Privilege, Network, Destructive, ProtectedPath, OutsideWorkspace:
+				return s
+			}
 			return Interpreter
 		}
 	}
+	return s
+}
+
+// programSensitivity is sensitivityOf without the assignments.
+func programSensitivity(words []string, writesOutside bool) Sensitivity {
 	if len(words) == 0 || strings.Contains(words[0], Hole) {
 		return UnknownProgram
 	}
@@ -204,25 +217,60 @@ func destructiveGit(words []string) bool {
 	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
 	}
-	switch words[1] {
+	// After git's own options (a new user's `git --no-pager reset
+	// --hard` and `git -C . clean -fdx` ran unasked).
+	i := GitSubcommandAt(words)
+	if i >= len(words) {
+		return false
+	}
+	rest := words[i+1:]
+	switch words[i] {
 	case "clean":
 		// -n/--dry-run only lists what it would remove (a new user's
 		// `git clean -n` asked as destructive); not with -i, whose menu
 		// can clean.
-		return !dryRun(words[2:]) || hasWord(words[2:], "-i", "--interactive")
+		return !dryRun(rest) || hasOption(rest, "i", "--interactive")
 	case "reset":
-		return hasWord(words[2:], "--hard", "--merge", "--keep")
+		return hasOption(rest, "", "--hard", "--merge", "--keep")
 	case "checkout":
 		// `git checkout -- PATHS` discards changes as `git restore
 		// PATHS` does, a workspace write (a new user's find); -f
 		// throws away every change.
-		return hasWord(words[2:], "-f", "--force")
+		return hasOption(rest, "f", "--force")
 	case "switch":
-		return hasWord(words[2:], "--discard-changes", "-f", "--force")
+		return hasOption(rest, "f", "--discard-changes", "--force")
 	case "stash":
-		return hasWord(words[2:], "drop", "clear")
+		return hasWord(rest, "drop", "clear")
 	case "push":
-		return hasWord(words[2:], "--force", "-f", "--force-with-lease", "--mirror", "--delete", "-d")
+		return hasOption(rest, "fd", "--force", "--force-with-lease", "--mirror", "--delete")
+	}
+	return false
+}
+
+// hasOption reports whether args, up to "--", hold one of the short
+// option letters shorts (alone or in a cluster: `-fq`) or one of the long
+// options longs, written whole or abbreviated (git's parse-options and
+// getopt_long take an unambiguous prefix: attack run 82's `git reset
+// --ha`), with or without "=value". An abbreviation git would find
+// ambiguous counts too: git then refuses it, and the stricter reading
+// costs nothing.
+func hasOption(args []string, shorts string, longs ...string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			name, _, _ := strings.Cut(a, "=")
+			for _, l := range longs {
+				if strings.HasPrefix(l, name) {
+					return true
+				}
+			}
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && shorts != "":
+			if strings.ContainsAny(a[1:], shorts) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -585,3 +585,88 @@ func TestAttackRun81(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackRun82AndNewUser20: what a new user's run and attack run 82 ran
+// unasked, or past a deny rule, asks or is denied; the plain forms beside
+// them are decided as before.
+func TestAttackRun82AndNewUser20(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	if err := os.MkdirAll(ws+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.Parse([]byte(`mode: auto
+sandbox: workspace
+rules:
+  shell:
+    deny: ["rm -rf *", "rm * ~ *", "chmod -R 777 *", "sed -i *", "git reset --hard *", "git clean -fdx *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+	g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for text, want := range map[string]rules.Decision{
+		// An assignment that changes what runs does not make a
+		// destructive command jailable (it asked without it).
+		"GIT_TRACE=0 git clean -fd":      rules.Ask,
+		"GIT_PAGER=cat git stash drop":   rules.Ask,
+		"PAGER=cat git reset --merge":    rules.Ask,
+		"EDITOR=vi git checkout -f main": rules.Ask,
+		// Nor do git's own options before the subcommand.
+		"git --no-pager stash drop":      rules.Ask,
+		"git -C . clean -fd":             rules.Ask,
+		"git -c color.ui=never clean -d": rules.Ask,
+		"git checkout -fq main":          rules.Ask,
+		// Code in git's environment is analysed as the same code in
+		// git -c is.
+		"GIT_EXTERNAL_DIFF='rm -rf ~' git diff": rules.Deny,
+		"GIT_SSH_COMMAND='rm -rf ~' git fetch":  rules.Deny,
+		"EDITOR='rm -rf ~' git commit":          rules.Deny,
+		"GIT_PAGER=\"$X\" git log":              rules.Allow, // run-time code: jailed
+		// Abbreviated long options are the options they stand for.
+		"rm --rec --for src":   rules.Deny,
+		"chmod --rec 777 src":  rules.Deny,
+		"sed --in-pl s/a/b/ f": rules.Deny,
+		"sed --i s/a/b/ f":     rules.Deny,
+		"git reset --ha":       rules.Deny,
+		"git clean --forc -dx": rules.Deny,
+		// What is none of that still runs (jailed).
+		"git --no-pager log":       rules.Allow,
+		"git checkout -b feature":  rules.Allow,
+		"git reset --soft HEAD~1":  rules.Allow,
+		"chmod --re 644 f":         rules.Allow, // ambiguous: chmod refuses it
+		"GIT_PAGER=cat git status": rules.Allow,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s (%+v)", text, o.Decision, want, o.Segments)
+		}
+	}
+	// Mode bypass without deny rules (the CI preset's): a path through
+	// the command's own /proc/self/cwd is the path it leads to.
+	for _, f := range []string{home + "/.bashrc", home + "/.ssh/id_rsa"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bp, err := rules.Parse([]byte("mode: bypass\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Guard{Policy: bp, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Bypass, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+	b.Analysis.Home, b.Analysis.Dir, b.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for text, want := range map[string]rules.Decision{
+		`sed -i "1i echo X" /proc/self/cwd/../.bashrc`:     rules.Ask,
+		"echo x | tee -a /proc/thread-self/cwd/../.bashrc": rules.Ask,
+		"rm -r /proc/self/cwd/../.ssh":                     rules.Ask,
+		"rm -rf /proc/self/cwd/..":                         rules.Ask,
+		"sed -i s/a/b/ /proc/self/cwd/src/x":               rules.Allow,
+	} {
+		if o := b.Evaluate(text); o.Decision != want {
+			t.Errorf("bypass: %s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}

@@ -239,7 +239,7 @@ func TestCodeInArgumentsAndEnvironment(t *testing.T) {
 		{"sudo python3 -c 'import os'", rules.Ask},
 		{"sed -n 'w /tmp/x' f", rules.Ask},
 		{"LD_PRELOAD=/tmp/x.so git log", rules.Ask},
-		{"PAGER='rm -rf /' git log", rules.Ask},
+		{"PAGER='rm -rf /' git log", rules.Deny}, // git's pager, analysed as git -c core.pager's
 		{"export PATH=/tmp/evil:$PATH; git log", rules.Ask},
 		{"GIT_SSH_COMMAND=x git log", rules.Ask},
 		{"git -c core.pager='rm -rf /' log", rules.Deny},
