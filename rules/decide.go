@@ -348,6 +348,15 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 			p.matchOptions(cleaned, &e.h)
 		}
 	}
+	if plain := gitPlainForm(s.Words); plain != nil {
+		// `git --no-pager clean -fdx` is `git clean -fdx` to a deny or
+		// ask rule (a new user's `git clean *` missed it); an allow rule
+		// is matched as written.
+		h := p.matchExecGlobs(plain, globs)
+		e.h.deny = minHit(e.h.deny, h.deny)
+		e.h.could = minHit(e.h.could, h.could)
+		e.h.ask = minHit(e.h.ask, h.ask)
+	}
 	if p.optionable {
 		p.matchOptions(s.Words, &e.h)
 		for _, f := range forms {
@@ -687,6 +696,20 @@ func cleanForm(words []string) []string {
 		out[i] = c
 	}
 	return out
+}
+
+// gitPlainForm returns a git command's words without git's own options
+// before the subcommand (see GitSubcommandAt), or nil when it has none or
+// is no git command.
+func gitPlainForm(words []string) []string {
+	if len(words) < 3 || path.Base(words[0]) != "git" || !strings.HasPrefix(words[1], "-") {
+		return nil
+	}
+	i := GitSubcommandAt(words)
+	if i <= 1 || i >= len(words) {
+		return nil
+	}
+	return append([]string{words[0]}, words[i:]...)
 }
 
 // linkTargetForm returns words with words[0], a path (absolute, or

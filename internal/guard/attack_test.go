@@ -670,3 +670,34 @@ rules:
 		}
 	}
 }
+
+// TestDenyRulesSeeThroughGitOptions: a deny or ask rule naming a git
+// subcommand matches it behind git's own options (a new user's `git clean
+// *` missed `git --no-pager clean -fdx`); an allow rule is matched as
+// written.
+func TestDenyRulesSeeThroughGitOptions(t *testing.T) {
+	home := t.TempDir()
+	p, err := rules.Parse([]byte(`mode: ask
+rules:
+  shell:
+    deny: ["git clean *"]
+    ask: ["git stash drop *"]
+    allow: ["git --no-pager log *"]
+`), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.AskMode, Cwd: home, Home: home, Workspace: home}}
+	for text, want := range map[string]rules.Decision{
+		"git --no-pager clean -n":        rules.Deny,
+		"git -C . clean -n":              rules.Deny,
+		"git -c color.ui=never clean -n": rules.Deny,
+		"git stash drop x":               rules.Ask,
+		"git --no-pager stash drop x":    rules.Ask,
+		"git --no-pager log --oneline":   rules.Allow,
+	} {
+		if o := g.Evaluate(text); o.Decision != want {
+			t.Errorf("%s: %s, want %s", text, o.Decision, want)
+		}
+	}
+}
