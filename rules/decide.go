@@ -1297,6 +1297,14 @@ func (j *judgement) verdictWith(mode Mode, memo *execPart) Verdict {
 	}
 	if v.Decision == Ask && !j.noAllow && j.suggest != suggestNone && j.hint == "" {
 		v.Suggest = j.suggestion(memo)
+		if v.Sensitivity == Destructive && j.suggest == suggestCommand && strings.HasSuffix(v.Suggest, " *") {
+			// `git reset *` for `git reset --hard HEAD` would allow
+			// every reset (a new user's find): only the command itself.
+			v.Suggest = ""
+			if exact := strings.Join(j.suggestWords, " "); !strings.ContainsAny(exact, Hole+"*") {
+				v.Suggest = exact
+			}
+		}
 	}
 	return v
 }

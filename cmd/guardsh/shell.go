@@ -863,7 +863,10 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			}
 		}
 	}
-	if status != 0 && !hinted {
+	// Not after a death by SIGINT, SIGTERM or SIGHUP (a Ctrl-C, a
+	// cancel): the jail had no part in it (a new user's find: the note
+	// after every interrupted run sent the agent after the sandbox).
+	if status != 0 && !hinted && status != 128+int(syscall.SIGINT) && status != 128+int(syscall.SIGTERM) && status != 128+int(syscall.SIGHUP) {
 		spec := s.guard.Jail(o, "")
 		if firstInSession("sandbox-hint", s.guard.PolicyFile) {
 			fmt.Fprintln(s.stderr, sandboxHint(o, spec, s.guard.PolicyFile))
@@ -923,7 +926,7 @@ func sandboxHint(o guard.Outcome, spec sandbox.Spec, policyFile string) string {
 	if len(spec.Write) == 0 {
 		writes = "writes nowhere: no workspace here, and the temp directories hold home"
 	}
-	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (%s; %s; secrets unreadable); a \"Permission denied\" may be the jail's: add the directory to sandbox.write in %s (sandbox: {mode: workspace, write: [DIR]}); an allow rule for the command would run it outside the jail, with your full rights",
+	return fmt.Sprintf("guardsh: sandbox: this command ran in a Landlock jail (%s; %s; secrets unreadable); a \"Permission denied\" writing may be the jail's: a human can add the directory to sandbox.write in %s (sandbox: {mode: workspace, write: [DIR]}); a secret's stays unreadable by design",
 		writes, net, policyFile)
 }
 

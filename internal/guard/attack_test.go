@@ -701,3 +701,24 @@ rules:
 		}
 	}
 }
+
+// TestHintsAfterARefusal: a destructive command is offered as itself, not
+// as a pattern covering every form of its subcommand, and no allow rule
+// is offered after a human's no (a new user's find: `git reset *` was
+// offered for `git reset --hard HEAD`, right after a human denied it).
+func TestHintsAfterARefusal(t *testing.T) {
+	g := testGuard(t, rules.AskMode)
+	o := g.Evaluate("git reset --hard HEAD")
+	if o.Decision != rules.Ask || len(o.Segments) == 0 {
+		t.Fatalf("decision %s", o.Decision)
+	}
+	if s := o.Segments[0].Verdict.Suggest; s != "git reset --hard HEAD" {
+		t.Errorf("suggested %q, want the command itself", s)
+	}
+	if hint := strings.Join(o.Refusal("policy.yaml", "no trusted terminal"), "\n"); !strings.Contains(hint, "to allow it") {
+		t.Errorf("no hint for a headless refusal:\n%s", hint)
+	}
+	if hint := strings.Join(o.Refusal("policy.yaml", "denied by a human"), "\n"); strings.Contains(hint, "to allow it") {
+		t.Errorf("a hint after a human's no:\n%s", hint)
+	}
+}

@@ -821,7 +821,9 @@ func (o Outcome) refusal(policyFile, approval string) []string {
 		lines = append(lines, fmt.Sprintf("guardsh: needs approval: %s (%s)", c.Segment, why))
 		if len(c.JailWrite) > 0 {
 			lines = append(lines, writableHint(c.JailWrite, policyFile))
-		} else if s := c.Verdict.Suggest; s != "" && !c.Jailable && !(jail != nil && outsideWrite(c.Verdict)) {
+		} else if s := c.Verdict.Suggest; s != "" && !c.Jailable && !(jail != nil && outsideWrite(c.Verdict)) && !strings.HasPrefix(approval, "denied") {
+			// (Not after a human's no: an agent told how to allow what
+			// was just refused it is invited to.)
 			section := "shell"
 			if c.Segment.Kind != interp.Exec {
 				section = string(c.Segment.Kind)
