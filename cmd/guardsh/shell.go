@@ -821,7 +821,7 @@ func (s *shellRun) settleJail(o guard.Outcome, rec *audit.Record, jail *sandbox.
 			}
 			if len(removed) > 0 {
 				what := strings.Join(firstOf(removed), ", ") + moreThan(removed)
-				fmt.Fprintf(s.stderr, "guardsh: sandbox: the command removed %s, which held protected paths; the jail keeps the workspace's protected files, not what else was there: restore it from a clone or a backup\n", what)
+				fmt.Fprintf(s.stderr, "guardsh: sandbox: the command removed %s, which held protected paths; nothing of it was put back (the jail puts back protected files a command changes, not a directory it removed): restore it from a clone or a backup\n", what)
 				rec.Sandbox += "; removed " + what
 			}
 			if all := append(moved, left...); len(all) > 0 {
