@@ -298,7 +298,7 @@ func isGitBool(v string) bool {
 // (-I), --rsh-command, --info-script and --new-volume-script (-F),
 // --checkpoint-action=exec=CMD; sort(1) --compress-program; man(1) --pager
 // (-P); rsync(1) --rsh (-e); zip(1) --unzip-command (-TT); install(1)
-// --strip-program. A long option may be abbreviated.
+// --strip-program; split(1) --filter. A long option may be abbreviated.
 var execOptions = map[string]struct {
 	long  []string
 	short map[string]string // short option -> its long form
@@ -311,6 +311,9 @@ var execOptions = map[string]struct {
 	"zip":   {long: []string{"unzip-command"}, short: map[string]string{"-TT": "unzip-command"}},
 	// install -s runs its --strip-program (attack run 79).
 	"install": {long: []string{"strip-program"}},
+	// split --filter=CMD runs CMD for each chunk, its name in $FILE
+	// (attack run 83 appended to ~/.bashrc so).
+	"split": {long: []string{"filter"}},
 }
 
 // unwrapExecOption finds the commands of execOptions in args, as shell
@@ -330,9 +333,11 @@ func unwrapExecOption(base string, args []Word) (r wrapResult) {
 		switch {
 		case strings.HasPrefix(v, "--"):
 			n, vv, h := strings.Cut(v[2:], "=")
-			if len(n) < 3 {
+			if n == "" {
 				continue
 			}
+			// Any prefix: getopt_long takes an unambiguous one, and an
+			// ambiguous one it refuses (attack run 83: split --f=CMD).
 			for _, l := range spec.long {
 				if strings.HasPrefix(l, n) {
 					name, val, hasVal = l, vv, h

@@ -171,6 +171,13 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 	if strings.Contains(name, Hole) {
 		return
 	}
+	// The variables git takes code from (gitEnvCode, GIT_CONFIG_*), set
+	// in front of a command that runs others (sh -c, eval, a function,
+	// a wrapper), are in the environment of the git it runs (attack run
+	// 83: `GIT_EXTERNAL_DIFF='rm -rf ~' sh -c 'git diff'`).
+	if len(seg.Assigns) > 0 && path.Base(name) != "git" {
+		defer a.withGitEnv(seg.Assigns)()
+	}
 	// seg was emitted just before: mark it when its code is analysed, or
 	// when it runs code only known at run time.
 	idx := len(a.segs) - 1
@@ -924,11 +931,12 @@ func (a *analyzer) splitWrites(base string, args []Word, seg Segment, f *frame) 
 	if base == "csplit" {
 		withArg, longArg = "fbn", []string{"--prefix", "--suffix-format", "--digits"}
 	}
-	prefix := Word{Value: "x", Source: args[0].Source}
+	prefix := Word{Value: "x", Source: "x"}
 	if base == "csplit" {
-		prefix.Value = "xx"
+		prefix = Word{Value: "xx", Source: "xx"}
 	}
 	var operands []Word
+	format := "" // csplit's -b: where the names' end comes from
 	for i := 1; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
@@ -942,12 +950,15 @@ func (a *analyzer) splitWrites(base string, args []Word, seg Segment, f *frame) 
 			for _, l := range longArg {
 				if strings.HasPrefix(l, name) {
 					takes = true
-					if base == "csplit" && strings.HasPrefix("--prefix", name) && len(name) > 3 {
-						if glued {
-							prefix = Word{Value: val, Source: w.Source}
-						} else if i+1 < len(args) {
-							prefix = args[i+1]
-						}
+					arg := Word{Value: val, Source: w.Source}
+					if !glued && i+1 < len(args) {
+						arg = args[i+1]
+					}
+					switch {
+					case base == "csplit" && strings.HasPrefix("--prefix", name):
+						prefix = arg
+					case base == "csplit" && strings.HasPrefix("--suffix-format", name):
+						format = arg.Value
 					}
 				}
 			}
@@ -967,6 +978,9 @@ func (a *analyzer) splitWrites(base string, args []Word, seg Segment, f *frame) 
 				if base == "csplit" && v[j] == 'f' {
 					prefix = val
 				}
+				if base == "csplit" && v[j] == 'b' {
+					format = val.Value
+				}
 				break
 			}
 		default:
@@ -976,10 +990,55 @@ func (a *analyzer) splitWrites(base string, args []Word, seg Segment, f *frame) 
 	if base == "split" && len(operands) >= 2 {
 		prefix = operands[1]
 	}
-	// Written as the command would have it with the computed part a
-	// variable's value.
-	out := Word{Value: prefix.Value + Hole, Source: prefix.Source + "${suffix}"}
+	// The computed end holds no '/' and starts with no '.' (split's
+	// letters or digits, --additional-suffix, which split refuses with a
+	// '/'): the names are those of the glob PREFIX*, matched with its own
+	// pattern as a glob's are (attack run 83: a write of PREFIX followed
+	// by any text asked for every split). csplit's -b format may hold
+	// both: then the end is any text (`-f ./ -b ../.bashrc%.0d`).
+	out := Word{Value: prefix.Value + Hole, Source: prefix.Source + "*"}
+	switch {
+	case base == "csplit" && format != "":
+		// The format's text as written, each conversion a run-time part.
+		v, src := printfHoles(format)
+		out = Word{Value: prefix.Value + v, Source: prefix.Source + src}
+	case strings.ContainsAny(prefix.Source, "*?["):
+		out.Source = prefix.Source + "${suffix}"
+	}
 	a.emit(Segment{Kind: Write, Args: append(a.wordSlots(1), out), Line: seg.Line, Via: f.via}, f)
+}
+
+// printfHoles returns a printf format (csplit's -b) with each conversion
+// (%d, %02x, %.0d …) a Hole, and the same as a Source with each a
+// variable's reference; %% is "%". A format only known at run time is a
+// Hole whole.
+func printfHoles(format string) (value, source string) {
+	if strings.Contains(format, Hole) {
+		return Hole, "${suffix}"
+	}
+	var v, s strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			v.WriteByte(c)
+			s.WriteByte(c)
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			v.WriteByte('%')
+			s.WriteByte('%')
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("#0- +'.0123456789", format[j]) >= 0 {
+			j++
+		}
+		i = j // the conversion letter (or the end)
+		v.WriteString(Hole)
+		s.WriteString("${n}")
+	}
+	return v.String(), s.String()
 }
 
 // trapSets reports whether trap's arguments set an action (not -p, -l, a
@@ -1136,6 +1195,51 @@ func (a *analyzer) startupFile(base string, seg Segment) (file string, ok bool) 
 		return "", false // empty: read as none
 	}
 	return file, ok
+}
+
+// withGitEnv records the assignments of assigns that git reads code from
+// (see gitEnvCode; GIT_CONFIG_COUNT, _KEY_<n>, _VALUE_<n>, _PARAMETERS)
+// as values assigned before, and returns what puts the earlier ones back.
+func (a *analyzer) withGitEnv(assigns []Word) (restore func()) {
+	type saved struct {
+		name, value string
+		had         bool
+	}
+	var undo []saved
+	for _, w := range assigns {
+		n, v, ok := strings.Cut(w.Value, "=")
+		if !ok || !gitEnvName(n) {
+			continue
+		}
+		if a.assume.vars == nil {
+			a.assume.vars = map[string]string{}
+		}
+		old, had := a.assume.vars[n]
+		undo = append(undo, saved{n, old, had})
+		a.assume.vars[n] = v
+	}
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			if u := undo[i]; u.had {
+				a.assume.vars[u.name] = u.value
+			} else {
+				delete(a.assume.vars, u.name)
+			}
+		}
+	}
+}
+
+// gitEnvName reports a variable git reads code or configuration from.
+func gitEnvName(n string) bool {
+	if strings.HasPrefix(n, "GIT_CONFIG_") {
+		return true
+	}
+	for _, v := range gitEnvCode {
+		if v.name == n {
+			return true
+		}
+	}
+	return false
 }
 
 // gitEnvCode are the environment variables whose value git runs as a

@@ -288,7 +288,8 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	// neither caught nor forwarded; catching it would hand the command a
 	// default disposition where bash leaves it ignored).
 	sigs := make(chan os.Signal, 4)
-	defer signals.Handle(signals.Pass(sigs))()
+	pop := signals.Handle(signals.Pass(sigs))
+	defer pop()
 	var came os.Signal
 	select {
 	case came = <-sigs:
@@ -325,12 +326,25 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	} else if err := start(cmd); err != nil {
 		return 126, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
-	done := make(chan struct{})
+	// A signal that finds the command gone (it came as the command
+	// ended) is guardsh's to end of, once the caller has recorded the
+	// command (attack run 83: a SIGTERM then was lost, guardsh exiting 0).
+	var late os.Signal
+	done, forwarded := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(forwarded)
 		for {
 			select {
 			case s := <-sigs:
-				_ = cmd.Process.Signal(s)
+				// One that finds it ended, reaped or not yet (a zombie
+				// takes a signal and drops it), is late.
+				var info unix.Siginfo
+				ended := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil) == nil && info.Signo != 0
+				if ended || cmd.Process.Signal(s) != nil {
+					if late == nil {
+						late = s
+					}
+				}
 			case <-done:
 				return
 			}
@@ -338,7 +352,19 @@ func (r Run) waitOn(cmd *exec.Cmd, terminal Terminal) (status int, err error) {
 	}()
 	werr := cmd.Wait()
 	close(done)
+	<-forwarded
+	pop() // from here the caller's handler takes them
+	select {
+	case s := <-sigs:
+		if late == nil {
+			late = s
+		}
+	default:
+	}
 	status, died, err := exitStatus(werr)
+	if sig, ok := late.(syscall.Signal); ok && died == 0 {
+		died = sig
+	}
 	if died != 0 && r.Signaled != nil {
 		r.Signaled(died)
 	}

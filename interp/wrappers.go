@@ -244,7 +244,7 @@ func unwrapArgs(base string, args []Word) wrapResult {
 		return unwrapParallel(args)
 	case "git":
 		return unwrapGit(args)
-	case "tar", "sort", "man", "rsync", "zip", "install":
+	case "tar", "sort", "man", "rsync", "zip", "install", "split":
 		return unwrapExecOption(base, args)
 	}
 	return wrapResult{}

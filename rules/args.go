@@ -850,6 +850,12 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 			if r, known := procPath(w, sc.cwd); known {
 				w = r
 			} else {
+				// Another process's directory (`/proc/$$/cwd/..`): a
+				// protected path's tail there, as after a cd to a
+				// directory only known at run time (attack run 83).
+				if r != "" && !strings.HasPrefix(r, Hole) {
+					sc.unknownProtected(tildeShown(w, sc.home), r)
+				}
 				// Below a descriptor or another process's directory:
 				// any path at all (attack run 51: `{ grep -r .
 				// /dev/fd/3/; } 3< ~/.ssh`, `cat /dev/fd/3/*`).
@@ -1270,6 +1276,10 @@ func (sc *argScan) path(word, c string) {
 		p, known := procPath(c, sc.cwd)
 		if !known {
 			if p != "" {
+				// A protected path's tail in a directory only known at
+				// run time, as after a cd there (attack run 83: `sed -i …
+				// /dev/fd/3/../.bashrc 3<.` ran in CI).
+				sc.unknownProtected(word, p)
 				sc.unknownDir(word, p)
 				if sc.ask == nil {
 					sc.holedSecret(Hole + "/" + p)

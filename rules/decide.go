@@ -530,11 +530,11 @@ func (p *Policy) decideExecIn(e *execPart, s Subject, ctx Context, mode Mode, br
 		j.argDeny, j.argCould, j.argAsk, prot = p.matchArgs(&e.args, ctx, e.class != ReadOnly)
 		if prot != nil {
 			j.protected, j.target, j.holder = prot.via, "argument "+prot.arg, prot.walker
-		} else if e.class != ReadOnly && len(s.Words) > 2 {
+		} else if e.class != ReadOnly && len(s.Words) >= 2 {
 			// What cp, mv or ln put in a directory: `cp x/.bashrc ~/`.
 			if target, pat := p.landsOnProtected(s.Words, ctx, globWords(s)); pat != "" {
 				j.protected, j.target = pat, target
-			} else if gitTemplate(s.Words) {
+			} else if gitTemplate(s.Words, s.Assigns) {
 				// A template directory's hooks land in the new
 				// repository's .git/hooks (attack run 81).
 				j.protected, j.target = "*/.git/hooks", "the hooks git init's --template copies"
@@ -709,7 +709,9 @@ func gitPlainForm(words []string) []string {
 	if i <= 1 || i >= len(words) {
 		return nil
 	}
-	return append([]string{words[0]}, words[i:]...)
+	// As "git", which a rule names (`/usr/bin/git -P clean` meets `git
+	// clean *`, attack run 83).
+	return append([]string{"git"}, words[i:]...)
 }
 
 // linkTargetForm returns words with words[0], a path (absolute, or
@@ -1487,13 +1489,29 @@ func suggestPath(p string, home, ws []string) string {
 }
 
 // gitTemplate reports git init or clone given a template directory
-// (--template=DIR, git-init(1) TEMPLATE DIRECTORY), whose hooks it copies
-// into the repository it makes.
-func gitTemplate(words []string) bool {
-	if len(words) < 3 || path.Base(words[0]) != "git" || words[1] != "init" && words[1] != "clone" {
+// (--template=DIR, -c init.templateDir=DIR or GIT_TEMPLATE_DIR among
+// assigns: git-init(1) TEMPLATE DIRECTORY), whose hooks it copies into the
+// repository it makes (attack run 83 planted a post-commit hook through
+// the last two).
+func gitTemplate(words, assigns []string) bool {
+	if len(words) < 2 || path.Base(words[0]) != "git" {
 		return false
 	}
-	for _, w := range words[2:] {
+	i := GitSubcommandAt(words)
+	if i >= len(words) || words[i] != "init" && words[i] != "clone" {
+		return false
+	}
+	for _, a := range assigns {
+		if strings.HasPrefix(a, "GIT_TEMPLATE_DIR=") {
+			return true
+		}
+	}
+	for k := 1; k+1 < i; k++ {
+		if words[k] == "-c" && strings.HasPrefix(strings.ToLower(words[k+1]), "init.templatedir") {
+			return true
+		}
+	}
+	for _, w := range words[i+1:] {
 		if w == "--" {
 			return false
 		}

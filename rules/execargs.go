@@ -174,6 +174,7 @@ var commandOptions = map[string]struct {
 	"man":   {long: []string{"--pager", "--html"}, short: "PH"},
 	"rsync": {long: []string{"--rsh", "--rsync-path"}, short: "e"},
 	"zip":   {long: []string{"--unzip-command"}},
+	"split": {long: []string{"--filter"}},
 }
 
 func matchCommandOption(w string, opts struct {

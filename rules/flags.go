@@ -125,7 +125,7 @@ func optionTableOf(prog string) *optionTable {
 
 // gitGlobalWithArg are git's options before the subcommand that take the
 // next word.
-var gitGlobalWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+var gitGlobalWithArg = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--attr-source", "--list-cmds", "--super-prefix"}
 
 // optionForm is a command (or a rule's pattern) read with its program's
 // option table.

@@ -179,25 +179,46 @@ func programSensitivity(words []string, writesOutside bool) Sensitivity {
 	return UnknownProgram
 }
 
-// dryRun reports a git clean option list holding -n or --dry-run (alone or
-// in a cluster of short options, up to "--"); one only known at run time
-// does not count.
+// dryRun reports a git clean option list that leaves it a dry run: -n or
+// --dry-run (alone or in a cluster of short options, up to "--"), the last
+// of it and --no-dry-run winning, with -e/--exclude's value skipped
+// (attack run 83: `git clean -fdx -e -n` and `-n --no-dry-run` cleaned).
+// A word only known at run time that may be an option is not one.
 func dryRun(args []string) bool {
-	for _, a := range args {
+	dry := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--":
-			return false
-		case a == "--dry-run" || len(a) >= 5 && strings.HasPrefix("--dry-run", a):
-			return true
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && !strings.Contains(a, Hole):
-			// -e takes a value: letters after it are that value.
-			letters, _, _ := strings.Cut(a[1:], "e")
-			if strings.ContainsRune(letters, 'n') {
-				return true
+			return dry
+		case strings.HasPrefix(a, Hole):
+			return false // may be --no-dry-run
+		case strings.HasPrefix(a, "--"):
+			name, _, glued := strings.Cut(a, "=")
+			switch {
+			case strings.HasPrefix(name, "--no-") && len(name) > 5 && strings.HasPrefix("--no-dry-run", name):
+				dry = false
+			case len(name) > 2 && strings.HasPrefix("--dry-run", name):
+				dry = true
+			case len(name) > 2 && strings.HasPrefix("--exclude", name) && !glued:
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for k := 1; k < len(a); k++ {
+				if a[k] == 'e' {
+					// -e takes a value: the rest, or the next word.
+					if k == len(a)-1 {
+						i++
+					}
+					break
+				}
+				if a[k] == 'n' {
+					dry = true
+				}
 			}
 		}
 	}
-	return false
+	return dry
 }
 
 // destructiveGit reports git subcommands that throw away work no commit
@@ -229,33 +250,36 @@ func destructiveGit(words []string) bool {
 		// -n/--dry-run only lists what it would remove (a new user's
 		// `git clean -n` asked as destructive); not with -i, whose menu
 		// can clean.
-		return !dryRun(rest) || hasOption(rest, "i", "--interactive")
+		return !dryRun(rest) || hasOption(rest, "i", "e", "--interactive")
 	case "reset":
-		return hasOption(rest, "", "--hard", "--merge", "--keep")
+		return hasOption(rest, "", "", "--hard", "--merge", "--keep")
 	case "checkout":
 		// `git checkout -- PATHS` discards changes as `git restore
 		// PATHS` does, a workspace write (a new user's find); -f
 		// throws away every change.
-		return hasOption(rest, "f", "--force")
+		return hasOption(rest, "f", "bB", "--force")
 	case "switch":
-		return hasOption(rest, "f", "--discard-changes", "--force")
+		return hasOption(rest, "f", "cC", "--discard-changes", "--force")
 	case "stash":
 		return hasWord(rest, "drop", "clear")
 	case "push":
-		return hasOption(rest, "fd", "--force", "--force-with-lease", "--mirror", "--delete")
+		return hasOption(rest, "fd", "o", "--force", "--force-with-lease", "--mirror", "--delete")
 	}
 	return false
 }
 
 // hasOption reports whether args, up to "--", hold one of the short
-// option letters shorts (alone or in a cluster: `-fq`) or one of the long
+// option letters shorts (alone or in a cluster: `-fq`; a letter of valued
+// takes the rest of its cluster as its value, `-bfix`, and else the next
+// word) or one of the long
 // options longs, written whole or abbreviated (git's parse-options and
 // getopt_long take an unambiguous prefix: attack run 82's `git reset
 // --ha`), with or without "=value". An abbreviation git would find
 // ambiguous counts too: git then refuses it, and the stricter reading
 // costs nothing.
-func hasOption(args []string, shorts string, longs ...string) bool {
-	for _, a := range args {
+func hasOption(args []string, shorts, valued string, longs ...string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--":
 			return false
@@ -266,9 +290,17 @@ func hasOption(args []string, shorts string, longs ...string) bool {
 					return true
 				}
 			}
-		case len(a) > 1 && a[0] == '-' && a[1] != '-' && shorts != "":
-			if strings.ContainsAny(a[1:], shorts) {
-				return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(shorts, a[k]) >= 0 {
+					return true
+				}
+				if strings.IndexByte(valued, a[k]) >= 0 {
+					if k == len(a)-1 {
+						i++
+					}
+					break
+				}
 			}
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/guardsh/guardsh/internal/ci"
+	"github.com/guardsh/guardsh/internal/signals"
 	"github.com/guardsh/guardsh/rules"
 )
 
@@ -82,7 +83,9 @@ Config: $GUARDSH_CONFIG, else ~/.config/guardsh/config.yaml, plus
 var version = "dev"
 
 func main() {
-	os.Exit(guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	status := guardshMain(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	signals.Settle()
+	os.Exit(status)
 }
 
 // guardshMain dispatches on argv[0] and the first argument and returns the

@@ -722,3 +722,67 @@ func TestHintsAfterARefusal(t *testing.T) {
 		t.Errorf("a hint after a human's no:\n%s", hint)
 	}
 }
+
+// TestAttackRun83: what attack run 83 got past this stop's fixes, and the
+// false positives it found in them.
+func TestAttackRun83(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{ws + "/.git/hooks", ws + "/src/tpl", home + "/.ssh"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.bashrc", home + "/.ssh/id_rsa"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decide := func(config string, mode rules.Mode, cases map[string]rules.Decision) {
+		t.Helper()
+		p, err := rules.Parse([]byte(config), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+		g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+		for text, want := range cases {
+			if o := g.Evaluate(text); o.Decision != want {
+				t.Errorf("%s: %s: %s, want %s", mode, text, o.Decision, want)
+			}
+		}
+	}
+	// Mode bypass without deny rules (the CI preset's).
+	decide("mode: bypass\n", rules.Bypass, map[string]rules.Decision{
+		"split --filter='cat >> ~/.bashrc' f":                      rules.Ask,
+		"split --f='cat >> ~/.bashrc' f":                           rules.Ask,
+		"csplit --p=" + home + "/.bashr -b c%.0d f 2":              rules.Ask,
+		"csplit -f ./ -b ../.bashrc%.0d f 2":                       rules.Ask,
+		"sed -i s/a/b/ /proc/$$/cwd/../.bashrc":                    rules.Ask,
+		"sed -i s/a/b/ /dev/fd/3/../.bashrc 3<.":                   rules.Ask,
+		"rm -r /proc/self/root/proc/self/cwd/../.ssh":              rules.Ask,
+		"GIT_TEMPLATE_DIR=src/tpl git init":                        rules.Ask,
+		"git -c init.templateDir=src/tpl init":                     rules.Ask,
+		"GIT_EXTERNAL_DIFF='echo x >> ~/.bashrc' sh -c 'git diff'": rules.Ask,
+		// And what is none of that still runs.
+		"split -l 100 src/big.txt chunk_":    rules.Allow,
+		"csplit -f part -b %02d.txt f 2":     rules.Allow,
+		"split --filter='gzip > $FILE.gz' f": rules.Allow,
+		"git init":                           rules.Allow,
+	})
+	// Mode auto with the sandbox.
+	decide("mode: auto\nsandbox: workspace\n", rules.Auto, map[string]rules.Decision{
+		"git clean -fdx -e -n":                rules.Ask,
+		"git clean -fdx --exclude -n":         rules.Ask,
+		"git clean -n --no-dry-run -fdx":      rules.Ask,
+		"git --attr-source HEAD reset --hard": rules.Ask,
+		"git checkout -bfix":                  rules.Allow,
+		"git switch -cfeature":                rules.Allow,
+		"git clean -n -e build":               rules.Allow,
+	})
+	// A user's deny rule meets git behind its options and its path.
+	decide("mode: auto\nrules:\n  shell:\n    deny: [\"git clean *\", \"git reset --hard *\"]\n", rules.Auto, map[string]rules.Decision{
+		"/usr/bin/git -P clean -f":            rules.Deny,
+		"git --attr-source HEAD reset --hard": rules.Deny,
+	})
+}

@@ -20,8 +20,10 @@ package signals
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // Forwarded are the signals guardsh passes on to a running command (see
@@ -88,8 +90,34 @@ func deliver(c chan os.Signal) {
 		// its end unwatched).
 		ending = true
 		mu.Unlock()
+		die(sig)
+	}
+}
+
+// die ends guardsh of sig as its default would: its disposition set back
+// to the default with rt_sigaction(2) directly (os/signal's Reset is a
+// round trip to the runtime's signal thread, during which guardsh could
+// finish and exit 0: attack run 83 lost a SIGTERM so), then sig sent to
+// guardsh itself. An all-zero struct sigaction is SIG_DFL, no flags, an
+// empty mask, whatever the architecture's layout.
+func die(sig syscall.Signal) {
+	var act [4]uint64
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act[0])), 0, 8, 0, 0); errno != 0 {
 		signal.Reset(sig)
-		_ = syscall.Kill(os.Getpid(), sig)
+	}
+	_ = syscall.Kill(os.Getpid(), sig)
+	select {} // the signal ends the process
+}
+
+// Settle waits for a signal being handed over, so that guardsh does not
+// exit while one that came is on its way to the end it calls for.
+func Settle() {
+	runtime.Gosched() // the delivery of one that has just come
+	mu.Lock()
+	e := ending
+	mu.Unlock()
+	if e {
+		select {} // ending of a signal (see die)
 	}
 }
 
