@@ -1273,8 +1273,25 @@ func (a *analyzer) gitEnvConfig(args []Word, offs []int, seg Segment) ([]Word, [
 		v, ok := a.assume.vars[name]
 		return v, ok
 	}
-	if _, ok := value("GIT_CONFIG_PARAMETERS"); ok {
-		return args, offs, true
+	if params, ok := value("GIT_CONFIG_PARAMETERS"); ok {
+		// What `git -c` passes on to the gits it runs: 'key=value' or
+		// 'key'='value' words, shell-quoted (git's quote.c): each read
+		// as the -c option it stands for (attack run 83 ran an alias's
+		// code so in CI).
+		words, ok := splitEnvString(params)
+		if !ok || strings.Contains(params, Hole) {
+			return args, offs, true
+		}
+		out := []Word{args[0]}
+		outOffs := []int{offs[0]}
+		for _, w := range words {
+			if !strings.Contains(w, "=") {
+				return args, offs, true
+			}
+			out = append(out, Word{Value: "-c", Source: "-c"}, Word{Value: w, Source: "GIT_CONFIG_PARAMETERS"})
+			outOffs = append(outOffs, offs[0], offs[0])
+		}
+		args, offs = append(out, args[1:]...), append(outOffs, offs[1:]...)
 	}
 	// The variables git takes a command from, as the keys they stand
 	// for (git(1) ENVIRONMENT, git-var(1)): a new user's

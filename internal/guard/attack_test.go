@@ -754,16 +754,17 @@ func TestAttackRun83(t *testing.T) {
 	}
 	// Mode bypass without deny rules (the CI preset's).
 	decide("mode: bypass\n", rules.Bypass, map[string]rules.Decision{
-		"split --filter='cat >> ~/.bashrc' f":                      rules.Ask,
-		"split --f='cat >> ~/.bashrc' f":                           rules.Ask,
-		"csplit --p=" + home + "/.bashr -b c%.0d f 2":              rules.Ask,
-		"csplit -f ./ -b ../.bashrc%.0d f 2":                       rules.Ask,
-		"sed -i s/a/b/ /proc/$$/cwd/../.bashrc":                    rules.Ask,
-		"sed -i s/a/b/ /dev/fd/3/../.bashrc 3<.":                   rules.Ask,
-		"rm -r /proc/self/root/proc/self/cwd/../.ssh":              rules.Ask,
-		"GIT_TEMPLATE_DIR=src/tpl git init":                        rules.Ask,
-		"git -c init.templateDir=src/tpl init":                     rules.Ask,
-		"GIT_EXTERNAL_DIFF='echo x >> ~/.bashrc' sh -c 'git diff'": rules.Ask,
+		"split --filter='cat >> ~/.bashrc' f":                           rules.Ask,
+		"split --f='cat >> ~/.bashrc' f":                                rules.Ask,
+		"csplit --p=" + home + "/.bashr -b c%.0d f 2":                   rules.Ask,
+		"csplit -f ./ -b ../.bashrc%.0d f 2":                            rules.Ask,
+		"sed -i s/a/b/ /proc/$$/cwd/../.bashrc":                         rules.Ask,
+		"sed -i s/a/b/ /dev/fd/3/../.bashrc 3<.":                        rules.Ask,
+		"rm -r /proc/self/root/proc/self/cwd/../.ssh":                   rules.Ask,
+		"GIT_TEMPLATE_DIR=src/tpl git init":                             rules.Ask,
+		"git -c init.templateDir=src/tpl init":                          rules.Ask,
+		`GIT_CONFIG_PARAMETERS="'alias.x=!echo hi >> ~/.bashrc'" git x`: rules.Ask,
+		"GIT_EXTERNAL_DIFF='echo x >> ~/.bashrc' sh -c 'git diff'":      rules.Ask,
 		// And what is none of that still runs.
 		"split -l 100 src/big.txt chunk_":    rules.Allow,
 		"csplit -f part -b %02d.txt f 2":     rules.Allow,
