@@ -433,6 +433,43 @@ type nameGlob struct {
 	include bool
 }
 
+// archiverPatterns returns the indices in words of tar's and rsync's
+// `--exclude=PATTERN` words (and rsync's `--include=PATTERN`): patterns
+// of member names, no file the program opens (a new user's `tar czf
+// out.tgz --exclude=.git .` asked as a write of .git in every mode). Only
+// the one-word form with the exact option name counts: `--exclude .git`
+// could be a file operand behind an option that took `--exclude` as its
+// value (`tar -xf --exclude .git/hooks/x` extracts that member), and an
+// abbreviation may be another option (tar's `--exclude-f=FILE` reads
+// FILE). A value with a `..` component or a run-time part is left a path:
+// where the word is an operand after all (behind `--` or an option that
+// takes a value), it names the file `--exclude=…`, which only a `..` can
+// lead out of.
+func archiverPatterns(words []string) []int {
+	var names []string
+	switch words[0] {
+	case "tar", "gtar", "bsdtar":
+		names = []string{"--exclude"}
+	case "rsync":
+		names = []string{"--exclude", "--include"}
+	default:
+		return nil
+	}
+	var at []int
+	for i, w := range words[1:] {
+		if w == "--" {
+			break
+		}
+		name, val, ok := strings.Cut(w, "=")
+		if !ok || !slices.Contains(names, name) || strings.Contains(val, Hole) ||
+			slices.Contains(strings.Split(val, "/"), "..") {
+			continue
+		}
+		at = append(at, i+1)
+	}
+	return at
+}
+
 // grepNameGlobs returns, for grep (grep(1), grep 3.8: --include=GLOB,
 // --exclude=GLOB, --exclude-dir=GLOB, each also with its value as the next
 // word; options may follow operands, none after "--"), the --include and
@@ -687,6 +724,11 @@ func planArgs(words []string, open, bound uint64) argPlan {
 				}
 				i++
 			}
+		}
+	}
+	for _, i := range archiverPatterns(words) {
+		if i >= pl.first {
+			pl.globWords = append(pl.globWords, i-pl.first)
 		}
 	}
 	if globs, at := grepNameGlobs(words); len(at) > 0 {
