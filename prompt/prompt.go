@@ -37,7 +37,8 @@ type Answer struct {
 	// Decision is Allow or Deny (for an outcome that was not Ask: its own
 	// decision, unchanged).
 	Decision rules.Decision
-	// DecidedBy is "human" or "headless"; empty when unchanged.
+	// DecidedBy is "human", "headless" or "signal" (one ended the dialog,
+	// see Interrupted); empty when unchanged.
 	DecidedBy string
 	// Why says why an ask was refused, for guard.Outcome.Refusal.
 	Why string
@@ -89,6 +90,10 @@ func (p *Prompter) Resolve(o guard.Outcome, req Request) Answer {
 			if reply.Choice == Exact || reply.Choice == Prefix {
 				ans.Human.Rules = reply.Patterns
 			}
+		} else if reply.Signal != nil {
+			// No human answered: a signal ended the dialog, and guardsh
+			// with it.
+			ans.DecidedBy = "signal"
 		} else if ans.Decision == rules.Deny {
 			// No human answered: the declared default (deny) did.
 			ans.DecidedBy = "headless"

@@ -465,6 +465,14 @@ echo "agent: exit $?"
 			t.Errorf("%s was made after SIGTERM", f)
 		}
 	}
+	// Neither the agent nor the record is told the script went on, nor
+	// that a headless policy refused it.
+	if sc := p.screen(); strings.Contains(sc, "script goes on") || !strings.Contains(sc, "nor any after it") {
+		t.Errorf("the refusal does not say the script ends there:\n%s", sc)
+	}
+	if rec := e.lastAudit(); !strings.Contains(rec, `"decided_by":"signal"`) {
+		t.Errorf("record of the interrupted dialog: %s", rec)
+	}
 }
 
 // TestAgentOwnedPtyNeverApproves: guardsh on a pty its caller holds (and

@@ -1095,6 +1095,10 @@ func (s *shellRun) printRefusal(text string, o guard.Outcome, a prompt.Answer) {
 		// output may follow this line), and what follows it runs too.
 		if l, ok := strings.CutSuffix(lines[last], ": nothing ran"); ok {
 			lines[last] = l + ": this command does not run; the script goes on as after one that exits 126"
+			if a.Interrupted != nil {
+				// guardsh ends of the signal: bash gets no more of it.
+				lines[last] = l + fmt.Sprintf(": this command does not run, nor any after it: guardsh ends (%v)", a.Interrupted)
+			}
 		}
 	}
 	var red *audit.Redactor
