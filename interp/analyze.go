@@ -2624,6 +2624,15 @@ func (a *analyzer) realCat() bool {
 	return !a.catDefined && !a.isFunc("cat") && !a.isAlias("cat") && a.loopDepth == 0 && a.inBody == 0
 }
 
+// realProgram reports that a command named name runs the program of that
+// name, as realCat does for cat: the text defines no function (nor may
+// define one at run time), none of that name is known from a sourced
+// file, no alias of that name is, and the statement is in no loop or
+// function body (whose calls may come after a later definition).
+func (a *analyzer) realProgram(name string) bool {
+	return !a.funcDefined && !a.isFunc(name) && !a.isAlias(name) && a.loopDepth == 0 && a.inBody == 0
+}
+
 // assumedResolver returns the resolver that expands words with the
 // assumed values (see assumptions), made on first use.
 func (a *analyzer) assumedResolver() *resolver {

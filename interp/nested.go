@@ -1364,6 +1364,12 @@ func (a *analyzer) listedDir(st *syntax.Stmt) (dir, suffix string, ok bool) {
 			}
 			words = append(words, v)
 		}
+		if !a.realProgram(words[0]) {
+			// A function or alias of that name prints what it likes
+			// (attack run 84: find() { printf '~/.ssh/id_rsa\0'; } fed
+			// xargs -0 cat the key).
+			return "", "", false
+		}
 		if words[0] == "find" {
 			return findListing(words)
 		}

@@ -787,3 +787,48 @@ func TestAttackRun83(t *testing.T) {
 		"git --attr-source HEAD reset --hard": rules.Deny,
 	})
 }
+
+// TestAttackRun84: what attack run 84 got past the rules.
+func TestAttackRun84(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	for _, d := range []string{ws + "/.git/hooks", ws + "/src", home + "/.ssh"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{home + "/.ssh/id_rsa", ws + "/src/a.py"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decide := func(config string, mode rules.Mode, cases map[string]rules.Decision) {
+		t.Helper()
+		p, err := rules.Parse([]byte(config), "policy.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: mode, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+		g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+		for text, want := range cases {
+			if o := g.Evaluate(text); o.Decision != want {
+				t.Errorf("%s: %s: %s, want %s", mode, text, o.Decision, want)
+			}
+		}
+	}
+	key := home + "/.ssh/id_rsa"
+	// The names that feed xargs -0 through a pipeline are find's only
+	// when find (and each filter) is the program: a function or alias of
+	// that name printed the key's path, and cat read it in every mode.
+	for _, mode := range []rules.Mode{rules.AskMode, rules.Auto, rules.Bypass} {
+		decide("mode: "+string(mode)+"\nrules:\n  read:\n    deny: [\"~/.ssh/id_*\"]\n", mode, map[string]rules.Decision{
+			"find() { printf '" + key + "\\0'; }; find src -name '*.py' -print0 | xargs -0 cat":                              rules.Ask,
+			"sort() { printf '" + key + "\\0'; }; find src -name '*.py' -print0 | sort -z | xargs -0 cat":                    rules.Ask,
+			"f() { :; }; find src -name '*.py' -print0 | xargs -0 cat":                                                       rules.Ask,
+			"shopt -s expand_aliases\nalias find='printf \"" + key + "\\0\" '\nfind src -name '*.py' -print0 | xargs -0 cat": rules.Ask,
+			// And the real find still feeds xargs its names.
+			"find src -name '*.py' -print0 | xargs -0 cat":           rules.Allow,
+			"find src -name '*.py' -print0 | sort -z | xargs -0 cat": rules.Allow,
+		})
+	}
+}
