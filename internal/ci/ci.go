@@ -255,6 +255,9 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 		return ask("guardsh could not find the command that writes it")
 	}
 	lines, why := contentLines(stmt, redir)
+	if why == "" {
+		why = writersOverridden(file)
+	}
 	if why != "" {
 		return ask(why)
 	}
@@ -297,6 +300,62 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 	}
 	return rules.Verdict{Decision: rules.Allow, Class: rules.Workspace, DecidedBy: rules.ByClass,
 		Reason: fmt.Sprintf("writes $%s (CI); its %d line(s), as exports, are allowed", name, len(lines))}
+}
+
+// writersOverridden says why, in file, echo, printf or cat may not be
+// the builtin or program whose output contentLines reads, or more may be
+// written while the redirection is open; "" when nothing can: a function
+// definition (attack run 84: `echo() { printf 'BASH_ENV=…'; }` wrote its
+// own line), an alias, a trap (a DEBUG trap's output lands inside the
+// redirection), enable, hash, a PATH assignment (cat found elsewhere),
+// BASH_XTRACEFD (set -x's trace written to the file), or code that may
+// define any of them unseen (eval, source, ., a shell option's change).
+func writersOverridden(file *syntax.File) string {
+	why := ""
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			why = "the text defines a function, which could be named echo, printf or cat and write other lines"
+		case *syntax.Assign:
+			if n.Name != nil && (n.Name.Value == "PATH" || n.Name.Value == "BASH_XTRACEFD") {
+				why = "the text assigns " + n.Name.Value + ", which changes what writes the lines"
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				break
+			}
+			name, ok := static(n.Args[0])
+			if !ok {
+				why = "a command whose name is only known at run time could define echo, printf or cat"
+				break
+			}
+			switch name {
+			case "alias", "trap", "enable", "hash", "eval", "source", ".", "shopt", "declare", "typeset", "export", "readonly", "local", "builtin", "command":
+				if name == "export" || name == "declare" || name == "typeset" || name == "readonly" || name == "local" {
+					// Only their -f (a function) and a PATH or
+					// BASH_XTRACEFD operand matter; assignments are
+					// Assign nodes.
+					for _, w := range n.Args[1:] {
+						v, ok := static(w)
+						if !ok || strings.HasPrefix(v, "-") && strings.ContainsAny(v, "fF") ||
+							strings.HasPrefix(v, "PATH") || strings.HasPrefix(v, "BASH_XTRACEFD") {
+							why = "`" + name + "` may define a function or change PATH or BASH_XTRACEFD"
+						}
+					}
+					break
+				}
+				if name == "builtin" || name == "command" {
+					break
+				}
+				why = "`" + name + "` may change what echo, printf or cat run, or write lines of its own"
+			}
+		}
+		return why == ""
+	})
+	return why
 }
 
 // contentLines returns the lines stmt writes, when they are static text

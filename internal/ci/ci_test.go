@@ -100,6 +100,17 @@ func TestFileCommandWrites(t *testing.T) {
 		{"a group with its own redirection", ask, `{ echo A=1; echo B=2 >/dev/null; } >> "$GITHUB_ENV"`, rules.Ask, "compound"},
 		{"a subshell writing GITHUB_ENV", ask, `( echo A=1; echo B=2 ) >> "$GITHUB_ENV"`, rules.Ask, "compound"},
 		{"another program writing GITHUB_ENV", ask, `./tool export >> $GITHUB_ENV`, rules.Ask, "writes it"},
+		// What else may write while the redirection is open, or stand
+		// for echo, printf or cat (attack run 84, in the CI preset's
+		// bypass: each wrote BASH_ENV or LD_PRELOAD).
+		{"a function named echo", "mode: bypass\n", `echo() { printf "BASH_ENV=/tmp/evil.sh\n"; }; echo SAFE=1 >> "$GITHUB_ENV"`, rules.Ask, "defines a function"},
+		{"a function named printf", "mode: bypass\n", `function printf { builtin printf "LD_PRELOAD=/x.so\n"; }; printf "SAFE=1\n" >> $GITHUB_ENV`, rules.Ask, "defines a function"},
+		{"a DEBUG trap", "mode: bypass\n", `trap "echo BASH_ENV=/tmp/x" DEBUG; { echo SAFE=1; } >> "$GITHUB_ENV"`, rules.Ask, "`trap`"},
+		{"an alias", "mode: bypass\n", "shopt -s expand_aliases\nalias echo='printf \"BASH_ENV=/x\\n\"; echo'\necho A=1 >> $GITHUB_ENV", rules.Ask, "`shopt`"},
+		{"set -x's trace on standard output", "mode: bypass\n", `BASH_XTRACEFD=1; PS4=BASH_ENV=/x; set -x; echo SAFE=1 >> $GITHUB_ENV`, rules.Ask, "BASH_XTRACEFD"},
+		{"another cat on PATH", "mode: bypass\n", "PATH=./bin:$PATH\ncat <<EOF >> $GITHUB_ENV\nSAFE=1\nEOF", rules.Ask, "assigns PATH"},
+		{"a function's definition through eval", "mode: bypass\n", `eval 'echo() { printf "BASH_ENV=/x\n"; }'; echo A=1 >> $GITHUB_ENV`, rules.Ask, "`eval`"},
+		{"set -eux alone changes nothing", ask, "set -euxo pipefail\nexport CC=gcc\necho CC=clang >> $GITHUB_ENV", rules.Allow, "as exports"},
 		{"a deny rule on the real path still denies", "mode: ask\nrules:\n  write:\n    deny: [\"/*/_runner_file_commands/*\"]\n", `echo a=b >> $GITHUB_OUTPUT`, rules.Deny, ""},
 	}
 	for _, tt := range tests {
