@@ -876,12 +876,14 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 	if ws == "" {
 		return nil, nil, false
 	}
-	files, dirs = rules.WorkspaceProtected()
-	for i := range files {
-		files[i] = filepath.Join(ws, files[i])
-	}
-	for i := range dirs {
-		dirs[i] = filepath.Join(ws, dirs[i])
+	relFiles, relDirs := rules.WorkspaceProtected()
+	for _, base := range g.settingsDirs() {
+		for _, f := range relFiles {
+			files = append(files, filepath.Join(base, f))
+		}
+		for _, d := range relDirs {
+			dirs = append(dirs, filepath.Join(base, d))
+		}
 	}
 	// The policy's write deny and ask rules inside the workspace: the jail
 	// could write there unseen.
@@ -916,6 +918,27 @@ func (g *Guard) KeepPaths() (files, dirs []string, ok bool) {
 	files = append(files, lp.files...)
 	dirs = append(dirs, lp.dirs...)
 	return files, dirs, true
+}
+
+// settingsDirs returns the directories whose agent, editor and project
+// settings files (rules.WorkspaceProtected) a jail's record keeps: the
+// workspace root, and the working directory and the agent's (guardsh's
+// parent process's, /proc/PPID/cwd) when they lie below it, the
+// directory an agent started in a monorepo's package reads its
+// .claude/settings.json from (attack run 84: a jailed command wrote
+// pkg/.claude/settings.json and it stayed). The same names deeper in
+// the workspace are not kept (README, Sandbox: what it does not
+// guarantee).
+func (g *Guard) settingsDirs() []string {
+	ws := g.Context.Workspace
+	out := []string{ws}
+	agent, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", os.Getppid()))
+	for _, d := range []string{g.Context.Cwd, agent} {
+		if d = filepath.Clean(d); strings.HasPrefix(d, ws+"/") && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // untrustedRepo returns the repository a git segment the rules allowed
