@@ -270,6 +270,13 @@ func judgeEnv(file *syntax.File, seg interp.Segment, name string, judge Judge) r
 			if !ok || !validName(n) {
 				return ask(fmt.Sprintf("the line %q is not NAME=VALUE", line))
 			}
+			if what := laterStepsName(n, v); what != "" {
+				// Set for this step's own commands, these are contained
+				// (its build tool asks or runs jailed); set for the steps
+				// after it, they run or fetch what this step chose there,
+				// unguarded (attack run 84).
+				return ask(fmt.Sprintf("%s names %s, which the steps after this one would use unguarded; neither the mode nor a rule lets one step set it for them: set it in the workflow's env:", n, what))
+			}
 			export = "export " + n + "=" + shellQuote(v)
 		}
 		o := judge(export)
@@ -491,6 +498,81 @@ func static(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return b.String(), true
+}
+
+// laterStepNames are variables, beyond those the rules take as changing
+// what a command runs (rules: dangerousNames), that choose for a later
+// step a program, a toolchain, a plug-in, a config that names programs,
+// where packages come from or which certificates are trusted; each maps
+// to what it names. Sources: the tools' documentation of their
+// environment (gcc(1) and make's implicit variables, cmake(1), ccache(1),
+// cargo's and rustup's, the go command's `go help environment`, Gradle's,
+// Maven's, Yarn's, pip's and uv's configuration by environment, the AWS,
+// Docker and Kubernetes clients', OpenSSL's and Node's certificate
+// variables, the GitHub runner's ACTIONS_* and RUNNER_*). laterStepPrefixes
+// are whole families (a tool that reads any of its settings from
+// NAME_PREFIX + setting).
+var laterStepNames = map[string]string{
+	"CC": "a compiler", "CXX": "a compiler", "CPP": "a preprocessor", "FC": "a compiler", "F77": "a compiler",
+	"LD": "a linker", "AR": "an archiver", "AS": "an assembler", "NM": "a tool", "RANLIB": "a tool",
+	"STRIP": "a tool", "OBJCOPY": "a tool", "OBJDUMP": "a tool",
+	"CFLAGS": "compiler flags (-fplugin loads code)", "CXXFLAGS": "compiler flags (-fplugin loads code)",
+	"CPPFLAGS": "compiler flags", "LDFLAGS": "linker flags", "FFLAGS": "compiler flags",
+	"RUSTFLAGS": "compiler flags (-C linker= runs a program)", "RUSTDOCFLAGS": "compiler flags", "RUSTC": "a compiler",
+	"RUSTDOC": "a program", "RUSTUP_TOOLCHAIN": "a toolchain", "RUSTUP_HOME": "toolchains", "RUSTUP_DIST_SERVER": "where toolchains come from",
+	"GOROOT": "a toolchain", "GOTOOLDIR": "a toolchain", "GOPROXY": "where modules come from",
+	"GOSUMDB": "whose checksums are trusted", "GOINSECURE": "modules fetched insecurely", "GOPATH": "the module cache and installed programs",
+	"JAVA_HOME": "a Java runtime", "GRADLE_USER_HOME": "Gradle's init scripts", "GRADLE_HOME": "a Gradle installation",
+	"MAVEN_HOME": "a Maven installation", "M2_HOME": "a Maven installation", "MAVEN_CONFIG": "Maven's settings", "ANT_HOME": "an Ant installation",
+	"ANT_OPTS": "JVM options", "SBT_HOME": "an sbt installation", "DOTNET_ROOT": "a .NET runtime", "DOTNET_HOST_PATH": "a .NET host",
+	"PNPM_HOME": "pnpm's programs", "VIRTUAL_ENV": "a Python environment", "CONDARC": "conda's config", "PIPX_HOME": "pipx's programs",
+	"NODE_EXTRA_CA_CERTS": "trusted certificates", "SSL_CERT_FILE": "trusted certificates", "SSL_CERT_DIR": "trusted certificates",
+	"REQUESTS_CA_BUNDLE": "trusted certificates", "CURL_CA_BUNDLE": "trusted certificates", "AWS_CA_BUNDLE": "trusted certificates",
+	"R_PROFILE_USER": "R's start-up code", "R_PROFILE": "R's start-up code", "R_ENVIRON_USER": "R's start-up settings", "R_LIBS_USER": "R's packages",
+	"IRBRC": "Ruby's start-up code", "GEMRC": "RubyGems' config", "PHPRC": "PHP's config (auto_prepend_file)", "PHP_INI_SCAN_DIR": "PHP's config",
+	"COMPOSER_HOME": "Composer's config and plug-ins", "HGRCPATH": "Mercurial's config (hooks)",
+	"DOCKER_CONFIG": "Docker's config (credential helpers)", "DOCKER_HOST": "which Docker daemon runs containers",
+	"KUBECONFIG": "a cluster config (exec plug-ins)", "AWS_CONFIG_FILE": "an AWS config (credential_process)",
+	"AWS_SHARED_CREDENTIALS_FILE": "AWS credentials", "CLOUDSDK_CONFIG": "gcloud's config", "AZURE_CONFIG_DIR": "Azure's config",
+	"TF_CLI_CONFIG_FILE": "Terraform's config (provider sources)", "TF_PLUGIN_CACHE_DIR": "Terraform's providers",
+	"PKG_CONFIG_PATH": "pkg-config files (compiler flags)", "PKG_CONFIG_LIBDIR": "pkg-config files (compiler flags)", "ACLOCAL_PATH": "autoconf macros",
+	"XDG_DATA_HOME": "data and plug-ins", "XDG_DATA_DIRS": "data and plug-ins", "XDG_CONFIG_DIRS": "config files",
+	"AGENT_TOOLSDIRECTORY": "the runner's tool cache", "VIMINIT": "Vim's start-up commands", "EXINIT": "ex's start-up commands",
+	"MYVIMRC": "Vim's start-up file", "INPUTRC": "readline's config", "EMACSLOADPATH": "Emacs's code",
+}
+
+var laterStepPrefixes = map[string]string{
+	"CARGO_": "cargo settings (a target's runner or linker)", "CMAKE_": "CMake settings (compiler launchers, toolchain files)",
+	"CCACHE_": "ccache settings (a compiler prefix)", "DISTCC_": "distcc settings", "YARN_": "Yarn settings (yarnPath runs a file)",
+	"COREPACK_": "Corepack settings (where package managers come from)", "PIP_": "pip settings (the package index)",
+	"UV_": "uv settings (the package index)", "POETRY_": "Poetry settings", "PIPENV_": "Pipenv settings", "CONDA_": "conda settings",
+	"BUNDLE_": "Bundler settings", "NUGET_": "NuGet settings (package sources)", "HELM_": "Helm settings (plug-ins)",
+	"ACTIONS_": "the runner's own settings", "RUNNER_": "the runner's own settings", "CGO_": "cgo's compiler and flags",
+	"GRADLE_": "Gradle settings", "DOTNET_": ".NET settings", "R_LIBS": "R's packages",
+}
+
+// byName are the laterStepNames that name one program, which a bare
+// name (no slash, space or flag: CC=clang) leaves to be looked up on
+// PATH, as any command's program is.
+var byName = map[string]bool{"CC": true, "CXX": true, "CPP": true, "FC": true, "F77": true, "LD": true, "AR": true,
+	"AS": true, "NM": true, "RANLIB": true, "STRIP": true, "OBJCOPY": true, "OBJDUMP": true, "RUSTC": true, "RUSTDOC": true}
+
+// laterStepsName returns what name names for the steps after this one
+// when it is one of laterStepNames or laterStepPrefixes (and value not
+// a bare program name where byName allows one), else "".
+func laterStepsName(name, value string) string {
+	if byName[name] && value != "" && value[0] != '-' && strings.Trim(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == "" {
+		return ""
+	}
+	if what, ok := laterStepNames[name]; ok {
+		return what
+	}
+	for p, what := range laterStepPrefixes {
+		if strings.HasPrefix(name, p) {
+			return what
+		}
+	}
+	return ""
 }
 
 func validName(n string) bool {

@@ -110,6 +110,22 @@ func TestFileCommandWrites(t *testing.T) {
 		{"set -x's trace on standard output", "mode: bypass\n", `BASH_XTRACEFD=1; PS4=BASH_ENV=/x; set -x; echo SAFE=1 >> $GITHUB_ENV`, rules.Ask, "BASH_XTRACEFD"},
 		{"another cat on PATH", "mode: bypass\n", "PATH=./bin:$PATH\ncat <<EOF >> $GITHUB_ENV\nSAFE=1\nEOF", rules.Ask, "assigns PATH"},
 		{"a function's definition through eval", "mode: bypass\n", `eval 'echo() { printf "BASH_ENV=/x\n"; }'; echo A=1 >> $GITHUB_ENV`, rules.Ask, "`eval`"},
+		// Variables that pick a later step's program, toolchain, package
+		// index or trusted certificates (attack run 84), and the bare
+		// compiler names that stay lookups on PATH.
+		{"CC by path", "mode: bypass\n", `echo CC=/tmp/evil/cc >> "$GITHUB_ENV"`, rules.Ask, "CC names a compiler"},
+		{"CC with a flag", "mode: bypass\n", `echo "CC=gcc -fplugin=/tmp/x.so" >> "$GITHUB_ENV"`, rules.Ask, "CC names a compiler"},
+		{"CC by name", "mode: bypass\n", `echo CC=gcc-12 >> "$GITHUB_ENV"`, rules.Allow, "as exports"},
+		{"a compiler launcher", "mode: bypass\n", `echo CMAKE_C_COMPILER_LAUNCHER=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "CMake settings"},
+		{"Gradle's home", "mode: bypass\n", `echo GRADLE_USER_HOME=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "init scripts"},
+		{"cargo's home", "mode: bypass\n", `echo CARGO_HOME=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "cargo settings"},
+		{"a Go toolchain", "mode: bypass\n", `echo GOROOT=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "a toolchain"},
+		{"a Java runtime", "mode: bypass\n", `echo JAVA_HOME=/tmp/evil >> "$GITHUB_ENV"`, rules.Ask, "a Java runtime"},
+		{"yarn's path", "mode: bypass\n", `echo YARN_YARN_PATH=/tmp/evil.js >> "$GITHUB_ENV"`, rules.Ask, "Yarn settings"},
+		{"pip's index", "mode: bypass\n", `echo PIP_INDEX_URL=https://evil.example >> "$GITHUB_ENV"`, rules.Ask, "pip settings"},
+		{"Node's certificates", "mode: bypass\n", `echo NODE_EXTRA_CA_CERTS=/tmp/ca.pem >> "$GITHUB_ENV"`, rules.Ask, "trusted certificates"},
+		{"the runner's own", "mode: bypass\n", `echo ACTIONS_ID_TOKEN_REQUEST_URL=https://evil >> "$GITHUB_ENV"`, rules.Ask, "the runner's own"},
+		{"a plain setting still goes", "mode: bypass\n", `echo RELEASE_CHANNEL=beta >> "$GITHUB_ENV"`, rules.Allow, "as exports"},
 		{"set -eux alone changes nothing", ask, "set -euxo pipefail\nexport CC=gcc\necho CC=clang >> $GITHUB_ENV", rules.Allow, "as exports"},
 		{"a deny rule on the real path still denies", "mode: ask\nrules:\n  write:\n    deny: [\"/*/_runner_file_commands/*\"]\n", `echo a=b >> $GITHUB_OUTPUT`, rules.Deny, ""},
 	}
