@@ -166,7 +166,9 @@ func (x *pathIndex) fits(ctx Context, tmp []string) bool {
 // core.pager run programs); ~/.gnupg; guardsh's own configuration; and the
 // settings of the agents and editors that decide what an agent may run or
 // that run commands themselves: Claude Code (~/.claude, a project's
-// .claude/settings*.json with permissions and hooks, .mcp.json servers),
+// .claude/settings*.json with permissions and hooks, .claude/hooks/ where
+// its documentation puts the scripts hooks run — attack run 84 appended
+// to one in mode auto —, .mcp.json servers),
 // Codex (~/.codex: config.toml and rules), Gemini CLI (~/.gemini and a
 // project's .gemini), goose (~/.config/goose), opencode
 // (~/.config/opencode, a project's opencode.json), Cursor (~/.cursor, a
@@ -199,7 +201,7 @@ var builtinProtected = append([]string{
 	"/etc/guardsh", "/etc/guardsh/*",
 	"*/.git/hooks", "*/.git/*",
 	"~/.claude", "~/.claude/*", "~/.claude.json", "*/.claude/settings.json", "*/.claude/settings.local.json",
-	"*/.mcp.json",
+	"*/.claude/hooks/*", "*/.mcp.json",
 	"~/.codex", "~/.codex/*", "*/.codex/*",
 	"~/.gemini", "~/.gemini/*", "*/.gemini/settings.json",
 	"~/.config/goose", "~/.config/goose/*",

@@ -816,6 +816,13 @@ func TestAttackRun84(t *testing.T) {
 			}
 		}
 	}
+	// The scripts Claude Code's hooks run, where its documentation puts
+	// them, are as protected as the settings that name them.
+	decide("mode: auto\n", rules.Auto, map[string]rules.Decision{
+		"echo 'touch /tmp/x' >> .claude/hooks/format.sh": rules.Ask,
+		"cp a.txt .claude/hooks/format.sh":               rules.Ask,
+		"cat .claude/hooks/format.sh":                    rules.Allow,
+	})
 	key := home + "/.ssh/id_rsa"
 	// The names that feed xargs -0 through a pipeline are find's only
 	// when find (and each filter) is the program: a function or alias of
