@@ -245,6 +245,20 @@ func cookiePairEnds(s string, m []int) bool {
 	return rest == "" || strings.ContainsRune(";'\"\n", rune(rest[0]))
 }
 
+// notAuthor rejects a name whose only secret word is the "auth" of
+// "author" (author:, "author": in a package.json, a commit's
+// Co-Authored-By: trailer, which a new user's every agent commit had
+// redacted).
+func notAuthor(s string, m []int) bool {
+	name := strings.ReplaceAll(strings.ToLower(s[m[2]:m[3]]), "author", "")
+	for _, w := range [...]string{"pass", "pwd", "token", "secret", "auth", "key", "cred", "_pat", "_pw"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // notNegated rejects an option --no-…: --no-password takes no value.
 func notNegated(s string, m []int) bool {
 	return !strings.Contains(strings.ToLower(s[m[2]:m[3]]), "-no-")
@@ -310,12 +324,12 @@ var builtinRedactions = append([]redaction{
 	// comment ending in "key:" made the next line's program [REDACTED]
 	// (attack run 59).
 	{"secret assignment", `(?i)(\b(?:[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?|creds)[a-z0-9_-]*|[a-z0-9_-]*_(?:pat|pw))(?:=|[ \t]+=[ \t]*|[ \t]*:[ \t]*))` + shellWord, 1,
-		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "_pat", "_pw"}, nil},
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential", "creds", "_pat", "_pw"}, notAuthor},
 	{"JSON secret member", `(?i)("[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*"[ \t]*:[ \t]*)"(?:[^"\\]|\\.)*"`, 1,
-		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, notAuthor},
 	// The same in a Python or JavaScript literal: {'password': 'v'}.
 	{"quoted secret member", `(?i)('[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*'[ \t]*:[ \t]*)'(?:[^'\\]|\\.)*'`, 1,
-		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, notAuthor},
 	// A header's value ends at a character that may separate commands:
 	// a script the analysis never read (a variable's value eval runs)
 	// kept `; touch F` after a Cookie header's value hidden (attack run
@@ -339,7 +353,7 @@ var builtinRedactions = append([]redaction{
 	// A JSON member written inside a double-quoted shell word, its
 	// quotes escaped: curl -d "{\"password\":\"S\"}" (attack run 57).
 	{"escaped JSON secret member", `(?i)(\\"[a-z0-9_-]*(?:password|passwd|pwd|pass|token|secret|auth|key|credentials?)[a-z0-9_-]*\\"[ \t]*:[ \t]*)\\"(?:[^"\\]|\\[^"])*\\"`, 1,
-		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, nil},
+		[]string{"pass", "pwd", "token", "secret", "auth", "key", "credential"}, notAuthor},
 	{"mysql password", `(?i)(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b[^|;&\n]*?[ \t]-p)` + shellWord, 1, []string{"mysql", "mariadb"}, nil},
 	// Programs whose own option or argument is a password: see also
 	// programPasswords.

@@ -436,6 +436,29 @@ func TestRedactorKeepsOptionsThatHoldNoSecret(t *testing.T) {
 	}
 }
 
+// TestRedactorKeepsAuthors: "author" is no secret's name (a new user's
+// agent commits, with Claude Code's Co-Authored-By: trailer, were all
+// recorded redacted and skipped by replay), while a name holding a
+// secret word beside it still is.
+func TestRedactorKeepsAuthors(t *testing.T) {
+	r, _ := audit.NewRedactor(nil)
+	for _, in := range []string{
+		"git commit -m \"fix\n\nCo-Authored-By: Claude <noreply@anthropic.com>\"",
+		`echo "author: Alice"`,
+		`printf '{"name": "x", "author": "Alice <a@b.c>"}' > package.json`,
+		`AUTHOR=alice make dist`,
+	} {
+		if got := r.Command(in, nil); got != in {
+			t.Errorf("Command(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	for _, in := range []string{`echo "author_token: s3cr3tvalue"`, `printf '{"author": "A", "auth": "s3cr3tvalue"}'`, `echo "auth: s3cr3tvalue"`} {
+		if got := r.Command(in, nil); strings.Contains(got, "s3cr3tvalue") {
+			t.Errorf("Command(%q) = %q, want the value redacted", in, got)
+		}
+	}
+}
+
 // TestRedactorKeepsCommandsAfterAnEscapedBackslash: a newline after an
 // escaped backslash, in single quotes or after a comment is no line
 // continuation: the command on the next line is kept whole (attack run
