@@ -323,7 +323,12 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 	}
 	e.class, e.why, e.badAssign = class, why, badAssign
 	globs := globWords(s)
-	e.h = p.matchExecGlobs(s.Words, globs)
+	if s.Found != 0 && len(globs) == 0 && !slices.Contains(s.Words, Hole) {
+		// find's paths: below its start path, each one argument.
+		e.h = p.shell.matchUnits(execUnitsFound(s.Words, s.Found), &holeMatcher{})
+	} else {
+		e.h = p.matchExecGlobs(s.Words, globs)
+	}
 	if literalTilde(s.Words) {
 		// A word starting with a quoted "~" is not the home directory
 		// ("~/x" names ./~/x): a pattern's "~/" must not allow it.

@@ -318,6 +318,34 @@ func TestFindExecRemove(t *testing.T) {
 			t.Errorf("rm -rf %q of find: %v (%s), want %v", tc.word, v.Decision, v.Reason, tc.want)
 		}
 	}
+	// A found path is one argument: a deny rule that needs a word of its
+	// own ("/") cannot match what lies below the start path (a new
+	// user's find . -name __pycache__ -exec rm -rf {} + asked for
+	// "rm * / *"), while one that names a path below it still could.
+	denies := mustParse(t, "mode: auto\nrules:\n  shell:\n    deny: [\"rm * / *\", \"rm * ~ *\"]\n")
+	below := mustParse(t, "mode: auto\nrules:\n  shell:\n    deny: [\"rm -rf ./src/*\"]\n")
+	for _, tc := range []struct {
+		p     *Policy
+		word  string
+		found bool
+		want  Decision
+	}{
+		{denies, "./" + Hole, true, Allow},
+		{denies, "./" + Hole, false, Ask}, // any run-time word: could be "x / y"
+		{denies, "docs/" + Hole, true, Allow},
+		{below, "./" + Hole, true, Ask}, // could be ./src/x
+	} {
+		s := exec("rm", "-rf", tc.word)
+		if tc.found {
+			s.Found = 1 << 2
+		}
+		if v := tc.p.Decide(s, ctx); v.Decision != tc.want {
+			t.Errorf("rm -rf %q (found %v): %v (%s), want %v", tc.word, tc.found, v.Decision, v.Reason, tc.want)
+		}
+	}
+	if v := denies.Decide(exec("find", ".", "-name", "__pycache__", "-exec", "rm", "-rf", "{}", "+"), ctx); v.Decision != Allow {
+		t.Errorf("find's own segment: %v (%s)", v.Decision, v.Reason)
+	}
 }
 
 // find -delete of names reads nothing, and the values of its name and

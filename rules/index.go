@@ -359,7 +359,7 @@ func (t *trie) walkUnits(units []uint16, visit func(n *tnode, root bool) bool) (
 			return nil
 		}
 		u := units[i]
-		if u == uHole || u == uOpt || u == uGlob || u == uRep {
+		if u == uHole || u == uOpt || u == uGlob || u == uRep || u == uFound {
 			return n
 		}
 		if n = n.child(byte(u)); n == nil {
@@ -378,7 +378,7 @@ func minimalString(units []uint16) string {
 			i += optLen - 1
 		case uRep:
 			i += repLen - 1
-		case uHole, uGlob:
+		case uHole, uGlob, uFound:
 		default:
 			b = append(b, byte(u))
 		}

@@ -134,6 +134,13 @@ const (
 	// shape: the next unit is the index of the word's first unit, to
 	// which the match may return after a space.
 	uRep uint16 = 259
+	// uFound is the run-time part of a path find gives an -exec command
+	// (Subject.Found): any string of bytes but the space between two
+	// words, possibly empty. find puts each path in one argument of its
+	// own, so what lies below its start path never parts arguments (a
+	// new user's find . -name __pycache__ -exec rm -rf {} + could match
+	// "rm * / *" only by a " / " inside one name).
+	uFound uint16 = 260
 	// optLen is the length of an optional group: uOpt and its two units;
 	// repLen that of a repetition mark, uRep and its index.
 	optLen = 3
@@ -175,6 +182,32 @@ func execUnitsGlobs(words, globs []string) []uint16 {
 			}
 		}
 		out = append(out, uRep, uint16(start))
+	}
+	return out
+}
+
+// execUnitsFound is execUnits for argv without a whole-word Hole, the
+// Holes of the words found marks (bit i for words[i], Subject.Found)
+// rendered as uFound.
+func execUnitsFound(words []string, found uint64) []uint16 {
+	n := 0
+	for _, w := range words {
+		n += len(w) + 1
+	}
+	out := make([]uint16, 0, n)
+	for i, w := range words {
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		start := len(out)
+		out = appendUnits(out, w)
+		if i < 64 && found&(1<<i) != 0 {
+			for k := start; k < len(out); k++ {
+				if out[k] == uHole {
+					out[k] = uFound
+				}
+			}
+		}
 	}
 	return out
 }
@@ -315,6 +348,11 @@ func (h *holeMatcher) couldRepeating(g *glob, units []uint16) bool {
 			if j < m && g.pat[j] != '/' && g.pat[j] != ' ' {
 				push(j+1, p)
 			}
+		case uFound:
+			push(j, p+1)
+			if j < m && g.pat[j] != ' ' {
+				push(j+1, p)
+			}
 		case uRep:
 			// No more words of the shape; or a space, and the word
 			// again.
@@ -373,6 +411,8 @@ func (h *holeMatcher) couldAt(j, p int) bool {
 		r = h.couldAt(j, p+1) || (j < h.m && h.couldAt(j+1, p))
 	case uGlob:
 		r = h.couldAt(j, p+1) || (j < h.m && h.pat[j] != '/' && h.pat[j] != ' ' && h.couldAt(j+1, p))
+	case uFound:
+		r = h.couldAt(j, p+1) || (j < h.m && h.pat[j] != ' ' && h.couldAt(j+1, p))
 	default:
 		switch {
 		case j == h.m:
@@ -399,7 +439,7 @@ func (h *holeMatcher) defAt(j, p int) bool {
 	switch u := h.units[p]; u {
 	case uOpt:
 		r = h.defAt(j, p+optLen) && h.defAt(j, p+1)
-	case uHole, uGlob:
+	case uHole, uGlob, uFound:
 		// A Hole must lie inside a star run, whatever its length (a
 		// glob's Hole is taken as any Hole: definite stays as sound as
 		// without globs).
