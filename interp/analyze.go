@@ -102,6 +102,12 @@ type Options struct {
 	// sourced file defined. A body of Hole is not known: a call is not
 	// understood. Aliases with a value of Hole likewise.
 	Functions map[string]string
+	// DefinedBefore says an earlier command of the same shell (a script
+	// read with CommandReader) may have defined a function, set a trap or
+	// given a variable an attribute (see MayDefine): no command name is
+	// then taken for certain as its builtin or program (cat, find, …), and
+	// no loop's values are certain.
+	DefinedBefore bool
 	// SourcedFunctions, when not nil, receives the functions (name to
 	// body) that files read by source or . define, so that an interactive
 	// session can carry them to later commands (see DefinedFunctions).
@@ -237,6 +243,10 @@ func Analyze(src string, opt Options) (segs []Segment, err error) {
 		}
 	case len(src) <= MaxTextSize:
 		a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src) // stream's own otherwise
+		a.trapMay = a.trapMay || strings.Contains(src, "trap")
+		if a.opt.DefinedBefore {
+			a.catDefined, a.funcDefined, a.declAttrs, a.trapMay = true, true, true, true
+		}
 		if nu := a.top(src, top); nu != nil {
 			return nil, nu
 		}
@@ -438,6 +448,16 @@ func plainValue(v string) bool {
 	return true
 }
 
+// MayDefine reports whether src, one command of a script read with
+// CommandReader, may define a function, set a trap or give a variable an
+// attribute (a nameref), which the later commands' analyses must know
+// (Options.DefinedBefore). It errs on the side of yes: the words trap and
+// function, "NAME ()", or a declaration's option, anywhere.
+func MayDefine(src string) bool {
+	_, fn, attr := mayDefine(src)
+	return fn || attr || strings.Contains(src, "trap")
+}
+
 // mayDefine reports whether text src, anywhere (also inside quotes, as a
 // string eval may run), may define a function named cat (cat: "cat (" or
 // "function cat"; see realCat), any function (fn: a "(" and ")" with only
@@ -631,6 +651,10 @@ func (a *analyzer) stream(src string, top *frame, r io.Reader, bounded *boundedR
 	// Read while the parser's goroutine parses the first statements
 	// (milliseconds for a text of megabytes), before any is analysed.
 	a.catDefined, a.funcDefined, a.declAttrs = mayDefine(src)
+	a.trapMay = a.trapMay || strings.Contains(src, "trap")
+	if a.opt.DefinedBefore {
+		a.catDefined, a.funcDefined, a.declAttrs, a.trapMay = true, true, true, true
+	}
 	a.topFirst = true
 	for b := range batches {
 		switch {
@@ -740,6 +764,12 @@ type analyzer struct {
 	// loopValues).
 	catDefined, funcDefined, declAttrs bool
 	loopDepth                          int
+	// trapMay: a trap may be set before a loop's body runs (the text, or
+	// a file it sources, names trap, or a trap command was analysed): a
+	// DEBUG, ERR or signal trap's code runs between the body's commands
+	// and may assign the loop's variable, so no loop's values are
+	// certain (see loopValues).
+	trapMay bool
 	// loopVals are the values of the bounded loop variables of the loops
 	// being analysed (see loopValues), with what each makes the
 	// Segment.Assumed of the segments emitted with it.
@@ -2281,7 +2311,7 @@ const maxCertains = 16
 // run again after any of those).
 func (a *analyzer) loopValues(l *syntax.WordIter, do []*syntax.Stmt, f *frame) ([]string, bool) {
 	name := l.Name.Value
-	if len(l.Items) == 0 || len(l.Items) > maxCertains || a.funcDefined || a.declAttrs || a.loopDepth > 0 || f.deferred ||
+	if len(l.Items) == 0 || len(l.Items) > maxCertains || a.funcDefined || a.declAttrs || a.trapMay || a.loopDepth > 0 || f.deferred ||
 		envSpecial(name) || name == "COPROC" {
 		return nil, false
 	}

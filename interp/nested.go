@@ -205,6 +205,7 @@ func (a *analyzer) payloads(seg Segment, offs []int, s *syntax.Stmt, f *frame, u
 		}
 		return
 	case name == "trap":
+		a.trapMay = true
 		unknown := a.trap(args[1:], offs[1:], f)
 		markRunsCode(unknown || a.opt.Session && trapSets(args[1:]))
 		return

@@ -78,6 +78,9 @@ func (a *analyzer) source(name, file string, off int, f *frame) (read, key strin
 		return "", "", false
 	}
 	data, ok := readScript(path, a.opt.Secret)
+	if ok && bytes.Contains(data, []byte("trap")) {
+		a.trapMay = true // see analyzer.trapMay
+	}
 	if !ok {
 		return "", "", false
 	}

@@ -854,6 +854,13 @@ func FoundWord(w Word) bool {
 	return false
 }
 
+// ListedWord reports whether w is a path a lister printed that xargs gives
+// its command (see analyzer.listedDir): its value is the lister's start
+// directory, a Hole for what lies below, and the names' suffix.
+func ListedWord(w Word) bool {
+	return strings.HasSuffix(w.Source, xargsPaths) && strings.Contains(w.Value, Hole)
+}
+
 // findExec returns the commands of find's -exec, -execdir, -ok and -okdir
 // actions, each ended by ";" or by "+" right after "{}" (findexpr.ExecEnd:
 // attack run 78's `-exec true + -name zzz {} \;` ran `true + -name zzz

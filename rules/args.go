@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -340,10 +341,13 @@ func (a *argHit) clause() string {
 
 // argScan is the state of matchArgs.
 type argScan struct {
-	x        *pathIndex
-	cwd      string // Context.Cwd, "" when unknown
-	cwdCanon string // canonical(cwd)
-	lk       *Lookups
+	// belowSuffix, while linksBelowRead runs, is the ending every name
+	// given has: a link to a file under another name is not read.
+	belowSuffix string
+	x           *pathIndex
+	cwd         string // Context.Cwd, "" when unknown
+	cwdCanon    string // canonical(cwd)
+	lk          *Lookups
 	// skipsHidden: the walker leaves hidden files alone (rg and ag without
 	// --hidden, -u…, see skipsHiddenFiles).
 	skipsHidden bool
@@ -405,9 +409,14 @@ type argPlan struct {
 	// glob, patterns and found are Subject.Glob, Subject.GlobPatterns
 	// and Subject.Found.
 	glob, found uint64
-	patterns    []string
-	first       int
-	notPaths    bool
+	// listed is Subject.Listed.
+	listed uint64
+	// remover: the program removes its operands (rm, rmdir, unlink),
+	// a link as itself, reading none.
+	remover  bool
+	patterns []string
+	first    int
+	notPaths bool
 	// pattern is the index in args of a search tool's pattern operand
 	// (see searchPattern), which names no file; -1 for none. code is that
 	// of a shell's -c code (see shellCode): code its segments stand for.
@@ -706,6 +715,10 @@ func planArgs(words []string, open, bound uint64) argPlan {
 		pl.args = pl.args[1:]
 		pl.first = 2
 	}
+	switch words[0][strings.LastIndexByte(words[0], '/')+1:] {
+	case "rm", "rmdir", "unlink":
+		pl.remover = true
+	}
 	if i := searchPattern(words); i >= pl.first {
 		pl.pattern = i - pl.first
 	}
@@ -973,6 +986,15 @@ func (p *Policy) matchArgs(pl *argPlan, ctx Context, protect bool) (deny, could,
 				sc.plainGlob = ctx.PlainGlobs && k < 64 && pl.glob&(1<<k) != 0 && !strings.Contains(w[:strings.LastIndexByte(w, '/')+1], Hole)
 				sc.holed(w, w[:i])
 				sc.alters, sc.plainGlob = alters, false
+				if k < 64 && (pl.found|pl.listed)&(1<<k) != 0 && !pl.remover && sc.deny == nil {
+					// What find printed or gives is any path below its
+					// start directory, a link too, which the program
+					// reads through (attack run 84: find src -name
+					// '*.py' -exec cat {} + read src/d1/k.py, a link
+					// to the key): the links below it as a walker that
+					// follows them reads them.
+					sc.linksBelowRead(w, w[:i])
+				}
 			}
 			if sc.deny == nil && (i > 0 && w[0] != '-' || !OpenWord(pl.open, pl.first+j)) && !pl.bounded(j) {
 				// `cat *` beside a link to a key.
@@ -2185,6 +2207,33 @@ func (sc *argScan) check(word, dir, canon, c string, pathLike bool) {
 	}
 }
 
+// linksBelowRead is linksBelow for the read rules alone, of word's
+// directory prefix dir (as written: relative to the working directory
+// unless absolute; a prefix only known at run time, or a working
+// directory that is, is left to the word's other checks).
+func (sc *argScan) linksBelowRead(word, dir string) {
+	if !slices.Contains(sc.sections, 0) || strings.Contains(dir, Hole) {
+		return
+	}
+	if !filepath.IsAbs(dir) {
+		if sc.cwdUnknown || sc.cwdCanon == "" {
+			return
+		}
+		dir = filepath.Join(sc.cwdCanon, dir)
+	}
+	dir = filepath.Clean(dir)
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return // find prints nothing of a start path that is not there
+	}
+	sections, protect, walker := sc.sections, sc.protect, sc.walker
+	sc.sections, sc.protect, sc.walker = sc.sections[:1], false, "find"
+	// Only names with the word's ending are given (find -name '*.py'):
+	// a link to a file under another name is not read through.
+	sc.belowSuffix = word[strings.LastIndex(word, Hole)+len(Hole):]
+	sc.linksBelow(word, dir)
+	sc.sections, sc.protect, sc.walker, sc.belowSuffix = sections, protect, walker, ""
+}
+
 // derefBudget is how many directory entries linksBelow looks at below one
 // argument before it takes what it did not see as able to match: a
 // project's tree without its dependencies holds fewer.
@@ -2220,6 +2269,11 @@ func (sc *argScan) linksBelow(word, dir string) {
 				target, err := filepath.EvalSymlinks(p)
 				if err != nil {
 					continue // dangling: nothing is read through it
+				}
+				if sc.belowSuffix != "" && !strings.HasSuffix(e.Name(), sc.belowSuffix) {
+					if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
+						continue // a file under a name not given
+					}
 				}
 				if sc.protect && sc.alters && sc.protected == nil {
 					// What a walk that changes all it finds follows a

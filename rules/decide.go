@@ -370,6 +370,14 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 			}
 		}
 	}
+	if s.Bounded != 0 && s.Open == 0 && onlyBoundedHoles(s) {
+		// Each run-time part is a bounded loop variable's, whose every
+		// value the segments assuming it decide for certain (deny and
+		// ask count there): here a deny rule that only could match says
+		// nothing more (a new user's for d in build dist; do rm -rf
+		// "$d"; done asked for "rm * / *").
+		e.h.could = -1
+	}
 	e.argWords = s.Words
 	if len(s.Assigns) > 0 && len(s.Words) > 0 {
 		// A value given in the environment may name a file the
@@ -377,7 +385,7 @@ func (p *Policy) prepareExecInto(e *execPart, s Subject, home string) {
 		e.argWords = append(append(make([]string, 0, len(s.Words)+len(s.Assigns)), s.Words...), s.Assigns...)
 	}
 	e.args = planArgs(e.argWords, s.Open, s.Bounded)
-	e.args.glob, e.args.patterns, e.args.found = s.Glob, s.GlobPatterns, s.Found
+	e.args.glob, e.args.patterns, e.args.found, e.args.listed = s.Glob, s.GlobPatterns, s.Found, s.Listed
 	e.runsAt, e.runsKey, e.runsWhat = runsArgument(s.Words)
 	if e.runsAt >= 0 && e.h.allow >= 0 {
 		// Only an allow rule that spells out what runs it is written
@@ -407,6 +415,18 @@ func (e *execPart) cwdFree(s Subject) bool {
 		return false // checked as a workspace write
 	}
 	return e.h.deny >= 0 || e.args.cwdFree()
+}
+
+// onlyBoundedHoles reports whether every word of s with a run-time part
+// is a bounded one (Subject.Bounded), and so are its assignments' values
+// (none may hold one).
+func onlyBoundedHoles(s Subject) bool {
+	for i, w := range s.Words {
+		if strings.Contains(w, Hole) && (i >= 64 || s.Bounded&(1<<i) == 0) {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(s.Assigns, func(a string) bool { return strings.Contains(a, Hole) })
 }
 
 // sensitivity returns sensitivityOf(s.Words, s.Assigns, writesOutside),

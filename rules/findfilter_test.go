@@ -343,6 +343,26 @@ func TestFindExecRemove(t *testing.T) {
 			t.Errorf("rm -rf %q (found %v): %v (%s), want %v", tc.word, tc.found, v.Decision, v.Reason, tc.want)
 		}
 	}
+	// sed -i replaces the file it is given, a link too, as rm removes
+	// it: a found path below a workspace directory is a workspace write
+	// (a new user's find src -name '*.py' -exec sed -i … {} + asked),
+	// unless --follow-symlinks (or an abbreviation) makes it write where
+	// a link leads.
+	for _, tc := range []struct {
+		words []string
+		want  Decision
+	}{
+		{[]string{"sed", "-i", "s/a/b/g", "src/" + Hole}, Allow},
+		{[]string{"sed", "-i", "--follow-symlinks", "s/a/b/g", "src/" + Hole}, Ask},
+		{[]string{"sed", "-i", "--fol", "s/a/b/g", "src/" + Hole}, Ask},
+		{[]string{"sed", "-i", "s/a/b/g", ".git/" + Hole}, Ask},
+	} {
+		s := exec(tc.words...)
+		s.Found = 1 << (len(tc.words) - 1)
+		if v := p.Decide(s, ctx); v.Decision != tc.want {
+			t.Errorf("%q of find: %v (%s), want %v", tc.words, v.Decision, v.Reason, tc.want)
+		}
+	}
 	if v := denies.Decide(exec("find", ".", "-name", "__pycache__", "-exec", "rm", "-rf", "{}", "+"), ctx); v.Decision != Allow {
 		t.Errorf("find's own segment: %v (%s)", v.Decision, v.Reason)
 	}

@@ -81,6 +81,11 @@ type Subject struct {
 	// find segment answers for the protected paths such a command reaches
 	// (an altering walk and its names). Only bits below 64.
 	Found uint64
+	// Listed has bit i set when Words[i] is a path a lister printed that
+	// xargs gives the program (interp.ListedWord): its literal part up to
+	// the first Hole is the lister's start directory, the run-time part
+	// what lies below it, at any depth. Only bits below 64.
+	Listed uint64
 }
 
 // OpenWord reports whether Words[i] of a subject with Open bits open is

@@ -452,10 +452,14 @@ func (p *Policy) writesOnlyWorkspace(words []string, ctx Context, globs []string
 			operands++
 			continue
 		}
-		if i+1 < 64 && found&(1<<(i+1)) != 0 && (name == "rm" || name == "rmdir" || name == "unlink") {
+		if i+1 < 64 && found&(1<<(i+1)) != 0 && (name == "rm" || name == "rmdir" || name == "unlink" ||
+			name == "sed" && !slices.ContainsFunc(words, func(w string) bool { return sedLong(w, "follow-symlinks") })) {
 			// What find gives `-exec rm -rf {} +`: its start path or
 			// below, through no link (Subject.Found), which rm removes
-			// as it is (a link itself, not where it leads). The find
+			// as it is (a link itself, not where it leads), and sed -i
+			// replaces as it is (without --follow-symlinks, or "--",
+			// which takes every abbreviation: a new user's find src -name
+			// '*.py' -exec sed -i … {} + asked as a write outside). The find
 			// segment answers for the protected paths it reaches; here
 			// the start path must lie in the workspace or a temp
 			// directory, strictly unless it is "." (which rm refuses),

@@ -992,6 +992,9 @@ func (s *shellRun) stream(r *os.File, args []string) int {
 			s.guard.MakesLinks(o)
 			// And any command may have changed the environment.
 			s.guard.Analysis.Env = nil
+			// And defined a function or set a trap (attack run 84: a
+			// find() of one command fed xargs cat the key in the next).
+			s.guard.Analysis.DefinedBefore = s.guard.Analysis.DefinedBefore || interp.MayDefine(text)
 			a := s.resolve(text, o)
 			rec := s.record(text, o, calls, a)
 			if a.Interrupted != nil {

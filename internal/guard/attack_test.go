@@ -823,6 +823,60 @@ func TestAttackRun84(t *testing.T) {
 		"cp a.txt .claude/hooks/format.sh":               rules.Ask,
 		"cat .claude/hooks/format.sh":                    rules.Allow,
 	})
+	// A bounded loop's values are decided for certain, so a deny rule
+	// that only could match its run-time word says nothing more (a new
+	// user's for d in build dist; do rm -rf "$d"; done asked) — unless a
+	// trap, set in the text or a file it sources, may assign the
+	// variable between the body's commands.
+	if err := os.WriteFile(ws+"/t.sh", []byte("trap 'd=/' DEBUG\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decide("mode: auto\nrules:\n  shell:\n    allow: [\"trap *\", \"source *\"]\n    deny: [\"rm * / *\"]\n", rules.Auto, map[string]rules.Decision{
+		`trap 'd=x' DEBUG`: rules.Allow,
+		`source ./t.sh`:    rules.Allow,
+		`for d in build dist; do rm -rf "$d"; done`:                    rules.Allow,
+		`for d in build /; do rm -rf "$d"; done`:                       rules.Deny,
+		`trap ': ${d:=x}' DEBUG; for d in build; do rm -rf "$d"; done`: rules.Ask,
+		`source ./t.sh; for d in build; do rm -rf "$d"; done`:          rules.Ask,
+		`for d in build; do rm -rf "$d" $x; done`:                      rules.Ask,
+	})
+	// What find prints or gives is any path below its start directory,
+	// a link too, which cat reads through: a link below it to the key
+	// (made by an earlier jailed command, or checked out) is read as a
+	// walker that follows it reads it.
+	if err := os.MkdirAll(ws+"/links/d1", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home+"/.ssh/id_rsa", ws+"/links/d1/k.py"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home+"/.ssh", ws+"/links/sshdir"); err != nil {
+		t.Fatal(err)
+	}
+	readDeny := "mode: auto\nrules:\n  read:\n    deny: [\"~/.ssh/id_*\"]\n"
+	p, err := rules.Parse([]byte(readDeny), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Guard{Policy: p, PolicyFile: "policy.yaml", Context: rules.Context{Mode: rules.Auto, Cwd: ws, Home: home, Workspace: ws, TempDirs: []string{"/tmp"}}}
+	g.Analysis.Home, g.Analysis.Dir, g.Analysis.Env = home, ws, func(string) (string, bool) { return "", false }
+	for _, text := range []string{
+		"find links -name '*.py' -exec cat {} +",
+		"find links -name '*.py' -print0 | xargs -0 cat",
+		"find links -print0 | xargs -0 cat",
+		"find -L links -name id_rsa -print0 | xargs -0 cat",
+		"find links -follow -name 'id_*' -print0 | xargs -0 cat",
+		"find links -name '*.py' -exec sed -i s/a/b/ {} +",
+	} {
+		if o := g.Evaluate(text); o.Decision == rules.Allow {
+			t.Errorf("%s: allow, want it refused or asked", text)
+		}
+	}
+	for _, text := range []string{"find src -name '*.py' -print0 | xargs -0 cat", "find src -print0 | xargs -0 cat"} {
+		if o := g.Evaluate(text); o.Decision != rules.Allow {
+			t.Errorf("%s (no link below): %s, want allow", text, o.Decision)
+		}
+	}
 	key := home + "/.ssh/id_rsa"
 	// The names that feed xargs -0 through a pipeline are find's only
 	// when find (and each filter) is the program: a function or alias of

@@ -711,12 +711,15 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 		buf = make([]string, 0, len(seg.Args)+len(seg.Assigns))
 	}
 	start := len(buf)
-	var open, bound, glob, found uint64
+	var open, bound, glob, found, listed uint64
 	var patterns []string
 	for i, w := range seg.Args {
 		buf = append(buf, w.Value)
 		if i < 64 && interp.FoundWord(w) {
 			found |= 1 << i
+		}
+		if i < 64 && interp.ListedWord(w) {
+			listed |= 1 << i
 		}
 		if i < 64 && interp.OpenWord(w, seg.Bounded) {
 			open |= 1 << i
@@ -743,7 +746,7 @@ func subjectIn(seg interp.Segment, buf []string) (rules.Subject, []string) {
 	for _, w := range seg.Assigns {
 		buf = append(buf, w.Value)
 	}
-	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound, Glob: glob, GlobPatterns: patterns, Found: found}, buf
+	return rules.Subject{Kind: string(seg.Kind), Words: buf[start:mid:mid], Assigns: buf[mid:len(buf):len(buf)], Open: open, Bounded: bound, Glob: glob, GlobPatterns: patterns, Found: found, Listed: listed}, buf
 }
 
 // Refusal returns the lines to print on stderr when o is not run: one per
