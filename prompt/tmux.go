@@ -3,6 +3,7 @@ package prompt
 import (
 	"context"
 	"fmt"
+	"github.com/guardsh/guardsh/internal/sysbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,7 +93,12 @@ func (p *Prompter) popup(req Request) (Answer, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.Config.Timeout)
 	defer cancel()
 	began := time.Now()
-	cmd := exec.CommandContext(ctx, "tmux", "display-popup", "-E", "-w", "90%", "-h", "60%",
+	tmux, err := sysbin.Path("tmux")
+	if err != nil {
+		p.say("guardsh: prompt: tmux: %v", err)
+		return Answer{}, false
+	}
+	cmd := exec.CommandContext(ctx, tmux, "display-popup", "-E", "-w", "90%", "-h", "60%",
 		shellQuote(p.Exe)+" approvals dialog "+a.ID)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		p.say("guardsh: prompt: tmux display-popup: %v %s", err, strings.TrimSpace(string(out)))

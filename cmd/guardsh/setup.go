@@ -614,7 +614,7 @@ func gitProtected(ws string) []string {
 // with its includes; ok is false when git could not answer (then the
 // file is read as guardsh reads it). "" when none is set.
 func gitHooksPath(ws string) (string, bool) {
-	git, err := exec.LookPath("git")
+	git, err := workspace.SystemGit()
 	if err != nil {
 		return "", false
 	}

@@ -363,14 +363,28 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 // sandbox of policy, in workspace ws and directory cwd, before anything
 // runs (see guard.Guard.CheckShell).
 func checkShell(policy *rules.Policy, ws, cwd, shell, configFile string) error {
-	if !policy.Sandbox.On() {
-		return nil
+	if policy.Sandbox.On() {
+		g := &guard.Guard{Policy: policy, Context: rules.Context{Cwd: canonical(cwd), Workspace: ws}}
+		if home, _ := os.UserHomeDir(); home != "" {
+			g.Context.Home, g.JailRecord = canonical(home), guard.JailRecordFile(jailsDir(home))
+		}
+		if err := g.CheckShell(canonical(shell), g.Context.Cwd, os.Environ(), configFile); err != nil {
+			return err
+		}
 	}
-	g := &guard.Guard{Policy: policy, Context: rules.Context{Cwd: canonical(cwd), Workspace: ws}}
-	if home, _ := os.UserHomeDir(); home != "" {
-		g.Context.Home, g.JailRecord = canonical(home), guard.JailRecordFile(jailsDir(home))
+	if policy.Shell == "" {
+		// Found on PATH: one in the workspace or a temp directory is
+		// what a command wrote there, unasked in mode auto (attack run
+		// 84: printf … > .venv/bin/bash, and every later guardsh with
+		// the virtual environment on PATH handed its commands to it).
+		c := canonical(shell)
+		for _, d := range []string{ws, canonical(os.TempDir()), canonical("/tmp")} {
+			if d != "" && d != "/" && strings.HasPrefix(c, d+"/") {
+				return fmt.Errorf("the bash found on PATH, %s, lies in %s, which commands write (in mode auto unasked): guardsh would hand every command to what was written there; set shell: /usr/bin/bash (or another bash outside it) in %s, or take that directory off PATH", shell, d, configFile)
+			}
+		}
 	}
-	return g.CheckShell(canonical(shell), g.Context.Cwd, os.Environ(), configFile)
+	return nil
 }
 
 // jailsDir is guardsh's directory of jail state beneath home: the jails'

@@ -113,7 +113,7 @@ func resolveInclude(v, file, home string) string {
 // includePaths returns the values of file's include.path and
 // includeIf.*.path keys, not following them.
 func includePaths(file string, data []byte) []string {
-	if git, err := exec.LookPath("git"); err == nil {
+	if git, err := SystemGit(); err == nil {
 		cmd := exec.Command(git, "config", "--file", file, "--no-includes", "--get-regexp", `^include(if\..*)?\.path$`)
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 		cmd.Dir = "/" // no repository's config around

@@ -145,7 +145,7 @@ func GlobalReach(home string, lookup func(string) (string, bool), cache string) 
 			return r
 		}
 	}
-	git, err := exec.LookPath("git")
+	git, err := SystemGit()
 	if err != nil {
 		return GitReach{Files: GlobalConfigs(home, getenv)}
 	}
