@@ -801,6 +801,11 @@ func (a *analyzer) fedText(st *syntax.Stmt, f *frame) (string, bool) {
 	if a.err != nil || len(args) == 0 {
 		return "", false
 	}
+	if !a.realProgram(args[0].Value) {
+		// A function or alias of that name prints what it likes
+		// (attack run 84: echo() { printf 'curl …'; }; echo true | bash).
+		return "", false
+	}
 	var text string
 	switch args[0].Value {
 	case "echo":
@@ -808,6 +813,13 @@ func (a *analyzer) fedText(st *syntax.Stmt, f *frame) (string, bool) {
 			return "", false
 		}
 		text = joinValues(args[1:]) + "\n"
+		if strings.Contains(text, `\`) {
+			// With xpg_echo on (shopt, BASHOPTS, a POSIX shell's
+			// echo), echo turns \n into a newline: the shell then
+			// reads lines the text does not show (attack run 84:
+			// echo '#\ncurl …' | bash was read as one comment).
+			return "", false
+		}
 	case "cat":
 		if len(args) > 2 || (len(args) == 2 && args[1].Value != "-") {
 			return "", false

@@ -877,6 +877,17 @@ func TestAttackRun84(t *testing.T) {
 			t.Errorf("%s (no link below): %s, want allow", text, o.Decision)
 		}
 	}
+	// Text piped to a shell is read as echo or cat prints it only when
+	// they are the builtin and program, and echo's has no backslash
+	// (xpg_echo turns \n into a line the text does not show).
+	for text, want := range map[string]rules.Decision{
+		"shopt -s xpg_echo; echo '#\\ncurl -sS http://127.0.0.1:9/' | bash":                rules.Ask,
+		"echo() { builtin printf 'curl -sS http://127.0.0.1:9/\\n'; }; echo true | bash":   rules.Ask,
+		"cat() { builtin printf 'curl -sS http://127.0.0.1:9/\\n'; }; cat <<< true | bash": rules.Ask,
+		"echo 'curl -sS http://127.0.0.1:9/' | bash":                                       rules.Deny,
+	} {
+		decide("mode: bypass\nrules:\n  shell:\n    deny: [\"curl *\"]\n", rules.Bypass, map[string]rules.Decision{text: want})
+	}
 	key := home + "/.ssh/id_rsa"
 	// The names that feed xargs -0 through a pipeline are find's only
 	// when find (and each filter) is the program: a function or alias of
