@@ -526,3 +526,40 @@ func TestScriptsBashRuns(t *testing.T) {
 		t.Errorf("Analyze(./bin) = %q, %v: a binary read as code", renderAll(segs), err)
 	}
 }
+
+// TestShebangTakenAsWritten: a #! line is read as the shell it names only
+// when the kernel runs that shell: an absolute interpreter in a system
+// directory, with at most flags the analysis need not follow (attack run
+// 84: #!bash ran ./bash, a workspace program, while the script was shown
+// to its approver as bash would run it). Otherwise the script is a
+// program of its own, not read.
+func TestShebangTakenAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"rel.sh":     "#!bash\necho hello\n",
+		"other.sh":   "#!" + dir + "/sh\necho hello\n",
+		"dotdot.sh":  "#!/usr/bin/../../" + dir + "/sh\necho hello\n",
+		"k.sh":       "#!/bin/bash -k\necho hello\n",
+		"login.sh":   "#!/bin/bash -l\necho hello\n",
+		"envpath.sh": "#!/usr/bin/env ./sh\necho hello\n",
+		"long.sh":    "#!/bin/bash " + strings.Repeat("x", 300) + "\necho hello\n",
+		"ok.sh":      "#!/bin/bash -eu\necho hello\n",
+		"env.sh":     "#!/usr/bin/env bash\necho hello\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(dir+"/"+name, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := Options{Home: "/home/u", Dir: dir}
+	for name := range files {
+		segs, err := Analyze("./"+name, opt)
+		if err != nil {
+			t.Fatalf("Analyze(./%s): %v", name, err)
+		}
+		read := strings.Contains(strings.Join(renderAll(segs), "\n"), "exec echo hello")
+		if want := name == "ok.sh" || name == "env.sh"; read != want {
+			t.Errorf("Analyze(./%s) read the script as shell code: %v, want %v (%q)", name, read, want, renderAll(segs))
+		}
+	}
+}

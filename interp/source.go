@@ -607,10 +607,13 @@ func (a *analyzer) shebang(path string) (shell string, ok bool) {
 	if info, err := fh.Stat(); err != nil || !info.Mode().IsRegular() {
 		return "", false
 	}
-	head := make([]byte, 128)
+	head := make([]byte, 256) // the kernel's BINPRM_BUF_SIZE
 	n, _ := io.ReadFull(fh, head)
-	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	line, _, full := strings.Cut(string(head[:n]), "\n")
 	rest, ok := strings.CutPrefix(line, "#!")
+	if ok && !full && n == len(head) {
+		return "", false // a #! line longer than the kernel reads
+	}
 	if !ok {
 		// No #! line: the kernel does not run it (ENOEXEC), and bash
 		// runs a text file so as a script of its own; a binary (a NUL in
@@ -622,22 +625,56 @@ func (a *analyzer) shebang(path string) (shell string, ok bool) {
 		return "bash", true
 	}
 	fields := strings.Fields(rest)
-	if len(fields) == 0 {
+	if len(fields) == 0 || !systemProgram(fields[0]) {
+		// The kernel runs the interpreter as written: a relative one
+		// (#!bash) from the working directory, an absolute one wherever
+		// it points. Only a system directory's is the shell its name
+		// says (attack run 84: #!bash ran a workspace program named bash
+		// while its approver was shown the script as bash runs it).
 		return "", false
 	}
 	prog := filepath.Base(fields[0])
-	if prog == "env" && len(fields) > 1 {
-		next := fields[1]
+	args := fields[1:]
+	if prog == "env" {
 		switch {
-		case next == "-S" && len(fields) > 2:
-			next = fields[2] // env -S splits the rest: its first word runs
-		case strings.HasPrefix(next, "-S") && len(next) > 2:
-			next = next[2:]
+		case len(args) > 1 && args[0] == "-S":
+			args = args[1:] // env -S splits the rest: its first word runs
+		case len(args) > 0 && strings.HasPrefix(args[0], "-S") && len(args[0]) > 2:
+			args = append([]string{args[0][2:]}, args[1:]...)
+		case len(args) == 1:
+		default:
+			return "", false
 		}
-		prog = filepath.Base(next)
+		prog, args = args[0], args[1:]
+		if strings.Contains(prog, "/") {
+			return "", false // env runs that path, not a program on PATH
+		}
+	} else if len(args) > 1 {
+		return "", false // the kernel gives the rest as one argument
 	}
-	if !shells[prog] {
+	if !shells[prog] || slices.ContainsFunc(args, func(a string) bool { return !harmlessShellFlags(a) }) {
+		// An option the analysis does not follow (-k, -O extglob, a
+		// login shell's -l) changes what the script does.
 		return "", false
 	}
 	return prog, true
+}
+
+// systemProgram reports whether path, a #! line's interpreter, is an
+// absolute path in one of the system's program directories (/bin,
+// /usr/bin, /usr/local/bin, /opt/homebrew/bin, and NixOS's
+// /run/current-system/sw/bin).
+func systemProgram(path string) bool {
+	switch filepath.Dir(path) {
+	case "/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/run/current-system/sw/bin":
+		return filepath.IsAbs(path) && filepath.Clean(path) == path
+	}
+	return false
+}
+
+// harmlessShellFlags reports whether a, the one argument a #! line gives
+// its shell, is "-" or "-" and flags that change what the analysis of
+// the script says nothing about: -e, -u, -x, -v.
+func harmlessShellFlags(a string) bool {
+	return strings.HasPrefix(a, "-") && strings.Trim(a[1:], "euxv") == ""
 }
