@@ -696,6 +696,16 @@ func (s *shellRun) announce(jailed bool) (*sandbox.Presence, error) {
 	}
 	p, err := sandbox.AnnounceUnjailed(s.jails, liveWait, func(holders string) {
 		s.waited = true
+		if s.turn != nil {
+			// The workspace's turn taken ahead is not held while this
+			// waits for jailed commands, one of which may be waiting
+			// for that turn (a new user's twenty commands in parallel
+			// stalled for 90 s, most then refused); nor is the record
+			// taken under it kept: a jailed command may change the
+			// files meanwhile. A jailed decision takes both again.
+			s.turn()
+			s.turn, s.keeping = nil, nil
+		}
 		fmt.Fprintf(s.stderr, "guardsh: sandbox: waiting (up to %s) for your jailed commands to end before this command is decided: one could change the files it reads%s\n", liveWait, waitingFor(holders))
 	})
 	var still *sandbox.StillRunningError
