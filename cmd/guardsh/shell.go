@@ -245,6 +245,9 @@ func runShell(inv *invocation, argv []string, stdin *os.File, stdout, stderr io.
 		// The jail of a command that needs no network is built while the
 		// log is opened and the command decided.
 		s.self = canonical(self)
+		if err := s.guard.MakeSandboxWrite(); err != nil {
+			fmt.Fprintf(stderr, "guardsh: warning: %v: a jailed command cannot write there\n", err)
+		}
 		s.jail = sandbox.Prepare(s.guard.Jail(guard.Outcome{}, s.self))
 		defer s.jail.Close()
 		if files, dirs, ok := s.guard.KeepPaths(); ok {
@@ -500,15 +503,28 @@ func (s *shellRun) serve(text string, args []string) int {
 	// must not change until it has run (see announce).
 	var presence *sandbox.Presence
 	var liveErr error
+	readOnly := false // run in a read-only jail beside the user's jailed commands
 	if _, noOp := interp.NoOpStatus(text); !noOp || !s.inv.quiet() {
-		waited := s.waited
-		presence, liveErr = s.announce(false)
-		if s.waited && !waited {
-			s.refreshGit() // what it is decided on is what is there after the wait
+		var denied bool
+		readOnly, denied = s.readOnlyBeside(text)
+		if !readOnly && !denied {
+			waited := s.waited
+			presence, liveErr = s.announce(false)
+			if s.waited && !waited {
+				s.refreshGit() // what it is decided on is what is there after the wait
+			}
 		}
 	}
 	defer func() { presence.Release() }()
 	o, calls := s.review(text, s.evaluate(text))
+	if readOnly && !readOnlyJailable(o) {
+		// (The review may have changed it: decided again after the wait.)
+		readOnly = false
+		if presence, liveErr = s.announce(false); s.waited {
+			s.refreshGit()
+			o, calls = s.review(text, s.evaluate(text))
+		}
+	}
 	if liveErr != nil {
 		rec := s.record(text, o, calls, prompt.Answer{Decision: rules.Deny, DecidedBy: "sandbox"})
 		fmt.Fprintf(s.stderr, "guardsh: %v\nguardsh: nothing ran\n", liveErr)
@@ -559,6 +575,18 @@ func (s *shellRun) serve(text string, args []string) int {
 	}
 	runner := s.runner
 	var jail *sandbox.Jail
+	if readOnly {
+		// Reads only, writes nothing, no network: beside the user's
+		// jailed commands it runs at once, in a jail of its own that
+		// hides the secrets however those commands change the files it
+		// reads (see readOnlyBeside).
+		spec := s.guard.Jail(o, s.self)
+		spec.Write, spec.Kept, spec.Runnable, spec.Network = nil, nil, nil, false
+		jail = sandbox.Prepare(spec)
+		defer jail.Close()
+		runner.Start = jail.Start
+		rec.Sandbox = "read-only (beside your jailed commands)"
+	}
 	if o.Sandbox {
 		if err := s.guard.RecordJail(); err != nil {
 			// Unrecorded, what the jail writes could be run unjailed
@@ -668,6 +696,55 @@ func (s *shellRun) serve(text string, args []string) int {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return status
+}
+
+// readOnlyBeside reports whether text, about to wait for the user's
+// jailed commands to end before it is decided (see announce), runs
+// instead at once in a read-only jail: the sandbox is on here and a
+// jailed command of this user runs now, and text is decided to run
+// unasked with every segment read-only (readOnlyJailable). Such a command
+// changes nothing a jailed command's put-back or another's decision
+// rests on, and its jail hides the secrets whatever the jailed commands
+// make of the files meanwhile (a planted link), so it needs neither the
+// wait nor the workspace's turn (a new user's `cat README.md | head -1`
+// waited 91 s for a jailed test run in the background, then was refused).
+//
+// denied reports a command a deny rule refuses anyway: it is refused at
+// once, without waiting either.
+func (s *shellRun) readOnlyBeside(text string) (readOnly, denied bool) {
+	if !s.guard.Policy.Sandbox.On() || s.guard.SandboxUnavailable != "" || s.jails == "" ||
+		s.guard.JailUnavailable() != "" || !sandbox.JailedRunning(s.jails) {
+		return false, false
+	}
+	o := s.evaluate(text)
+	return readOnlyJailable(o), o.Err == nil && o.Decision == rules.Deny
+}
+
+// readOnlyJailable reports whether o, a decided command, runs unasked and
+// only reads: every segment allowed as read-only (a redirection to
+// /dev/null aside), none that runs code only known at run time, none
+// that jails would take (git, which runs what a repository's config
+// names), no network.
+func readOnlyJailable(o guard.Outcome) bool {
+	if o.Err != nil || o.Decision != rules.Allow || o.Sandbox || o.Network || len(o.Segments) == 0 {
+		return false
+	}
+	for _, c := range o.Segments {
+		seg := c.Segment
+		switch {
+		case c.Verdict.Decision != rules.Allow || seg.RunsCode:
+			return false
+		case seg.Kind == interp.Write:
+			if len(seg.Args) != 1 || seg.Args[0].Value != "/dev/null" {
+				return false
+			}
+		case c.Verdict.Class != rules.ReadOnly:
+			return false
+		case seg.Kind == interp.Exec && len(seg.Args) > 0 && filepath.Base(seg.Args[0].Value) == "git":
+			return false
+		}
+	}
+	return true
 }
 
 // liveWait is how long a command waits for the commands of the other

@@ -2,8 +2,10 @@ package guard
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -717,6 +719,32 @@ func (g *Guard) jailWrites() []string {
 		spec.Write = append(spec.Write, w)
 	}
 	return spec.Write
+}
+
+// MakeSandboxWrite makes the directories the user's sandbox.write names
+// that are not there yet (mkdir -p, mode 0700): a jail may write only
+// beneath a directory that exists when it is built, and a tool's cache
+// directory (~/.cache/go-build) often does not before its first run (a new
+// user's go test failed in the jail with sandbox.write set as the README
+// shows). It returns the first error, naming the directory.
+func (g *Guard) MakeSandboxWrite() error {
+	for _, w := range g.Policy.Sandbox.Write {
+		if rest, ok := strings.CutPrefix(w, "~/"); ok {
+			if g.Context.Home == "" {
+				continue
+			}
+			w = filepath.Join(g.Context.Home, rest)
+		}
+		if !filepath.IsAbs(w) {
+			continue
+		}
+		if _, err := os.Lstat(w); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(w, 0o700); err != nil {
+				return fmt.Errorf("sandbox.write %s: %w", w, err)
+			}
+		}
+	}
+	return nil
 }
 
 // anchors returns the directories relative path patterns are anchored

@@ -154,6 +154,22 @@ func announce(dir, mine, theirs string, wait time.Duration, waiting func(holders
 	}
 }
 
+// JailedRunning reports whether a jailed command of this user is
+// announced in dir now (its announcement's lock is held), without
+// waiting.
+func JailedRunning(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, jailsLive), os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		return false
+	}
+	return true
+}
+
 // waitingSaid is how long a command waits for those of the other kind
 // before it says so (see announce).
 const waitingSaid = 300 * time.Millisecond
