@@ -369,9 +369,12 @@ func layout(dir string, stderr io.Writer) (ws string, lay workspace.Layout) {
 	}
 	lay = findLayout(dir, home)
 	top := lay.Top
-	if top == "/" || (err == nil && top == home) {
-		// Started in the home directory or at the root (and no git work
-		// tree around): all of it is no workspace. Nothing counts as a
+	if top == "/" || (err == nil && (top == home || len(lay.Git) == 0 && strings.HasPrefix(home+"/", top+"/") || hiddenInHome(lay, home))) {
+		// Started in the home directory, a directory holding it outside
+		// a work tree (/home: attack run 84 wrote other projects and
+		// ~/.gradle/init.d there as workspace writes), at the root, or in a hidden directory of
+		// the home outside a work tree (~/.config: every tool's
+		// settings): none of it is a workspace. Nothing counts as a
 		// workspace write but the temp directory.
 		return "", lay
 	}
@@ -388,6 +391,15 @@ func layout(dir string, stderr io.Writer) (ws string, lay workspace.Layout) {
 		fmt.Fprintf(stderr, "guardsh: warning: GUARDSH_WORKSPACE=%s is not a directory within the workspace %s (outside any .git); ignored\n", w, top)
 	}
 	return top, lay
+}
+
+// hiddenInHome reports a layout with no work tree around its directory
+// (Top is the directory itself) that lies in a hidden directory of home
+// (~/.config/x, ~/.local/share): the settings and data of the user's
+// tools, no project.
+func hiddenInHome(lay workspace.Layout, home string) bool {
+	rest, ok := strings.CutPrefix(lay.Top, home+"/")
+	return ok && len(lay.Git) == 0 && strings.HasPrefix(rest, ".")
 }
 
 // layouts remembers the layouts this process found, by working and home
