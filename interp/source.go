@@ -127,6 +127,12 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 		if s.Kind == Read {
 			continue // reading a file leaves it as it is
 		}
+		if writesUnnamed(s.Args) {
+			// It changes files its words do not name (attack run 84:
+			// git merge br && source x.sh, sed -n 'w x.sh' f && source
+			// x.sh were decided on x.sh as it was).
+			return "", false
+		}
 		for _, w := range s.Args {
 			v := w.Value
 			if strings.Contains(v, Hole) {
@@ -162,6 +168,39 @@ func (a *analyzer) locate(file string, f *frame, search bool) (string, bool) {
 		}
 	}
 	return p, true
+}
+
+// writesUnnamed reports a command (its argv) that writes files its words
+// do not name: git's subcommands that change the work tree (merge, pull,
+// cherry-pick, rebase, revert, stash, am, apply, checkout, switch, reset,
+// restore, read-tree, checkout-index, sparse-checkout, submodule, bisect,
+// worktree, clone, init), programs that unpack or patch (patch, tar,
+// bsdtar, unzip, cpio, rsync, 7z), and sed with a w command or a
+// w or W flag in its script (any word of it holding "w").
+func writesUnnamed(args []Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := filepath.Base(args[0].Value)
+	switch name {
+	case "patch", "tar", "bsdtar", "gtar", "unzip", "cpio", "rsync", "7z", "7za":
+		return true
+	case "sed", "gsed":
+		for _, w := range args[1:] {
+			if !strings.HasPrefix(w.Value, "-") && strings.ContainsAny(w.Value, "wW") {
+				return true
+			}
+		}
+	case "git":
+		for _, w := range args[1:] {
+			switch w.Value {
+			case "merge", "pull", "cherry-pick", "rebase", "revert", "stash", "am", "apply", "checkout", "switch",
+				"reset", "restore", "read-tree", "checkout-index", "sparse-checkout", "submodule", "bisect", "worktree", "clone", "init":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readScript reads the file at the absolute path for analysis: a regular

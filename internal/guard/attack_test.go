@@ -888,6 +888,19 @@ func TestAttackRun84(t *testing.T) {
 	} {
 		decide("mode: bypass\nrules:\n  shell:\n    deny: [\"curl *\"]\n", rules.Bypass, map[string]rules.Decision{text: want})
 	}
+	// A file sourced after a command that changes files its words do not
+	// name (a merge, a sed script's w) is decided on what it will hold:
+	// not known now.
+	if err := os.WriteFile(ws+"/x.sh", []byte("echo benign\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decide("mode: bypass\nrules:\n  shell:\n    deny: [\"curl *\"]\n", rules.Bypass, map[string]rules.Decision{
+		"git merge -q br && source x.sh":    rules.Ask,
+		"git cherry-pick br && . ./x.sh":    rules.Ask,
+		"sed -n 'w x.sh' f && source x.sh":  rules.Ask,
+		"tar xf a.tar && source x.sh":       rules.Ask,
+		"git status --short && source x.sh": rules.Allow,
+	})
 	key := home + "/.ssh/id_rsa"
 	// The names that feed xargs -0 through a pipeline are find's only
 	// when find (and each filter) is the program: a function or alias of
