@@ -2,6 +2,7 @@ package rules
 
 import (
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -34,6 +35,28 @@ func TestArchiverExcludePatterns(t *testing.T) {
 	} {
 		if v := p.Decide(exec(tc.words...), ctx); v.Decision != tc.want {
 			t.Errorf("%q: %v (%s), want %v", tc.words, v.Decision, v.Reason, tc.want)
+		}
+	}
+}
+
+// A --exclude= word that may be the value of the option before it (-C,
+// -f, a cluster holding f) stays a path (attack run 85 extracted through
+// a link named --exclude= into the home).
+func TestArchiverExcludeAsValue(t *testing.T) {
+	for _, tc := range []struct {
+		words []string
+		at    []int
+	}{
+		{[]string{"tar", "czf", "o.tgz", "--exclude=.git", "."}, []int{3}},
+		{[]string{"tar", "-x", "-f", "p.tar", "-C", "--exclude="}, nil},
+		{[]string{"tar", "cf", "--exclude=/.bashrc", "README.md"}, nil},
+		{[]string{"tar", "-xC", "--exclude=/x", "-f", "a.tar"}, nil},
+		{[]string{"rsync", "-av", "--delete", "--exclude=.git", "./", "d/"}, []int{3}},
+		{[]string{"rsync", "-e", "--exclude=x", "./", "d/"}, nil},
+		{[]string{"rsync", "--rsh", "--exclude=x", "./", "d/"}, nil},
+	} {
+		if got := archiverPatterns(tc.words); !slices.Equal(got, tc.at) {
+			t.Errorf("archiverPatterns(%q) = %v, want %v", tc.words, got, tc.at)
 		}
 	}
 }

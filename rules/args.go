@@ -446,37 +446,67 @@ type nameGlob struct {
 // `--exclude=PATTERN` words (and rsync's `--include=PATTERN`): patterns
 // of member names, no file the program opens (a new user's `tar czf
 // out.tgz --exclude=.git .` asked as a write of .git in every mode). Only
-// the one-word form with the exact option name counts: `--exclude .git`
-// could be a file operand behind an option that took `--exclude` as its
-// value (`tar -xf --exclude .git/hooks/x` extracts that member), and an
-// abbreviation may be another option (tar's `--exclude-f=FILE` reads
-// FILE). A value with a `..` component or a run-time part is left a path:
-// where the word is an operand after all (behind `--` or an option that
-// takes a value), it names the file `--exclude=…`, which only a `..` can
-// lead out of.
+// the one-word form with the exact option name counts (an abbreviation
+// may be another option: tar's `--exclude-f=FILE` reads FILE), and only
+// where it cannot be the value of the option before it: after the
+// program's name, an operand, a `--name=value` word, a long option known
+// to take no value, or a cluster of letters none of which takes one
+// (attack run 85: `tar -x -f p.tar -C --exclude=` extracted into a link
+// named `--exclude=` leading to the home). A value with a `..` component
+// or a run-time part is left a path.
 func archiverPatterns(words []string) []int {
 	var names []string
+	var valued string // the one-letter options that take a value
 	switch words[0] {
 	case "tar", "gtar", "bsdtar":
-		names = []string{"--exclude"}
+		names, valued = []string{"--exclude"}, "fbCTXgKNHLVFIs"
 	case "rsync":
-		names = []string{"--exclude", "--include"}
+		names, valued = []string{"--exclude", "--include"}, "efTBM"
 	default:
 		return nil
 	}
 	var at []int
-	for i, w := range words[1:] {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
 		if w == "--" {
 			break
 		}
 		name, val, ok := strings.Cut(w, "=")
 		if !ok || !slices.Contains(names, name) || strings.Contains(val, Hole) ||
-			slices.Contains(strings.Split(val, "/"), "..") {
+			slices.Contains(strings.Split(val, "/"), "..") || !takesNoValue(words, i-1, valued) {
 			continue
 		}
-		at = append(at, i+1)
+		at = append(at, i)
 	}
 	return at
+}
+
+// noValueLong are long options of tar and rsync that take no value.
+var noValueLong = []string{"--gzip", "--bzip2", "--xz", "--zstd", "--lzma", "--compress", "--verbose", "--create",
+	"--extract", "--list", "--append", "--update", "--auto-compress", "--exclude-vcs", "--exclude-vcs-ignores",
+	"--exclude-backups", "--exclude-caches", "--no-recursion", "--recursion", "--preserve-permissions",
+	"--same-owner", "--no-same-owner", "--numeric-owner", "--dereference", "--keep-old-files", "--overwrite",
+	"--totals", "--archive", "--recursive", "--delete", "--delete-excluded", "--delete-after", "--progress",
+	"--partial", "--checksum", "--dry-run", "--links", "--times", "--perms", "--human-readable", "--stats",
+	"--quiet", "--inplace", "--ignore-existing", "--no-perms", "--no-owner", "--no-group", "--prune-empty-dirs",
+	"--itemize-changes", "--copy-links", "--safe-links", "--hard-links", "--sparse", "--whole-file"}
+
+// takesNoValue reports whether words[j], the word before a candidate
+// pattern word, cannot make that word its value (see archiverPatterns).
+func takesNoValue(words []string, j int, valued string) bool {
+	w := words[j]
+	switch {
+	case j == 0:
+		return true
+	case strings.HasPrefix(w, "--"):
+		return strings.Contains(w, "=") || slices.Contains(noValueLong, w)
+	case strings.HasPrefix(w, "-"):
+		return len(w) > 1 && !strings.ContainsAny(w[1:], valued)
+	case j == 1 && (words[0] == "tar" || words[0] == "gtar"):
+		// tar's old-style first word is a cluster too (czf).
+		return !strings.ContainsAny(w, valued)
+	}
+	return true // an operand
 }
 
 // grepNameGlobs returns, for grep (grep(1), grep 3.8: --include=GLOB,
