@@ -213,6 +213,14 @@ func (p *Prompter) headless(req Request, why string) Answer {
 	if mode != "wait" {
 		return Answer{Decision: rules.Deny, DecidedBy: "headless", Why: why + ", approval " + a.ID + " pending", Lines: how, Approval: a.ID}
 	}
+	// What it waits for, and why, as a refusal would say (a new user in
+	// headless: wait had to run guardsh approvals to learn it).
+	if req.NotUnderstood != "" {
+		p.say("guardsh: not understood: %s", Visible(req.NotUnderstood))
+	}
+	for _, it := range req.Items {
+		p.say("guardsh: needs approval: %s (%s)", Visible(it.Text), Visible(it.Reason))
+	}
 	for _, l := range how[:1] {
 		p.say("%s", l)
 	}

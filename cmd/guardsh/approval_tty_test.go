@@ -600,6 +600,10 @@ func TestWaitApprovedFromAnotherTerminal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.proj, "wait.txt")); err != nil {
 		t.Error("approved command did not run")
 	}
+	// The agent was told what waits for approval, and why.
+	if !strings.Contains(out.String(), "needs approval: touch wait.txt (") {
+		t.Errorf("the waiting command's stderr does not say what needs approval:\n%s", out)
+	}
 	if names, _ := filepath.Glob(filepath.Join(e.home, ".local/state/guardsh/approvals/*.json")); len(names) != 0 {
 		t.Errorf("approval not used up: %v", names)
 	}
