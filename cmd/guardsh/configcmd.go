@@ -63,6 +63,25 @@ func configMain(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// lintProject lints a project file (.guardsh.yaml) as the layer it is:
+// its findings but how broad an allow rule is, and what the layer may not
+// set (its allow rules, its mode), which guardsh ignores.
+func lintProject(project string) []rules.Finding {
+	var findings []rules.Finding
+	for _, f := range rules.LintFile(project) {
+		// Its allow rules are ignored (said below): how much one would
+		// allow is beside the point.
+		if !rules.BroadAllowFinding(f) {
+			findings = append(findings, f)
+		}
+	}
+	if p, err := rules.Load(project); err == nil {
+		_, ignored := rules.Merge(rules.Layers{Project: p})
+		findings = append(findings, ignored...)
+	}
+	return findings
+}
+
 // configLintMain runs `guardsh config lint [FILE…]`.
 func configLintMain(args []string, stdout, stderr io.Writer) int {
 	var files []string
@@ -122,17 +141,7 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 		for _, d := range lay.Dirs {
 			project := filepath.Join(d, projectConfig)
 			if _, err := os.Stat(project); err == nil {
-				for _, f := range rules.LintFile(project) {
-					// Its allow rules are ignored (said below): how much
-					// one would allow is beside the point.
-					if !rules.BroadAllowFinding(f) {
-						findings = append(findings, f)
-					}
-				}
-				if p, err := rules.Load(project); err == nil {
-					_, ignored := rules.Merge(rules.Layers{Project: p})
-					findings = append(findings, ignored...)
-				}
+				findings = append(findings, lintProject(project)...)
 				n++
 			}
 		}
@@ -141,6 +150,12 @@ func configLintMain(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		for _, f := range files {
+			if filepath.Base(f) == projectConfig {
+				// Linted as the project file it is (a new user's allow
+				// rule in one passed, then was ignored at every command).
+				findings = append(findings, lintProject(f)...)
+				continue
+			}
 			findings = append(findings, rules.LintFile(f)...)
 		}
 		linted = files[0]
